@@ -1,0 +1,76 @@
+package submission
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// RunInfoFile is the name of the run-info JSON the CLI writes beside
+// LoadGen's logs. FileRun files it with the logs; Package turns it into the
+// scenario's README.md and leaves it out of the submission.
+const RunInfoFile = "mlperf_go_run.json"
+
+// RunInfo records how one LoadGen run was made, so the submission README can
+// state it exactly. Zero fields are omitted from the JSON.
+type RunInfo struct {
+	// Command is the full argv of the mlperf-go invocation.
+	Command []string `json:"command"`
+	// HarnessVersion is mlperf-go's version (module version or VCS revision).
+	HarnessVersion string `json:"harness_version"`
+	// LoadGenVersion is the LoadGen release linked in (e.g. "6.0.17").
+	LoadGenVersion string `json:"loadgen_version"`
+	// Round is the MLPerf round the run was made for ("v6.1").
+	Round string `json:"round,omitempty"`
+	// Benchmark, Scenario and Kind (performance, accuracy, TEST06, …) say
+	// which run this was.
+	Benchmark string `json:"benchmark,omitempty"`
+	Scenario  string `json:"scenario,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	// Endpoints are the inference server URLs requests went to.
+	Endpoints []string `json:"endpoints,omitempty"`
+	// API is the request API ("chat/completions", "completions", "generate").
+	API string `json:"api,omitempty"`
+	// Model is the model name sent to the endpoint.
+	Model string `json:"model,omitempty"`
+	// Engine and EngineFlags describe the serving engine (e.g. "vLLM 0.11.0"
+	// and its command-line flags) as the user declared them.
+	Engine      string   `json:"engine,omitempty"`
+	EngineFlags []string `json:"engine_flags,omitempty"`
+	// Sampling holds the sampling parameters sent with every request
+	// (temperature, top_p, max_tokens, …) as sent.
+	Sampling map[string]any `json:"sampling,omitempty"`
+	// Start and End bound the LoadGen test.
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// WriteRunInfo writes info as indented JSON to dir/RunInfoFile, replacing any
+// earlier one.
+func WriteRunInfo(dir string, info RunInfo) error {
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return fmt.Errorf("submission: encoding run info: %w", err)
+	}
+	path := filepath.Join(dir, RunInfoFile)
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("submission: writing run info: %w", err)
+	}
+	return nil
+}
+
+// ReadRunInfo reads dir/RunInfoFile.
+func ReadRunInfo(dir string) (RunInfo, error) {
+	path := filepath.Join(dir, RunInfoFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return RunInfo{}, fmt.Errorf("submission: reading run info: %w", err)
+	}
+	var info RunInfo
+	if err := json.Unmarshal(b, &info); err != nil {
+		return RunInfo{}, fmt.Errorf("submission: %s is not valid run-info JSON: %w", path, err)
+	}
+	return info, nil
+}
