@@ -1,0 +1,502 @@
+package fakeendpoint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// imagePromptTokens is what one image adds to a chat's estimated
+// prompt_tokens; the fake has no vision tokenizer, so it is a flat guess.
+const imagePromptTokens = 256
+
+type streamOptions struct {
+	IncludeUsage         bool `json:"include_usage"`
+	ContinuousUsageStats bool `json:"continuous_usage_stats"`
+}
+
+type chatRequest struct {
+	Model               string         `json:"model"`
+	Messages            []chatMessage  `json:"messages"`
+	MaxTokens           *int           `json:"max_tokens"`
+	MaxCompletionTokens *int           `json:"max_completion_tokens"`
+	Stream              bool           `json:"stream"`
+	StreamOptions       *streamOptions `json:"stream_options"`
+}
+
+type chatMessage struct {
+	Role    string      `json:"role"`
+	Content chatContent `json:"content"`
+}
+
+// chatContent keeps only what the fake needs from a message's content: the
+// concatenated text parts and the number of images. Image data is skipped by
+// the decoder, never copied.
+type chatContent struct {
+	text   string
+	images int
+}
+
+func (c *chatContent) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || string(b) == "null":
+		return nil
+	case b[0] == '"':
+		return json.Unmarshal(b, &c.text)
+	case b[0] == '[':
+		var parts []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(b, &parts); err != nil {
+			return err
+		}
+		for _, p := range parts {
+			switch p.Type {
+			case "text":
+				c.text += p.Text
+			case "image_url", "image", "input_image":
+				c.images++
+			}
+		}
+		return nil
+	}
+	return errors.New("content must be a string or a list of content parts")
+}
+
+// parseChat decodes and validates a chat request the way vLLM rejects bad
+// ones (400 with a message).
+func parseChat(body []byte) (*chatRequest, error) {
+	var req chatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
+	}
+	if len(req.Messages) == 0 {
+		return nil, errors.New("messages must be a non-empty list")
+	}
+	if req.StreamOptions != nil && !req.Stream {
+		return nil, errors.New("Stream options can only be defined when `stream=True`.")
+	}
+	for _, m := range []*int{req.MaxTokens, req.MaxCompletionTokens} {
+		if m != nil && *m < 1 {
+			return nil, fmt.Errorf("max_tokens must be at least 1, got %d.", *m)
+		}
+	}
+	return &req, nil
+}
+
+// maxTokens is vLLM's rule: max_completion_tokens wins over max_tokens; 0
+// means no limit.
+func (r *chatRequest) maxTokens() int {
+	if r.MaxCompletionTokens != nil {
+		return *r.MaxCompletionTokens
+	}
+	if r.MaxTokens != nil {
+		return *r.MaxTokens
+	}
+	return 0
+}
+
+// userText is the key answers are looked up by: the text of the last user
+// message (its text parts concatenated).
+func (r *chatRequest) userText() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content.text
+		}
+	}
+	return ""
+}
+
+// promptTokens estimates prompt_tokens: about four bytes of text a token,
+// plus imagePromptTokens an image.
+func (r *chatRequest) promptTokens() int {
+	n := 0
+	for _, m := range r.Messages {
+		n += approxTextTokens(m.Content.text) + m.Content.images*imagePromptTokens
+	}
+	return n
+}
+
+func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
+	if model == "" || model == s.cfg.Model {
+		return true
+	}
+	writeError(w, http.StatusNotFound, fmt.Sprintf("The model `%s` does not exist.", model), "NotFoundError", "model")
+	return false
+}
+
+// handleChat serves /v1/chat/completions like vLLM's serving_chat.py.
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
+	bp, err := s.readBody(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+		return
+	}
+	req, err := parseChat(*bp)
+	s.putBuf(bp)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+		return
+	}
+	if !s.checkModel(w, req.Model) {
+		return
+	}
+	fault := s.pickFault()
+	if s.injectEarly(w, r, fault, req.Stream) {
+		return
+	}
+
+	ans := genericAnswer
+	if a, ok := s.answers[req.userText()]; ok {
+		ans = a
+	}
+	n := len(ans.ends)
+	finish := "stop"
+	if m := req.maxTokens(); m > 0 && m < n {
+		n, finish = m, "length"
+	}
+	prompt := req.promptTokens()
+
+	g, ok := s.begin(r, arrived)
+	if !ok {
+		return
+	}
+	defer g.end()
+
+	idb := s.getBuf()
+	defer s.putBuf(idb)
+	head := append((*idb)[:0], `{"id":"chatcmpl-`...)
+	head = appendHexID(head, s.nextID())
+	head = append(head, `","object":"chat.completion`...)
+	if req.Stream {
+		head = append(head, `.chunk`...)
+	}
+	head = append(head, `","created":`...)
+	head = appendInt(head, int(time.Now().Unix()))
+	head = append(head, `,"model":`...)
+	head = appendJSONString(head, s.cfg.Model)
+	head = append(head, `,"choices":[`...)
+	*idb = head
+
+	if !req.Stream {
+		if !g.waitAll(n) {
+			return
+		}
+		bp := s.getBuf()
+		defer s.putBuf(bp)
+		b := append((*bp)[:0], head...)
+		b = append(b, `{"index":0,"message":{"role":"assistant","content":"`...)
+		b = append(b, ans.prefixEscaped(n)...)
+		b = append(b, `","refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"`...)
+		b = append(b, finish...)
+		b = append(b, `","stop_reason":null,"token_ids":null}],"service_tier":null,"system_fingerprint":null,"usage":`...)
+		b = appendUsage(b, prompt, n, true)
+		b = append(b, `,"prompt_logprobs":null,"prompt_token_ids":null,"kv_transfer_params":null}`...)
+		*bp = b
+		if fault == FailCut {
+			writeCut(w, b)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+		return
+	}
+
+	includeUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
+	continuous := req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
+	events := func(b []byte, from, to int) []byte {
+		if from == 0 {
+			// vLLM's first chunk carries only the role.
+			b = append(b, "data: "...)
+			b = append(b, head...)
+			b = append(b, `{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]`...)
+			if continuous {
+				b = append(b, `,"usage":`...)
+				b = appendUsage(b, prompt, 0, false)
+			}
+			b = append(b, "}\n\n"...)
+		}
+		b = append(b, "data: "...)
+		b = append(b, head...)
+		b = append(b, `{"index":0,"delta":{"content":"`...)
+		for i := from; i < to; i++ {
+			b = append(b, ans.pieceEsc[i]...)
+		}
+		b = append(b, `"},"logprobs":null,"finish_reason":`...)
+		if to == n {
+			b = append(b, '"')
+			b = append(b, finish...)
+			b = append(b, `","stop_reason":null}]`...)
+		} else {
+			b = append(b, `null}]`...)
+		}
+		if continuous {
+			b = append(b, `,"usage":`...)
+			b = appendUsage(b, prompt, to, false)
+		}
+		return append(b, "}\n\n"...)
+	}
+	tail := func(b []byte) []byte {
+		if includeUsage {
+			b = append(b, "data: "...)
+			b = append(b, head...)
+			b = append(b, `],"usage":`...)
+			b = appendUsage(b, prompt, n, false)
+			b = append(b, "}\n\n"...)
+		}
+		return append(b, "data: [DONE]\n\n"...)
+	}
+	g.stream(w, n, fault == FailCut, events, tail)
+}
+
+type completionRequest struct {
+	Model          string          `json:"model"`
+	Prompt         json.RawMessage `json:"prompt"`
+	MaxTokens      *int            `json:"max_tokens"`
+	Stream         bool            `json:"stream"`
+	StreamOptions  *streamOptions  `json:"stream_options"`
+	ReturnTokenIDs bool            `json:"return_token_ids"`
+	Echo           bool            `json:"echo"`
+}
+
+// completionDefaultMaxTokens is vLLM's CompletionRequest.max_tokens default.
+const completionDefaultMaxTokens = 16
+
+// parsePrompts decodes an OpenAI completions prompt: a string, a list of
+// strings, a token-ID list or a list of token-ID lists. Text prompts become
+// pseudo token IDs (textPromptIDs).
+func parsePrompts(raw json.RawMessage) ([][]int32, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, errors.New("prompt is required")
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("invalid prompt: %v", err)
+		}
+		return [][]int32{textPromptIDs(s)}, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("prompt must be a string, a list of strings, a list of token IDs or a list of token-ID lists: %v", err)
+	}
+	if len(items) == 0 {
+		return nil, errors.New("prompt must not be empty")
+	}
+	first := bytes.TrimSpace(items[0])
+	switch {
+	case len(first) > 0 && (first[0] == '-' || (first[0] >= '0' && first[0] <= '9')):
+		var ids []int32
+		if err := json.Unmarshal(raw, &ids); err != nil {
+			return nil, fmt.Errorf("invalid token-ID prompt: %v", err)
+		}
+		return [][]int32{ids}, nil
+	case len(first) > 0 && first[0] == '"':
+		var ss []string
+		if err := json.Unmarshal(raw, &ss); err != nil {
+			return nil, fmt.Errorf("invalid list-of-strings prompt: %v", err)
+		}
+		out := make([][]int32, len(ss))
+		for i, s := range ss {
+			out[i] = textPromptIDs(s)
+		}
+		return out, nil
+	default:
+		var lists [][]int32
+		if err := json.Unmarshal(raw, &lists); err != nil {
+			return nil, fmt.Errorf("invalid list-of-token-lists prompt: %v", err)
+		}
+		for i, l := range lists {
+			if len(l) == 0 {
+				return nil, fmt.Errorf("prompt %d is an empty token list", i)
+			}
+		}
+		return lists, nil
+	}
+}
+
+func parseCompletion(body []byte) (*completionRequest, [][]int32, error) {
+	var req completionRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, nil, fmt.Errorf("invalid completion request JSON: %v", err)
+	}
+	if req.StreamOptions != nil && !req.Stream {
+		return nil, nil, errors.New("Stream options can only be defined when `stream=True`.")
+	}
+	if req.Echo {
+		return nil, nil, errors.New("echo is not supported by the fake endpoint")
+	}
+	if req.MaxTokens != nil && *req.MaxTokens < 1 {
+		return nil, nil, fmt.Errorf("max_tokens must be at least 1, got %d.", *req.MaxTokens)
+	}
+	prompts, err := parsePrompts(req.Prompt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &req, prompts, nil
+}
+
+// handleCompletions serves /v1/completions like vLLM's serving_completion.py,
+// including return_token_ids (choices carry prompt_token_ids and token_ids;
+// when streaming, prompt_token_ids only in a choice's first chunk and
+// token_ids as the chunk's delta).
+func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
+	bp, err := s.readBody(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+		return
+	}
+	req, prompts, err := parseCompletion(*bp)
+	s.putBuf(bp)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+		return
+	}
+	if !s.checkModel(w, req.Model) {
+		return
+	}
+	fault := s.pickFault()
+	if s.injectEarly(w, r, fault, req.Stream) {
+		return
+	}
+
+	maxTok := completionDefaultMaxTokens
+	if req.MaxTokens != nil {
+		maxTok = *req.MaxTokens
+	}
+	n, finish := s.cfg.OutputTokens, "stop"
+	if n >= maxTok {
+		n, finish = maxTok, "length"
+	}
+	outs := make([][]int32, len(prompts))
+	promptTotal := 0
+	for i, p := range prompts {
+		outs[i] = Tokens(p, n)
+		promptTotal += len(p)
+	}
+
+	g, ok := s.begin(r, arrived)
+	if !ok {
+		return
+	}
+	defer g.end()
+
+	idb := s.getBuf()
+	defer s.putBuf(idb)
+	head := append((*idb)[:0], `{"id":"cmpl-`...)
+	head = appendHexID(head, s.nextID())
+	head = append(head, `","object":"text_completion","created":`...)
+	head = appendInt(head, int(time.Now().Unix()))
+	head = append(head, `,"model":`...)
+	head = appendJSONString(head, s.cfg.Model)
+	head = append(head, `,"choices":[`...)
+	*idb = head
+
+	if !req.Stream {
+		if !g.waitAll(n) {
+			return
+		}
+		bp := s.getBuf()
+		defer s.putBuf(bp)
+		b := append((*bp)[:0], head...)
+		for i, out := range outs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"index":`...)
+			b = appendInt(b, i)
+			b = append(b, `,"text":"`...)
+			for _, t := range out {
+				b = appendTokenText(b, t)
+			}
+			b = append(b, `","logprobs":null,"finish_reason":"`...)
+			b = append(b, finish...)
+			b = append(b, `","stop_reason":null,"token_ids":`...)
+			if req.ReturnTokenIDs {
+				b = appendTokenIDs(b, out)
+			} else {
+				b = append(b, "null"...)
+			}
+			b = append(b, `,"prompt_logprobs":null,"prompt_token_ids":`...)
+			if req.ReturnTokenIDs {
+				b = appendTokenIDs(b, prompts[i])
+			} else {
+				b = append(b, "null"...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, `],"service_tier":null,"system_fingerprint":null,"usage":`...)
+		b = appendUsage(b, promptTotal, n*len(outs), true)
+		b = append(b, `,"kv_transfer_params":null}`...)
+		*bp = b
+		if fault == FailCut {
+			writeCut(w, b)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+		return
+	}
+
+	includeUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
+	continuous := req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
+	events := func(b []byte, from, to int) []byte {
+		for i, out := range outs {
+			b = append(b, "data: "...)
+			b = append(b, head...)
+			b = append(b, `{"index":`...)
+			b = appendInt(b, i)
+			b = append(b, `,"text":"`...)
+			for _, t := range out[from:to] {
+				b = appendTokenText(b, t)
+			}
+			b = append(b, `","logprobs":null,"finish_reason":`...)
+			if to == n {
+				b = append(b, '"')
+				b = append(b, finish...)
+				b = append(b, `","stop_reason":null`...)
+			} else {
+				b = append(b, `null,"stop_reason":null`...)
+			}
+			b = append(b, `,"prompt_token_ids":`...)
+			if req.ReturnTokenIDs && from == 0 {
+				b = appendTokenIDs(b, prompts[i])
+			} else {
+				b = append(b, "null"...)
+			}
+			b = append(b, `,"token_ids":`...)
+			if req.ReturnTokenIDs {
+				b = appendTokenIDs(b, out[from:to])
+			} else {
+				b = append(b, "null"...)
+			}
+			b = append(b, `}],"usage":`...)
+			if continuous {
+				b = appendUsage(b, len(prompts[i]), to, false)
+			} else {
+				b = append(b, "null"...)
+			}
+			b = append(b, "}\n\n"...)
+		}
+		return b
+	}
+	tail := func(b []byte) []byte {
+		if includeUsage {
+			b = append(b, "data: "...)
+			b = append(b, head...)
+			b = append(b, `],"usage":`...)
+			b = appendUsage(b, promptTotal, n*len(outs), false)
+			b = append(b, "}\n\n"...)
+		}
+		return append(b, "data: [DONE]\n\n"...)
+	}
+	g.stream(w, n, fault == FailCut, events, tail)
+}

@@ -1,0 +1,147 @@
+package fakeendpoint
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// minSleep is the shortest pause a stream takes between tokens. With a TPOT
+// below it, tokens that fall due while the stream sleeps go out together in
+// one write, so a tiny TPOT costs neither a timer nor a syscall per token.
+const minSleep = 500 * time.Microsecond
+
+// writeChunk is the threshold above which buffered events are handed to the
+// connection even when no flush is due.
+const writeChunk = 64 << 10
+
+// generation is one request's place in the latency model.
+type generation struct {
+	s       *Server
+	ctx     context.Context
+	arrived time.Time // when the request came in (SGLang's e2e_latency base)
+	start   time.Time // when it got its slot; token i is due at start+TTFT+i*TPOT
+}
+
+// begin takes a slot for the request; the caller must call end when it
+// returns true.
+func (s *Server) begin(r *http.Request, arrived time.Time) (generation, bool) {
+	g := generation{s: s, ctx: r.Context(), arrived: arrived}
+	if !s.acquire(g.ctx) {
+		return g, false
+	}
+	if !s.zeroLatency() {
+		g.start = time.Now()
+	}
+	return g, true
+}
+
+func (g generation) end() { g.s.release() }
+
+// waitAll sleeps until all n tokens are generated (a non-streaming answer).
+func (g generation) waitAll(n int) bool {
+	if g.s.zeroLatency() {
+		return true
+	}
+	last := n - 1
+	if last < 0 {
+		last = 0
+	}
+	return g.s.sleepUntil(g.ctx, g.s.due(g.start, last))
+}
+
+// eventWriter appends the SSE event(s) for tokens [from, to) of n.
+type eventWriter func(dst []byte, from, to int) []byte
+
+// stream writes an SSE response of n tokens, one event at a time as the
+// latency model makes tokens due, grouped by Config.StreamInterval. The first
+// event is flushed on its own (it is the client's time to first token). With
+// cut set, the connection is reset right after it. tail appends what follows
+// the last token (usage chunk, [DONE]). stream reports whether it completed.
+func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventWriter, tail func([]byte) []byte) bool {
+	s := g.s
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	rc := http.NewResponseController(w)
+	bp := s.getBuf()
+	defer s.putBuf(bp)
+	buf := (*bp)[:0]
+	flush := func() bool {
+		if len(buf) > 0 {
+			if _, err := w.Write(buf); err != nil {
+				return false
+			}
+			buf = buf[:0]
+		}
+		return rc.Flush() == nil
+	}
+	defer func() { *bp = buf }()
+
+	interval := s.cfg.StreamInterval
+	zero := s.zeroLatency()
+	if !zero && !flush() { // headers go out at once, as uvicorn sends them
+		return false
+	}
+	prev := 0
+	for c := 1; c <= n || (n == 0 && prev == 0 && c == 1); c++ {
+		if c < n && !(interval <= 1 || c%interval == 1) {
+			continue
+		}
+		to := min(c, n)
+		if !zero {
+			due := s.due(g.start, max(to-1, 0))
+			if now := time.Now(); due.After(now) {
+				if prev > 0 && !flush() {
+					return false
+				}
+				if prev > 0 && s.cfg.TPOT < minSleep {
+					due = maxTime(due, now.Add(minSleep))
+				}
+				if !s.sleepUntil(g.ctx, due) {
+					return false
+				}
+			}
+		}
+		buf = events(buf, prev, to)
+		if prev == 0 {
+			if !flush() {
+				return false
+			}
+			if cut {
+				resetConn(w)
+				return false
+			}
+		} else if len(buf) >= writeChunk {
+			if _, err := w.Write(buf); err != nil {
+				return false
+			}
+			buf = buf[:0]
+		}
+		prev = to
+		if n == 0 {
+			break
+		}
+	}
+	buf = tail(buf)
+	return flush()
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// writeCut sends the headers and half of body, then resets the connection:
+// the non-streaming form of FailCut.
+func writeCut(w http.ResponseWriter, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", itoa(len(body)))
+	_, _ = w.Write(body[:len(body)/2])
+	_ = http.NewResponseController(w).Flush()
+	resetConn(w)
+}
+
+func itoa(v int) string { return string(appendInt(nil, v)) }
