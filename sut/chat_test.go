@@ -1,0 +1,221 @@
+package sut
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go"
+)
+
+// q3vlRecord is one entry of the shared q3vl test vectors.
+type q3vlRecord struct {
+	Messages       json.RawMessage `json:"messages"`
+	ResponseFormat json.RawMessage `json:"response_format_when_guided"`
+}
+
+func loadQ3VL(t testing.TB) []q3vlRecord {
+	t.Helper()
+	raw, err := os.ReadFile("/work/shared/testdata/q3vl/request_messages.json")
+	if err != nil {
+		t.Skipf("shared q3vl test vectors not available: %v", err)
+	}
+	var recs []q3vlRecord
+	if err := json.Unmarshal(raw, &recs); err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func chatMessages(t testing.TB, raw json.RawMessage) []openai.ChatCompletionMessageParamUnion {
+	t.Helper()
+	var m []openai.ChatCompletionMessageParamUnion
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestEncodeChat(t *testing.T) {
+	recs := loadQ3VL(t)
+	temp, topK, minP := 0.0, 1, 0.05
+	for _, tc := range []struct {
+		name   string
+		params ChatParams
+		guided bool
+		stream bool
+		extra  map[string]any
+	}{
+		{name: "no params", extra: map[string]any{}},
+		{name: "all sampling params", params: ChatParams{
+			FrequencyPenalty: ptr(0.1), PresencePenalty: ptr(0.2), Temperature: &temp, TopP: ptr(0.9),
+			TopK: &topK, MinP: &minP, RepetitionPenalty: ptr(1.05), MaxTokens: ptr(100), MaxCompletionTokens: ptr(200),
+		}, extra: map[string]any{
+			"frequency_penalty": 0.1, "presence_penalty": 0.2, "temperature": 0.0, "top_p": 0.9,
+			"top_k": 1.0, "min_p": 0.05, "repetition_penalty": 1.05, "max_tokens": 100.0, "max_completion_tokens": 200.0,
+		}},
+		{name: "guided streaming", guided: true, stream: true, params: ChatParams{Temperature: &temp},
+			extra: map[string]any{"temperature": 0.0, "stream": true, "stream_options": map[string]any{"include_usage": true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i, rec := range recs {
+				var rf json.RawMessage
+				if tc.guided {
+					rf = rec.ResponseFormat
+				}
+				body, err := EncodeChat("Qwen/Qwen3-VL-235B-A22B-Instruct", chatMessages(t, rec.Messages), rf, tc.params, tc.stream)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var msgs any
+				json.Unmarshal(rec.Messages, &msgs)
+				want := map[string]any{"model": "Qwen/Qwen3-VL-235B-A22B-Instruct", "messages": msgs}
+				for k, v := range tc.extra {
+					want[k] = v
+				}
+				if tc.guided {
+					var f any
+					json.Unmarshal(rec.ResponseFormat, &f)
+					want["response_format"] = f
+				}
+				if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
+					t.Errorf("sample %d body (-want +got):\n%s", i, d)
+				}
+			}
+		})
+	}
+}
+
+// chatServer answers like vLLM: the content echoes the request's last
+// user text length so each sample's answer is distinct; completion_tokens
+// is the number of words.
+func chatServer(t testing.TB, reqs chan<- map[string]any) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			http.Error(w, "bad path "+r.URL.Path, http.StatusNotFound)
+			return
+		}
+		b, _ := io.ReadAll(r.Body)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if reqs != nil {
+			reqs <- m
+		}
+		content := chatAnswer(m)
+		stream, _ := m["stream"].(bool)
+		if !stream {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s,"refusal":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"stop","stop_reason":null}],"service_tier":null,"system_fingerprint":null,"usage":{"prompt_tokens":1234,"total_tokens":1240,"completion_tokens":%d,"prompt_tokens_details":null},"prompt_logprobs":null,"kv_transfer_params":null}`,
+				m["model"], jsonString(content), len(strings.Fields(content)))
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fl := w.(http.Flusher)
+		fmt.Fprint(w, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],"usage":null}`+"\n\n")
+		fl.Flush()
+		for _, word := range strings.SplitAfter(content, " ") {
+			fmt.Fprintf(w, "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":%s},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n", jsonString(word))
+			fl.Flush()
+		}
+		fmt.Fprint(w, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"stop","stop_reason":null}],"usage":null}`+"\n\n")
+		fmt.Fprintf(w, "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":1234,\"total_tokens\":1240,\"completion_tokens\":%d}}\n\n", len(strings.Fields(content)))
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// chatAnswer derives the answer from the request: a JSON object naming
+// the request's user text length, with quotes and non-ASCII to exercise
+// string decoding.
+func chatAnswer(m map[string]any) string {
+	msgs, _ := m["messages"].([]any)
+	n := 0
+	for _, x := range msgs {
+		b, _ := json.Marshal(x)
+		n += len(b)
+	}
+	return fmt.Sprintf(`{"category": "Größe \"%d\"", "brand": "x", "is_secondhand": false}`, n)
+}
+
+// chatBodies builds n bodies from the shared vectors, cycling through
+// them, with distinct message lengths per index.
+func chatBodies(t testing.TB, n int, stream bool) (sliceBodies, []string) {
+	t.Helper()
+	recs := loadQ3VL(t)
+	bodies := make(sliceBodies, n)
+	answers := make([]string, n)
+	for i := range bodies {
+		msgs := chatMessages(t, recs[i%len(recs)].Messages)
+		msgs = append(msgs, openai.UserMessage(strings.Repeat("x", i)))
+		b, err := EncodeChat("m", msgs, nil, ChatParams{Temperature: ptr(0.0)}, stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies[i] = b
+		answers[i] = chatAnswer(decodeMap(t, b))
+	}
+	return bodies, answers
+}
+
+func TestPoolChat(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
+			const n = 40
+			bodies, answers := chatBodies(t, n, stream)
+			reqs := make(chan map[string]any, n)
+			srv := serve(t, chatServer(t, reqs))
+			p, rec := newPool(t, Config{Endpoints: []string{srv.URL + "/v1/"}, API: APIChat, Stream: stream, Bodies: bodies})
+			p.IssueQuery(samples(n))
+			p.Close()
+			firsts, finals, dups := rec.snapshot()
+			if len(dups) > 0 {
+				t.Fatalf("duplicate or misordered completions: %v", dups)
+			}
+			if len(finals) != n {
+				t.Fatalf("got %d completions, want %d", len(finals), n)
+			}
+			for i, qs := range samples(n) {
+				got := finals[qs.ID]
+				want := answers[i]
+				if string(got.Data) != want || got.NTokens != int64(len(strings.Fields(want))) {
+					t.Errorf("sample %d: got (%q, %d), want (%q, %d)", i, got.Data, got.NTokens, want, len(strings.Fields(want)))
+				}
+				if stream {
+					f, ok := firsts[qs.ID]
+					// The first non-empty content delta is the first word.
+					if wantFirst := strings.SplitAfter(want, " ")[0]; !ok || string(f.Data) != wantFirst || f.NTokens != 1 {
+						t.Errorf("sample %d first token: got %+v (present %v), want %q", i, f, ok, wantFirst)
+					}
+				}
+			}
+			if !stream && len(firsts) != 0 {
+				t.Errorf("non-streaming pool sent %d first tokens", len(firsts))
+			}
+			st := p.Stats()
+			if st.Issued != n || st.Completed != n || st.Failed != 0 {
+				t.Errorf("stats = %+v", st)
+			}
+			close(reqs)
+			for m := range reqs {
+				if m["model"] != "m" || m["temperature"] != 0.0 {
+					t.Errorf("request fields: model %v temperature %v", m["model"], m["temperature"])
+				}
+				if _, has := m["stream"]; has != stream {
+					t.Errorf("stream field present=%v, want %v", has, stream)
+				}
+			}
+		})
+	}
+}

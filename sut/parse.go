@@ -1,0 +1,475 @@
+package sut
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Parsers for the three response formats. Each walks the whole body once
+// with jscan (so malformed JSON is always an error), decodes only the
+// fields the harness reports, and appends the LoadGen payload to a
+// caller-owned buffer.
+
+// errField marks a well-formed body that lacks a field the harness needs.
+type fieldError struct{ msg string }
+
+func (e *fieldError) Error() string { return e.msg }
+
+// serverError is an {"error": ...} object sent in place of a result.
+type serverError struct{ msg string }
+
+func (e *serverError) Error() string { return "server error: " + e.msg }
+
+// errorObject consumes the value of an "error" key and returns it as an
+// error (nil for null). The message is clipped so logs stay readable.
+func (s *jscan) errorObject() error {
+	if isNull, err := s.null(); isNull || err != nil {
+		return err
+	}
+	s.ws()
+	start := s.i
+	if err := s.skip(); err != nil {
+		return err
+	}
+	return &serverError{clip(string(s.b[start:s.i]), 300)}
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// parseChat decodes a non-streamed chat completion (vLLM/OpenAI
+// /v1/chat/completions). It appends choices[0].message.content (UTF-8;
+// null or absent reads as empty, as task.py does) to dst and returns
+// usage.completion_tokens, which must be present: task.py's
+// int(response.usage.completion_tokens) raises without it, failing the
+// sample. Duplicate keys resolve as in encoding/json (the last wins).
+func parseChat(dst, body []byte) ([]byte, int64, error) {
+	s := jscan{b: body}
+	base := len(dst)
+	var tokens int64
+	haveChoice, haveUsage := false, false
+	var srvErr error
+	err := s.object(func(k []byte) error {
+		switch string(k) {
+		case "choices":
+			dst, haveChoice = dst[:base], false
+			return s.array(func(idx int) error {
+				if idx != 0 {
+					return s.skip()
+				}
+				haveChoice = true
+				return s.object(func(k []byte) error {
+					if string(k) != "message" {
+						return s.skip()
+					}
+					dst = dst[:base]
+					return s.object(func(k []byte) error {
+						if string(k) != "content" {
+							return s.skip()
+						}
+						dst = dst[:base]
+						return s.appendStrOrNull(&dst)
+					})
+				})
+			})
+		case "usage":
+			haveUsage = false
+			return s.completionTokens(&tokens, &haveUsage)
+		case "error":
+			return s.errorField(&srvErr)
+		}
+		return s.skip()
+	})
+	if err == nil {
+		err = s.end()
+	}
+	switch {
+	case err != nil:
+		return dst, 0, err
+	case srvErr != nil:
+		return dst, 0, srvErr
+	case !haveChoice:
+		return dst, 0, &fieldError{"chat response has no choices[0]"}
+	case !haveUsage:
+		return dst, 0, &fieldError{"chat response has no usage.completion_tokens"}
+	}
+	return dst, tokens, nil
+}
+
+// appendStrOrNull appends a string value to *dst; null appends nothing.
+func (s *jscan) appendStrOrNull(dst *[]byte) error {
+	if isNull, err := s.null(); isNull || err != nil {
+		return err
+	}
+	raw, esc, err := s.str()
+	if err != nil {
+		return err
+	}
+	*dst = appendStr(*dst, raw, esc)
+	return nil
+}
+
+// completionTokens reads a usage object (or null) and its
+// completion_tokens.
+func (s *jscan) completionTokens(tokens *int64, have *bool) error {
+	if isNull, err := s.null(); isNull || err != nil {
+		return err
+	}
+	return s.object(func(k []byte) error {
+		if string(k) != "completion_tokens" {
+			return s.skip()
+		}
+		*have = false
+		if isNull, err := s.null(); isNull || err != nil {
+			return err
+		}
+		v, err := s.int64()
+		*tokens, *have = v, err == nil
+		return err
+	})
+}
+
+// errorField reads the value of an "error" key into *srvErr; a malformed
+// value is returned as the walk's error.
+func (s *jscan) errorField(srvErr *error) error {
+	e := s.errorObject()
+	if _, ok := e.(*jsonError); ok {
+		return e
+	}
+	*srvErr = e
+	return nil
+}
+
+// chatChunk is what one streamed chat chunk carries.
+type chatChunk struct {
+	hasUsage bool
+	tokens   int64 // usage.completion_tokens when hasUsage
+}
+
+// parseChatChunk decodes one chat.completion.chunk. The content delta of
+// choices[0] is appended to dst (task.py: choices[0].delta.content; absent
+// or null appends nothing); the usage chunk (choices empty) sets tokens.
+func parseChatChunk(dst, data []byte) ([]byte, chatChunk, error) {
+	s := jscan{b: data}
+	base := len(dst)
+	var c chatChunk
+	var srvErr error
+	err := s.object(func(k []byte) error {
+		switch string(k) {
+		case "choices":
+			dst = dst[:base]
+			if isNull, err := s.null(); isNull || err != nil {
+				return err
+			}
+			return s.array(func(idx int) error {
+				if idx != 0 {
+					return s.skip()
+				}
+				return s.object(func(k []byte) error {
+					if string(k) != "delta" {
+						return s.skip()
+					}
+					dst = dst[:base]
+					if isNull, err := s.null(); isNull || err != nil {
+						return err
+					}
+					return s.object(func(k []byte) error {
+						if string(k) != "content" {
+							return s.skip()
+						}
+						dst = dst[:base]
+						return s.appendStrOrNull(&dst)
+					})
+				})
+			})
+		case "usage":
+			c.hasUsage = false
+			return s.completionTokens(&c.tokens, &c.hasUsage)
+		case "error":
+			return s.errorField(&srvErr)
+		}
+		return s.skip()
+	})
+	if err == nil {
+		err = s.end()
+	}
+	if err == nil {
+		err = srvErr
+	}
+	return dst, c, err
+}
+
+// parseCompletion decodes a non-streamed vLLM /v1/completions response
+// requested with return_token_ids: choices[0].token_ids is appended to dst
+// as int32 little-endian words and its length returned. A response without
+// token_ids is an error: the server does not support return_token_ids
+// (vLLM before 0.10.2) and the harness cannot report tokens.
+func parseCompletion(dst, body []byte) ([]byte, int64, error) {
+	dst, n, have, err := parseCompletionBody(dst, body)
+	if err == nil && !have {
+		err = &fieldError{"completions response has no choices[0].token_ids; the server must support return_token_ids (vLLM >= 0.10.2)"}
+	}
+	return dst, int64(n), err
+}
+
+// parseCompletionChunk decodes one streamed completions chunk and appends
+// its choices[0].token_ids (the delta, per vLLM's return_token_ids) to dst.
+// Chunks without token_ids (the usage chunk) append nothing.
+func parseCompletionChunk(dst, data []byte) ([]byte, int, error) {
+	dst, n, _, err := parseCompletionBody(dst, data)
+	return dst, n, err
+}
+
+func parseCompletionBody(dst, body []byte) ([]byte, int, bool, error) {
+	s := jscan{b: body}
+	base := len(dst)
+	n := 0
+	have := false
+	var srvErr error
+	err := s.object(func(k []byte) error {
+		switch string(k) {
+		case "choices":
+			dst, n, have = dst[:base], 0, false
+			if isNull, err := s.null(); isNull || err != nil {
+				return err
+			}
+			return s.array(func(idx int) error {
+				if idx != 0 {
+					return s.skip()
+				}
+				return s.object(func(k []byte) error {
+					if string(k) != "token_ids" {
+						return s.skip()
+					}
+					dst, n, have = dst[:base], 0, false
+					if isNull, err := s.null(); isNull || err != nil {
+						return err
+					}
+					have = true
+					var err error
+					dst, n, err = s.appendTokenIDs(dst)
+					return err
+				})
+			})
+		case "error":
+			return s.errorField(&srvErr)
+		}
+		return s.skip()
+	})
+	if err == nil {
+		err = s.end()
+	}
+	if err == nil {
+		err = srvErr
+	}
+	if err != nil {
+		return dst[:base], 0, false, err
+	}
+	return dst, n, have, nil
+}
+
+// parseSGLang decodes a non-streamed SGLang /generate response. The
+// reference offline SUT (language/gpt-oss-120b/mlperf/offline_sut.py)
+// reports output_ids as int32 and n_tokens = len(output_ids); we do the
+// same. A response without output_ids is an error here (the reference
+// would silently report zero tokens).
+func parseSGLang(dst, body []byte) ([]byte, int64, error) {
+	s := jscan{b: body}
+	base := len(dst)
+	var n int
+	have := false
+	var srvErr error
+	err := s.object(func(k []byte) error {
+		switch string(k) {
+		case "output_ids":
+			// Duplicate keys: the last one wins, as in encoding/json.
+			dst, n, have = dst[:base], 0, false
+			if isNull, err := s.null(); isNull || err != nil {
+				return err
+			}
+			have = true
+			var err error
+			dst, n, err = s.appendTokenIDs(dst)
+			return err
+		case "error":
+			return s.errorField(&srvErr)
+		}
+		return s.skip()
+	})
+	if err == nil {
+		err = s.end()
+	}
+	switch {
+	case err != nil:
+		return dst, 0, err
+	case srvErr != nil:
+		return dst, 0, srvErr
+	case !have:
+		return dst, 0, &fieldError{"SGLang response has no output_ids"}
+	}
+	return dst, int64(n), nil
+}
+
+// sglangChunk is what one streamed SGLang chunk carries.
+type sglangChunk struct {
+	ids              []int32 // output_ids of this chunk (cumulative or incremental)
+	completionTokens int64   // meta_info.completion_tokens, 0 if absent
+	finished         bool    // meta_info.finish_reason non-null, or "finished": true
+	textRunes        int     // len(text) in code points
+}
+
+// parseSGLangChunk decodes one streamed SGLang chunk. ids reuses the
+// capacity of scratch.
+func parseSGLangChunk(scratch []int32, data []byte) (sglangChunk, error) {
+	s := jscan{b: data}
+	c := sglangChunk{ids: scratch[:0]}
+	finishedFlag, finishReason := false, false
+	var srvErr error
+	err := s.object(func(k []byte) error {
+		switch string(k) {
+		case "output_ids":
+			c.ids = c.ids[:0]
+			if isNull, err := s.null(); isNull || err != nil {
+				return err
+			}
+			return s.array(func(int) error {
+				v, err := s.int64()
+				if err != nil {
+					return err
+				}
+				if v < -1<<31 || v > 1<<31-1 {
+					return s.fail("token ID out of int32 range")
+				}
+				c.ids = append(c.ids, int32(v))
+				return nil
+			})
+		case "text":
+			if isNull, err := s.null(); isNull || err != nil {
+				c.textRunes = 0
+				return err
+			}
+			raw, esc, err := s.str()
+			if err == nil {
+				c.textRunes = strRunes(raw, esc)
+			}
+			return err
+		case "finished":
+			finishedFlag = false
+			if p := s.peek(); p != 't' && p != 'f' {
+				return s.skip()
+			}
+			v, err := s.boolean()
+			finishedFlag = v
+			return err
+		case "meta_info":
+			c.completionTokens, finishReason = 0, false
+			if isNull, err := s.null(); isNull || err != nil {
+				return err
+			}
+			return s.object(func(k []byte) error {
+				switch string(k) {
+				case "completion_tokens":
+					if isNull, err := s.null(); isNull || err != nil {
+						c.completionTokens = 0
+						return err
+					}
+					v, err := s.int64()
+					c.completionTokens = v
+					return err
+				case "finish_reason":
+					finishReason = false
+					isNull, err := s.null()
+					if isNull || err != nil {
+						return err
+					}
+					if s.peek() == '"' {
+						raw, esc, err := s.str()
+						if err == nil && string(appendStr(nil, raw, esc)) != "null" {
+							finishReason = true
+						}
+						return err
+					}
+					finishReason = true
+					return s.skip()
+				}
+				return s.skip()
+			})
+		case "error":
+			return s.errorField(&srvErr)
+		}
+		return s.skip()
+	})
+	if err == nil {
+		err = s.end()
+	}
+	if err == nil {
+		err = srvErr
+	}
+	c.finished = finishedFlag || finishReason
+	return c, err
+}
+
+// sglangStream accumulates a streamed SGLang response exactly as the
+// reference backend does (language/gpt-oss-120b/backends/sglang_backend.py,
+// generate_stream): meta_info.completion_tokens is the authoritative
+// cumulative count; when it grows by n, the new tokens are the last n of
+// the chunk's output_ids (which covers both SGLang's cumulative chunks and
+// incremental --stream-output chunks), or placeholders previous..count-1
+// when the chunk carries fewer than n IDs. Without completion_tokens the
+// chunk's output_ids are taken as a delta, and without those a non-empty
+// text counts as max(1, len(text)/4) zero tokens.
+type sglangStream struct {
+	acc     []byte // int32 LE
+	n       int    // tokens in acc
+	started bool   // a chunk with tokens or text has been seen
+}
+
+// add applies one chunk and reports whether it is the first chunk with
+// tokens or text (the reference's is_first_token), when FirstTokenComplete
+// must be sent.
+func (st *sglangStream) add(c sglangChunk) (first bool) {
+	delta := 0
+	if c.completionTokens > 0 {
+		prev := int64(st.n)
+		if c.completionTokens > prev {
+			k := c.completionTokens - prev
+			if int64(len(c.ids)) >= k {
+				for _, id := range c.ids[int64(len(c.ids))-k:] {
+					st.acc = binary.LittleEndian.AppendUint32(st.acc, uint32(id))
+				}
+			} else {
+				for v := prev; v < c.completionTokens; v++ {
+					st.acc = binary.LittleEndian.AppendUint32(st.acc, uint32(int32(v)))
+				}
+			}
+			delta = int(k)
+		}
+	} else if len(c.ids) > 0 {
+		for _, id := range c.ids {
+			st.acc = binary.LittleEndian.AppendUint32(st.acc, uint32(id))
+		}
+		delta = len(c.ids)
+	} else if c.textRunes > 0 {
+		delta = max(1, c.textRunes/4)
+		for range delta {
+			st.acc = binary.LittleEndian.AppendUint32(st.acc, 0)
+		}
+	}
+	st.n += delta
+	if !st.started && (delta > 0 || c.textRunes > 0) {
+		st.started = true
+		return true
+	}
+	return false
+}
+
+// errTruncated is a stream that ended before its end marker.
+var errTruncated = errors.New("stream ended before data: [DONE] or a finish_reason")
+
+// errorf builds a fieldError.
+func errorf(format string, a ...any) error { return &fieldError{fmt.Sprintf(format, a...)} }

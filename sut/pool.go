@@ -1,0 +1,620 @@
+// Package sut is the system under test: a pool of HTTP workers that sends
+// each LoadGen query to an inference endpoint (vLLM/OpenAI chat
+// completions, vLLM completions or SGLang /generate) and reports the
+// answer back through a loadgen.Completer.
+//
+// Request bodies are built once, at sample-load time, by the Encode*
+// functions and stored in a qsl.Library; the pool only writes those bytes
+// to a socket and scans the response for the few fields LoadGen needs.
+package sut
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// API is the wire protocol of an endpoint.
+type API int
+
+// APIs. The zero value is invalid so a forgotten Config.API is caught.
+const (
+	// APIChat is OpenAI-compatible /v1/chat/completions (qwen3-vl).
+	APIChat API = iota + 1
+	// APICompletions is vLLM /v1/completions with token-ID prompts and
+	// return_token_ids (llama3_1-8b).
+	APICompletions
+	// APISGLang is SGLang's native /generate with input_ids (gpt-oss-120b).
+	APISGLang
+)
+
+// String returns the name ParseAPI accepts.
+func (a API) String() string {
+	switch a {
+	case APIChat:
+		return "chat"
+	case APICompletions:
+		return "completions"
+	case APISGLang:
+		return "sglang"
+	}
+	return fmt.Sprintf("API(%d)", int(a))
+}
+
+// ParseAPI maps "chat", "completions" or "sglang" to an API.
+func ParseAPI(s string) (API, error) {
+	for _, a := range []API{APIChat, APICompletions, APISGLang} {
+		if strings.EqualFold(s, a.String()) {
+			return a, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown API %q: want chat, completions or sglang", s)
+}
+
+// path is the request path appended to an endpoint's base URL.
+func (a API) path() string {
+	switch a {
+	case APIChat:
+		return "/v1/chat/completions"
+	case APICompletions:
+		return "/v1/completions"
+	case APISGLang:
+		return "/generate"
+	}
+	return ""
+}
+
+// DefaultTimeout is the per-request timeout when Config.Timeout is zero,
+// per API, taken from the references: 2 h for chat (qwen3-vl schema.py
+// Endpoint.request_timeout, chosen there because Offline queues long),
+// 1200 s for SGLang (gpt-oss-120b run_mlperf.py --timeout) and, as the
+// llama3.1-8b reference has no HTTP client, the same 1200 s for
+// completions.
+func DefaultTimeout(a API) time.Duration {
+	if a == APIChat {
+		return 2 * time.Hour
+	}
+	return 1200 * time.Second
+}
+
+// Defaults for Config fields left zero.
+const (
+	// DefaultConcurrency caps requests in flight across all endpoints.
+	// Offline issues every sample at once; the references either send
+	// them all (qwen3-vl, asyncio) or cap at 128 (gpt-oss-120b
+	// --max-concurrency). 1024 keeps a few large-batch servers saturated
+	// while bounding sockets and file descriptors; samples beyond the cap
+	// wait in the pool's queue (that wait counts in LoadGen's latency, so
+	// raise it for high-QPS Server runs).
+	DefaultConcurrency = 1024
+	// DefaultCloseTimeout is how long Close waits for in-flight requests
+	// before cancelling them.
+	DefaultCloseTimeout = 30 * time.Second
+	// DefaultMaxFailureRecords is how many failures Stats keeps verbatim
+	// and the logger reports individually.
+	DefaultMaxFailureRecords = 20
+	// DefaultMaxResponseBytes bounds a non-streamed response body.
+	DefaultMaxResponseBytes = 256 << 20
+	// connectTimeout matches task.py's httpx.Timeout(connect=5.0).
+	connectTimeout = 5 * time.Second
+	// maxBatch bounds one Completer call.
+	maxBatch = 1024
+)
+
+// Bodies yields the prebuilt request body of a loaded sample, or nil when
+// the sample is not loaded. qsl.Library satisfies it. The pool never
+// modifies the returned slice.
+type Bodies interface {
+	Body(index int) []byte
+}
+
+// Config configures a Pool. Zero fields take the defaults stated.
+type Config struct {
+	// Endpoints are base URLs such as http://host:8000 or
+	// http://host:8000/v1 (a trailing /v1, or the full API path, is
+	// accepted and normalised). At least one is required; requests go to
+	// the endpoint with the fewest outstanding requests.
+	Endpoints []string
+	// API selects the wire protocol. Required.
+	API API
+	// Stream reads responses as server-sent events and reports the first
+	// token with FirstTokenComplete. The bodies must have been built with
+	// stream=true to match.
+	Stream bool
+	// Concurrency caps requests in flight (default DefaultConcurrency).
+	Concurrency int
+	// Timeout bounds each request from send to the last byte (default
+	// DefaultTimeout(API)).
+	Timeout time.Duration
+	// APIKey, if set, is sent as "Authorization: Bearer <key>". It is never
+	// logged.
+	APIKey string
+	// Name is the SUT name LoadGen logs (default "mlperf-go-<api>").
+	Name string
+	// Bodies supplies request bodies. Required.
+	Bodies Bodies
+	// Completer receives the responses. Required. It is called from one
+	// goroutine at a time, except for samples issued after Close.
+	Completer loadgen.Completer
+	// Logger receives failure reports (default: none).
+	Logger *zap.Logger
+	// CloseTimeout is how long Close waits for in-flight requests before
+	// cancelling them (default DefaultCloseTimeout).
+	CloseTimeout time.Duration
+	// MaxFailureRecords is how many failures are kept in Stats and logged
+	// individually at Warn level (default DefaultMaxFailureRecords).
+	MaxFailureRecords int
+	// MaxResponseBytes bounds a non-streamed response (default
+	// DefaultMaxResponseBytes).
+	MaxResponseBytes int64
+	// Transport replaces the HTTP transport (for tests); default is a
+	// keep-alive transport sized to Concurrency.
+	Transport http.RoundTripper
+}
+
+// endpointURL turns a base URL into the request URL for api.
+func endpointURL(base string, api API) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return "", fmt.Errorf("endpoint %q: %w", base, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("endpoint %q: want an http:// or https:// URL with a host", base)
+	}
+	p := strings.TrimRight(u.Path, "/")
+	p = strings.TrimSuffix(p, api.path())
+	p = strings.TrimRight(p, "/")
+	p = strings.TrimSuffix(p, "/v1")
+	u.Path = p + api.path()
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// Failure describes one failed sample.
+type Failure struct {
+	// Index is the QSL sample index; ID the LoadGen response ID.
+	Index int
+	ID    uint64
+	// Reason is one of the Reason* constants.
+	Reason string
+	// Message says what went wrong.
+	Message string
+}
+
+// Failure reasons, the keys of Stats.FailuresByReason.
+const (
+	ReasonHTTPStatus   = "http_status"        // non-200 status
+	ReasonTimeout      = "timeout"            // Config.Timeout elapsed
+	ReasonTransport    = "transport"          // connect/read/write error, reset
+	ReasonMalformed    = "malformed_response" // not JSON, or a needed field missing
+	ReasonServerError  = "server_error"       // an {"error": ...} body with status 200
+	ReasonTruncated    = "truncated_stream"   // stream ended before its end marker
+	ReasonNotLoaded    = "sample_not_loaded"  // Bodies returned nil
+	ReasonCanceled     = "canceled"           // the pool's context was cancelled
+	ReasonClosed       = "closed"             // issued after Close
+	ReasonInternal     = "internal"           // a bug: panic while serving
+	reasonCompleterErr = "completer"          // not a sample failure; counted apart
+)
+
+// Stats is a snapshot of the pool's counters.
+type Stats struct {
+	// Issued samples were handed to IssueQuery; Completed were reported to
+	// the Completer (successfully or not); Failed is the subset of
+	// Completed reported as failures (with an empty response).
+	Issued, Completed, Failed int64
+	// FailuresByReason counts failures per Reason*.
+	FailuresByReason map[string]int64
+	// FirstFailures are the first Config.MaxFailureRecords failures.
+	FirstFailures []Failure
+	// CompleterErrors counts errors returned by the Completer.
+	CompleterErrors int64
+	// OutputTokens is the sum of NTokens over successful samples.
+	OutputTokens int64
+}
+
+// Progress is a cheap snapshot for a progress line.
+type Progress struct {
+	Issued, Completed, Failed int64
+	// InFlight requests are on the wire; Queued wait for a slot.
+	InFlight, Queued int64
+	// OutputTokens is the sum of NTokens over successful samples.
+	OutputTokens int64
+	// MeanLatency is the mean send-to-complete time of successful
+	// samples; MeanTTFT the mean send-to-first-token time of streams.
+	MeanLatency, MeanTTFT time.Duration
+}
+
+// event is one response on its way to the Completer.
+type event struct {
+	first bool
+	resp  loadgen.Response
+	buf   *[]byte // returned to bufPool once the Completer has copied it
+}
+
+// Pool is a loadgen.SUT that sends samples to HTTP endpoints. Create it
+// with New; it is safe for concurrent use.
+type Pool struct {
+	cfg    Config
+	log    *zap.Logger
+	client *http.Client
+	urls   []string
+	auth   string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	epMu        sync.Mutex
+	outstanding []int
+	rr          int
+
+	qmu    sync.Mutex
+	qcond  *sync.Cond
+	queue  []loadgen.QuerySample
+	head   int
+	closed bool
+
+	workers   sync.WaitGroup
+	events    chan event
+	completed chan struct{}
+	closeOnce sync.Once
+
+	issued, done, failed, inFlight, queued atomic.Int64
+	outTokens, latencyNs, latencyN          atomic.Int64
+	ttftNs, ttftN, completerErrs            atomic.Int64
+
+	failMu   sync.Mutex
+	byReason map[string]int64
+	first    []Failure
+}
+
+var _ loadgen.SUT = (*Pool)(nil)
+
+// New starts a Pool. Cancelling ctx cancels in-flight requests, which then
+// complete as failures, and fails queued and later samples at once, so
+// LoadGen never waits on a dead run. Call Close when done.
+func New(ctx context.Context, cfg Config) (*Pool, error) {
+	if len(cfg.Endpoints) == 0 {
+		return nil, errors.New("sut: no endpoints configured")
+	}
+	if cfg.API.path() == "" {
+		return nil, fmt.Errorf("sut: invalid API %v", cfg.API)
+	}
+	if cfg.Bodies == nil || cfg.Completer == nil {
+		return nil, errors.New("sut: Config.Bodies and Config.Completer are required")
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout(cfg.API)
+	}
+	if cfg.Name == "" {
+		cfg.Name = "mlperf-go-" + cfg.API.String()
+	}
+	if cfg.CloseTimeout <= 0 {
+		cfg.CloseTimeout = DefaultCloseTimeout
+	}
+	if cfg.MaxFailureRecords <= 0 {
+		cfg.MaxFailureRecords = DefaultMaxFailureRecords
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	p := &Pool{
+		cfg:         cfg,
+		log:         cfg.Logger,
+		outstanding: make([]int, len(cfg.Endpoints)),
+		events:      make(chan event, 4*maxBatch),
+		completed:   make(chan struct{}),
+		byReason:    map[string]int64{},
+	}
+	if p.log == nil {
+		p.log = zap.NewNop()
+	}
+	for _, e := range cfg.Endpoints {
+		u, err := endpointURL(e, cfg.API)
+		if err != nil {
+			return nil, fmt.Errorf("sut: %w", err)
+		}
+		p.urls = append(p.urls, u)
+	}
+	if cfg.APIKey != "" {
+		p.auth = "Bearer " + cfg.APIKey
+	}
+	tr := cfg.Transport
+	if tr == nil {
+		tr = &http.Transport{
+			Proxy: http.ProxyFromEnvironment,
+			DialContext: (&net.Dialer{
+				Timeout:   connectTimeout,
+				KeepAlive: 30 * time.Second,
+			}).DialContext,
+			// Idle connections are kept for every possible in-flight
+			// request so a burst never closes and re-dials sockets
+			// (which would exhaust ephemeral ports under load).
+			MaxIdleConns:        cfg.Concurrency * len(cfg.Endpoints),
+			MaxIdleConnsPerHost: cfg.Concurrency,
+			IdleConnTimeout:     90 * time.Second,
+			// Servers do not compress; asking would only cost CPU.
+			DisableCompression: true,
+			WriteBufferSize:    64 << 10,
+			ReadBufferSize:     64 << 10,
+		}
+	}
+	p.client = &http.Client{Transport: tr}
+	p.ctx, p.cancel = context.WithCancel(ctx)
+	p.qcond = sync.NewCond(&p.qmu)
+	p.workers.Add(cfg.Concurrency)
+	for range cfg.Concurrency {
+		go p.worker()
+	}
+	go p.completer()
+	// Wake idle workers on cancellation so queued samples fail promptly.
+	go func() {
+		<-p.ctx.Done()
+		p.qmu.Lock()
+		p.qcond.Broadcast()
+		p.qmu.Unlock()
+	}()
+	return p, nil
+}
+
+// Name implements loadgen.SUT.
+func (p *Pool) Name() string { return p.cfg.Name }
+
+// IssueQuery implements loadgen.SUT: it queues the samples and returns
+// without blocking on the network.
+func (p *Pool) IssueQuery(samples []loadgen.QuerySample) {
+	p.issued.Add(int64(len(samples)))
+	p.qmu.Lock()
+	if p.closed {
+		p.qmu.Unlock()
+		p.failClosed(samples)
+		return
+	}
+	if p.head == len(p.queue) {
+		p.queue, p.head = p.queue[:0], 0
+	}
+	p.queue = append(p.queue, samples...)
+	p.queued.Add(int64(len(samples)))
+	if len(samples) == 1 {
+		p.qcond.Signal()
+	} else {
+		p.qcond.Broadcast()
+	}
+	p.qmu.Unlock()
+}
+
+// FlushQueries implements loadgen.SUT. The pool sends every sample as soon
+// as a slot is free and never holds samples back for batching, so there is
+// nothing to flush.
+func (p *Pool) FlushQueries() {}
+
+// pop blocks for the next queued sample; false means the pool is closed
+// and drained.
+func (p *Pool) pop() (loadgen.QuerySample, bool) {
+	p.qmu.Lock()
+	defer p.qmu.Unlock()
+	for p.head == len(p.queue) {
+		if p.closed {
+			return loadgen.QuerySample{}, false
+		}
+		p.qcond.Wait()
+	}
+	qs := p.queue[p.head]
+	p.head++
+	p.queued.Add(-1)
+	return qs, true
+}
+
+func (p *Pool) worker() {
+	defer p.workers.Done()
+	for {
+		qs, ok := p.pop()
+		if !ok {
+			return
+		}
+		p.serve(qs)
+	}
+}
+
+// acquire picks the endpoint with the fewest outstanding requests,
+// rotating the start of the scan so ties spread evenly.
+func (p *Pool) acquire() int {
+	p.epMu.Lock()
+	n := len(p.outstanding)
+	best := p.rr % n
+	for k := 1; k < n; k++ {
+		i := (p.rr + k) % n
+		if p.outstanding[i] < p.outstanding[best] {
+			best = i
+		}
+	}
+	p.rr++
+	p.outstanding[best]++
+	p.epMu.Unlock()
+	return best
+}
+
+func (p *Pool) release(i int) {
+	p.epMu.Lock()
+	p.outstanding[i]--
+	p.epMu.Unlock()
+}
+
+// completer delivers responses to the Completer, coalescing everything
+// that is ready into one call per kind: fewer cgo crossings, no added wait
+// (it never sleeps for more). First tokens go before completions so a
+// sample's FirstTokenComplete always precedes its QuerySamplesComplete.
+func (p *Pool) completer() {
+	defer close(p.completed)
+	var firsts, finals []loadgen.Response
+	var bufs []*[]byte
+	add := func(ev event) {
+		if ev.first {
+			firsts = append(firsts, ev.resp)
+		} else {
+			finals = append(finals, ev.resp)
+		}
+		if ev.buf != nil {
+			bufs = append(bufs, ev.buf)
+		}
+	}
+	for ev := range p.events {
+		add(ev)
+	drain:
+		for len(firsts)+len(finals) < maxBatch {
+			select {
+			case ev, ok := <-p.events:
+				if !ok {
+					break drain
+				}
+				add(ev)
+			default:
+				break drain
+			}
+		}
+		if len(firsts) > 0 {
+			if err := p.cfg.Completer.FirstTokenComplete(firsts); err != nil {
+				p.completerErr("FirstTokenComplete", err)
+			}
+		}
+		if len(finals) > 0 {
+			if err := p.cfg.Completer.QuerySamplesComplete(finals); err != nil {
+				p.completerErr("QuerySamplesComplete", err)
+			}
+		}
+		clear(firsts)
+		clear(finals)
+		firsts, finals = firsts[:0], finals[:0]
+		for _, b := range bufs {
+			putBuf(b)
+		}
+		clear(bufs)
+		bufs = bufs[:0]
+	}
+}
+
+func (p *Pool) completerErr(call string, err error) {
+	if p.completerErrs.Add(1) <= int64(p.cfg.MaxFailureRecords) {
+		p.log.Error("completer rejected responses", zap.String("call", call), zap.Error(err))
+	}
+}
+
+// failClosed completes samples issued after Close directly.
+func (p *Pool) failClosed(samples []loadgen.QuerySample) {
+	resps := make([]loadgen.Response, len(samples))
+	for i, qs := range samples {
+		resps[i] = loadgen.Response{ID: qs.ID}
+		p.recordFailure(qs, ReasonClosed, "sample issued after the pool was closed")
+	}
+	p.done.Add(int64(len(samples)))
+	if p.cfg.Stream {
+		if err := p.cfg.Completer.FirstTokenComplete(resps); err != nil {
+			p.completerErr("FirstTokenComplete", err)
+		}
+	}
+	if err := p.cfg.Completer.QuerySamplesComplete(resps); err != nil {
+		p.completerErr("QuerySamplesComplete", err)
+	}
+}
+
+// recordFailure counts and logs a failure.
+func (p *Pool) recordFailure(qs loadgen.QuerySample, reason, msg string) {
+	p.failed.Add(1)
+	p.failMu.Lock()
+	p.byReason[reason]++
+	keep := len(p.first) < p.cfg.MaxFailureRecords
+	if keep {
+		p.first = append(p.first, Failure{Index: qs.Index, ID: qs.ID, Reason: reason, Message: msg})
+	}
+	p.failMu.Unlock()
+	if keep {
+		p.log.Warn("sample failed", zap.Int("index", qs.Index), zap.Uint64("id", qs.ID),
+			zap.String("reason", reason), zap.String("error", msg))
+	} else {
+		p.log.Debug("sample failed", zap.Int("index", qs.Index), zap.Uint64("id", qs.ID),
+			zap.String("reason", reason), zap.String("error", msg))
+	}
+}
+
+// Stats returns the counters so far.
+func (p *Pool) Stats() Stats {
+	p.failMu.Lock()
+	by := make(map[string]int64, len(p.byReason))
+	for k, v := range p.byReason {
+		by[k] = v
+	}
+	first := append([]Failure(nil), p.first...)
+	p.failMu.Unlock()
+	return Stats{
+		Issued:           p.issued.Load(),
+		Completed:        p.done.Load(),
+		Failed:           p.failed.Load(),
+		FailuresByReason: by,
+		FirstFailures:    first,
+		CompleterErrors:  p.completerErrs.Load(),
+		OutputTokens:     p.outTokens.Load(),
+	}
+}
+
+// Progress returns a cheap snapshot for a progress display.
+func (p *Pool) Progress() Progress {
+	pr := Progress{
+		Issued:       p.issued.Load(),
+		Completed:    p.done.Load(),
+		Failed:       p.failed.Load(),
+		InFlight:     p.inFlight.Load(),
+		Queued:       p.queued.Load(),
+		OutputTokens: p.outTokens.Load(),
+	}
+	if n := p.latencyN.Load(); n > 0 {
+		pr.MeanLatency = time.Duration(p.latencyNs.Load() / n)
+	}
+	if n := p.ttftN.Load(); n > 0 {
+		pr.MeanTTFT = time.Duration(p.ttftNs.Load() / n)
+	}
+	return pr
+}
+
+// Close stops accepting samples, waits up to Config.CloseTimeout for queued
+// and in-flight requests, cancels whatever is left (those samples complete
+// as failures), and returns once every response has reached the
+// Completer. It is safe to call more than once; later calls return at once.
+func (p *Pool) Close() error {
+	p.closeOnce.Do(func() {
+		p.qmu.Lock()
+		p.closed = true
+		p.qcond.Broadcast()
+		p.qmu.Unlock()
+
+		idle := make(chan struct{})
+		go func() { p.workers.Wait(); close(idle) }()
+		t := time.NewTimer(p.cfg.CloseTimeout)
+		select {
+		case <-idle:
+		case <-t.C:
+			p.log.Warn("close timeout: cancelling in-flight requests",
+				zap.Int64("in_flight", p.inFlight.Load()), zap.Int64("queued", p.queued.Load()))
+			p.cancel()
+			<-idle
+		}
+		t.Stop()
+		close(p.events)
+		<-p.completed
+		p.cancel()
+		p.client.CloseIdleConnections()
+	})
+	return nil
+}

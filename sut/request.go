@@ -1,0 +1,318 @@
+package sut
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// Buffers for response payloads, returned by the completer goroutine once
+// the Completer has copied them (loadgen.Response.Data may be reused after
+// the call).
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
+
+func putBuf(b *[]byte) {
+	if cap(*b) > 4<<20 { // let rare huge buffers go
+		return
+	}
+	*b = (*b)[:0]
+	bufPool.Put(b)
+}
+
+// Read buffers for bodies and streams.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10) }}
+
+var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+var scratchPool = sync.Pool{New: func() any { s := make([]int32, 0, 1024); return &s }}
+
+// reqState tracks one sample through its request.
+type reqState struct {
+	qs        loadgen.QuerySample
+	start     time.Time
+	firstSent bool
+	finished  bool
+}
+
+// failure is an error with its Reason.
+type failure struct {
+	reason string
+	err    error
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+
+func fail(reason string, err error) *failure { return &failure{reason, err} }
+
+// serve sends one sample and completes it exactly once, whatever happens.
+func (p *Pool) serve(qs loadgen.QuerySample) {
+	p.inFlight.Add(1)
+	defer p.inFlight.Add(-1)
+	st := &reqState{qs: qs, start: time.Now()}
+	defer func() {
+		if r := recover(); r != nil {
+			if !st.finished {
+				p.complete(st, nil, 0, fail(ReasonInternal, fmt.Errorf("panic: %v\n%s", r, debug.Stack())))
+			}
+		}
+	}()
+	f := p.do(st)
+	if !st.finished {
+		if f == nil { // a handler returned without completing: a bug
+			f = fail(ReasonInternal, errors.New("request finished without a response"))
+		}
+		p.complete(st, nil, 0, f)
+	}
+}
+
+// do performs the request; it completes the sample itself on success and
+// returns the failure otherwise.
+func (p *Pool) do(st *reqState) *failure {
+	body := p.cfg.Bodies.Body(st.qs.Index)
+	if body == nil {
+		return fail(ReasonNotLoaded, fmt.Errorf("sample %d is not loaded (no request body)", st.qs.Index))
+	}
+	if err := p.ctx.Err(); err != nil {
+		return fail(ReasonCanceled, err)
+	}
+	ep := p.acquire()
+	defer p.release(ep)
+	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(body))
+	if err != nil {
+		return fail(ReasonInternal, err)
+	}
+	req.Header = http.Header{"Content-Type": {"application/json"}}
+	if p.cfg.Stream {
+		req.Header["Accept"] = []string{"text/event-stream"}
+	}
+	if p.auth != "" {
+		req.Header["Authorization"] = []string{p.auth}
+	}
+	resp, err := p.client.Do(req)
+	if err != nil {
+		return p.netFailure(ctx, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[ep], clip(string(bytes.TrimSpace(snippet)), 300)))
+	}
+	var f *failure
+	if p.cfg.Stream {
+		f = p.readStream(ctx, st, resp.Body)
+	} else {
+		f = p.readBody(ctx, st, resp)
+	}
+	if f == nil {
+		// Read to the end (the chunked trailer after [DONE]) so the
+		// connection goes back to the pool instead of being closed.
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	}
+	return f
+}
+
+// netFailure classifies a transport error.
+func (p *Pool) netFailure(ctx context.Context, err error) *failure {
+	switch {
+	case p.ctx.Err() != nil:
+		return fail(ReasonCanceled, fmt.Errorf("run cancelled: %w", err))
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fail(ReasonTimeout, fmt.Errorf("no complete response within %v: %w", p.cfg.Timeout, err))
+	}
+	return fail(ReasonTransport, err)
+}
+
+// parseFailure classifies a parse error.
+func parseFailure(err error) *failure {
+	var se *serverError
+	if errors.As(err, &se) {
+		return fail(ReasonServerError, err)
+	}
+	return fail(ReasonMalformed, err)
+}
+
+// readBody handles a non-streamed response.
+func (p *Pool) readBody(ctx context.Context, st *reqState, resp *http.Response) *failure {
+	bb := bodyPool.Get().(*bytes.Buffer)
+	defer func() {
+		if bb.Cap() <= 16<<20 {
+			bb.Reset()
+			bodyPool.Put(bb)
+		}
+	}()
+	bb.Reset()
+	if n := resp.ContentLength; n > 0 && n <= p.cfg.MaxResponseBytes {
+		bb.Grow(int(n))
+	}
+	n, err := bb.ReadFrom(io.LimitReader(resp.Body, p.cfg.MaxResponseBytes+1))
+	if err != nil {
+		return p.netFailure(ctx, err)
+	}
+	if n > p.cfg.MaxResponseBytes {
+		return fail(ReasonMalformed, fmt.Errorf("response larger than %d bytes", p.cfg.MaxResponseBytes))
+	}
+	buf := getBuf()
+	var tokens int64
+	switch p.cfg.API {
+	case APIChat:
+		*buf, tokens, err = parseChat(*buf, bb.Bytes())
+	case APICompletions:
+		*buf, tokens, err = parseCompletion(*buf, bb.Bytes())
+	case APISGLang:
+		*buf, tokens, err = parseSGLang(*buf, bb.Bytes())
+	}
+	if err != nil {
+		putBuf(buf)
+		return parseFailure(err)
+	}
+	p.complete(st, buf, tokens, nil)
+	return nil
+}
+
+// readStream handles a server-sent-event response.
+func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader) *failure {
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(body)
+	defer func() { br.Reset(nil); readerPool.Put(br) }()
+	sse := sseReader{r: br}
+
+	acc := getBuf()
+	ok := false
+	defer func() {
+		if !ok {
+			putBuf(acc)
+		}
+	}()
+	var tokens int64
+	var sg sglangStream
+	var scratch *[]int32
+	if p.cfg.API == APISGLang {
+		scratch = scratchPool.Get().(*[]int32)
+		defer func() { *scratch = (*scratch)[:0]; scratchPool.Put(scratch) }()
+		sg.acc = *acc
+	}
+	done := false
+	for !done {
+		data, err := sse.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return p.netFailure(ctx, err)
+		}
+		if bytes.Equal(data, doneMarker) {
+			done = true
+			break
+		}
+		switch p.cfg.API {
+		case APIChat:
+			// task.py: the first non-empty content delta is the first
+			// token (reported with n_tokens 1); the final usage chunk
+			// gives n_tokens.
+			before := len(*acc)
+			var c chatChunk
+			*acc, c, err = parseChatChunk(*acc, data)
+			if err != nil {
+				return parseFailure(err)
+			}
+			if c.hasUsage {
+				tokens = c.tokens
+			}
+			if !st.firstSent && len(*acc) > before {
+				p.firstToken(st, (*acc)[before:], 1)
+			}
+		case APICompletions:
+			before := len(*acc)
+			var n int
+			*acc, n, err = parseCompletionChunk(*acc, data)
+			if err != nil {
+				return parseFailure(err)
+			}
+			tokens += int64(n)
+			if !st.firstSent && n > 0 {
+				p.firstToken(st, (*acc)[before:], int64(n))
+			}
+		case APISGLang:
+			c, err := parseSGLangChunk(*scratch, data)
+			*scratch = c.ids[:0]
+			if err != nil {
+				return parseFailure(err)
+			}
+			if sg.add(c) && !st.firstSent {
+				// server_sut.py: only the first token, n_tokens 1.
+				first := sg.acc[:min(len(sg.acc), 4)]
+				p.firstToken(st, first, int64(len(first)/4))
+			}
+			*acc = sg.acc
+			tokens = int64(sg.n)
+			if c.finished {
+				done = true
+			}
+		}
+	}
+	if !done {
+		return fail(ReasonTruncated, errTruncated)
+	}
+	if !st.firstSent {
+		// The stream finished without any content. LoadGen rejects a
+		// completion whose first token was never reported, so report an
+		// empty first token (task.py would not, and LoadGen would log an
+		// error for the sample).
+		p.firstToken(st, nil, 0)
+	}
+	ok = true
+	p.complete(st, acc, tokens, nil)
+	return nil
+}
+
+// firstToken reports a stream's first token(s); data is copied.
+func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
+	st.firstSent = true
+	p.ttftNs.Add(int64(time.Since(st.start)))
+	p.ttftN.Add(1)
+	buf := getBuf()
+	*buf = append(*buf, data...)
+	p.events <- event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf}
+}
+
+// complete reports the sample's final response: the payload in buf on
+// success, an empty response (after an empty first token when streaming
+// and none was sent) on failure. buf is handed to the completer.
+func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
+	st.finished = true
+	if f != nil {
+		if buf != nil {
+			putBuf(buf)
+			buf = nil
+		}
+		n = 0
+		p.recordFailure(st.qs, f.reason, f.Error())
+		if p.cfg.Stream && !st.firstSent {
+			st.firstSent = true
+			p.events <- event{first: true, resp: loadgen.Response{ID: st.qs.ID}}
+		}
+	} else {
+		p.outTokens.Add(n)
+		p.latencyNs.Add(int64(time.Since(st.start)))
+		p.latencyN.Add(1)
+	}
+	p.done.Add(1)
+	ev := event{resp: loadgen.Response{ID: st.qs.ID, NTokens: n}, buf: buf}
+	if buf != nil {
+		ev.resp.Data = *buf
+	}
+	p.events <- ev
+}
