@@ -270,8 +270,8 @@ type Pool struct {
 	closeOnce sync.Once
 
 	issued, done, failed, inFlight, queued atomic.Int64
-	outTokens, latencyNs, latencyN          atomic.Int64
-	ttftNs, ttftN, completerErrs            atomic.Int64
+	outTokens, latencyNs, latencyN         atomic.Int64
+	ttftNs, ttftN, completerErrs           atomic.Int64
 
 	failMu   sync.Mutex
 	byReason map[string]int64
