@@ -87,8 +87,14 @@ func TestEvaluateMatchesReference(t *testing.T) {
 	if res.Unparsable != len(res.Invalid) {
 		t.Errorf("Unparsable = %d but %d Invalid listed", res.Unparsable, len(res.Invalid))
 	}
-	cov := struct{ Samples, DatasetSize int; Missing, Duplicated []int }{res.Samples, res.DatasetSize, res.Missing, res.Duplicated}
-	wantCov := struct{ Samples, DatasetSize int; Missing, Duplicated []int }{301, 300, []int{5, 17}, []int{42, 99}}
+	cov := struct {
+		Samples, DatasetSize int
+		Missing, Duplicated  []int
+	}{res.Samples, res.DatasetSize, res.Missing, res.Duplicated}
+	wantCov := struct {
+		Samples, DatasetSize int
+		Missing, Duplicated  []int
+	}{301, 300, []int{5, 17}, []int{42, 99}}
 	if diff := cmp.Diff(wantCov, cov); diff != "" {
 		t.Errorf("coverage mismatch (-want +got):\n%s", diff)
 	}
