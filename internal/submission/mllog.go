@@ -204,3 +204,5 @@ func SummaryResult(path string) (string, error) {
 	}
 	return "", fmt.Errorf("%s has no \"Result is :\" line: not a complete LoadGen summary", path)
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -102,8 +102,9 @@ type BenchmarkRules struct {
 	upper    []accMetric
 	// Compliance lists the compliance tests the closed division needs.
 	Compliance []string
-	// ResultField names the detail-log key holding the metric, per scenario
-	// as logged (effective_scenario).
+	// ResultField names the detail-log key holding the benchmark's metric
+	// where it overrides the scenario's usual one
+	// (RESULT_FIELD_BENCHMARK_OVERWRITE), per effective_scenario.
 	ResultField map[string]string
 }
 
@@ -266,6 +267,15 @@ func gptossRules() *BenchmarkRules {
 	}
 }
 
+// baseResultField is RESULT_FIELD_NEW (the same in v6.0 and v6.1 for the
+// scenarios LoadGen logs), keyed by effective_scenario.
+var baseResultField = map[string]string{
+	ScenarioOffline:      "result_samples_per_second",
+	ScenarioServer:       "result_completed_samples_per_sec",
+	ScenarioSingleStream: "early_stopping_latency_ss",
+	ScenarioMultiStream:  "early_stopping_latency_ms",
+}
+
 // LookupRound returns the rules of a round ("v6.0" or "v6.1").
 func LookupRound(name string) (*Round, error) {
 	r, ok := rounds[name]
@@ -337,3 +347,5 @@ func (b *BenchmarkRules) accuracySamples(scenario string) int64 {
 	}
 	return b.AccuracySampleCount[""]
 }
+
+func sortStrings(s []string) { sort.Strings(s) }

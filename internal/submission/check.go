@@ -1,0 +1,484 @@
+package submission
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Problem is one thing Check found wrong in a submission tree.
+type Problem struct {
+	// File is the file or directory at fault.
+	File string
+	// Msg says what is wrong.
+	Msg string
+	// Fix says what to do about it.
+	Fix string
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s: %s (fix: %s)", p.File, p.Msg, p.Fix)
+}
+
+// checker accumulates problems.
+type checker struct {
+	round    *Round
+	problems []Problem
+}
+
+func (c *checker) add(file, fix, format string, args ...any) {
+	c.problems = append(c.problems, Problem{File: file, Msg: fmt.Sprintf(format, args...), Fix: fix})
+}
+
+// Check is a preflight over a packaged submission tree: dir is the directory
+// holding closed/ (or open/, network/), or one division directory itself. It
+// applies the official checker's rules for the round ("v6.0" or "v6.1") that
+// matter for mlperf-go's benchmarks, reading detail logs as the checker does,
+// and returns every problem found (none for a tree the checker would accept).
+//
+// Rules applied (checker source in parentheses, all under
+// tools/submission/submission_checker/):
+//   - tree: src/ (measurements_checks.py), systems/<system>.json for each
+//     results/<system>/ (loader.py), documentation/ (the submission rules);
+//     known benchmark directories; required scenarios present and no unknown
+//     scenario directories (loader.py check_scenarios; closed division).
+//   - per scenario: README.md, user.conf non-empty, measurements.json with its
+//     five fields (measurements_checks.py).
+//   - performance/run_1 (performance_check.py): detail log parses; seeds equal
+//     the round's; effective_scenario matches the directory (Interactive is
+//     logged as Server); effective_min_duration_ms ≥ 600,000;
+//     effective_performance_sample_count ≥ the benchmark's; Offline
+//     effective_samples_per_query ≥ the dataset size (closed) and
+//     effective_min_query_count ≥ min-queries; Server/Interactive
+//     early_stopping_met and effective_target_latency_ns ≤ the latency
+//     constraint; LLMs requested_use_token_latencies and p99 TTFT/TPOT below
+//     the limits; the result metric present.
+//   - accuracy/ (accuracy_check.py): accuracy.txt lines meet the bounds and a
+//     hash= line exists; mlperf_log_accuracy.json ≤ 10,240 bytes; no LoadGen
+//     errors; the run covered the whole accuracy set.
+//   - compliance, closed division (compliance_check.py): TEST06
+//     verify_accuracy.txt first-token (True or Skipped), EOS and sample-length
+//     lines; TEST07 verify_accuracy.txt and TEST09 verify_output_len.txt say
+//     TEST PASS.
+//   - systems JSON: ValidateSystem.
+//
+// Stricter than the official checker, on purpose: a performance summary that
+// says "Result is : INVALID" (or result_validity not VALID) is refused, as are
+// LoadGen errors in the performance log, "TODO" template placeholders,
+// accuracy logs not from AccuracyOnly runs, leftover .previous-* directories,
+// and Interactive runs are held to the Interactive TTFT/TPOT and latency
+// limits (the checker, seeing effective_scenario Server, applies Server's).
+func Check(dir string, round string) []Problem {
+	r, err := LookupRound(round)
+	if err != nil {
+		return []Problem{{File: dir, Msg: err.Error(), Fix: "pass --round v6.0 or v6.1"}}
+	}
+	c := &checker{round: r}
+	divisions := map[string]string{} // division dir → division name
+	for _, d := range []string{"closed", "open", "network"} {
+		if isDir(filepath.Join(dir, d)) {
+			divisions[filepath.Join(dir, d)] = d
+		}
+	}
+	if len(divisions) == 0 {
+		base := filepath.Base(filepath.Clean(dir))
+		if oneOf(base, "closed", "open", "network") {
+			divisions[dir] = base
+		} else {
+			c.add(dir, "point Check at the directory holding closed/ (the packaged OUT) or at OUT/closed", "no closed/, open/ or network/ division directory")
+			return c.problems
+		}
+	}
+	var divDirs []string
+	for d := range divisions {
+		divDirs = append(divDirs, d)
+	}
+	sort.Strings(divDirs)
+	for _, d := range divDirs {
+		for _, sub := range listDirs(d) {
+			c.checkSubmitter(filepath.Join(d, sub), divisions[d], sub)
+		}
+	}
+	return c.problems
+}
+
+func (c *checker) checkSubmitter(dir, division, submitter string) {
+	for _, need := range []string{"src", "systems", "documentation", "results"} {
+		if !isDir(filepath.Join(dir, need)) {
+			c.add(filepath.Join(dir, need), "re-run mlperf-go submission package, or create it", "required directory %s/ is missing", need)
+		}
+	}
+	results := filepath.Join(dir, "results")
+	for _, system := range listDirs(results) {
+		sysJSON := filepath.Join(dir, "systems", system+".json")
+		systemType := ""
+		b, err := os.ReadFile(sysJSON)
+		if err != nil {
+			c.add(sysJSON, "write it (mlperf-go submission system-template gives a start) and package again", "systems JSON for results/%s is missing (the checker crashes without it)", system)
+		} else {
+			for _, msg := range ValidateSystem(b, division, submitter) {
+				c.add(sysJSON, "edit the systems JSON", "%s", msg)
+			}
+			systemType = systemTypeOf(b)
+		}
+		c.checkSystem(filepath.Join(results, system), division, systemType)
+	}
+}
+
+func (c *checker) checkSystem(dir, division, systemType string) {
+	for _, bdir := range listDirs(dir) {
+		path := filepath.Join(dir, bdir)
+		bench, err := CanonicalBenchmark(bdir)
+		if err != nil {
+			c.add(path, "remove it or rename it to the checker's benchmark name", "unknown benchmark directory %q", bdir)
+			continue
+		}
+		rules := c.round.Benchmarks[bench]
+		scens := listDirs(path)
+		if division == "closed" || division == "network" {
+			c.checkScenarioSet(path, rules, systemType, scens)
+		}
+		for _, s := range scens {
+			scen, err := CanonicalScenario(s)
+			if err != nil {
+				continue // reported by checkScenarioSet (closed) or unknown anyway
+			}
+			c.checkScenario(filepath.Join(path, s), division, rules, scen)
+		}
+	}
+}
+
+// checkScenarioSet replays loader.py check_scenarios.
+func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemType string, dirs []string) {
+	if systemType == "" {
+		return // the systems JSON problem is reported already
+	}
+	key := systemType
+	if key == "edge,datacenter" {
+		key = "datacenter,edge"
+	}
+	req, ok := rules.Required[key]
+	if !ok {
+		c.add(path, "submit this benchmark with a datacenter system (system_type \"datacenter\")", "%s is not in the %s suite of round %s", rules.Name, systemType, c.round.Name)
+		return
+	}
+	opt := rules.Optional[key]
+	have := map[string]bool{}
+	for _, d := range dirs {
+		have[strings.ToLower(d)] = true
+	}
+	for _, s := range req {
+		if !have[strings.ToLower(s)] {
+			c.add(filepath.Join(path, s), "run and file the "+s+" scenario", "required scenario %s is missing", s)
+		}
+	}
+	if oneOfSlice(ScenarioInteractive, opt) && oneOfSlice(ScenarioServer, opt) && !have["interactive"] && !have["server"] {
+		c.add(path, "run and file a Server or an Interactive scenario", "one of Interactive or Server is required")
+	}
+	for _, d := range dirs {
+		if !oneOfFold(d, req) && !oneOfFold(d, opt) {
+			fix := "remove it"
+			if strings.HasPrefix(d, previousPrefix) {
+				fix = "remove it: it is a run mlperf-go moved aside, not part of the submission"
+			}
+			c.add(filepath.Join(path, d), fix, "scenario directory %q is not allowed for %s in round %s (the checker fails the benchmark)", d, rules.Name, c.round.Name)
+		}
+	}
+}
+
+func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, scen string) {
+	for _, f := range []string{"README.md", userConfFile} {
+		p := filepath.Join(dir, f)
+		st, err := os.Stat(p)
+		switch {
+		case err != nil:
+			c.add(p, "package again (mlperf-go writes it) or add it", "%s is missing", f)
+		case st.Size() == 0:
+			c.add(p, "fill it in", "%s is empty", f)
+		}
+	}
+	mp := filepath.Join(dir, "measurements.json")
+	if b, err := os.ReadFile(mp); err != nil {
+		c.add(mp, "write it (mlperf-go can generate a template) and package again", "measurements.json is missing")
+	} else {
+		for _, msg := range ValidateMeasurements(b) {
+			c.add(mp, "edit measurements.json", "%s", msg)
+		}
+	}
+	for _, e := range listDirs(dir) {
+		if strings.HasPrefix(e, previousPrefix) {
+			c.add(filepath.Join(dir, e), "remove it: it is an earlier run mlperf-go moved aside", "leftover replaced run in the submission")
+		}
+	}
+	c.checkPerformance(filepath.Join(dir, "performance", "run_1"), division, rules, scen)
+	c.checkAccuracy(filepath.Join(dir, "accuracy"), division, rules, scen)
+	if division == "closed" || division == "network" {
+		for _, t := range rules.Compliance {
+			c.checkCompliance(filepath.Join(dir, t), t)
+		}
+	}
+}
+
+func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, scen string) {
+	const rerun = "fix the run settings and re-run the performance run (mlperf-go run --replace)"
+	summary := filepath.Join(dir, summaryFile)
+	if v, err := SummaryResult(summary); err != nil {
+		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
+	} else if v != "VALID" {
+		c.add(summary, "read the summary's reasons (min duration, min queries, latency/early stopping) and re-run with settings that make LoadGen report VALID", "LoadGen reported \"Result is : %s\"; the official checker would not notice, the results review would", v)
+	}
+	detailPath := filepath.Join(dir, detailFile)
+	d, err := ReadDetailLog(detailPath)
+	if err != nil {
+		c.add(detailPath, "file the performance run's LoadGen logs", "cannot read detail log: %v", err)
+		return
+	}
+	if v, ok := d.String("result_validity"); ok && v != "VALID" {
+		c.add(detailPath, rerun, "result_validity is %q", v)
+	}
+	for _, e := range d.Errors() {
+		c.add(detailPath, "investigate the LoadGen error and re-run", "LoadGen logged an error: %s", e)
+	}
+	if mode, _ := d.String("effective_test_mode"); mode != "PerformanceOnly" && mode != "SubmissionRun" {
+		c.add(detailPath, "file a performance-mode run here", "effective_test_mode is %q, not PerformanceOnly", mode)
+	}
+	logged, _ := d.String("effective_scenario")
+	if want := loggedScenario(scen); logged != want {
+		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s (LoadGen logs it as %q)", logged, scen, want)
+		return // the remaining rules depend on the scenario
+	}
+	c.checkSeeds(detailPath, d)
+	c.minInt(d, detailPath, "effective_min_duration_ms", minDurationMS, rerun)
+	c.minInt(d, detailPath, "effective_performance_sample_count", rules.PerformanceSampleCount, "do not override performance_sample_count below the benchmark's ("+strconv.FormatInt(rules.PerformanceSampleCount, 10)+")")
+	earlyStopping := logged == ScenarioServer || logged == ScenarioSingleStream || logged == ScenarioMultiStream
+	if !earlyStopping {
+		if mq, ok := rules.MinQueries[logged]; ok {
+			c.minInt(d, detailPath, "effective_min_query_count", mq, rerun)
+		}
+	}
+	if logged == ScenarioOffline && division == "closed" {
+		c.minInt(d, detailPath, "effective_samples_per_query", rules.OfflineMinSamplesPerQuery, "set the Offline expected QPS/sample count so one query carries the whole dataset")
+	}
+	if earlyStopping {
+		if met, err := d.Bool("early_stopping_met"); err != nil || !met {
+			res, _ := d.String("early_stopping_result")
+			c.add(detailPath, "run longer or at a lower target QPS", "early stopping condition not met: %s", res)
+		}
+		limit, ok := rules.LatencyConstraintNS[scen]
+		if !ok {
+			limit, ok = rules.LatencyConstraintNS[logged]
+		}
+		if ok {
+			if v, err := d.Float("effective_target_latency_ns"); err != nil {
+				c.add(detailPath, rerun, "%v", err)
+			} else if v > float64(limit) {
+				c.add(detailPath, "use the benchmark's target latency in user.conf", "effective_target_latency_ns %s exceeds the %s limit %d", fmtNum(v), scen, limit)
+			}
+		}
+	}
+	if rules.LLM {
+		if on, err := d.Bool("requested_use_token_latencies"); err != nil || !on {
+			c.add(detailPath, "keep use_token_latencies on (LoadGen's mlperf.conf sets it; do not override it in user.conf)", "use_token_latencies is not enabled, which the checker requires for LLM benchmarks")
+		}
+		if logged == ScenarioServer {
+			lim, ok := rules.TokenLimits[scen]
+			if !ok {
+				lim = rules.TokenLimits[ScenarioServer]
+			}
+			ttft, err1 := d.Float("result_first_token_99.00_percentile_latency_ns")
+			tpot, err2 := d.Float("result_time_per_output_token_99.00_percentile_ns")
+			switch {
+			case err1 != nil || err2 != nil:
+				c.add(detailPath, rerun, "TTFT or TPOT percentile missing: the run must stream tokens with use_token_latencies")
+			case !(ttft < float64(lim.ttftNS) && tpot < float64(lim.tpotNS)):
+				c.add(detailPath, "lower the target QPS (or tune the server) until p99 TTFT and TPOT are under the limits", "p99 TTFT %s ns and TPOT %s ns must be below %d ns and %d ns for %s", fmtNum(ttft), fmtNum(tpot), lim.ttftNS, lim.tpotNS, scen)
+			}
+		}
+	}
+	// get_performance_metric_check reads RESULT_FIELD_NEW's field first and
+	// the benchmark's overwrite second; a missing one crashes the check.
+	for _, field := range []string{baseResultField[logged], rules.ResultField[logged]} {
+		if field == "" {
+			continue
+		}
+		if _, err := d.Float(field); err != nil {
+			c.add(detailPath, rerun, "result metric: %v", err)
+		}
+	}
+}
+
+func (c *checker) checkSeeds(path string, d *DetailLog) {
+	for _, s := range []struct {
+		key  string
+		want uint64
+	}{
+		{"effective_qsl_rng_seed", c.round.QSLSeed},
+		{"effective_sample_index_rng_seed", c.round.SampleIndexSeed},
+		{"effective_schedule_rng_seed", c.round.ScheduleSeed},
+	} {
+		got, err := d.Uint(s.key)
+		if err != nil || got != s.want {
+			n, _ := d.Number(s.key)
+			c.add(path, "use the LoadGen release of round "+c.round.Name+" (6.0.16 or later writes v6.1 seeds; 6.0.6–6.0.15 v6.0) and do not set seeds in user.conf", "%s is %s, round %s requires %d", s.key, n, c.round.Name, s.want)
+		}
+	}
+}
+
+func (c *checker) minInt(d *DetailLog, path, key string, min int64, fix string) {
+	v, err := d.Float(key)
+	if err != nil {
+		c.add(path, fix, "%v", err)
+		return
+	}
+	if v < float64(min) {
+		c.add(path, fix, "%s is %s, must be at least %d", key, fmtNum(v), min)
+	}
+}
+
+func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, scen string) {
+	rerun := "re-run the accuracy run and the evaluator"
+	for _, f := range []string{summaryFile, detailFile, accTxtFile, accLogFile} {
+		if !exists(filepath.Join(dir, f)) {
+			c.add(filepath.Join(dir, f), rerun, "accuracy run file %s is missing", f)
+		}
+	}
+	txt := filepath.Join(dir, accTxtFile)
+	if b, err := os.ReadFile(txt); err == nil {
+		res := evalAccuracyTxt(b, rules.accuracyMetrics(scen), rules.upper)
+		if division != "open" {
+			for _, p := range res.problems {
+				c.add(txt, "reach the accuracy target (closed division) or submit to open", "%s", p)
+			}
+		}
+		if res.hash == "" {
+			c.add(txt, "package with mlperf-go submission package, which truncates the log and appends the hash", "no hash= line (the accuracy log was not truncated by the official procedure)")
+		}
+	}
+	logPath := filepath.Join(dir, accLogFile)
+	if st, err := os.Stat(logPath); err == nil && st.Size() > maxAccuracyLogLen {
+		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), maxAccuracyLogLen)
+	}
+	detailPath := filepath.Join(dir, detailFile)
+	d, err := ReadDetailLog(detailPath)
+	if err != nil {
+		if exists(detailPath) {
+			c.add(detailPath, rerun, "cannot read detail log: %v", err)
+		}
+		return
+	}
+	for _, e := range d.Errors() {
+		c.add(detailPath, "investigate the LoadGen error and re-run", "LoadGen logged an error: %s", e)
+	}
+	if mode, _ := d.String("effective_test_mode"); mode != "AccuracyOnly" {
+		c.add(detailPath, "file an accuracy-mode run here", "effective_test_mode is %q, not AccuracyOnly", mode)
+	}
+	if logged, _ := d.String("effective_scenario"); logged != loggedScenario(scen) {
+		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s", logged, scen)
+	}
+	want := rules.accuracySamples(scen)
+	key := "effective_accuracy_sample_count"
+	if !d.Has(key) {
+		key = "qsl_reported_total_count"
+	}
+	if n, err := d.Float(key); err != nil || n != float64(want) {
+		v, _ := d.Number(key)
+		c.add(detailPath, "run accuracy over the whole dataset (no sample count overrides)", "accuracy run covered %s samples (%s); the dataset has %d", v, key, want)
+	}
+}
+
+func (c *checker) checkCompliance(dir, test string) {
+	fix := "run the " + test + " compliance run and its verification (mlperf-go run --compliance " + test + ")"
+	if !isDir(dir) {
+		c.add(dir, fix, "compliance test %s is missing", test)
+		return
+	}
+	switch test {
+	case TEST06:
+		p := filepath.Join(dir, "verify_accuracy.txt")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			c.add(p, fix, "verify_accuracy.txt is missing")
+			return
+		}
+		lines := map[string]bool{}
+		for _, l := range strings.Split(string(b), "\n") {
+			lines[strings.TrimSpace(l)] = true
+		}
+		if !lines["First token check pass: True"] && !lines["First token check pass: Skipped"] {
+			c.add(p, "make the first streamed token equal the first token of the completed response", "TEST06 first-token check did not pass")
+		}
+		if !lines["EOS check pass: True"] {
+			c.add(p, "strip repeated EOS tokens from responses", "TEST06 EOS check did not pass")
+		}
+		if !lines["Sample length check pass: True"] {
+			c.add(p, "report the token count of exactly the returned tokens", "TEST06 sample length check did not pass")
+		}
+	case TEST07, TEST09:
+		name := "verify_accuracy.txt"
+		if test == TEST09 {
+			name = "verify_output_len.txt"
+		}
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			c.add(p, fix, "%s is missing", name)
+			return
+		}
+		if !strings.Contains(string(b), "TEST PASS") {
+			c.add(p, "see the verification output; the run must pass before submitting", "%s verification did not pass (no \"TEST PASS\")", test)
+		}
+	}
+}
+
+// systemTypeOf returns the systems JSON's system_type if it is valid.
+func systemTypeOf(b []byte) string {
+	var s struct {
+		SystemType any `json:"system_type"`
+	}
+	if jsonUnmarshal(b, &s) != nil {
+		return ""
+	}
+	t, _ := s.SystemType.(string)
+	if !oneOf(t, "datacenter", "edge", "datacenter,edge", "edge,datacenter") {
+		return ""
+	}
+	return t
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func oneOfSlice(s string, list []string) bool { return oneOf(s, list...) }
+
+func oneOfFold(s string, list []string) bool {
+	for _, l := range list {
+		if strings.EqualFold(s, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// listDirs lists the subdirectories of dir, hidden ones included (the checker
+// lists them too), sorted.
+func listDirs(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
