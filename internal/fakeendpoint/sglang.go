@@ -106,9 +106,9 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 		n, capped = maxNew, true
 	}
 	rids := s.rids(req.RID, len(prompts))
-	outs := make([][]int32, len(prompts))
+	outs := make([]*encodedTokens, len(prompts))
 	for i, p := range prompts {
-		outs[i] = Tokens(p, n)
+		outs[i] = encodeTokens(Tokens(p, n))
 	}
 
 	g, ok := s.begin(r, arrived)
@@ -148,11 +148,9 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	// object appends {text, output_ids, meta_info} for tokens [from, to).
 	object := func(b []byte, i, from, to int, final bool) []byte {
 		b = append(b, `{"text":"`...)
-		for _, t := range outs[i][from:to] {
-			b = appendTokenText(b, t)
-		}
+		b = outs[i].appendText(b, from, to)
 		b = append(b, `","output_ids":`...)
-		b = appendTokenIDs(b, outs[i][from:to])
+		b = outs[i].appendIDs(b, from, to)
 		b = append(b, ',')
 		b = meta(b, i, to, final)
 		return append(b, '}')

@@ -162,3 +162,45 @@ func textPromptIDs(s string) []int32 {
 	}
 	return ids
 }
+
+// encodedTokens holds a request's output tokens pre-encoded once, so every
+// stream event, however many tokens it repeats (SGLang's cumulative events
+// repeat all of them), is a copy rather than a re-encoding.
+type encodedTokens struct {
+	ids     []byte // ",id0,id1,…": each ID preceded by a comma
+	idOff   []int  // idOff[i] is where token i starts in ids; idOff[n] = len(ids)
+	text    []byte // the decoded text
+	textOff []int  // likewise for text
+}
+
+func encodeTokens(toks []int32) *encodedTokens {
+	e := &encodedTokens{
+		ids:     make([]byte, 0, 7*len(toks)),
+		idOff:   make([]int, len(toks)+1),
+		text:    make([]byte, 0, 8*len(toks)),
+		textOff: make([]int, len(toks)+1),
+	}
+	for i, t := range toks {
+		e.idOff[i], e.textOff[i] = len(e.ids), len(e.text)
+		e.ids = append(e.ids, ',')
+		e.ids = strconv.AppendInt(e.ids, int64(t), 10)
+		e.text = appendTokenText(e.text, t)
+	}
+	e.idOff[len(toks)], e.textOff[len(toks)] = len(e.ids), len(e.text)
+	return e
+}
+
+// appendIDs appends tokens [from, to) as a JSON array.
+func (e *encodedTokens) appendIDs(dst []byte, from, to int) []byte {
+	dst = append(dst, '[')
+	if from < to {
+		dst = append(dst, e.ids[e.idOff[from]+1:e.idOff[to]]...)
+	}
+	return append(dst, ']')
+}
+
+// appendText appends the text of tokens [from, to), unquoted (it is ASCII
+// words and needs no escaping).
+func (e *encodedTokens) appendText(dst []byte, from, to int) []byte {
+	return append(dst, e.text[e.textOff[from]:e.textOff[to]]...)
+}
