@@ -1,0 +1,173 @@
+package synth
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// Q3VL column names, as in the Hugging Face dataset Shopify/product-catalogue.
+const (
+	Q3VLColTitle        = "product_title"
+	Q3VLColDescription  = "product_description"
+	Q3VLColImage        = "product_image"
+	Q3VLColCategories   = "potential_product_categories"
+	Q3VLColCategory     = "ground_truth_category"
+	Q3VLColBrand        = "ground_truth_brand"
+	Q3VLColIsSecondhand = "ground_truth_is_secondhand"
+)
+
+// Q3VLRow is one product of the catalogue.
+type Q3VLRow struct {
+	Title, Description string
+	// Image holds the encoded image file (JPEG, PNG...); ImagePath is the
+	// datasets Image feature's path field (often the original file name).
+	Image     []byte
+	ImagePath string
+	// Categories are the potential categories; Category is the right one.
+	Categories      []string
+	Category, Brand string
+	IsSecondhand    bool
+	// Null names columns to write as null instead of their value (for
+	// Q3VLColImage: a null bytes field). Empty normally.
+	Null []string
+}
+
+// Q3VLShardOptions configures WriteQ3VLShard.
+type Q3VLShardOptions struct {
+	// RowGroupSize is the rows per row group. Default 100, what the datasets
+	// library uses for image datasets it pushes to the hub.
+	RowGroupSize int
+	// DictionaryImages dictionary-encodes the image bytes column. pyarrow
+	// tries dictionary encoding first and falls back to plain once the
+	// dictionary is large, so hub shards hold both kinds of pages; this lets
+	// tests exercise the dictionary path. Default false (plain).
+	DictionaryImages bool
+}
+
+// hubImage and hubRow give the hub's parquet schema, as pyarrow writes it:
+// every field optional, the image a struct{bytes binary, path string}, the
+// categories a 3-level LIST of optional strings. The two row types differ
+// only in the image bytes encoding.
+type hubImage struct {
+	Bytes []byte  `parquet:"bytes,optional"`
+	Path  *string `parquet:"path,optional"`
+}
+
+type hubImageDict struct {
+	Bytes []byte  `parquet:"bytes,optional,dict"`
+	Path  *string `parquet:"path,optional"`
+}
+
+type hubRowOf[I any] struct {
+	ProductTitle               *string   `parquet:"product_title,optional,dict"`
+	ProductDescription         *string   `parquet:"product_description,optional,dict"`
+	ProductImage               *I        `parquet:"product_image,optional"`
+	PotentialProductCategories []*string `parquet:"potential_product_categories,optional,list,dict"`
+	GroundTruthCategory        *string   `parquet:"ground_truth_category,optional,dict"`
+	GroundTruthBrand           *string   `parquet:"ground_truth_brand,optional,dict"`
+	GroundTruthIsSecondhand    *bool     `parquet:"ground_truth_is_secondhand,optional"`
+}
+
+// q3vlHubFeatures is the "huggingface" key-value metadata the datasets
+// library stores in each shard, describing the features.
+const q3vlHubFeatures = `{"info": {"features": {"product_title": {"dtype": "string", "_type": "Value"}, "product_description": {"dtype": "string", "_type": "Value"}, "product_image": {"_type": "Image"}, "potential_product_categories": {"feature": {"dtype": "string", "_type": "Value"}, "_type": "Sequence"}, "ground_truth_category": {"dtype": "string", "_type": "Value"}, "ground_truth_brand": {"dtype": "string", "_type": "Value"}, "ground_truth_is_secondhand": {"dtype": "bool", "_type": "Value"}}}}`
+
+// WriteQ3VLShard writes rows as one parquet shard at path, in the schema of
+// the hub's Shopify/product-catalogue shards (snappy-compressed like
+// pyarrow's).
+func WriteQ3VLShard(path string, rows []Q3VLRow, opts Q3VLShardOptions) error {
+	if opts.DictionaryImages {
+		return writeQ3VLShard[hubImageDict](path, rows, opts, func(b []byte, p *string) *hubImageDict {
+			return &hubImageDict{Bytes: b, Path: p}
+		})
+	}
+	return writeQ3VLShard[hubImage](path, rows, opts, func(b []byte, p *string) *hubImage {
+		return &hubImage{Bytes: b, Path: p}
+	})
+}
+
+func writeQ3VLShard[I any](path string, rows []Q3VLRow, opts Q3VLShardOptions, image func([]byte, *string) *I) (err error) {
+	size := opts.RowGroupSize
+	if size <= 0 {
+		size = 100
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("synth: %w", cerr)
+		}
+	}()
+	w := parquet.NewGenericWriter[hubRowOf[I]](f,
+		parquet.MaxRowsPerRowGroup(int64(size)),
+		parquet.Compression(&parquet.Snappy),
+		parquet.KeyValueMetadata("huggingface", q3vlHubFeatures),
+	)
+	batch := make([]hubRowOf[I], 0, size)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if _, err := w.Write(batch); err != nil {
+			return fmt.Errorf("synth: writing %s: %w", path, err)
+		}
+		if err := w.Flush(); err != nil { // end the row group
+			return fmt.Errorf("synth: writing %s: %w", path, err)
+		}
+		clear(batch)
+		batch = batch[:0]
+		return nil
+	}
+	for i := range rows {
+		r := &rows[i]
+		null := func(col string) bool { return slices.Contains(r.Null, col) }
+		str := func(col, s string) *string {
+			if null(col) {
+				return nil
+			}
+			return &s
+		}
+		hr := hubRowOf[I]{
+			ProductTitle:        str(Q3VLColTitle, r.Title),
+			ProductDescription:  str(Q3VLColDescription, r.Description),
+			GroundTruthCategory: str(Q3VLColCategory, r.Category),
+			GroundTruthBrand:    str(Q3VLColBrand, r.Brand),
+		}
+		if !null(Q3VLColIsSecondhand) {
+			hr.GroundTruthIsSecondhand = &r.IsSecondhand
+		}
+		var img []byte
+		if !null(Q3VLColImage) {
+			img = r.Image
+			if img == nil {
+				img = []byte{}
+			}
+		}
+		p := r.ImagePath
+		hr.ProductImage = image(img, &p)
+		if !null(Q3VLColCategories) {
+			hr.PotentialProductCategories = make([]*string, len(r.Categories))
+			for k := range r.Categories {
+				hr.PotentialProductCategories[k] = &r.Categories[k]
+			}
+		}
+		batch = append(batch, hr)
+		if len(batch) == size {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("synth: writing %s: %w", path, err)
+	}
+	return nil
+}
