@@ -1,0 +1,679 @@
+//go:build cgo
+
+package loadgen
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/shim
+#cgo LDFLAGS: ${SRCDIR}/../build/libmlperf_go_shim.a ${SRCDIR}/../build/libmlperf_loadgen.a -lstdc++ -lm -lpthread
+#cgo noescape mlpg_query_samples_complete
+#cgo nocallback mlpg_query_samples_complete
+#cgo noescape mlpg_first_token_complete
+#cgo nocallback mlpg_first_token_complete
+#cgo nocallback mlpg_set_draining
+#include <stdlib.h>
+#include "mlpg_shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/cgo"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Layout checks: QuerySample is handed over from C++ by a plain copy.
+var _ [unsafe.Sizeof(QuerySample{}) - unsafe.Sizeof(C.mlpg_query_sample{})]struct{}
+var _ [unsafe.Sizeof(C.mlpg_query_sample{}) - unsafe.Sizeof(QuerySample{})]struct{}
+var _ [unsafe.Offsetof(QuerySample{}.Index) - unsafe.Offsetof(C.mlpg_query_sample{}.index)]struct{}
+
+// testState is everything the callbacks of one running test need.
+type testState struct {
+	sut SUT
+	qsl QSL
+	// tag is this test's ID tag (see tracker.go), already shifted.
+	tag     uint64
+	tracker *tracker
+	// needsFirstToken: use_token_latencies outside Offline, where LoadGen
+	// requires FirstTokenComplete before QuerySamplesComplete.
+	needsFirstToken bool
+	// completeMu is held shared by every Completer call (tracker update plus
+	// C call) and exclusively by abort, so a drain never completes a sample
+	// whose FirstTokenComplete is still inside LoadGen.
+	completeMu sync.RWMutex
+	aborted    atomic.Bool
+	loaded     atomic.Bool // LoadGen called LoadSamplesToRam: the test ran
+
+	errMu sync.Mutex
+	err   error
+}
+
+var (
+	// testMu allows one test per process: LoadGen's state is global.
+	testMu sync.Mutex
+	// current is the running test, nil between tests.
+	current atomic.Pointer[testState]
+	// testGen numbers tests to tag response IDs.
+	testGen uint64
+	// testsFinished counts tests that returned; LoadGen's issue-query
+	// threads only work before the first one ends.
+	testsFinished atomic.Int64
+	// liveHandles counts cgo.Handles not yet deleted (leak tests).
+	liveHandles atomic.Int64
+)
+
+// ErrBusy is returned by StartTest while another test runs in the process.
+var ErrBusy = errors.New("loadgen: a test is already running in this process (LoadGen is global; run tests one after another)")
+
+// ErrNoTest is returned by the Completer when no test is running.
+var ErrNoTest = errors.New("loadgen: no LoadGen test is running")
+
+// ErrAborted wraps the cause of a test that AbortTest or a failing callback
+// ended early. Its LoadGen logs are complete but its results are not valid.
+var ErrAborted = errors.New("loadgen: test aborted")
+
+func newHandle(v any) cgo.Handle {
+	liveHandles.Add(1)
+	return cgo.NewHandle(v)
+}
+
+func deleteHandle(h cgo.Handle) {
+	h.Delete()
+	liveHandles.Add(-1)
+}
+
+func (st *testState) setErr(err error) {
+	st.errMu.Lock()
+	if st.err == nil {
+		st.err = err
+	}
+	st.errMu.Unlock()
+}
+
+func (st *testState) firstErr() error {
+	st.errMu.Lock()
+	defer st.errMu.Unlock()
+	return st.err
+}
+
+func cError(prefix string, cerr *C.char) error {
+	if cerr == nil {
+		return fmt.Errorf("loadgen: %s failed", prefix)
+	}
+	defer C.free(unsafe.Pointer(cerr))
+	return fmt.Errorf("loadgen: %s: C++ exception: %s", prefix, C.GoString(cerr))
+}
+
+// StartTest runs one LoadGen test with sut and qsl and blocks until it ends.
+// LoadGen writes its logs (mlperf_log_summary.txt, mlperf_log_detail.txt,
+// mlperf_log_accuracy.json, and the trace if enabled) into
+// logSettings.OutDir, which must exist. auditConfigPath is the compliance
+// audit.config LoadGen applies if the file exists ("" means "audit.config",
+// LoadGen's default, relative to the working directory).
+//
+// The SUT completes samples through Native(). StartTest returns an error if
+// another test is running, if LoadGen threw, or if the test was aborted (a
+// callback panicked, the QSL failed to load, or AbortTest was called); the
+// error wraps ErrAborted in the last case. It never reports whether the
+// result is VALID: read the summary log for that.
+func StartTest(sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) error {
+	return StartTestContext(context.Background(), sut, qsl, settings, logSettings, auditConfigPath)
+}
+
+// StartTestContext is StartTest that aborts the test (see AbortTest) when ctx
+// is done.
+func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) (err error) {
+	if sut == nil || qsl == nil {
+		return errors.New("loadgen: StartTest needs a SUT and a QSL")
+	}
+	if err := settings.validate(); err != nil {
+		return err
+	}
+	if err := logSettings.validate(); err != nil {
+		return err
+	}
+	if settings.ServerNumIssueQueryThreads > 0 && testsFinished.Load() > 0 {
+		return errors.New("loadgen: server_num_issue_query_threads > 0 works only in the first test of a process (LoadGen never re-arms its issue threads); run this test in a new process")
+	}
+	if fi, err := os.Stat(logSettings.OutDir); err != nil {
+		return fmt.Errorf("loadgen: log directory: %w", err)
+	} else if !fi.IsDir() {
+		return fmt.Errorf("loadgen: log directory %s is not a directory", logSettings.OutDir)
+	}
+	if auditConfigPath == "" {
+		auditConfigPath = "audit.config"
+	}
+	if !testMu.TryLock() {
+		return ErrBusy
+	}
+	defer testMu.Unlock()
+
+	// Ask the Go objects for what LoadGen reads as constants before any C
+	// call, so a panic here is an ordinary error.
+	var sutName, qslName string
+	var total, perf int
+	if err := callSafely("SUT/QSL setup", func() {
+		sutName, qslName = sut.Name(), qsl.Name()
+		total, perf = qsl.TotalSampleCount(), qsl.PerformanceSampleCount()
+	}); err != nil {
+		return err
+	}
+	if total <= 0 || perf <= 0 || perf > total {
+		return fmt.Errorf("loadgen: QSL %q reports %d samples and a performance sample count of %d; want 0 < performance count <= total", qslName, total, perf)
+	}
+
+	testGen++
+	st := &testState{
+		sut:             sut,
+		qsl:             qsl,
+		tag:             (testGen%(1<<(64-idTagShift)-1) + 1) << idTagShift,
+		tracker:         newTracker(),
+		needsFirstToken: settings.UseTokenLatencies && settings.Scenario != Offline,
+	}
+	h := newHandle(st)
+	current.Store(st)
+	defer func() {
+		current.Store(nil)
+		deleteHandle(h)
+		testsFinished.Add(1)
+	}()
+
+	stop := context.AfterFunc(ctx, func() { AbortTest(context.Cause(ctx)) })
+	defer stop()
+
+	cs := settings.toC()
+	cl, free := logSettings.toC()
+	defer free()
+	cSut, cQsl, cAudit := C.CString(sutName), C.CString(qslName), C.CString(auditConfigPath)
+	defer C.free(unsafe.Pointer(cSut))
+	defer C.free(unsafe.Pointer(cQsl))
+	defer C.free(unsafe.Pointer(cAudit))
+
+	var cerr *C.char
+	rc := C.mlpg_start_test(C.uintptr_t(h), cSut, C.uintptr_t(h), cQsl,
+		C.uint64_t(total), C.uint64_t(perf), &cs, &cl, cAudit, &cerr)
+	switch rc {
+	case C.MLPG_OK:
+	case C.MLPG_ERR_BUSY:
+		if cerr != nil {
+			C.free(unsafe.Pointer(cerr))
+		}
+		return ErrBusy
+	default:
+		return cError("StartTest", cerr)
+	}
+	if err := st.firstErr(); err != nil {
+		return fmt.Errorf("%w: %w", ErrAborted, err)
+	}
+	if !st.loaded.Load() {
+		return fmt.Errorf("loadgen: LoadGen returned without running the test: could it create its log files in %s?", logSettings.OutDir)
+	}
+	if n := st.tracker.outstanding(); n != 0 {
+		return fmt.Errorf("loadgen: test ended with %d samples never completed", n)
+	}
+	return nil
+}
+
+// callSafely runs f and turns a panic into an error.
+func callSafely(what string, f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("loadgen: %s panicked: %v", what, r)
+		}
+	}()
+	f()
+	return nil
+}
+
+// AbortTest ends the running test early with cause (which StartTest returns
+// wrapped in ErrAborted). It is safe to call from any goroutine, at any time,
+// more than once; without a running test it does nothing.
+//
+// LoadGen cannot stop a running test (mlperf::AbortTest only stops its log
+// thread, after which StartTest would wait forever), so the bridge drains
+// instead: every outstanding sample and every sample issued from now on is
+// completed at once with an empty response, without calling the SUT. LoadGen
+// then finishes its schedule and writes complete logs. Offline, SingleStream
+// and MultiStream finish almost at once; Server still waits for its
+// scheduled arrivals up to min_duration.
+func AbortTest(cause error) {
+	st := current.Load()
+	if st == nil {
+		return
+	}
+	if cause == nil {
+		cause = errors.New("AbortTest called")
+	}
+	st.abort(cause)
+}
+
+func (st *testState) abort(cause error) {
+	st.setErr(cause)
+	if !st.aborted.CompareAndSwap(false, true) {
+		return
+	}
+	C.mlpg_set_draining(1)
+	st.completeMu.Lock()
+	defer st.completeMu.Unlock()
+	ids, states := st.tracker.drain()
+	st.completeEmpty(ids, states)
+}
+
+// completeEmpty completes raw LoadGen IDs with empty responses, reporting a
+// first token first where LoadGen needs one.
+func (st *testState) completeEmpty(ids []uint64, states []uint8) {
+	if len(ids) == 0 {
+		return
+	}
+	rs := make([]C.mlpg_response, 0, len(ids))
+	if st.needsFirstToken {
+		for i, id := range ids {
+			if states == nil || states[i]&stFirstToken == 0 {
+				rs = append(rs, C.mlpg_response{id: C.uint64_t(id)})
+			}
+		}
+		if len(rs) > 0 {
+			var cerr *C.char
+			if C.mlpg_first_token_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
+				st.setErr(cError("FirstTokenComplete", cerr))
+			}
+		}
+		rs = rs[:0]
+	}
+	for _, id := range ids {
+		rs = append(rs, C.mlpg_response{id: C.uint64_t(id)})
+	}
+	var cerr *C.char
+	if C.mlpg_query_samples_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
+		st.setErr(cError("QuerySamplesComplete", cerr))
+	}
+}
+
+// issue hands a batch from LoadGen to the SUT. src aliases LoadGen's array
+// and is copied before anything else.
+func (st *testState) issue(src []QuerySample) {
+	if st.aborted.Load() {
+		ids := make([]uint64, len(src))
+		for i := range src {
+			ids[i] = src[i].ID
+		}
+		st.completeEmpty(ids, nil)
+		return
+	}
+	qs := make([]QuerySample, len(src))
+	copy(qs, src)
+	var refused []uint64
+	n := 0
+	for i := range qs {
+		id := qs[i].ID
+		if id&^idPtrMask != 0 {
+			// Cannot tag it; never happens with 47/48-bit user addresses.
+			st.completeEmpty([]uint64{id}, nil)
+			st.abort(fmt.Errorf("LoadGen response id %#x does not fit in %d bits", id, idTagShift))
+			continue
+		}
+		if !st.tracker.add(id) {
+			refused = append(refused, id)
+			continue
+		}
+		qs[n] = QuerySample{ID: id | st.tag, Index: qs[i].Index}
+		n++
+	}
+	if len(refused) > 0 {
+		st.completeEmpty(refused, nil)
+	}
+	if n == 0 {
+		return
+	}
+	st.sut.IssueQuery(qs[:n])
+}
+
+// Native returns the Completer that reports to the official LoadGen for the
+// test running in this process. It is safe for concurrent use; calls made
+// while no test runs return ErrNoTest.
+func Native() Completer { return nativeCompleter{} }
+
+type nativeCompleter struct{}
+
+// pinners recycles runtime.Pinners: a Pinner allocates on first use.
+var pinners = sync.Pool{New: func() any { return new(runtime.Pinner) }}
+
+const stackBatch = 16
+
+// QuerySamplesComplete forwards responses to mlperf::QuerySamplesComplete in
+// one cgo call. IDs that are not outstanding in the running test are left
+// out and reported in the returned error; the others are always completed.
+// When LoadGen needs a first token (use_token_latencies outside Offline) and
+// the SUT never reported one, it is reported at completion time (TTFT then
+// equals the sample's latency) and the error says so.
+func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
+	st := current.Load()
+	if st == nil {
+		return ErrNoTest
+	}
+	if len(responses) == 0 {
+		return nil
+	}
+	st.completeMu.RLock()
+	defer st.completeMu.RUnlock()
+
+	var stackBuf [stackBatch]C.mlpg_response
+	var rs []C.mlpg_response
+	if len(responses) <= stackBatch {
+		rs = stackBuf[:0]
+	} else {
+		rs = make([]C.mlpg_response, 0, len(responses))
+	}
+	var pin *runtime.Pinner
+	var bad badIDs
+	var noFT []C.mlpg_response
+	for i := range responses {
+		r := &responses[i]
+		id, ok := st.untag(r.ID)
+		if !ok {
+			bad.add(r.ID, "not from this test")
+			continue
+		}
+		state, ok := st.tracker.take(id)
+		if !ok {
+			bad.add(r.ID, "unknown or already completed")
+			continue
+		}
+		if st.needsFirstToken && state&stFirstToken == 0 {
+			noFT = append(noFT, C.mlpg_response{id: C.uint64_t(id)})
+		}
+		var data uintptr
+		if len(r.Data) > 0 {
+			if pin == nil {
+				pin = pinners.Get().(*runtime.Pinner)
+			}
+			pin.Pin(&r.Data[0])
+			data = uintptr(unsafe.Pointer(&r.Data[0]))
+		}
+		rs = append(rs, C.mlpg_response{
+			id:       C.uint64_t(id),
+			data:     C.uintptr_t(data),
+			size:     C.uint64_t(len(r.Data)),
+			n_tokens: C.int64_t(r.NTokens),
+		})
+	}
+	var err error
+	if len(noFT) > 0 {
+		var cerr *C.char
+		if C.mlpg_first_token_complete(&noFT[0], C.size_t(len(noFT)), &cerr) != C.MLPG_OK {
+			err = cError("FirstTokenComplete", cerr)
+		} else {
+			err = fmt.Errorf("loadgen: %d samples completed without FirstTokenComplete; their first token was reported at completion time", len(noFT))
+		}
+	}
+	if len(rs) > 0 {
+		var cerr *C.char
+		if C.mlpg_query_samples_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
+			err = errors.Join(err, cError("QuerySamplesComplete", cerr))
+		}
+	}
+	if pin != nil {
+		pin.Unpin()
+		pinners.Put(pin)
+	}
+	runtime.KeepAlive(responses)
+	return errors.Join(err, bad.err(st, "QuerySamplesComplete"))
+}
+
+// FirstTokenComplete forwards responses to mlperf::FirstTokenComplete in one
+// cgo call. Unknown IDs and IDs whose first token was already reported are
+// left out and reported in the returned error.
+func (nativeCompleter) FirstTokenComplete(responses []Response) error {
+	st := current.Load()
+	if st == nil {
+		return ErrNoTest
+	}
+	if len(responses) == 0 {
+		return nil
+	}
+	st.completeMu.RLock()
+	defer st.completeMu.RUnlock()
+
+	var stackBuf [stackBatch]C.mlpg_response
+	var rs []C.mlpg_response
+	if len(responses) <= stackBatch {
+		rs = stackBuf[:0]
+	} else {
+		rs = make([]C.mlpg_response, 0, len(responses))
+	}
+	var pin *runtime.Pinner
+	var bad badIDs
+	for i := range responses {
+		r := &responses[i]
+		id, ok := st.untag(r.ID)
+		if !ok {
+			bad.add(r.ID, "not from this test")
+			continue
+		}
+		ok, dup := st.tracker.beginFirstToken(id)
+		if !ok {
+			bad.add(r.ID, "unknown or already completed")
+			continue
+		}
+		if dup {
+			bad.add(r.ID, "first token already reported")
+			continue
+		}
+		var data uintptr
+		if len(r.Data) > 0 {
+			if pin == nil {
+				pin = pinners.Get().(*runtime.Pinner)
+			}
+			pin.Pin(&r.Data[0])
+			data = uintptr(unsafe.Pointer(&r.Data[0]))
+		}
+		rs = append(rs, C.mlpg_response{
+			id:       C.uint64_t(id),
+			data:     C.uintptr_t(data),
+			size:     C.uint64_t(len(r.Data)),
+			n_tokens: C.int64_t(r.NTokens),
+		})
+	}
+	var err error
+	if len(rs) > 0 {
+		var cerr *C.char
+		if C.mlpg_first_token_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
+			err = cError("FirstTokenComplete", cerr)
+		}
+		for i := range rs {
+			st.tracker.endFirstToken(uint64(rs[i].id))
+		}
+	}
+	if pin != nil {
+		pin.Unpin()
+		pinners.Put(pin)
+	}
+	runtime.KeepAlive(responses)
+	return errors.Join(err, bad.err(st, "FirstTokenComplete"))
+}
+
+// untag checks an ID's test tag and strips it.
+func (st *testState) untag(id uint64) (uint64, bool) {
+	if id&^idPtrMask != st.tag {
+		return 0, false
+	}
+	return id & idPtrMask, true
+}
+
+// badIDs collects refused IDs for one error.
+type badIDs struct {
+	n     int
+	first []string
+}
+
+func (b *badIDs) add(id uint64, why string) {
+	b.n++
+	if len(b.first) < 5 {
+		b.first = append(b.first, fmt.Sprintf("%#x (%s)", id, why))
+	}
+}
+
+func (b *badIDs) err(st *testState, what string) error {
+	if b.n == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("loadgen: %s: refused %d response IDs, not passed to LoadGen: %s", what, b.n, strings.Join(b.first, ", "))
+	if b.n > len(b.first) {
+		msg += ", ..."
+	}
+	if st.aborted.Load() {
+		return fmt.Errorf("%s: %w (its samples were completed by the abort)", msg, ErrAborted)
+	}
+	return errors.New(msg)
+}
+
+// RegisterIssueQueryThread lends the calling goroutine's OS thread to
+// LoadGen as an issue thread (server_num_issue_query_threads) and blocks
+// until the test ends. Start one goroutine per thread before StartTest;
+// LoadGen waits up to 10 s for them. LoadGen supports this only in the first
+// test of a process.
+func RegisterIssueQueryThread() error {
+	if testsFinished.Load() > 0 {
+		return errors.New("loadgen: issue-query threads work only in the first test of a process")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cerr *C.char
+	if C.mlpg_register_issue_query_thread(&cerr) != C.MLPG_OK {
+		return cError("RegisterIssueQueryThread", cerr)
+	}
+	return nil
+}
+
+func (s *TestSettings) toC() C.mlpg_test_settings {
+	var c C.mlpg_test_settings
+	c.scenario = C.int32_t(s.Scenario)
+	c.mode = C.int32_t(s.Mode)
+	c.single_stream_expected_latency_ns = C.double(s.SingleStreamExpectedLatencyNs)
+	c.single_stream_target_latency_percentile = C.double(s.SingleStreamTargetLatencyPercentile)
+	c.multi_stream_expected_latency_ns = C.double(s.MultiStreamExpectedLatencyNs)
+	c.multi_stream_target_latency_percentile = C.double(s.MultiStreamTargetLatencyPercentile)
+	c.multi_stream_samples_per_query = C.uint64_t(s.MultiStreamSamplesPerQuery)
+	c.server_target_qps = C.double(s.ServerTargetQPS)
+	c.server_target_latency_ns = C.uint64_t(s.ServerTargetLatencyNs)
+	c.server_target_latency_percentile = C.double(s.ServerTargetLatencyPercentile)
+	c.server_coalesce_queries = cBool(s.ServerCoalesceQueries)
+	c.server_find_peak_qps_decimals_of_precision = C.int32_t(s.ServerFindPeakQPSDecimalsOfPrecision)
+	c.server_find_peak_qps_boundary_step_size = C.double(s.ServerFindPeakQPSBoundaryStepSize)
+	c.server_max_async_queries = C.uint64_t(s.ServerMaxAsyncQueries)
+	c.server_num_issue_query_threads = C.uint64_t(s.ServerNumIssueQueryThreads)
+	c.offline_expected_qps = C.double(s.OfflineExpectedQPS)
+	c.sample_concatenate_permutation = cBool(s.SampleConcatenatePermutation)
+	c.min_duration_ms = C.uint64_t(s.MinDurationMs)
+	c.max_duration_ms = C.uint64_t(s.MaxDurationMs)
+	c.min_query_count = C.uint64_t(s.MinQueryCount)
+	c.max_query_count = C.uint64_t(s.MaxQueryCount)
+	c.qsl_rng_seed = C.uint64_t(s.QSLRNGSeed)
+	c.sample_index_rng_seed = C.uint64_t(s.SampleIndexRNGSeed)
+	c.schedule_rng_seed = C.uint64_t(s.ScheduleRNGSeed)
+	c.accuracy_log_rng_seed = C.uint64_t(s.AccuracyLogRNGSeed)
+	c.accuracy_log_probability = C.double(s.AccuracyLogProbability)
+	c.accuracy_log_sampling_target = C.uint64_t(s.AccuracyLogSamplingTarget)
+	c.test05 = cBool(s.Test05)
+	c.test05_qsl_rng_seed = C.uint64_t(s.Test05QSLRNGSeed)
+	c.test05_sample_index_rng_seed = C.uint64_t(s.Test05SampleIndexRNGSeed)
+	c.test05_schedule_rng_seed = C.uint64_t(s.Test05ScheduleRNGSeed)
+	c.print_timestamps = cBool(s.PrintTimestamps)
+	c.performance_issue_unique = cBool(s.PerformanceIssueUnique)
+	c.performance_issue_same = cBool(s.PerformanceIssueSame)
+	c.performance_issue_same_index = C.uint64_t(s.PerformanceIssueSameIndex)
+	c.performance_sample_count_override = C.uint64_t(s.PerformanceSampleCountOverride)
+	c.accuracy_sample_count_override = C.uint64_t(s.AccuracySampleCountOverride)
+	c.use_token_latencies = cBool(s.UseTokenLatencies)
+	c.server_ttft_latency = C.uint64_t(s.ServerTTFTLatencyNs)
+	c.server_tpot_latency = C.uint64_t(s.ServerTPOTLatencyNs)
+	c.infer_token_latencies = cBool(s.InferTokenLatencies)
+	c.token_latency_scaling_factor = C.uint64_t(s.TokenLatencyScalingFactor)
+	return c
+}
+
+func settingsFromC(c *C.mlpg_test_settings) TestSettings {
+	return TestSettings{
+		Scenario:                             Scenario(c.scenario),
+		Mode:                                 Mode(c.mode),
+		SingleStreamExpectedLatencyNs:        float64(c.single_stream_expected_latency_ns),
+		SingleStreamTargetLatencyPercentile:  float64(c.single_stream_target_latency_percentile),
+		MultiStreamExpectedLatencyNs:         float64(c.multi_stream_expected_latency_ns),
+		MultiStreamTargetLatencyPercentile:   float64(c.multi_stream_target_latency_percentile),
+		MultiStreamSamplesPerQuery:           uint64(c.multi_stream_samples_per_query),
+		ServerTargetQPS:                      float64(c.server_target_qps),
+		ServerTargetLatencyNs:                uint64(c.server_target_latency_ns),
+		ServerTargetLatencyPercentile:        float64(c.server_target_latency_percentile),
+		ServerCoalesceQueries:                c.server_coalesce_queries != 0,
+		ServerFindPeakQPSDecimalsOfPrecision: int(c.server_find_peak_qps_decimals_of_precision),
+		ServerFindPeakQPSBoundaryStepSize:    float64(c.server_find_peak_qps_boundary_step_size),
+		ServerMaxAsyncQueries:                uint64(c.server_max_async_queries),
+		ServerNumIssueQueryThreads:           uint64(c.server_num_issue_query_threads),
+		OfflineExpectedQPS:                   float64(c.offline_expected_qps),
+		SampleConcatenatePermutation:         c.sample_concatenate_permutation != 0,
+		MinDurationMs:                        uint64(c.min_duration_ms),
+		MaxDurationMs:                        uint64(c.max_duration_ms),
+		MinQueryCount:                        uint64(c.min_query_count),
+		MaxQueryCount:                        uint64(c.max_query_count),
+		QSLRNGSeed:                           uint64(c.qsl_rng_seed),
+		SampleIndexRNGSeed:                   uint64(c.sample_index_rng_seed),
+		ScheduleRNGSeed:                      uint64(c.schedule_rng_seed),
+		AccuracyLogRNGSeed:                   uint64(c.accuracy_log_rng_seed),
+		AccuracyLogProbability:               float64(c.accuracy_log_probability),
+		AccuracyLogSamplingTarget:            uint64(c.accuracy_log_sampling_target),
+		Test05:                               c.test05 != 0,
+		Test05QSLRNGSeed:                     uint64(c.test05_qsl_rng_seed),
+		Test05SampleIndexRNGSeed:             uint64(c.test05_sample_index_rng_seed),
+		Test05ScheduleRNGSeed:                uint64(c.test05_schedule_rng_seed),
+		PrintTimestamps:                      c.print_timestamps != 0,
+		PerformanceIssueUnique:               c.performance_issue_unique != 0,
+		PerformanceIssueSame:                 c.performance_issue_same != 0,
+		PerformanceIssueSameIndex:            uint64(c.performance_issue_same_index),
+		PerformanceSampleCountOverride:       uint64(c.performance_sample_count_override),
+		AccuracySampleCountOverride:          uint64(c.accuracy_sample_count_override),
+		UseTokenLatencies:                    c.use_token_latencies != 0,
+		ServerTTFTLatencyNs:                  uint64(c.server_ttft_latency),
+		ServerTPOTLatencyNs:                  uint64(c.server_tpot_latency),
+		InferTokenLatencies:                  c.infer_token_latencies != 0,
+		TokenLatencyScalingFactor:            uint64(c.token_latency_scaling_factor),
+	}
+}
+
+func (l *LogSettings) toC() (C.mlpg_log_settings, func()) {
+	var c C.mlpg_log_settings
+	c.outdir = C.CString(l.OutDir)
+	c.prefix = C.CString(l.Prefix)
+	c.suffix = C.CString(l.Suffix)
+	c.prefix_with_datetime = cBool(l.PrefixWithDatetime)
+	c.copy_detail_to_stdout = cBool(l.CopyDetailToStdout)
+	c.copy_summary_to_stdout = cBool(l.CopySummaryToStdout)
+	c.log_mode = C.int32_t(l.Mode)
+	c.log_mode_async_poll_interval_ms = C.uint64_t(l.AsyncPollIntervalMs)
+	c.enable_trace = cBool(l.EnableTrace)
+	return c, func() {
+		C.free(unsafe.Pointer(c.outdir))
+		C.free(unsafe.Pointer(c.prefix))
+		C.free(unsafe.Pointer(c.suffix))
+	}
+}
+
+func cBool(b bool) C.int32_t {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// libraryDefaultTestSettings reads mlperf::TestSettings' defaults from the
+// linked library (tests compare DefaultTestSettings with it).
+func libraryDefaultTestSettings() TestSettings {
+	var c C.mlpg_test_settings
+	C.mlpg_settings_default(&c)
+	return settingsFromC(&c)
+}

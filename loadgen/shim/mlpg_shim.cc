@@ -1,0 +1,337 @@
+// mlpg_shim.cc: mlperf-go's C shim over the official LoadGen C++ API.
+// See mlpg_shim.h for the contract. Every extern "C" entry point catches all
+// exceptions: none may unwind into Go.
+
+#include "mlpg_shim.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "loadgen.h"
+#include "query_sample.h"
+#include "query_sample_library.h"
+#include "system_under_test.h"
+#include "test_settings.h"
+
+// Defined by the generated mlperf_conf.h inside LoadGen's
+// test_settings_internal.cc (a namespace-scope const char*, so it has external
+// linkage).
+extern const char* mlperf_conf;
+
+namespace {
+
+static_assert(sizeof(mlpg_query_sample) == sizeof(mlperf::QuerySample),
+              "mlpg_query_sample must match mlperf::QuerySample");
+static_assert(offsetof(mlpg_query_sample, id) ==
+                  offsetof(mlperf::QuerySample, id),
+              "QuerySample.id offset");
+static_assert(offsetof(mlpg_query_sample, index) ==
+                  offsetof(mlperf::QuerySample, index),
+              "QuerySample.index offset");
+static_assert(sizeof(mlpg_response) == sizeof(mlperf::QuerySampleResponse),
+              "mlpg_response must match mlperf::QuerySampleResponse");
+static_assert(offsetof(mlpg_response, id) ==
+                  offsetof(mlperf::QuerySampleResponse, id),
+              "QuerySampleResponse.id offset");
+static_assert(offsetof(mlpg_response, data) ==
+                  offsetof(mlperf::QuerySampleResponse, data),
+              "QuerySampleResponse.data offset");
+static_assert(offsetof(mlpg_response, size) ==
+                  offsetof(mlperf::QuerySampleResponse, size),
+              "QuerySampleResponse.size offset");
+static_assert(offsetof(mlpg_response, n_tokens) ==
+                  offsetof(mlperf::QuerySampleResponse, n_tokens),
+              "QuerySampleResponse.n_tokens offset");
+static_assert(sizeof(uint64_t) == sizeof(mlperf::QuerySampleIndex),
+              "QuerySampleIndex must be 64-bit");
+
+std::atomic<bool> g_running{false};
+std::atomic<bool> g_draining{false};
+
+void set_err(char** err, const char* msg) {
+  if (err == nullptr) return;
+  size_t n = std::strlen(msg);
+  char* s = static_cast<char*>(std::malloc(n + 1));
+  if (s == nullptr) return;
+  std::memcpy(s, msg, n + 1);
+  *err = s;
+}
+
+int caught(char** err) {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    set_err(err, e.what());
+  } catch (...) {
+    set_err(err, "unknown C++ exception");
+  }
+  return MLPG_ERR_EXCEPTION;
+}
+
+// CompleteEmpty completes samples with empty responses, without Go. Used
+// while draining a failed test.
+void CompleteEmpty(const std::vector<mlperf::QuerySample>& samples) {
+  std::vector<mlperf::QuerySampleResponse> rs;
+  rs.reserve(samples.size());
+  for (const auto& s : samples) rs.emplace_back(s.id, 0, 0, 0);
+  mlperf::QuerySamplesComplete(rs.data(), rs.size());
+}
+
+class Sut : public mlperf::SystemUnderTest {
+ public:
+  Sut(uintptr_t handle, std::string name)
+      : handle_(handle), name_(std::move(name)) {}
+  const std::string& Name() override { return name_; }
+  void IssueQuery(const std::vector<mlperf::QuerySample>& samples) override {
+    if (g_draining.load(std::memory_order_acquire)) {
+      CompleteEmpty(samples);
+      return;
+    }
+    // The layouts are identical (static_asserts above): hand LoadGen's
+    // array to Go as is; Go copies it before returning.
+    mlpgGoIssueQuery(handle_,
+                     reinterpret_cast<mlpg_query_sample*>(
+                         const_cast<mlperf::QuerySample*>(samples.data())),
+                     samples.size());
+  }
+  void FlushQueries() override { mlpgGoFlushQueries(handle_); }
+
+ private:
+  uintptr_t handle_;
+  std::string name_;
+};
+
+class Qsl : public mlperf::QuerySampleLibrary {
+ public:
+  Qsl(uintptr_t handle, std::string name, size_t total, size_t perf)
+      : handle_(handle), name_(std::move(name)), total_(total), perf_(perf) {}
+  const std::string& Name() override { return name_; }
+  size_t TotalSampleCount() override { return total_; }
+  size_t PerformanceSampleCount() override { return perf_; }
+  void LoadSamplesToRam(
+      const std::vector<mlperf::QuerySampleIndex>& samples) override {
+    mlpgGoLoadSamples(handle_,
+                      const_cast<uint64_t*>(
+                          reinterpret_cast<const uint64_t*>(samples.data())),
+                      samples.size());
+  }
+  void UnloadSamplesFromRam(
+      const std::vector<mlperf::QuerySampleIndex>& samples) override {
+    mlpgGoUnloadSamples(handle_,
+                        const_cast<uint64_t*>(
+                            reinterpret_cast<const uint64_t*>(samples.data())),
+                        samples.size());
+  }
+
+ private:
+  uintptr_t handle_;
+  std::string name_;
+  size_t total_;
+  size_t perf_;
+};
+
+void ToC(const mlperf::TestSettings& t, mlpg_test_settings* s) {
+  s->scenario = static_cast<int32_t>(t.scenario);
+  s->mode = static_cast<int32_t>(t.mode);
+  s->single_stream_expected_latency_ns = t.single_stream_expected_latency_ns;
+  s->single_stream_target_latency_percentile =
+      t.single_stream_target_latency_percentile;
+  s->multi_stream_expected_latency_ns = t.multi_stream_expected_latency_ns;
+  s->multi_stream_target_latency_percentile =
+      t.multi_stream_target_latency_percentile;
+  s->multi_stream_samples_per_query = t.multi_stream_samples_per_query;
+  s->server_target_qps = t.server_target_qps;
+  s->server_target_latency_ns = t.server_target_latency_ns;
+  s->server_target_latency_percentile = t.server_target_latency_percentile;
+  s->server_coalesce_queries = t.server_coalesce_queries;
+  s->server_find_peak_qps_decimals_of_precision =
+      t.server_find_peak_qps_decimals_of_precision;
+  s->server_find_peak_qps_boundary_step_size =
+      t.server_find_peak_qps_boundary_step_size;
+  s->server_max_async_queries = t.server_max_async_queries;
+  s->server_num_issue_query_threads = t.server_num_issue_query_threads;
+  s->offline_expected_qps = t.offline_expected_qps;
+  s->sample_concatenate_permutation = t.sample_concatenate_permutation;
+  s->min_duration_ms = t.min_duration_ms;
+  s->max_duration_ms = t.max_duration_ms;
+  s->min_query_count = t.min_query_count;
+  s->max_query_count = t.max_query_count;
+  s->qsl_rng_seed = t.qsl_rng_seed;
+  s->sample_index_rng_seed = t.sample_index_rng_seed;
+  s->schedule_rng_seed = t.schedule_rng_seed;
+  s->accuracy_log_rng_seed = t.accuracy_log_rng_seed;
+  s->accuracy_log_probability = t.accuracy_log_probability;
+  s->accuracy_log_sampling_target = t.accuracy_log_sampling_target;
+  s->test05 = t.test05;
+  s->test05_qsl_rng_seed = t.test05_qsl_rng_seed;
+  s->test05_sample_index_rng_seed = t.test05_sample_index_rng_seed;
+  s->test05_schedule_rng_seed = t.test05_schedule_rng_seed;
+  s->print_timestamps = t.print_timestamps;
+  s->performance_issue_unique = t.performance_issue_unique;
+  s->performance_issue_same = t.performance_issue_same;
+  s->performance_issue_same_index = t.performance_issue_same_index;
+  s->performance_sample_count_override = t.performance_sample_count_override;
+  s->accuracy_sample_count_override = t.accuracy_sample_count_override;
+  s->use_token_latencies = t.use_token_latencies;
+  s->server_ttft_latency = t.server_ttft_latency;
+  s->server_tpot_latency = t.server_tpot_latency;
+  s->infer_token_latencies = t.infer_token_latencies;
+  s->token_latency_scaling_factor = t.token_latency_scaling_factor;
+}
+
+void FromC(const mlpg_test_settings* s, mlperf::TestSettings* t) {
+  t->scenario = static_cast<mlperf::TestScenario>(s->scenario);
+  t->mode = static_cast<mlperf::TestMode>(s->mode);
+  t->single_stream_expected_latency_ns = s->single_stream_expected_latency_ns;
+  t->single_stream_target_latency_percentile =
+      s->single_stream_target_latency_percentile;
+  t->multi_stream_expected_latency_ns = s->multi_stream_expected_latency_ns;
+  t->multi_stream_target_latency_percentile =
+      s->multi_stream_target_latency_percentile;
+  t->multi_stream_samples_per_query = s->multi_stream_samples_per_query;
+  t->server_target_qps = s->server_target_qps;
+  t->server_target_latency_ns = s->server_target_latency_ns;
+  t->server_target_latency_percentile = s->server_target_latency_percentile;
+  t->server_coalesce_queries = s->server_coalesce_queries != 0;
+  t->server_find_peak_qps_decimals_of_precision =
+      s->server_find_peak_qps_decimals_of_precision;
+  t->server_find_peak_qps_boundary_step_size =
+      s->server_find_peak_qps_boundary_step_size;
+  t->server_max_async_queries = s->server_max_async_queries;
+  t->server_num_issue_query_threads = s->server_num_issue_query_threads;
+  t->offline_expected_qps = s->offline_expected_qps;
+  t->sample_concatenate_permutation = s->sample_concatenate_permutation != 0;
+  t->min_duration_ms = s->min_duration_ms;
+  t->max_duration_ms = s->max_duration_ms;
+  t->min_query_count = s->min_query_count;
+  t->max_query_count = s->max_query_count;
+  t->qsl_rng_seed = s->qsl_rng_seed;
+  t->sample_index_rng_seed = s->sample_index_rng_seed;
+  t->schedule_rng_seed = s->schedule_rng_seed;
+  t->accuracy_log_rng_seed = s->accuracy_log_rng_seed;
+  t->accuracy_log_probability = s->accuracy_log_probability;
+  t->accuracy_log_sampling_target = s->accuracy_log_sampling_target;
+  t->test05 = s->test05 != 0;
+  t->test05_qsl_rng_seed = s->test05_qsl_rng_seed;
+  t->test05_sample_index_rng_seed = s->test05_sample_index_rng_seed;
+  t->test05_schedule_rng_seed = s->test05_schedule_rng_seed;
+  t->print_timestamps = s->print_timestamps != 0;
+  t->performance_issue_unique = s->performance_issue_unique != 0;
+  t->performance_issue_same = s->performance_issue_same != 0;
+  t->performance_issue_same_index = s->performance_issue_same_index;
+  t->performance_sample_count_override = s->performance_sample_count_override;
+  t->accuracy_sample_count_override = s->accuracy_sample_count_override;
+  t->use_token_latencies = s->use_token_latencies != 0;
+  t->server_ttft_latency = s->server_ttft_latency;
+  t->server_tpot_latency = s->server_tpot_latency;
+  t->infer_token_latencies = s->infer_token_latencies != 0;
+  t->token_latency_scaling_factor = s->token_latency_scaling_factor;
+}
+
+}  // namespace
+
+extern "C" {
+
+void mlpg_settings_default(mlpg_test_settings* s) {
+  mlperf::TestSettings t;
+  // token_latency_scaling_factor has no default initialiser in LoadGen's
+  // header (it is indeterminate); FromConfig only sets it when
+  // infer_token_latencies is on. Give it a defined value.
+  t.token_latency_scaling_factor = 0;
+  ToC(t, s);
+}
+
+const char* mlpg_mlperf_conf(void) { return mlperf_conf; }
+
+int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
+                              const char* model, const char* scenario,
+                              int conf_type, int* ret, char** err) {
+  try {
+    mlperf::TestSettings t;
+    FromC(s, &t);
+    *ret = t.FromConfig(path, model, scenario, conf_type);
+    ToC(t, s);
+    return *ret == 0 ? MLPG_OK : MLPG_ERR_CONFIG;
+  } catch (...) {
+    return caught(err);
+  }
+}
+
+int mlpg_start_test(uintptr_t sut, const char* sut_name, uintptr_t qsl,
+                    const char* qsl_name, uint64_t total_sample_count,
+                    uint64_t performance_sample_count,
+                    const mlpg_test_settings* settings,
+                    const mlpg_log_settings* log, const char* audit_config,
+                    char** err) {
+  bool expected = false;
+  if (!g_running.compare_exchange_strong(expected, true)) {
+    set_err(err, "a LoadGen test is already running in this process");
+    return MLPG_ERR_BUSY;
+  }
+  g_draining.store(false, std::memory_order_release);
+  int rc = MLPG_OK;
+  try {
+    Sut s(sut, sut_name);
+    Qsl q(qsl, qsl_name, total_sample_count, performance_sample_count);
+    mlperf::TestSettings t;
+    FromC(settings, &t);
+    mlperf::LogSettings ls;
+    ls.log_output.outdir = log->outdir;
+    ls.log_output.prefix = log->prefix;
+    ls.log_output.suffix = log->suffix;
+    ls.log_output.prefix_with_datetime = log->prefix_with_datetime != 0;
+    ls.log_output.copy_detail_to_stdout = log->copy_detail_to_stdout != 0;
+    ls.log_output.copy_summary_to_stdout = log->copy_summary_to_stdout != 0;
+    ls.log_mode = static_cast<mlperf::LoggingMode>(log->log_mode);
+    ls.log_mode_async_poll_interval_ms = log->log_mode_async_poll_interval_ms;
+    ls.enable_trace = log->enable_trace != 0;
+    mlperf::StartTest(&s, &q, t, ls, audit_config);
+  } catch (...) {
+    rc = caught(err);
+  }
+  g_draining.store(false, std::memory_order_release);
+  g_running.store(false, std::memory_order_release);
+  return rc;
+}
+
+int mlpg_query_samples_complete(mlpg_response* responses, size_t n,
+                                char** err) {
+  try {
+    mlperf::QuerySamplesComplete(
+        reinterpret_cast<mlperf::QuerySampleResponse*>(responses), n);
+    return MLPG_OK;
+  } catch (...) {
+    return caught(err);
+  }
+}
+
+int mlpg_first_token_complete(mlpg_response* responses, size_t n,
+                              char** err) {
+  try {
+    mlperf::FirstTokenComplete(
+        reinterpret_cast<mlperf::QuerySampleResponse*>(responses), n);
+    return MLPG_OK;
+  } catch (...) {
+    return caught(err);
+  }
+}
+
+void mlpg_set_draining(int on) {
+  g_draining.store(on != 0, std::memory_order_release);
+}
+
+int mlpg_register_issue_query_thread(char** err) {
+  try {
+    mlperf::RegisterIssueQueryThread();
+    return MLPG_OK;
+  } catch (...) {
+    return caught(err);
+  }
+}
+
+}  // extern "C"

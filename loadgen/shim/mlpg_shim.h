@@ -1,0 +1,174 @@
+/*
+ * mlpg_shim.h: the plain-C face of mlperf-go's bridge to the official MLPerf
+ * LoadGen (C++). Only C types cross this header, so cgo never sees C++.
+ *
+ * Every entry point catches all C++ exceptions and reports them through its
+ * return status and an error string (malloc'd; the caller frees it), because
+ * an exception unwinding into Go frames is undefined behaviour.
+ *
+ * LoadGen calls back into Go through the mlpgGo* functions declared at the
+ * end; Go implements them with //export. C++ holds only opaque uintptr_t
+ * handles (runtime/cgo.Handle values), never Go pointers.
+ */
+#ifndef MLPG_SHIM_H
+#define MLPG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes returned by the shim. */
+enum {
+  MLPG_OK = 0,
+  MLPG_ERR_EXCEPTION = 1, /* a C++ exception was caught; see *err */
+  MLPG_ERR_CONFIG = 2,    /* TestSettings::FromConfig returned non-zero */
+  MLPG_ERR_BUSY = 3       /* a test is already running in this process */
+};
+
+/* mlpg_test_settings mirrors mlperf::TestSettings field by field (LoadGen
+ * 6.0). Booleans are 0/1 ints, enums are their integer values, durations
+ * keep LoadGen's units (named in each field). */
+typedef struct {
+  int32_t scenario; /* mlperf::TestScenario */
+  int32_t mode;     /* mlperf::TestMode */
+
+  double single_stream_expected_latency_ns;
+  double single_stream_target_latency_percentile;
+
+  double multi_stream_expected_latency_ns;
+  double multi_stream_target_latency_percentile;
+  uint64_t multi_stream_samples_per_query;
+
+  double server_target_qps;
+  uint64_t server_target_latency_ns;
+  double server_target_latency_percentile;
+  int32_t server_coalesce_queries;
+  int32_t server_find_peak_qps_decimals_of_precision;
+  double server_find_peak_qps_boundary_step_size;
+  uint64_t server_max_async_queries;
+  uint64_t server_num_issue_query_threads;
+
+  double offline_expected_qps;
+  int32_t sample_concatenate_permutation;
+
+  uint64_t min_duration_ms;
+  uint64_t max_duration_ms;
+  uint64_t min_query_count;
+  uint64_t max_query_count;
+
+  uint64_t qsl_rng_seed;
+  uint64_t sample_index_rng_seed;
+  uint64_t schedule_rng_seed;
+  uint64_t accuracy_log_rng_seed;
+  double accuracy_log_probability;
+  uint64_t accuracy_log_sampling_target;
+  int32_t test05;
+  uint64_t test05_qsl_rng_seed;
+  uint64_t test05_sample_index_rng_seed;
+  uint64_t test05_schedule_rng_seed;
+
+  int32_t print_timestamps;
+  int32_t performance_issue_unique;
+  int32_t performance_issue_same;
+  uint64_t performance_issue_same_index;
+  uint64_t performance_sample_count_override;
+  uint64_t accuracy_sample_count_override;
+  int32_t use_token_latencies;
+  uint64_t server_ttft_latency; /* ns */
+  uint64_t server_tpot_latency; /* ns */
+  int32_t infer_token_latencies;
+  uint64_t token_latency_scaling_factor;
+} mlpg_test_settings;
+
+/* mlpg_log_settings mirrors mlperf::LogSettings and its LogOutputSettings.
+ * The strings are borrowed for the duration of the call. */
+typedef struct {
+  const char* outdir;
+  const char* prefix;
+  const char* suffix;
+  int32_t prefix_with_datetime;
+  int32_t copy_detail_to_stdout;
+  int32_t copy_summary_to_stdout;
+  int32_t log_mode; /* mlperf::LoggingMode */
+  uint64_t log_mode_async_poll_interval_ms;
+  int32_t enable_trace;
+} mlpg_log_settings;
+
+/* mlpg_query_sample has mlperf::QuerySample's layout (checked by
+ * static_assert in the shim), so a batch is handed over without copying. */
+typedef struct {
+  uint64_t id;
+  uint64_t index;
+} mlpg_query_sample;
+
+/* mlpg_response has mlperf::QuerySampleResponse's layout. data points to
+ * size bytes that must stay valid for the duration of the complete call
+ * (LoadGen copies what it logs before returning). */
+typedef struct {
+  uint64_t id;
+  uintptr_t data;
+  uint64_t size;
+  int64_t n_tokens;
+} mlpg_response;
+
+/* mlpg_settings_default fills *s with mlperf::TestSettings' defaults. */
+void mlpg_settings_default(mlpg_test_settings* s);
+
+/* mlpg_settings_from_config applies TestSettings::FromConfig(path, model,
+ * scenario, conf_type) to *s. *ret receives FromConfig's return value
+ * (0, -ENOENT, -EINVAL). Returns MLPG_ERR_CONFIG when *ret != 0. */
+int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
+                              const char* model, const char* scenario,
+                              int conf_type, int* ret, char** err);
+
+/* mlpg_mlperf_conf returns the official mlperf.conf text compiled into
+ * LoadGen (mlperf_conf.h), which FromConfig reads with conf_type 0. */
+const char* mlpg_mlperf_conf(void);
+
+/* mlpg_start_test runs mlperf::StartTest and blocks until the test ends.
+ * sut and qsl are opaque handles handed back to the mlpgGo* callbacks.
+ * audit_config is the path LoadGen looks for (it uses it only if the file
+ * exists). */
+int mlpg_start_test(uintptr_t sut, const char* sut_name, uintptr_t qsl,
+                    const char* qsl_name, uint64_t total_sample_count,
+                    uint64_t performance_sample_count,
+                    const mlpg_test_settings* settings,
+                    const mlpg_log_settings* log, const char* audit_config,
+                    char** err);
+
+/* mlpg_query_samples_complete forwards one batch to
+ * mlperf::QuerySamplesComplete. */
+int mlpg_query_samples_complete(mlpg_response* responses, size_t n,
+                                char** err);
+
+/* mlpg_first_token_complete forwards one batch to
+ * mlperf::FirstTokenComplete. */
+int mlpg_first_token_complete(mlpg_response* responses, size_t n,
+                              char** err);
+
+/* mlpg_set_draining makes the running test's SUT complete every newly
+ * issued sample at once, with an empty response, without calling Go. The
+ * bridge uses it after a failure so that LoadGen can finish its schedule:
+ * LoadGen has no way to stop a running test early. */
+void mlpg_set_draining(int on);
+
+/* mlpg_register_issue_query_thread calls mlperf::RegisterIssueQueryThread,
+ * which blocks the calling thread and issues queries on it until the test
+ * ends (server_num_issue_query_threads). */
+int mlpg_register_issue_query_thread(char** err);
+
+/* Implemented in Go (loadgen/callbacks.go). */
+extern void mlpgGoIssueQuery(uintptr_t sut, mlpg_query_sample* samples,
+                             size_t n);
+extern void mlpgGoFlushQueries(uintptr_t sut);
+extern void mlpgGoLoadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
+extern void mlpgGoUnloadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLPG_SHIM_H */
