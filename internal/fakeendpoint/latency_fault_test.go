@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -310,5 +311,33 @@ func TestListenAndServeStopsWithContext(t *testing.T) {
 	}
 	if _, err := s.Start("127.0.0.1:0"); err == nil {
 		t.Error("Start on a closed server succeeded")
+	}
+}
+
+// TestTinyTPOTStreamsEveryToken checks a TPOT far below the stream's
+// minimum sleep still yields one event per token, no faster than TPOT.
+func TestTinyTPOTStreamsEveryToken(t *testing.T) {
+	const n, tpot = 300, 50 * time.Microsecond
+	_, url := start(t, Config{TPOT: tpot, OutputTokens: n, SGLangIncrementalStream: true})
+	t0 := time.Now()
+	_, _, body := post(t, http.DefaultClient, url+"/generate", `{"input_ids":[4],"sampling_params":{"max_new_tokens":1000},"stream":true}`)
+	d := time.Since(t0)
+	events := sseEvents(t, body)
+	if len(events) != n {
+		t.Fatalf("%d events, want %d", len(events), n)
+	}
+	var ids []int32
+	for _, ev := range events {
+		var r sglangResult
+		if err := json.Unmarshal([]byte(ev), &r); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.OutputIDs...)
+	}
+	if !slices.Equal(ids, Tokens([]int32{4}, n)) {
+		t.Error("reassembled tokens differ from Tokens")
+	}
+	if min := (n - 1) * tpot; d < min {
+		t.Errorf("stream took %v, want at least %v", d, min)
 	}
 }

@@ -432,7 +432,9 @@ func resetConn(w http.ResponseWriter) {
 	_ = conn.Close()
 }
 
-// acquire waits, in FIFO order, for a generation slot. It returns false if
+// acquire waits, in FIFO order, for a generation slot. The slots are a
+// buffered channel: the runtime queues blocked senders and admits them in
+// arrival order, which is the FIFO a real server's waiting queue gives. It returns false if
 // the client went away or the server closed first.
 func (s *Server) acquire(ctx context.Context) bool {
 	if s.slots != nil {
@@ -473,7 +475,7 @@ func (s *Server) sleepUntil(ctx context.Context, t time.Time) bool {
 	}
 }
 
-// dueTimes computes when token i (0-based) is ready for a request that took
+// due is when token i (0-based) is ready for a request that took
 // its slot at start: start + TTFT + i*TPOT.
 func (s *Server) due(start time.Time, i int) time.Time {
 	return start.Add(s.cfg.TTFT + time.Duration(i)*s.cfg.TPOT)

@@ -148,3 +148,29 @@ func TestGenerateStreaming(t *testing.T) {
 		})
 	}
 }
+
+func TestGenerateZeroTokens(t *testing.T) {
+	_, url := start(t, Config{})
+	for _, stream := range []bool{false, true} {
+		body := `{"input_ids":[1,2],"sampling_params":{"max_new_tokens":0},"stream":` + map[bool]string{false: "false", true: "true"}[stream] + `}`
+		code, _, b := post(t, http.DefaultClient, url+"/generate", body)
+		if code != 200 {
+			t.Fatalf("stream=%v: status %d: %s", stream, code, b)
+		}
+		objs := []string{string(b)}
+		if stream {
+			objs = sseEvents(t, b)
+		}
+		if len(objs) != 1 {
+			t.Fatalf("stream=%v: %d objects, want 1", stream, len(objs))
+		}
+		var r sglangResult
+		if err := json.Unmarshal([]byte(objs[0]), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Text != "" || len(r.OutputIDs) != 0 || r.MetaInfo["completion_tokens"] != 0.0 ||
+			!cmp.Equal(r.MetaInfo["finish_reason"], map[string]any{"type": "length", "length": 0.0}) {
+			t.Errorf("stream=%v: %+v", stream, r)
+		}
+	}
+}

@@ -83,20 +83,24 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 	if !zero && !flush() { // headers go out at once, as uvicorn sends them
 		return false
 	}
-	prev := 0
-	for c := 1; c <= n || (n == 0 && prev == 0 && c == 1); c++ {
-		if c < n && !(interval <= 1 || c%interval == 1) {
+	// Events end at token counts 1, then every interval tokens as SGLang
+	// counts them (1, k+1, 2k+1, …), and at n. A zero-token answer is one
+	// event covering nothing.
+	prev, first := 0, true
+	for to := min(1, n); ; to++ {
+		if to < n && interval > 1 && to%interval != 1 {
 			continue
 		}
-		to := min(c, n)
 		if !zero {
 			due := s.due(g.start, max(to-1, 0))
 			if now := time.Now(); due.After(now) {
-				if prev > 0 && !flush() {
-					return false
-				}
-				if prev > 0 && s.cfg.TPOT < minSleep {
-					due = maxTime(due, now.Add(minSleep))
+				if !first {
+					if !flush() {
+						return false
+					}
+					if s.cfg.TPOT < minSleep {
+						due = maxTime(due, now.Add(minSleep))
+					}
 				}
 				if !s.sleepUntil(g.ctx, due) {
 					return false
@@ -104,7 +108,8 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 			}
 		}
 		buf = events(buf, prev, to)
-		if prev == 0 {
+		if first {
+			// The first event is the client's first token: send it now.
 			if !flush() {
 				return false
 			}
@@ -112,6 +117,7 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 				resetConn(w)
 				return false
 			}
+			first = false
 		} else if len(buf) >= writeChunk {
 			if _, err := w.Write(buf); err != nil {
 				return false
@@ -119,7 +125,7 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 			buf = buf[:0]
 		}
 		prev = to
-		if n == 0 {
+		if to >= n {
 			break
 		}
 	}
