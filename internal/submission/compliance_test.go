@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,7 +61,9 @@ func cnt(n int64) *int64 { return &n }
 const eot = 128009
 
 func TestVerifyTEST06(t *testing.T) {
-	ok := func(toks ...int32) sample { return sample{data: toks, tokenData: toks[:1], count: cnt(int64(len(toks)))} }
+	ok := func(toks ...int32) sample {
+		return sample{data: toks, tokenData: toks[:1], count: cnt(int64(len(toks)))}
+	}
 	tests := []struct {
 		name     string
 		scenario string
@@ -252,5 +253,4 @@ func TestRunTEST07(t *testing.T) {
 	if !strings.Contains(mustRead(t, filepath.Join(dir, "verify_accuracy.txt")), "TEST FAIL") {
 		t.Error("failing script did not produce TEST FAIL")
 	}
-	_ = os.Remove
 }

@@ -1,0 +1,359 @@
+package submission
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// PackageOptions configure Package.
+type PackageOptions struct {
+	// Division is "closed" or "open".
+	Division string
+	// Submitter is the organization's directory name; systems JSON files
+	// must name the same submitter.
+	Submitter string
+	// ResultsDir is the results tree FileRun filled
+	// (DIR/<system>/<benchmark>/<Scenario>/…).
+	ResultsDir string
+	// SystemsDir holds <system>.json for every system in ResultsDir.
+	SystemsDir string
+	// Out is where the submission is built: Out/<division>/<submitter>/ must
+	// not exist yet.
+	Out string
+	// Round is "v6.0" or "v6.1"; default DefaultRound. It is recorded in the
+	// READMEs; Check applies the round's rules.
+	Round string
+	// SourceNote says where the harness source is (e.g. the mlperf-go
+	// repository URL and commit); it becomes src/README.md. Required: the
+	// checker requires src/ and reviewers need the code.
+	SourceNote string
+}
+
+// Package builds a submission from a results tree:
+//
+//	OUT/<division>/<submitter>/
+//	  src/README.md                      SourceNote
+//	  documentation/README.md            how the results were produced (generated)
+//	  systems/<system>.json              copied from SystemsDir after ValidateSystem
+//	  results/<system>/<benchmark>/<Scenario>/
+//	    README.md                        generated from the runs' run-info JSON
+//	    user.conf, measurements.json, performance/, accuracy/, TEST0x/
+//
+// measurements.json is taken from the scenario directory of the results tree
+// or, failing that, from its benchmark directory
+// (DIR/<system>/<benchmark>/measurements.json, shared by all scenarios);
+// MeasurementsTemplate writes a starting point. Everything is validated
+// before anything is written, and the error lists every problem (each bad
+// systems field, each missing or unfilled measurements.json).
+//
+// Copying leaves out what is not part of a submission: entries whose names
+// start with "." (runs FileRun moved aside) and the run-info JSON files. A
+// README.md the user put in a scenario directory is kept as the "Notes"
+// section of the generated one. Accuracy logs are then truncated exactly as
+// tools/submission/truncate_accuracy_log.py does (TruncateAccuracyDir): the
+// scenario's accuracy/ and TEST07/, TEST09/; the full logs stay in the
+// results tree. The tree is built in a temporary directory under Out and
+// renamed into place at the end, so a failure leaves no partial submission.
+//
+// Package does not judge the results; run Check on Out afterwards.
+func Package(opts PackageOptions) error {
+	if opts.Round == "" {
+		opts.Round = DefaultRound
+	}
+	round, err := LookupRound(opts.Round)
+	if err != nil {
+		return err
+	}
+	if opts.Division != "closed" && opts.Division != "open" {
+		return fmt.Errorf("submission: division %q: use closed or open", opts.Division)
+	}
+	if opts.Submitter == "" || strings.ContainsAny(opts.Submitter, `/\`) || strings.HasPrefix(opts.Submitter, ".") {
+		return fmt.Errorf("submission: submitter %q must be a plain directory name", opts.Submitter)
+	}
+	if strings.TrimSpace(opts.SourceNote) == "" {
+		return errors.New("submission: SourceNote is required: say where the harness source is (repository URL and commit); it becomes src/README.md")
+	}
+	if !isDir(opts.ResultsDir) {
+		return fmt.Errorf("submission: results directory %q does not exist", opts.ResultsDir)
+	}
+	dest := filepath.Join(opts.Out, opts.Division, opts.Submitter)
+	if exists(dest) {
+		return fmt.Errorf("submission: %s already exists: choose another --out or remove it", dest)
+	}
+
+	// Plan and validate everything first.
+	type scenarioPlan struct {
+		system, bench, scen string
+		src                 string // results-tree scenario directory
+		measurements        []byte
+	}
+	var plans []scenarioPlan
+	systemsJSON := map[string][]byte{}
+	var problems []string
+	systems := visibleDirs(opts.ResultsDir)
+	if len(systems) == 0 {
+		return fmt.Errorf("submission: %s holds no system directories: file runs with mlperf-go run --results-dir first", opts.ResultsDir)
+	}
+	for _, system := range systems {
+		sysPath := filepath.Join(opts.SystemsDir, system+".json")
+		b, err := os.ReadFile(sysPath)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: missing (mlperf-go submission system-template writes a starting point)", sysPath))
+		} else {
+			for _, msg := range ValidateSystem(b, opts.Division, opts.Submitter) {
+				problems = append(problems, sysPath+": "+msg)
+			}
+			systemsJSON[system] = b
+		}
+		for _, bdir := range visibleDirs(filepath.Join(opts.ResultsDir, system)) {
+			bench, err := CanonicalBenchmark(bdir)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("%s: %v", filepath.Join(opts.ResultsDir, system, bdir), err))
+				continue
+			}
+			if _, ok := round.Benchmarks[bench]; !ok {
+				problems = append(problems, fmt.Sprintf("%s: %s is not a benchmark of round %s", filepath.Join(opts.ResultsDir, system, bdir), bench, round.Name))
+				continue
+			}
+			benchDir := filepath.Join(opts.ResultsDir, system, bdir)
+			for _, sdir := range visibleDirs(benchDir) {
+				scen, err := CanonicalScenario(sdir)
+				if err != nil {
+					problems = append(problems, fmt.Sprintf("%s: %v", filepath.Join(benchDir, sdir), err))
+					continue
+				}
+				p := scenarioPlan{system: system, bench: bench, scen: scen, src: filepath.Join(benchDir, sdir)}
+				mPath := filepath.Join(p.src, "measurements.json")
+				m, err := os.ReadFile(mPath)
+				if err != nil {
+					mPath = filepath.Join(benchDir, "measurements.json")
+					m, err = os.ReadFile(mPath)
+				}
+				if err != nil {
+					problems = append(problems, fmt.Sprintf("%s: no measurements.json in the scenario or benchmark directory (mlperf-go can write a template to fill)", p.src))
+				} else {
+					for _, msg := range ValidateMeasurements(m) {
+						problems = append(problems, mPath+": "+msg)
+					}
+				}
+				p.measurements = m
+				plans = append(plans, p)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("submission: cannot package, fix these first:\n  %s", strings.Join(problems, "\n  "))
+	}
+
+	// Build in a staging directory, then rename into place.
+	if err := os.MkdirAll(filepath.Join(opts.Out, opts.Division), 0o755); err != nil {
+		return fmt.Errorf("submission: %w", err)
+	}
+	stage, err := os.MkdirTemp(opts.Out, ".package-")
+	if err != nil {
+		return fmt.Errorf("submission: %w", err)
+	}
+	defer os.RemoveAll(stage)
+	root := filepath.Join(stage, opts.Submitter)
+	write := func(rel string, content []byte) error {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("submission: %w", err)
+		}
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			return fmt.Errorf("submission: %w", err)
+		}
+		return nil
+	}
+	note := strings.TrimRight(opts.SourceNote, "\n") + "\n"
+	if err := write(filepath.Join("src", "README.md"), []byte("# Harness source\n\n"+note)); err != nil {
+		return err
+	}
+	if err := write(filepath.Join("documentation", "README.md"), []byte(documentationReadme(round.Name))); err != nil {
+		return err
+	}
+	for system, b := range systemsJSON {
+		if err := write(filepath.Join("systems", system+".json"), b); err != nil {
+			return err
+		}
+	}
+	for _, p := range plans {
+		rel := filepath.Join("results", p.system, p.bench, p.scen)
+		dst := filepath.Join(root, rel)
+		if err := copyScenario(p.src, dst); err != nil {
+			return err
+		}
+		if err := write(filepath.Join(rel, "measurements.json"), p.measurements); err != nil {
+			return err
+		}
+		readme, err := scenarioReadme(p.src, p.system, p.bench, p.scen, round.Name)
+		if err != nil {
+			return err
+		}
+		if err := write(filepath.Join(rel, "README.md"), readme); err != nil {
+			return err
+		}
+		if isDir(filepath.Join(dst, "accuracy")) {
+			if _, err := TruncateAccuracyDir(dst, ""); err != nil {
+				return err
+			}
+		}
+		for _, t := range []string{TEST07, TEST09} {
+			if isDir(filepath.Join(dst, t, "accuracy")) {
+				if _, err := TruncateAccuracyDir(filepath.Join(dst, t), t); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if err := os.Rename(root, dest); err != nil {
+		return fmt.Errorf("submission: moving the built submission into place: %w", err)
+	}
+	return nil
+}
+
+// visibleDirs lists subdirectories not starting with ".".
+func visibleDirs(dir string) []string {
+	var out []string
+	for _, d := range listDirs(dir) {
+		if !strings.HasPrefix(d, ".") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// copyScenario copies a results-tree scenario directory, leaving out hidden
+// entries, run-info JSON files and the top-level README.md (regenerated).
+func copyScenario(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel == "." {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if d.Name() == RunInfoFile || rel == "README.md" || rel == "measurements.json" {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("submission: %s is not a regular file; the submission takes only files", p)
+		}
+		return copyFile(p, filepath.Join(dst, rel))
+	})
+}
+
+// runSections are the runs a scenario README describes, in order.
+var runSections = []struct{ title, dir string }{
+	{"Performance run", filepath.Join("performance", "run_1")},
+	{"Accuracy run", "accuracy"},
+	{"Compliance run TEST06", filepath.Join(TEST06, "performance", "run_1")},
+	{"Compliance run TEST07", filepath.Join(TEST07, "performance", "run_1")},
+	{"Compliance run TEST09", filepath.Join(TEST09, "performance", "run_1")},
+}
+
+// scenarioReadme writes the README.md for one scenario from the run-info
+// JSON files FileRun filed, plus the user's own README.md as notes.
+func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s, %s scenario, on %s\n\n", bench, scen, system)
+	fmt.Fprintf(&b, "Results for MLPerf Inference %s, produced with the mlperf-go harness driving the official MLPerf LoadGen; requests went to the inference server named below over HTTP.\n", round)
+	for _, s := range runSections {
+		dir := filepath.Join(src, s.dir)
+		if !isDir(dir) {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n", s.title)
+		info, err := ReadRunInfo(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				b.WriteString("How this run was made was not recorded (no run-info JSON was filed with it).\n")
+				continue
+			}
+			return nil, err
+		}
+		if len(info.Command) > 0 {
+			fmt.Fprintf(&b, "Command:\n\n```sh\n%s\n```\n\n", shellJoin(info.Command))
+		}
+		field := func(name, value string) {
+			if value != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", name, value)
+			}
+		}
+		field("mlperf-go version", info.HarnessVersion)
+		field("LoadGen version", info.LoadGenVersion)
+		field("Round", info.Round)
+		field("Endpoints", strings.Join(info.Endpoints, ", "))
+		field("API", info.API)
+		field("Model", info.Model)
+		field("Engine", info.Engine)
+		if len(info.EngineFlags) > 0 {
+			field("Engine flags", "`"+shellJoin(info.EngineFlags)+"`")
+		}
+		if len(info.Sampling) > 0 {
+			keys := make([]string, 0, len(info.Sampling))
+			for k := range info.Sampling {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var parts []string
+			for _, k := range keys {
+				v, _ := json.Marshal(info.Sampling[k])
+				parts = append(parts, fmt.Sprintf("%s=%s", k, v))
+			}
+			field("Sampling", strings.Join(parts, ", "))
+		}
+		if !info.Start.IsZero() {
+			field("Start", info.Start.UTC().Format("2006-01-02T15:04:05Z"))
+		}
+		if !info.End.IsZero() {
+			field("End", info.End.UTC().Format("2006-01-02T15:04:05Z"))
+		}
+	}
+	if notes, err := os.ReadFile(filepath.Join(src, "README.md")); err == nil && len(strings.TrimSpace(string(notes))) > 0 {
+		b.WriteString("\n## Notes\n\n")
+		b.WriteString(strings.TrimRight(string(notes), "\n") + "\n")
+	}
+	return []byte(b.String()), nil
+}
+
+// documentationReadme is the generated documentation/README.md.
+func documentationReadme(round string) string {
+	return "# Documentation\n\n" +
+		"These MLPerf Inference " + round + " results were produced with mlperf-go, a Go harness that " +
+		"drives the official MLPerf LoadGen through a C bridge and sends requests to an " +
+		"OpenAI-compatible inference server over HTTP. Each results/<system>/<benchmark>/<scenario>/README.md " +
+		"gives the exact commands, versions, endpoints and sampling parameters of its runs; src/ says " +
+		"where the harness source is.\n"
+}
+
+// shellJoin quotes argv for a POSIX shell so the README command can be pasted.
+func shellJoin(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+		}) < 0 {
+			out[i] = a
+			continue
+		}
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,183 @@
+package submission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// llamaResults fills a results tree the way the CLI would: FileRun for the
+// performance, accuracy and TEST06 runs of llama3.1-8b Offline and Server,
+// VerifyTEST06, IngestEvaluatorOutput for accuracy.txt, and a
+// measurements.json at the benchmark level.
+func llamaResults(t *testing.T) (results, systems string) {
+	t.Helper()
+	results, systems = t.TempDir(), t.TempDir()
+	uc := filepath.Join(t.TempDir(), "user.conf")
+	mustWrite(t, uc, "llama3_1-8b.Server.target_qps = 10\n")
+	evalOut := []byte("\nResults\n\n{'rouge1': '38.9', 'rouge2': '16.1', 'rougeL': '24.6', 'rougeLsum': '35.9', 'gen_len': np.int64(8167644), 'gen_num': 13368}\n")
+	for _, scen := range []string{"Offline", "Server"} {
+		for _, kind := range []string{"performance", "accuracy", "TEST06"} {
+			logDir := t.TempDir()
+			mode := "PerformanceOnly"
+			if kind == "accuracy" {
+				mode = "AccuracyOnly"
+			}
+			d := perfDetail("v6.1", BenchmarkLlama8B, scen, mode)
+			acc := "[\n]\n"
+			switch kind {
+			case "TEST06":
+				d.warnings = []string{auditWarning}
+				acc = ""
+			case "accuracy":
+				acc = fakeAccLog(50000)
+			}
+			writeLogDir(t, logDir, d, validSummary, acc)
+			if kind == "TEST06" {
+				writeAccLog(t, filepath.Join(logDir, "x"), []sample{{data: []int32{5, 6, eot}, tokenData: []int32{5}, count: cnt(3)}})
+				os.Rename(filepath.Join(logDir, "x", "accuracy", "mlperf_log_accuracy.json"), filepath.Join(logDir, "mlperf_log_accuracy.json"))
+			}
+			if err := WriteRunInfo(logDir, RunInfo{
+				Command: []string{"mlperf-go", "run", "--benchmark", "llama3_1-8b", "--scenario", scen, "--mode", kind, "--note", "it's"},
+				HarnessVersion: "v0.1.0", LoadGenVersion: "6.0.17", Round: "v6.1",
+				Endpoints: []string{"http://127.0.0.1:8000/v1"}, API: "completions", Model: "meta-llama/Llama-3.1-8B-Instruct",
+				Engine: "vLLM 0.11.0", EngineFlags: []string{"--max-num-seqs", "256"},
+				Sampling: map[string]any{"temperature": 0, "max_tokens": 128},
+				Start:    time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC), End: time.Date(2026, 11, 21, 8, 11, 0, 0, time.UTC),
+			}); err != nil {
+				t.Fatal(err)
+			}
+			dir, err := FileRun(RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: RunKind(kind), LogDir: logDir, UserConf: uc})
+			if err != nil {
+				t.Fatalf("%s %s: %v", scen, kind, err)
+			}
+			switch kind {
+			case "accuracy":
+				txt, err := IngestEvaluatorOutput("llama3_1-8b", evalOut)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mustWrite(t, filepath.Join(dir, "accuracy.txt"), string(txt))
+			case "TEST06":
+				if pass, err := VerifyTEST06(dir, TEST06Options{Scenario: scen, EOSTokenID: eot}); err != nil || !pass {
+					t.Fatalf("TEST06 %s: pass=%v err=%v", scen, pass, err)
+				}
+			}
+		}
+	}
+	m, err := MeasurementsTemplate("llama3_1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled := strings.NewReplacer(
+		`"TODO: the checkpoint you started from, e.g. the Hugging Face repo id"`, `"meta-llama/Llama-3.1-8B-Instruct"`,
+		`"TODO: e.g. bf16, fp8"`, `"bf16"`, `"TODO: e.g. none, or the quantization applied"`, `"none"`).Replace(string(m))
+	mustWrite(t, filepath.Join(results, "sys1", "llama3.1-8b", "measurements.json"), filled)
+	writeJSON(t, filepath.Join(systems, "sys1.json"), validSystemJSON("closed", "Org"))
+	return results, systems
+}
+
+func TestPackageEndToEnd(t *testing.T) {
+	results, systems := llamaResults(t)
+	// A replaced run and a user note must be handled: the first left out, the
+	// second kept as notes.
+	os.MkdirAll(filepath.Join(results, "sys1/llama3.1-8b/Offline/.previous-accuracy-20261121T000000Z"), 0o755)
+	mustWrite(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/README.md"), "Ran on a quiet machine.\n")
+	out := t.TempDir()
+	err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, Round: "v6.1",
+		SourceNote: "https://github.com/mlperf-go/mlperf-go at commit abc123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range []string{"Offline", "Server"} {
+		p := "closed/Org/results/sys1/llama3.1-8b/" + s + "/"
+		want = append(want,
+			p+"README.md",
+			p+"TEST06/accuracy/mlperf_log_accuracy.json",
+			p+"TEST06/performance/run_1/mlperf_log_detail.txt",
+			p+"TEST06/performance/run_1/mlperf_log_summary.txt",
+			p+"TEST06/verify_accuracy.txt",
+			p+"accuracy/accuracy.txt",
+			p+"accuracy/mlperf_log_accuracy.json",
+			p+"accuracy/mlperf_log_detail.txt",
+			p+"accuracy/mlperf_log_summary.txt",
+			p+"measurements.json",
+			p+"performance/run_1/mlperf_log_accuracy.json",
+			p+"performance/run_1/mlperf_log_detail.txt",
+			p+"performance/run_1/mlperf_log_summary.txt",
+			p+"user.conf",
+		)
+	}
+	want = append([]string{"closed/Org/documentation/README.md"}, want...)
+	want = append(want, "closed/Org/src/README.md", "closed/Org/systems/sys1.json")
+	if diff := cmp.Diff(want, listTree(t, out)); diff != "" {
+		t.Errorf("packaged tree (-want +got):\n%s", diff)
+	}
+	if ps := Check(out, "v6.1"); len(ps) != 0 {
+		t.Errorf("packaged tree has problems:\n%s", problemsText(ps))
+	}
+	scen := filepath.Join(out, "closed/Org/results/sys1/llama3.1-8b/Offline")
+	// Truncated as the official tool does, hash of the full log appended.
+	full := mustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/accuracy/mlperf_log_accuracy.json"))
+	wantLog, hash := expectedTruncation(full)
+	if got := mustRead(t, filepath.Join(scen, "accuracy/mlperf_log_accuracy.json")); got != wantLog {
+		t.Errorf("accuracy log not truncated as expected (%d bytes)", len(got))
+	}
+	txt := mustRead(t, filepath.Join(scen, "accuracy/accuracy.txt"))
+	if !strings.HasSuffix(txt, "'gen_len': 8167644, 'gen_num': 13368}\n\nhash="+hash+"\n") {
+		t.Errorf("accuracy.txt = %q", txt)
+	}
+	readme := mustRead(t, filepath.Join(scen, "README.md"))
+	for _, s := range []string{
+		"mlperf-go run --benchmark llama3_1-8b --scenario Offline --mode performance --note 'it'\\''s'",
+		"- LoadGen version: 6.0.17", "- Engine: vLLM 0.11.0", "- Engine flags: `--max-num-seqs 256`",
+		"- Sampling: max_tokens=128, temperature=0", "## Compliance run TEST06", "## Notes\n\nRan on a quiet machine.\n",
+	} {
+		if !strings.Contains(readme, s) {
+			t.Errorf("README lacks %q:\n%s", s, readme)
+		}
+	}
+	// The results tree keeps the full logs.
+	if len(full) != 50000 {
+		t.Errorf("results tree log changed: %d bytes", len(full))
+	}
+	// A second package into the same place is refused.
+	if err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, SourceNote: "x"}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("repackage: err = %v", err)
+	}
+}
+
+func TestPackageRefusesInvalidInputs(t *testing.T) {
+	results, systems := llamaResults(t)
+	sys := validSystemJSON("closed", "Org")
+	delete(sys, "cooling")
+	sys["status"] = "TODO: available, preview or rdi"
+	sys["accelerators_per_node"] = 0
+	writeJSON(t, filepath.Join(systems, "sys1.json"), sys)
+	os.Remove(filepath.Join(results, "sys1/llama3.1-8b/measurements.json"))
+	out := t.TempDir()
+	err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, SourceNote: "src"})
+	if err == nil {
+		t.Fatal("Package succeeded with an invalid systems JSON")
+	}
+	for _, s := range []string{`field "cooling" is missing`, `field "status" still holds the template placeholder`,
+		`field "accelerators_per_node" must not be empty`, "Offline: no measurements.json", "Server: no measurements.json"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error lacks %q:\n%v", s, err)
+		}
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("failed Package left %d entries in Out", len(ents))
+	}
+	if err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out}); err == nil || !strings.Contains(err.Error(), "SourceNote") {
+		t.Errorf("missing SourceNote: %v", err)
+	}
+	if err := Package(PackageOptions{Division: "network", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, SourceNote: "x"}); err == nil {
+		t.Error("division network accepted")
+	}
+}
