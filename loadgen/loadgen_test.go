@@ -3,6 +3,7 @@
 package loadgen
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // testQSL is an in-memory QSL of n samples.
@@ -61,6 +65,9 @@ func payload(i int) []byte { return []byte(fmt.Sprintf("sample-%d", i)) }
 type echoSUT struct {
 	c      Completer
 	tokens bool
+	// delay is slept once per IssueQuery before completing (an Offline
+	// "inference" long enough to meet min_duration).
+	delay  time.Duration
 	wg     sync.WaitGroup
 	issued atomic.Int64
 	errMu  sync.Mutex
@@ -73,6 +80,7 @@ func (s *echoSUT) IssueQuery(qs []QuerySample) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		time.Sleep(s.delay)
 		rs := make([]Response, len(qs))
 		for i, q := range qs {
 			rs[i] = Response{ID: q.ID, Data: payload(q.Index), NTokens: 3}
@@ -108,12 +116,12 @@ func (s *echoSUT) check(t *testing.T) {
 func quickSettings(sc Scenario, mode Mode) TestSettings {
 	s := DefaultTestSettings()
 	s.Scenario, s.Mode = sc, mode
-	s.MinDurationMs = 200
+	s.MinDurationMs = 250
 	s.MinQueryCount = 20
-	s.SingleStreamExpectedLatencyNs = 100000
-	s.MultiStreamExpectedLatencyNs = 200000
+	s.SingleStreamExpectedLatencyNs = 10000
+	s.MultiStreamExpectedLatencyNs = 10000
 	s.MultiStreamSamplesPerQuery = 4
-	s.ServerTargetQPS = 500
+	s.ServerTargetQPS = 3000
 	s.OfflineExpectedQPS = 1000
 	return s
 }
@@ -155,6 +163,17 @@ func detailValue(t *testing.T, detail, key string) string {
 	}
 	t.Fatalf("detail log has no %q", key)
 	return ""
+}
+
+// detailErrors returns the detail log lines LoadGen flagged as errors.
+func detailErrors(detail string) []string {
+	var errs []string
+	for _, line := range strings.Split(detail, "\n") {
+		if strings.Contains(line, `"is_error": true`) {
+			errs = append(errs, line)
+		}
+	}
+	return errs
 }
 
 type accEntry struct {
@@ -218,5 +237,337 @@ func TestStartTestRefusesConcurrentTest(t *testing.T) {
 	err := StartTest(&echoSUT{c: Native()}, newTestQSL(4, 4), quickSettings(Offline, PerformanceOnly), quickLog(t), "")
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("err = %v, want ErrBusy", err)
+	}
+}
+
+// TestMain checks after all tests that every cgo.Handle was deleted.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if n := liveHandles.Load(); n != 0 && code == 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d cgo handles leaked\n", n)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func TestScenariosAndModes(t *testing.T) {
+	const n = 48 // a multiple of MultiStream's 4 samples per query
+	for _, sc := range []Scenario{SingleStream, MultiStream, Server, Offline} {
+		for _, mode := range []Mode{AccuracyOnly, PerformanceOnly} {
+			t.Run(sc.String()+"/"+mode.String(), func(t *testing.T) {
+				sut := &echoSUT{c: Native()}
+				if sc == Offline && mode == PerformanceOnly {
+					sut.delay = 300 * time.Millisecond
+				}
+				log := quickLog(t)
+				if err := StartTest(sut, newTestQSL(n, n), quickSettings(sc, mode), log, ""); err != nil {
+					t.Fatal(err)
+				}
+				sut.check(t)
+				detail := readLog(t, log.OutDir, "detail.txt")
+				if got := detailValue(t, detail, "effective_scenario"); got != strconv.Quote(sc.String()) {
+					t.Errorf("effective_scenario = %s, want %q", got, sc)
+				}
+				if errs := detailErrors(detail); len(errs) != 0 {
+					t.Errorf("LoadGen logged errors:\n%s", strings.Join(errs, "\n"))
+				}
+				// LoadGen 6.0 always logs loadgen_version and the file hashes.
+				if v := detailValue(t, detail, "loadgen_version"); !strings.Contains(v, ".") {
+					t.Errorf("loadgen_version = %s", v)
+				}
+				if v := detailValue(t, detail, "loadgen_file_sha1"); !strings.Contains(v, "loadgen.cc") {
+					t.Errorf("loadgen_file_sha1 = %.200s", v)
+				}
+				if mode == AccuracyOnly {
+					es := readAccuracy(t, log.OutDir)
+					count := map[int]int{}
+					for _, e := range es {
+						count[e.QSL]++
+						if want := strings.ToUpper(hex.EncodeToString(payload(e.QSL))); e.Data != want {
+							t.Errorf("qsl_idx %d: data %s, want %s", e.QSL, e.Data, want)
+						}
+					}
+					for i := 0; i < n; i++ {
+						if count[i] != 1 {
+							t.Errorf("qsl_idx %d has %d accuracy entries, want 1", i, count[i])
+						}
+					}
+					if len(es) != n || int(sut.issued.Load()) != n {
+						t.Errorf("%d accuracy entries, %d samples issued; want %d", len(es), sut.issued.Load(), n)
+					}
+					return
+				}
+				summary := readLog(t, log.OutDir, "summary.txt")
+				if !strings.Contains(summary, "Result is : VALID") {
+					t.Errorf("summary:\n%s", summary)
+				}
+				queries, _ := strconv.Atoi(detailValue(t, detail, "result_query_count"))
+				spq, _ := strconv.Atoi(detailValue(t, detail, "effective_samples_per_query"))
+				if got := int(sut.issued.Load()); got != queries*spq || got == 0 {
+					t.Errorf("SUT saw %d samples, LoadGen counts %d queries x %d samples", got, queries, spq)
+				}
+			})
+		}
+	}
+}
+
+func TestTokenLatencies(t *testing.T) {
+	for _, sc := range []Scenario{Server, SingleStream, Offline} {
+		t.Run(sc.String(), func(t *testing.T) {
+			sut := &echoSUT{c: Native(), tokens: sc != Offline}
+			if sc == Offline {
+				sut.delay = 300 * time.Millisecond
+			}
+			s := quickSettings(sc, PerformanceOnly)
+			s.UseTokenLatencies = true
+			log := quickLog(t)
+			if err := StartTest(sut, newTestQSL(16, 16), s, log, ""); err != nil {
+				t.Fatal(err)
+			}
+			sut.check(t)
+			summary := readLog(t, log.OutDir, "summary.txt")
+			detail := readLog(t, log.OutDir, "detail.txt")
+			if errs := detailErrors(detail); len(errs) != 0 {
+				t.Errorf("LoadGen logged errors:\n%s", strings.Join(errs, "\n"))
+			}
+			if !strings.Contains(summary, "Result is : VALID") {
+				t.Errorf("not VALID:\n%s", summary)
+			}
+			// Token throughput: "Tokens per second" (Offline), "Completed
+			// tokens per second" (Server), "TPS w/ loadgen overhead" (SS).
+			want := []string{`(?i)(tokens per second|TPS w/ loadgen overhead)\s*:\s*[0-9.]+`}
+			if sc != Offline {
+				want = append(want,
+					`99\.00 percentile first token latency \(ns\)\s*:\s*\d+`,
+					`99\.00 percentile time to output token \(ns\)\s*:\s*\d+`)
+			}
+			for _, w := range want {
+				if !regexp.MustCompile(w).MatchString(summary) {
+					t.Errorf("summary lacks %s:\n%s", w, summary)
+				}
+			}
+		})
+	}
+}
+
+// TestCompletingWithoutFirstToken: LoadGen reads past its token-latency
+// array when a sample completes before its first token (logging.cc); the
+// bridge reports the first token itself and says so.
+func TestCompletingWithoutFirstToken(t *testing.T) {
+	sut := &echoSUT{c: Native()} // never calls FirstTokenComplete
+	s := quickSettings(Server, PerformanceOnly)
+	s.UseTokenLatencies = true
+	s.MinDurationMs = 50
+	if err := StartTest(sut, newTestQSL(8, 8), s, quickLog(t), ""); err != nil {
+		t.Fatal(err)
+	}
+	sut.wg.Wait()
+	if len(sut.errs) == 0 || !strings.Contains(sut.errs[0].Error(), "without FirstTokenComplete") {
+		t.Errorf("errors = %v, want one about the missing first token", sut.errs)
+	}
+}
+
+// misuseSUT completes each batch, then tries the misuses the Completer must
+// refuse.
+type misuseSUT struct {
+	c           Completer
+	wg          sync.WaitGroup
+	mu          sync.Mutex
+	dupErr      []error
+	unknownErr  []error
+	firstIssued []QuerySample
+}
+
+func (s *misuseSUT) Name() string { return "misuseSUT" }
+func (s *misuseSUT) IssueQuery(qs []QuerySample) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		rs := make([]Response, len(qs))
+		for i, q := range qs {
+			rs[i] = Response{ID: q.ID, Data: payload(q.Index)}
+		}
+		if err := s.c.QuerySamplesComplete(rs); err != nil {
+			panic(err)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.firstIssued == nil {
+			s.firstIssued = qs
+		}
+		s.dupErr = append(s.dupErr, s.c.QuerySamplesComplete(rs[:1]))
+		s.unknownErr = append(s.unknownErr, s.c.QuerySamplesComplete([]Response{{ID: qs[0].ID ^ 0x40}}))
+	}()
+}
+func (s *misuseSUT) FlushQueries() {}
+
+func TestCompleterRefusesUnknownAndDuplicateIDs(t *testing.T) {
+	sut := &misuseSUT{c: Native()}
+	s := quickSettings(SingleStream, PerformanceOnly)
+	s.MinDurationMs = 20
+	log := quickLog(t)
+	if err := StartTest(sut, newTestQSL(8, 8), s, log, ""); err != nil {
+		t.Fatal(err)
+	}
+	sut.wg.Wait()
+	if len(sut.dupErr) == 0 {
+		t.Fatal("SUT saw no queries")
+	}
+	for i := range sut.dupErr {
+		if sut.dupErr[i] == nil || !strings.Contains(sut.dupErr[i].Error(), "already completed") {
+			t.Fatalf("duplicate completion: err = %v", sut.dupErr[i])
+		}
+		if sut.unknownErr[i] == nil {
+			t.Fatalf("unknown ID: no error")
+		}
+	}
+	if errs := detailErrors(readLog(t, log.OutDir, "detail.txt")); len(errs) != 0 {
+		t.Errorf("a bad ID reached LoadGen:\n%s", strings.Join(errs, "\n"))
+	}
+	// After the test: no test is running.
+	if err := Native().QuerySamplesComplete([]Response{{ID: sut.firstIssued[0].ID}}); !errors.Is(err, ErrNoTest) {
+		t.Errorf("after the test: err = %v, want ErrNoTest", err)
+	}
+	// An ID of a previous test is refused by the next test even if LoadGen
+	// reuses the address.
+	stale := sut.firstIssued[0].ID
+	sut2 := &staleSUT{c: Native(), stale: stale}
+	if err := StartTest(sut2, newTestQSL(8, 8), s, quickLog(t), ""); err != nil {
+		t.Fatal(err)
+	}
+	sut2.wg.Wait()
+	if sut2.err == nil || !strings.Contains(sut2.err.Error(), "not from this test") {
+		t.Errorf("stale ID: err = %v", sut2.err)
+	}
+}
+
+// staleSUT tries to complete an ID from an earlier test first.
+type staleSUT struct {
+	c     Completer
+	stale uint64
+	wg    sync.WaitGroup
+	once  sync.Once
+	err   error
+}
+
+func (s *staleSUT) Name() string { return "staleSUT" }
+func (s *staleSUT) IssueQuery(qs []QuerySample) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.once.Do(func() { s.err = s.c.QuerySamplesComplete([]Response{{ID: s.stale}}) })
+		rs := make([]Response, len(qs))
+		for i, q := range qs {
+			rs[i] = Response{ID: q.ID}
+		}
+		if err := s.c.QuerySamplesComplete(rs); err != nil {
+			panic(err)
+		}
+	}()
+}
+func (s *staleSUT) FlushQueries() {}
+
+// panicSUT panics in IssueQuery after a few good queries.
+type panicSUT struct {
+	echoSUT
+	calls atomic.Int64
+}
+
+func (s *panicSUT) IssueQuery(qs []QuerySample) {
+	if s.calls.Add(1) == 5 {
+		panic("boom in IssueQuery")
+	}
+	s.echoSUT.IssueQuery(qs)
+}
+
+func TestPanickingSUTAbortsTheTest(t *testing.T) {
+	for _, sc := range []Scenario{SingleStream, Server, Offline} {
+		t.Run(sc.String(), func(t *testing.T) {
+			sut := &panicSUT{echoSUT: echoSUT{c: Native()}}
+			s := quickSettings(sc, PerformanceOnly)
+			s.MinDurationMs = 100
+			if sc == Offline {
+				sut.calls.Store(4) // Offline issues once: panic on the first call
+			}
+			log := quickLog(t)
+			err := StartTest(sut, newTestQSL(8, 8), s, log, "")
+			if !errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "boom in IssueQuery") {
+				t.Fatalf("err = %v, want ErrAborted with the panic", err)
+			}
+			sut.wg.Wait()
+			// LoadGen finished and wrote complete logs.
+			if summary := readLog(t, log.OutDir, "summary.txt"); !strings.Contains(summary, "Result is") {
+				t.Errorf("summary incomplete:\n%s", summary)
+			}
+		})
+	}
+	// The process and LoadGen are still usable.
+	sut := &echoSUT{c: Native()}
+	if err := StartTest(sut, newTestQSL(8, 8), quickSettings(SingleStream, AccuracyOnly), quickLog(t), ""); err != nil {
+		t.Fatalf("test after a panic: %v", err)
+	}
+	sut.check(t)
+}
+
+func TestQSLLoadErrorAbortsTheTest(t *testing.T) {
+	qsl := newTestQSL(8, 8)
+	qsl.loadErr = errors.New("disk on fire")
+	sut := &echoSUT{c: Native()}
+	err := StartTest(sut, qsl, quickSettings(Offline, AccuracyOnly), quickLog(t), "")
+	if !errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("err = %v", err)
+	}
+	if sut.issued.Load() != 0 {
+		t.Errorf("SUT got %d samples after the QSL failed", sut.issued.Load())
+	}
+}
+
+// blackHoleSUT never completes anything.
+type blackHoleSUT struct{ issued chan struct{} }
+
+func (s *blackHoleSUT) Name() string { return "blackHole" }
+func (s *blackHoleSUT) IssueQuery(qs []QuerySample) {
+	select {
+	case s.issued <- struct{}{}:
+	default:
+	}
+}
+func (s *blackHoleSUT) FlushQueries() {}
+
+func TestContextCancelAbortsAStuckTest(t *testing.T) {
+	for _, sc := range []Scenario{Offline, SingleStream} {
+		t.Run(sc.String(), func(t *testing.T) {
+			sut := &blackHoleSUT{issued: make(chan struct{}, 1)}
+			ctx, cancel := context.WithCancelCause(context.Background())
+			go func() {
+				<-sut.issued
+				cancel(errors.New("operator pressed ^C"))
+			}()
+			err := StartTestContext(ctx, sut, newTestQSL(8, 8), quickSettings(sc, PerformanceOnly), quickLog(t), "")
+			if !errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "operator pressed ^C") {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+}
+
+func TestSettingsValidation(t *testing.T) {
+	s := quickSettings(Offline, FindPeakPerformance)
+	if err := StartTest(&echoSUT{c: Native()}, newTestQSL(4, 4), s, quickLog(t), ""); err == nil {
+		t.Error("FindPeakPerformance outside Server accepted")
+	}
+	l := quickLog(t)
+	l.OutDir = filepath.Join(l.OutDir, "missing")
+	if err := StartTest(&echoSUT{c: Native()}, newTestQSL(4, 4), quickSettings(Offline, AccuracyOnly), l, ""); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("missing log dir: err = %v", err)
+	}
+	if err := StartTest(&echoSUT{c: Native()}, newTestQSL(4, 8), quickSettings(Offline, AccuracyOnly), quickLog(t), ""); err == nil {
+		t.Error("performance count > total accepted")
+	}
+}
+
+func TestDefaultTestSettingsMatchLibrary(t *testing.T) {
+	if diff := cmp.Diff(libraryDefaultTestSettings(), DefaultTestSettings()); diff != "" {
+		t.Errorf("DefaultTestSettings differs from mlperf::TestSettings (-library +Go):\n%s", diff)
 	}
 }
