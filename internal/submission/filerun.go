@@ -301,3 +301,18 @@ func copyFile(src, dst string) error {
 	}
 	return nil
 }
+
+// ScenarioDir returns DIR/<system>/<benchmark>/<Scenario> with the names
+// spelled as FileRun files them, e.g. for writing accuracy.txt into its
+// accuracy/ subdirectory.
+func ScenarioDir(resultsDir, system, benchmark, scenario string) (string, error) {
+	bench, err := CanonicalBenchmark(benchmark)
+	if err != nil {
+		return "", err
+	}
+	scen, err := CanonicalScenario(scenario)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(resultsDir, system, bench, scen), nil
+}

@@ -42,7 +42,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 				os.Rename(filepath.Join(logDir, "x", "accuracy", "mlperf_log_accuracy.json"), filepath.Join(logDir, "mlperf_log_accuracy.json"))
 			}
 			if err := WriteRunInfo(logDir, RunInfo{
-				Command: []string{"mlperf-go", "run", "--benchmark", "llama3_1-8b", "--scenario", scen, "--mode", kind, "--note", "it's"},
+				Command:        []string{"mlperf-go", "run", "--benchmark", "llama3_1-8b", "--scenario", scen, "--mode", kind, "--note", "it's"},
 				HarnessVersion: "v0.1.0", LoadGenVersion: "6.0.17", Round: "v6.1",
 				Endpoints: []string{"http://127.0.0.1:8000/v1"}, API: "completions", Model: "meta-llama/Llama-3.1-8B-Instruct",
 				Engine: "vLLM 0.11.0", EngineFlags: []string{"--max-num-seqs", "256"},

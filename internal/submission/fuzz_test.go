@@ -1,0 +1,109 @@
+package submission
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func FuzzParseDetailLog(f *testing.F) {
+	f.Add(perfDetail("v6.1", BenchmarkLlama8B, "Server", "PerformanceOnly").render())
+	f.Add(":::MLLOG {\"key\": \"a\", \"value\": 18446744073709551615, \"metadata\": {\"is_error\": true}}\n")
+	f.Add(":::MLLOG {}\nx\n:::MLLOG {\"key\": 1}\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDetailLog(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for k := range d.first {
+			if !d.Has(k) {
+				t.Fatalf("Has(%q) false for a parsed key", k)
+			}
+			d.String(k)
+			d.Float(k)
+			d.Uint(k)
+			d.Bool(k)
+		}
+	})
+}
+
+func FuzzEvalAccuracyTxt(f *testing.F) {
+	f.Add([]byte(accuracyTxt(BenchmarkLlama8B)))
+	f.Add([]byte(accuracyTxt(BenchmarkGPTOSS)))
+	f.Add([]byte(accuracyTxt(BenchmarkQwen3VL)))
+	f.Add([]byte("'exact_match': 1.2.3\r\nhash=\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, bench := range []string{BenchmarkLlama8B, BenchmarkGPTOSS, BenchmarkQwen3VL} {
+			r := rounds["v6.1"].Benchmarks[bench]
+			evalAccuracyTxt(b, r.accuracyMetrics(ScenarioOffline), r.upper)
+			out, err := IngestEvaluatorOutput(bench, b)
+			if err != nil {
+				continue
+			}
+			// What Ingest accepts, the checker's patterns can read.
+			res := evalAccuracyTxt(out, r.accuracyMetrics(ScenarioOffline), nil)
+			for _, p := range res.problems {
+				if strings.Contains(p, "no line matches") {
+					t.Fatalf("%s: Ingest accepted %q but %s", bench, b, p)
+				}
+			}
+		}
+	})
+}
+
+func FuzzSplitLinesKeepEnds(f *testing.F) {
+	f.Add([]byte("a\nb\r\nc"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines := splitLinesKeepEnds(b)
+		if got, want := strings.Join(lines, ""), strings.ReplaceAll(string(b), "\r\n", "\n"); got != want {
+			t.Fatalf("lines do not rebuild the input: %q vs %q", got, want)
+		}
+		for i, l := range lines {
+			if i < len(lines)-1 && !strings.HasSuffix(l, "\n") {
+				t.Fatalf("line %d %q lacks its newline", i, l)
+			}
+		}
+	})
+}
+
+func FuzzValidateSystem(f *testing.F) {
+	f.Add([]byte(`{"division": "closed", "number_of_nodes": "x", "is_network": 1, "status": 3}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ValidateSystem(b, "closed", "Org")
+		ValidateMeasurements(b)
+		systemTypeOf(b)
+	})
+}
+
+func FuzzTEST07Command(f *testing.F) {
+	f.Add("python3 eval.py {accuracy_log} {{x}}")
+	f.Add("{")
+	f.Fuzz(func(t *testing.T, tmpl string) {
+		out, err := TEST07Command(tmpl, "LOG")
+		if err != nil {
+			return
+		}
+		if !strings.ContainsAny(tmpl, "{}") && out != tmpl {
+			t.Fatalf("template without braces changed: %q -> %q", tmpl, out)
+		}
+	})
+}
+
+func FuzzTruncatedLog(f *testing.F) {
+	f.Add(4096)
+	f.Add(10000)
+	f.Fuzz(func(t *testing.T, n int) {
+		if n < 0 || n > 1<<16 {
+			return
+		}
+		orig := []byte(fakeAccLog(n))
+		cut, ok := truncatedLog(orig)
+		if ok != (n >= viewableSize) {
+			t.Fatalf("n=%d ok=%v", n, ok)
+		}
+		if ok && (len(cut) != 2*viewableSize+7 || !bytes.HasPrefix(cut, orig[:viewableSize]) || !bytes.HasSuffix(cut, orig[n-viewableSize:])) {
+			t.Fatalf("n=%d: bad cut of %d bytes", n, len(cut))
+		}
+	})
+}
