@@ -144,7 +144,10 @@ func (c *checker) checkSystem(dir, division, systemType string) {
 		for _, s := range scens {
 			scen, err := CanonicalScenario(s)
 			if err != nil {
-				continue // reported by checkScenarioSet (closed) or unknown anyway
+				if division == "open" { // closed/network: reported by checkScenarioSet
+					c.add(filepath.Join(path, s), "remove it or rename it to a scenario name", "%q is not a scenario directory", s)
+				}
+				continue
 			}
 			c.checkScenario(filepath.Join(path, s), division, rules, scen)
 		}

@@ -340,6 +340,14 @@ func TestCheckRules(t *testing.T) {
 		{"moved-aside run inside a scenario", "", func(t *testing.T, out string) {
 			os.MkdirAll(filepath.Join(scenDir(out, Q, "Offline"), ".previous-accuracy-20261121T084648Z"), 0o755)
 		}, []want{{Q + "/Offline/.previous-accuracy-20261121T084648Z", "leftover replaced run"}}},
+		{"open division: no compliance or accuracy bounds, but no stray directories", "", func(t *testing.T, out string) {
+			os.Rename(filepath.Join(out, "closed"), filepath.Join(out, "open"))
+			writeJSON(t, filepath.Join(out, "open", "Org", "systems", "sys1.json"), validSystemJSON("open", "Org"))
+			d := filepath.Join(out, "open/Org/results/sys1", L, "Offline")
+			os.RemoveAll(filepath.Join(d, "TEST06"))
+			mustWrite(t, filepath.Join(d, "accuracy/accuracy.txt"), strings.Replace(accuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '30.0'", 1))
+			os.MkdirAll(filepath.Join(out, "open/Org/results/sys1", L, ".previous-Server-x"), 0o755)
+		}, []want{{"open/Org/results/sys1/" + L + "/.previous-Server-x", "is not a scenario directory"}}},
 		{"unknown benchmark", "", func(t *testing.T, out string) {
 			os.MkdirAll(filepath.Join(out, "closed/Org/results/sys1/resnet50/Offline"), 0o755)
 		}, []want{{"sys1/resnet50", `unknown benchmark directory "resnet50"`}}},
