@@ -1,0 +1,52 @@
+package runner
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/qsl"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// startProgress writes a progress line to w every interval until the
+// returned stop function is called. Long runs (ten minutes at least for a
+// valid performance run) must show that they are alive and how they fare.
+func startProgress(w io.Writer, every time.Duration, pool *sut.Pool, lib *qsl.Library) (stop func()) {
+	if w == nil {
+		return func() {}
+	}
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		start := time.Now()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		var last sut.Progress
+		lastAt := start
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				p := pool.Progress()
+				loaded, bytes := lib.Loaded()
+				rate := float64(p.Completed-last.Completed) / now.Sub(lastAt).Seconds()
+				fmt.Fprintf(w, "[%s] loaded %d (%.1f MiB)  issued %d  done %d  failed %d  in flight %d  queued %d  %.1f samples/s  mean latency %s",
+					now.Sub(start).Truncate(time.Second), loaded, float64(bytes)/(1<<20), p.Issued, p.Completed, p.Failed, p.InFlight, p.Queued, rate, p.MeanLatency.Round(time.Millisecond))
+				if p.MeanTTFT > 0 {
+					fmt.Fprintf(w, "  mean TTFT %s", p.MeanTTFT.Round(time.Millisecond))
+				}
+				fmt.Fprintln(w)
+				last, lastAt = p, now
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}

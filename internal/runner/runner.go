@@ -1,0 +1,268 @@
+// Package runner runs one MLPerf test end to end: it opens and checks the
+// dataset, resolves LoadGen's settings from mlperf.conf and user.conf, builds
+// every request body once, drives the endpoint worker pool under the
+// official LoadGen and reports LoadGen's result with the pool's failures.
+// The CLI's `run` command is a thin layer over Run, so tests drive exactly
+// what users run.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/qsl"
+	"github.com/mlperf-go/mlperf-go/sut"
+
+	"github.com/openai/openai-go"
+)
+
+// Options configure one run. Zero values take the defaults stated.
+type Options struct {
+	// Benchmark is the benchmark to run. Required.
+	Benchmark benchmark.Benchmark
+	// Scenario and Mode are LoadGen's. A "mode" line in user.conf wins over
+	// Mode, as in LoadGen.
+	Scenario loadgen.Scenario
+	Mode     loadgen.Mode
+	// Dataset is opened with OpenDataset unless Data is already set.
+	Dataset []string
+	Splits  []string
+	Data    *Dataset
+	// Endpoints are server base URLs. Required.
+	Endpoints []string
+	// API overrides the benchmark's endpoint API (0: the benchmark's).
+	API sut.API
+	// Model is the served model name (default: the benchmark's).
+	Model string
+	// OutputDir receives LoadGen's logs and the user.conf used. Required.
+	OutputDir string
+	// UserConf is the user's user.conf ("" for none).
+	UserConf string
+	// Settings are extra user.conf lines as key=value, scoped to this model
+	// and scenario (they win over UserConf's wildcard lines).
+	Settings []string
+	// TotalSampleCount caps the QSL size (default: the official dataset
+	// size): total = min(dataset size, TotalSampleCount), as the reference.
+	TotalSampleCount int
+	// PerformanceSampleCount is the QSL's performance sample count (default
+	// the total). LoadGen's performance_sample_count_override still wins.
+	PerformanceSampleCount int
+	// Concurrency caps requests in flight (default sut.DefaultConcurrency).
+	Concurrency int
+	// Timeout bounds each request (default sut.DefaultTimeout(API)).
+	Timeout time.Duration
+	// Stream forces streaming on or off; nil streams exactly when LoadGen's
+	// use_token_latencies is on (TTFT/TPOT need the first token).
+	Stream *bool
+	// APIKey is sent as a bearer token; never logged.
+	APIKey string
+	// Guided turns on guided decoding (qwen3-vl: the JSON schema as
+	// response_format).
+	Guided bool
+	// Chat, Completion and SGLang are the sampling parameters of the
+	// benchmark's API; the caller picks the accuracy or performance set.
+	Chat       sut.ChatParams
+	Completion sut.CompletionParams
+	SGLang     sut.SGLangParams
+	// AuditConfig is the compliance audit.config path ("" for none). A
+	// run without compliance passes a path that does not exist, so a stray
+	// audit.config in the working directory cannot change the run.
+	AuditConfig string
+	// EnableTrace writes LoadGen's trace log (costly at high QPS).
+	EnableTrace bool
+	// Progress receives a progress line every ProgressEvery (default 10s);
+	// nil for none.
+	Progress      io.Writer
+	ProgressEvery time.Duration
+	// Logger receives failures and milestones (default: none).
+	Logger *zap.Logger
+}
+
+// Report is what a run produced.
+type Report struct {
+	// LogDir holds LoadGen's logs and user.conf.
+	LogDir string
+	// UserConf is the user.conf LoadGen read (in LogDir).
+	UserConf string
+	// Settings are the effective LoadGen settings.
+	Settings loadgen.TestSettings
+	// Total and Performance are the QSL's sample counts; Stream says
+	// whether requests streamed.
+	Total, Performance int
+	Stream             bool
+	// Summary is LoadGen's result (empty for accuracy runs, which have
+	// none); Stats the pool's counters.
+	Summary Summary
+	Stats   sut.Stats
+	// Elapsed is the wall time of the LoadGen test.
+	Elapsed time.Duration
+}
+
+// ErrFailures is wrapped by Run's error when samples failed.
+var ErrFailures = errors.New("samples failed")
+
+// Run runs one test. It returns a Report whenever LoadGen ran, together
+// with an error wrapping ErrFailures if any sample failed.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	log := o.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	if len(o.Endpoints) == 0 {
+		return nil, errors.New("no endpoint given: pass --endpoint URL (try `mlperf-go fake-endpoint` for a local one)")
+	}
+	if o.OutputDir == "" {
+		return nil, errors.New("no output directory given: pass --output-dir")
+	}
+	api := o.API
+	if api == 0 {
+		api = o.Benchmark.API
+	}
+	model := o.Model
+	if model == "" {
+		model = o.Benchmark.Model
+	}
+	if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating output directory: %w", err)
+	}
+	data := o.Data
+	if data == nil {
+		d, err := OpenDataset(o.Benchmark, o.Dataset, o.Splits)
+		if err != nil {
+			return nil, err
+		}
+		defer d.Close()
+		data = d
+	}
+
+	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
+	conf, err := composeUserConf(o.UserConf, o.Settings, o.Benchmark.Name, o.Scenario.String())
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(rep.UserConf, conf, 0o644); err != nil {
+		return nil, fmt.Errorf("writing user.conf: %w", err)
+	}
+	settings, err := loadgen.SettingsFromConfig(o.Benchmark.Name, o.Scenario, o.Mode, rep.UserConf)
+	if err != nil {
+		return nil, err
+	}
+	rep.Settings = settings
+
+	total := o.TotalSampleCount
+	if total <= 0 {
+		total = o.Benchmark.DatasetSize
+	}
+	rep.Total = min(data.Len(), total)
+	rep.Performance = o.PerformanceSampleCount
+	if rep.Performance <= 0 || rep.Performance > rep.Total {
+		rep.Performance = rep.Total
+	}
+	rep.Stream = settings.UseTokenLatencies
+	if o.Stream != nil {
+		rep.Stream = *o.Stream
+	}
+	if settings.UseTokenLatencies && !rep.Stream {
+		return nil, errors.New("use_token_latencies is on but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0")
+	}
+
+	builder, err := bodyBuilder(data, api, model, rep.Stream, o)
+	if err != nil {
+		return nil, err
+	}
+	lib, err := qsl.NewLibrary(o.Benchmark.Name, rep.Total, rep.Performance, builder)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pool, err := sut.New(ctx, sut.Config{
+		Endpoints:   o.Endpoints,
+		API:         api,
+		Stream:      rep.Stream,
+		Concurrency: o.Concurrency,
+		Timeout:     o.Timeout,
+		APIKey:      o.APIKey,
+		Name:        "mlperf-go",
+		Bodies:      lib,
+		Completer:   loadgen.Native(),
+		Logger:      log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	logs := loadgen.DefaultLogSettings()
+	logs.OutDir = o.OutputDir
+	logs.EnableTrace = o.EnableTrace
+	audit := o.AuditConfig
+	if audit == "" {
+		// LoadGen reads "audit.config" from the working directory when
+		// given ""; point it at a path that cannot exist instead so a file
+		// left behind by someone else never turns a run into a compliance
+		// test.
+		audit = filepath.Join(o.OutputDir, "no-audit.config")
+	}
+
+	log.Info("starting LoadGen test",
+		zap.String("benchmark", o.Benchmark.Name), zap.String("scenario", o.Scenario.String()),
+		zap.Stringer("mode", settings.Mode), zap.Int("total_samples", rep.Total),
+		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
+		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
+	stopProgress := startProgress(o.Progress, o.ProgressEvery, pool, lib)
+	start := time.Now()
+	testErr := loadgen.StartTestContext(ctx, pool, lib, settings, logs, audit)
+	rep.Elapsed = time.Since(start)
+	stopProgress()
+	closeErr := pool.Close()
+	rep.Stats = pool.Stats()
+	if testErr != nil {
+		return rep, fmt.Errorf("LoadGen test did not complete: %w", testErr)
+	}
+	if closeErr != nil {
+		log.Warn("closing the worker pool", zap.Error(closeErr))
+	}
+	// LoadGen writes no performance summary in accuracy mode.
+	if settings.Mode != loadgen.AccuracyOnly {
+		rep.Summary, err = readSummary(filepath.Join(o.OutputDir, "mlperf_log_summary.txt"))
+		if err != nil {
+			return rep, err
+		}
+	}
+	if rep.Stats.Failed > 0 {
+		return rep, fmt.Errorf("%d of %d samples failed (%v): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, ErrFailures)
+	}
+	return rep, nil
+}
+
+// bodyBuilder returns the qsl.Builder that turns dataset samples into the
+// request bodies of api.
+func bodyBuilder(d *Dataset, api sut.API, model string, stream bool, o Options) (qsl.Builder, error) {
+	switch {
+	case d.Q3VL != nil && api == sut.APIChat:
+		var rf []byte
+		if o.Guided {
+			rf = qsl.Q3VLResponseFormat()
+		}
+		return d.Q3VL.Builder(func(_ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
+			return sut.EncodeChat(model, m, rf, o.Chat, stream)
+		}), nil
+	case d.Tokens != nil && api == sut.APICompletions:
+		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
+			return sut.EncodeCompletion(model, t, o.Completion, stream)
+		}), nil
+	case d.Tokens != nil && api == sut.APISGLang:
+		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
+			return sut.EncodeSGLang(t, o.SGLang, stream)
+		}), nil
+	}
+	return nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, api)
+}

@@ -1,0 +1,247 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
+	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/internal/synth"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// These tests run the whole harness: a synthesized dataset in the real
+// format, the real LoadGen through the cgo bridge, the worker pool over
+// loopback HTTP, and the project's fake endpoint.
+
+func mustBenchmark(t *testing.T, name string) benchmark.Benchmark {
+	t.Helper()
+	b, err := benchmark.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// q3vlFixture writes n synthetic Qwen3-VL samples and opens them.
+func q3vlFixture(t *testing.T, n int) (*Dataset, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDataset(mustBenchmark(t, "qwen3-vl-235b-a22b"), []string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d, dir
+}
+
+func startFake(t *testing.T, cfg fakeendpoint.Config) (string, *fakeendpoint.Server) {
+	t.Helper()
+	srv, err := fakeendpoint.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return url, srv
+}
+
+// quick are user.conf settings that keep a test short: LoadGen's official
+// minimums are ten minutes and the whole dataset.
+var quick = []string{"min_duration=200", "min_query_count=1", "target_qps=2000"}
+
+func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
+	const n = 40
+	d, _ := q3vlFixture(t, n)
+	url, srv := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
+	out := t.TempDir()
+	rep, err := Run(context.Background(), Options{
+		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+		Scenario:  loadgen.Offline,
+		Mode:      loadgen.AccuracyOnly,
+		Data:      d,
+		Endpoints: []string{url + "/v1"},
+		OutputDir: out,
+		Settings:  quick,
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rep.Total != n || rep.Stream {
+		t.Errorf("total %d stream %v, want %d false (qwen3-vl has use_token_latencies 0)", rep.Total, rep.Stream, n)
+	}
+	if rep.Stats.Completed != n || rep.Stats.Failed != 0 {
+		t.Errorf("stats %+v, want %d completed, 0 failed", rep.Stats, n)
+	}
+	if got := srv.Stats().Requests["/v1/chat/completions"]; got != n {
+		t.Errorf("fake saw %d chat requests, want %d", got, n)
+	}
+	entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]int{}
+	for _, e := range entries {
+		seen[e.QSLIndex]++
+	}
+	for i := 0; i < n; i++ {
+		if seen[i] != 1 {
+			t.Errorf("sample %d logged %d times, want once", i, seen[i])
+		}
+	}
+	// The fake answered every sample with its ground truth, so the
+	// reference metrics are perfect.
+	res, err := q3vl.Evaluate(entries, d.Q3VLTruth())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CategoryF1 != 1 || res.BrandScore != 1 || res.IsSecondhandF1 != 1 || len(res.Invalid) != 0 {
+		t.Errorf("evaluation %+v, want perfect scores", res)
+	}
+	conf, err := os.ReadFile(rep.UserConf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(conf), "qwen3-vl-235b-a22b.Offline.min_duration = 200") {
+		t.Errorf("user.conf does not carry the --setting override:\n%s", conf)
+	}
+	detail, err := os.ReadFile(filepath.Join(out, "mlperf_log_detail.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(detail), `"key": "effective_min_duration_ms", "value": 200`) {
+		t.Errorf("detail log does not show the min_duration override")
+	}
+}
+
+func TestQ3VLOfflinePerformanceValid(t *testing.T) {
+	d, _ := q3vlFixture(t, 20)
+	url, _ := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
+	rep, err := Run(context.Background(), Options{
+		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+		Scenario:  loadgen.Offline,
+		Mode:      loadgen.PerformanceOnly,
+		Data:      d,
+		Endpoints: []string{url},
+		OutputDir: t.TempDir(),
+		Settings:  quick,
+	})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !rep.Summary.Valid {
+		t.Errorf("result %q, want VALID; metrics %v", rep.Summary.Result, rep.Summary.Metrics)
+	}
+	if rep.Stats.Issued == 0 || rep.Stats.Issued != rep.Stats.Completed {
+		t.Errorf("issued %d completed %d", rep.Stats.Issued, rep.Stats.Completed)
+	}
+}
+
+// TestFailuresCompleteEverySampleOnce injects every fault mode and checks
+// that LoadGen still sees each sample exactly once and the run reports the
+// failures.
+func TestFailuresCompleteEverySampleOnce(t *testing.T) {
+	const n = 30
+	d, _ := q3vlFixture(t, n)
+	for _, mode := range []string{fakeendpoint.FailStatus, fakeendpoint.FailReset, fakeendpoint.FailGarbage, fakeendpoint.FailCut, fakeendpoint.FailStall} {
+		t.Run(mode, func(t *testing.T) {
+			url, srv := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
+			out := t.TempDir()
+			rep, err := Run(context.Background(), Options{
+				Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+				Scenario:  loadgen.Offline,
+				Mode:      loadgen.AccuracyOnly,
+				Data:      d,
+				Endpoints: []string{url},
+				OutputDir: out,
+				Settings:  quick,
+				Timeout:   2 * time.Second, // stalls end as timeouts
+			})
+			if !errors.Is(err, ErrFailures) {
+				t.Fatalf("Run error %v, want ErrFailures", err)
+			}
+			faults := int64(srv.Stats().Faults[mode])
+			if faults == 0 {
+				t.Fatalf("the fake injected no %s fault", mode)
+			}
+			if rep.Stats.Failed != faults {
+				t.Errorf("%d failures counted, fake injected %d", rep.Stats.Failed, faults)
+			}
+			entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			count := make([]int, n)
+			empty := 0
+			for _, e := range entries {
+				count[e.QSLIndex]++
+				if len(e.Data) == 0 {
+					empty++
+				}
+			}
+			if diff := cmp.Diff(ones(n), count); diff != "" {
+				t.Errorf("samples not logged exactly once (-want +got):\n%s", diff)
+			}
+			if int64(empty) != faults {
+				t.Errorf("%d empty responses, want one per fault (%d)", empty, faults)
+			}
+			for _, f := range rep.Stats.FirstFailures {
+				if f.Index < 0 || f.Index >= n || f.Reason == "" {
+					t.Errorf("failure record %+v lacks a sample index or reason", f)
+				}
+			}
+		})
+	}
+}
+
+func ones(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = 1
+	}
+	return s
+}
+
+func TestBadUserConfIsAnErrorBeforeTheTest(t *testing.T) {
+	d, _ := q3vlFixture(t, 5)
+	conf := filepath.Join(t.TempDir(), "user.conf")
+	if err := os.WriteFile(conf, []byte("*.Offline.target_qps = fast\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(context.Background(), Options{
+		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+		Scenario:  loadgen.Offline,
+		Data:      d,
+		Endpoints: []string{"http://127.0.0.1:9"},
+		OutputDir: t.TempDir(),
+		UserConf:  conf,
+	})
+	if err == nil || !strings.Contains(err.Error(), "user.conf") {
+		t.Fatalf("error %v, want one naming user.conf", err)
+	}
+	_, err = Run(context.Background(), Options{
+		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+		Data:      d,
+		Endpoints: []string{"http://127.0.0.1:9"},
+		OutputDir: t.TempDir(),
+		Settings:  []string{"target qps=3"},
+	})
+	if err == nil || !strings.Contains(err.Error(), "--setting") {
+		t.Fatalf("error %v, want one naming --setting", err)
+	}
+}

@@ -1,0 +1,49 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// settingKey matches the key of a LoadGen setting as user.conf spells it:
+// lowercase words joined by underscores (LoadGen's own keys, e.g.
+// "target_qps", "min_duration", "performance_sample_count_override").
+var settingKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// composeUserConf returns the user.conf LoadGen will read: the user's file
+// (if any) followed by one line per --setting override, scoped to this model
+// and scenario so they win over wildcard lines. Writing overrides as user.conf
+// lines, instead of poking fields after FromConfig, keeps every LoadGen
+// setting reachable by its own name and leaves a file that says exactly how
+// the run was configured (it is filed with the results).
+func composeUserConf(userConf string, overrides []string, model, scenario string) ([]byte, error) {
+	var buf bytes.Buffer
+	if userConf != "" {
+		b, err := os.ReadFile(userConf)
+		if err != nil {
+			return nil, fmt.Errorf("reading --user-conf: %w", err)
+		}
+		buf.Write(b)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			buf.WriteByte('\n')
+		}
+	}
+	if len(overrides) > 0 {
+		buf.WriteString("# Overrides from the mlperf-go command line (--setting).\n")
+	}
+	for _, o := range overrides {
+		k, v, ok := strings.Cut(o, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || v == "" || !settingKey.MatchString(k) {
+			return nil, fmt.Errorf("--setting %q: want key=value with a LoadGen user.conf key, e.g. --setting target_qps=10", o)
+		}
+		if strings.ContainsAny(v, "\n#") {
+			return nil, fmt.Errorf("--setting %q: value must be a single plain value", o)
+		}
+		fmt.Fprintf(&buf, "%s.%s.%s = %s\n", model, scenario, k, v)
+	}
+	return buf.Bytes(), nil
+}
