@@ -19,6 +19,7 @@ type Problem struct {
 	Fix string
 }
 
+// String renders the problem as "file: message (fix: …)" for the CLI.
 func (p Problem) String() string {
 	return fmt.Sprintf("%s: %s (fix: %s)", p.File, p.Msg, p.Fix)
 }

@@ -112,8 +112,8 @@ type BenchmarkRules struct {
 type Round struct {
 	// Name is "v6.0" or "v6.1" (the checker's --version).
 	Name string
-	// Seeds are the RNG seeds LoadGen's built-in mlperf.conf must have
-	// applied: qsl, sample index, schedule.
+	// QSLSeed, SampleIndexSeed and ScheduleSeed are the RNG seeds LoadGen's
+	// built-in mlperf.conf must have applied (the checker's "seeds").
 	QSLSeed, SampleIndexSeed, ScheduleSeed uint64
 	// Benchmarks maps checker benchmark names to their rules.
 	Benchmarks map[string]*BenchmarkRules
