@@ -353,12 +353,12 @@ const stackBatch = 16
 // the SUT never reported one, it is reported at completion time (TTFT then
 // equals the sample's latency) and the error says so.
 func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
+	if len(responses) == 0 {
+		return nil
+	}
 	st := current.Load()
 	if st == nil {
 		return ErrNoTest
-	}
-	if len(responses) == 0 {
-		return nil
 	}
 	st.completeMu.RLock()
 	defer st.completeMu.RUnlock()
@@ -430,12 +430,12 @@ func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
 // cgo call. Unknown IDs and IDs whose first token was already reported are
 // left out and reported in the returned error.
 func (nativeCompleter) FirstTokenComplete(responses []Response) error {
+	if len(responses) == 0 {
+		return nil
+	}
 	st := current.Load()
 	if st == nil {
 		return ErrNoTest
-	}
-	if len(responses) == 0 {
-		return nil
 	}
 	st.completeMu.RLock()
 	defer st.completeMu.RUnlock()

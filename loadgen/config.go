@@ -49,34 +49,33 @@ func SettingsFromConfig(model string, scenario Scenario, mode Mode, userConfPath
 			return TestSettings{}, err
 		}
 	}
-	var c C.mlpg_test_settings
-	C.mlpg_settings_default(&c)
-	c.scenario = C.int32_t(scenario)
-	c.mode = C.int32_t(mode)
-	if err := fromConfig(&c, "", model, scenario, confOfficial); err != nil {
+	if err := s.applyConfig("", model, confOfficial); err != nil {
 		return TestSettings{}, fmt.Errorf("loadgen: official mlperf.conf built into LoadGen: %w", err)
 	}
 	if userConfPath != "" {
-		if err := fromConfig(&c, userConfPath, model, scenario, confUser); err != nil {
+		if err := s.applyConfig(userConfPath, model, confUser); err != nil {
 			return TestSettings{}, fmt.Errorf("loadgen: %s: %w", userConfPath, err)
 		}
 	}
-	out := settingsFromC(&c)
-	if err := out.validate(); err != nil {
+	if err := s.validate(); err != nil {
 		return TestSettings{}, fmt.Errorf("loadgen: settings after %s: %w", userConfPath, err)
 	}
-	return out, nil
+	return s, nil
 }
 
-func fromConfig(c *C.mlpg_test_settings, path, model string, scenario Scenario, confType int) error {
-	cPath, cModel, cScen := C.CString(path), C.CString(model), C.CString(scenario.String())
+// applyConfig runs TestSettings::FromConfig(path, model, s.Scenario,
+// confType) on a copy of s and stores the result in s.
+func (s *TestSettings) applyConfig(path, model string, confType int) error {
+	c := s.toC()
+	cPath, cModel, cScen := C.CString(path), C.CString(model), C.CString(s.Scenario.String())
 	defer C.free(unsafe.Pointer(cPath))
 	defer C.free(unsafe.Pointer(cModel))
 	defer C.free(unsafe.Pointer(cScen))
 	var ret C.int
 	var cerr *C.char
-	switch C.mlpg_settings_from_config(c, cPath, cModel, cScen, C.int(confType), &ret, &cerr) {
+	switch C.mlpg_settings_from_config(&c, cPath, cModel, cScen, C.int(confType), &ret, &cerr) {
 	case C.MLPG_OK:
+		*s = settingsFromC(&c)
 		return nil
 	case C.MLPG_ERR_CONFIG:
 		return fmt.Errorf("LoadGen's TestSettings::FromConfig returned %d (-2 cannot open the file, -22 a malformed line)", int(ret))
@@ -89,4 +88,10 @@ func fromConfig(c *C.mlpg_test_settings, path, model string, scenario Scenario, 
 // LoadGen (its mlperf_conf.h). Its RNG seeds decide the submission round.
 func MLPerfConf() string {
 	return C.GoString(C.mlpg_mlperf_conf())
+}
+
+// Version returns the linked LoadGen's version (its VERSION.txt, as logged
+// in loadgen_version), e.g. "6.0.17".
+func Version() string {
+	return C.GoString(C.mlpg_loadgen_version())
 }

@@ -122,6 +122,11 @@ func quickSettings(sc Scenario, mode Mode) TestSettings {
 	s.MultiStreamExpectedLatencyNs = 10000
 	s.MultiStreamSamplesPerQuery = 4
 	s.ServerTargetQPS = 3000
+	// Generous latency bounds: the tests share two cores with other work,
+	// and VALID must not depend on scheduling luck.
+	s.ServerTargetLatencyNs = 2e9
+	s.ServerTTFTLatencyNs = 2e9
+	s.ServerTPOTLatencyNs = 2e9
 	s.OfflineExpectedQPS = 1000
 	return s
 }

@@ -52,3 +52,6 @@ type noCgoCompleter struct{}
 
 func (noCgoCompleter) QuerySamplesComplete([]Response) error { return ErrNoCgo }
 func (noCgoCompleter) FirstTokenComplete([]Response) error   { return ErrNoCgo }
+
+// Version requires cgo; it returns "".
+func Version() string { return "" }

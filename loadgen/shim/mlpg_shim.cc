@@ -17,6 +17,7 @@
 #include "query_sample_library.h"
 #include "system_under_test.h"
 #include "test_settings.h"
+#include "version.h"
 
 // Defined by the generated mlperf_conf.h inside LoadGen's
 // test_settings_internal.cc (a namespace-scope const char*, so it has external
@@ -247,6 +248,11 @@ void mlpg_settings_default(mlpg_test_settings* s) {
 }
 
 const char* mlpg_mlperf_conf(void) { return mlperf_conf; }
+
+const char* mlpg_loadgen_version(void) {
+  // A function-local static std::string: the pointer stays valid.
+  return mlperf::LoadgenVersion().c_str();
+}
 
 int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
                               const char* model, const char* scenario,

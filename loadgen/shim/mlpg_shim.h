@@ -128,6 +128,9 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
  * LoadGen (mlperf_conf.h), which FromConfig reads with conf_type 0. */
 const char* mlpg_mlperf_conf(void);
 
+/* mlpg_loadgen_version returns mlperf::LoadgenVersion() (VERSION.txt). */
+const char* mlpg_loadgen_version(void);
+
 /* mlpg_start_test runs mlperf::StartTest and blocks until the test ends.
  * sut and qsl are opaque handles handed back to the mlpgGo* callbacks.
  * audit_config is the path LoadGen looks for (it uses it only if the file
