@@ -141,7 +141,7 @@ func TestFindPeakPerformance(t *testing.T) {
 	sut := newCapacitySUT(Native(), 5*time.Millisecond, 2) // about 400 QPS
 	defer sut.close()
 	s := quickSettings(Server, FindPeakPerformance)
-	s.ServerTargetQPS = 100 // the lower bound; must be VALID
+	s.ServerTargetQPS = 100         // the lower bound; must be VALID
 	s.ServerTargetLatencyNs = 300e6 // generous: the machine is shared
 	s.MinDurationMs = 150
 	s.ServerFindPeakQPSDecimalsOfPrecision = 0
