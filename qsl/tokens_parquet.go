@@ -87,6 +87,18 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 		nullElemDef = tok.MaxDefinitionLevel - 1
 	}
 
+	cols := []int{tok.ColumnIndex}
+	for _, name := range []string{spec.refCol, spec.metaCol} {
+		if ls, ok := leaves[name]; ok && name != "" {
+			for _, l := range ls {
+				cols = append(cols, l.ColumnIndex)
+			}
+		}
+	}
+	if err := checkPages(r, size, f, path, cols...); err != nil {
+		return nil, err
+	}
+
 	rows := 0
 	var pos int
 	err = forEachValue(f, path, a.d.column, tok.ColumnIndex, func(v parquet.Value) error {

@@ -274,30 +274,43 @@ func TestParquetPyarrowLayout(t *testing.T) {
 		rows = append(rows, r)
 		want = append(want, s)
 	}
-	p := filepath.Join(t.TempDir(), "many.parquet")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
+	codecs := []struct {
+		name  string
+		codec parquet.WriterOption
+	}{
+		{"snappy", parquet.Compression(&parquet.Snappy)},
+		{"lz4raw", parquet.Compression(&parquet.Lz4Raw)},
+		{"zstd", parquet.Compression(&parquet.Zstd)},
+		{"none", parquet.Compression(&parquet.Uncompressed)},
 	}
-	w := parquet.NewGenericWriter[pyarrowRow](f, parquet.PageBufferSize(512))
-	for i := 0; i < len(rows); i += 700 { // several row groups
-		if _, err := w.Write(rows[i:min(i+700, len(rows))]); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	d, err := OpenGPTOSS(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, samplesOf(d)); diff != "" {
-		t.Errorf("samples (-want +got):\n%s", diff)
+	for _, c := range codecs {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "many.parquet")
+			f, err := os.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := parquet.NewGenericWriter[pyarrowRow](f, parquet.PageBufferSize(512), c.codec)
+			for i := 0; i < len(rows); i += 700 { // several row groups
+				if _, err := w.Write(rows[i:min(i+700, len(rows))]); err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			d, err := OpenGPTOSS(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, samplesOf(d)); diff != "" {
+				t.Errorf("samples (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -392,6 +405,13 @@ func FuzzTokenParquet(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	// LZ4_RAW is the codec parquet-go mishandles on corrupt input; seed it.
+	var lz bytes.Buffer
+	rows := []pyarrowRow{{Dataset: ptr("aime25"), GroundTruth: ptr("7"), TokInput: ints(1, 2, 3, 1, 2, 3, 1, 2, 3)}, {TokInput: ints(9)}}
+	if err := parquet.Write(&lz, rows, parquet.Compression(&parquet.Lz4Raw)); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(lz.Bytes())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := readTokenParquet(bytes.NewReader(b), int64(len(b)), "fuzz.parquet", &gptossSpec)
 		if err != nil {
