@@ -112,7 +112,7 @@ func (p *Pool) do(st *reqState) *failure {
 	}
 	var f *failure
 	if p.cfg.Stream {
-		f = p.readStream(ctx, st, resp.Body)
+		f = p.readStream(ctx, st, resp.Body, resp.Header.Get("Content-Type"))
 	} else {
 		f = p.readBody(ctx, st, resp)
 	}
@@ -183,7 +183,7 @@ func (p *Pool) readBody(ctx context.Context, st *reqState, resp *http.Response) 
 }
 
 // readStream handles a server-sent-event response.
-func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader) *failure {
+func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader, contentType string) *failure {
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(body)
 	defer func() { br.Reset(nil); readerPool.Put(br) }()
@@ -204,7 +204,7 @@ func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader) *fa
 		defer func() { *scratch = (*scratch)[:0]; scratchPool.Put(scratch) }()
 		sg.acc = *acc
 	}
-	done := false
+	done, sawData := false, false
 	for !done {
 		data, err := sse.next()
 		if errors.Is(err, io.EOF) {
@@ -213,6 +213,7 @@ func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader) *fa
 		if err != nil {
 			return p.netFailure(ctx, err)
 		}
+		sawData = true
 		if bytes.Equal(data, doneMarker) {
 			done = true
 			break
@@ -262,6 +263,9 @@ func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader) *fa
 				done = true
 			}
 		}
+	}
+	if !sawData {
+		return fail(ReasonMalformed, fmt.Errorf("no server-sent events in the response (Content-Type %q); was the body built with stream=true?", contentType))
 	}
 	if !done {
 		return fail(ReasonTruncated, errTruncated)
