@@ -23,7 +23,7 @@ import (
 // format, the real LoadGen through the cgo bridge, the worker pool over
 // loopback HTTP, and the project's fake endpoint.
 
-func mustBenchmark(t *testing.T, name string) benchmark.Benchmark {
+func mustBenchmark(t testing.TB, name string) benchmark.Benchmark {
 	t.Helper()
 	b, err := benchmark.Lookup(name)
 	if err != nil {
@@ -33,7 +33,7 @@ func mustBenchmark(t *testing.T, name string) benchmark.Benchmark {
 }
 
 // q3vlFixture writes n synthetic Qwen3-VL samples and opens them.
-func q3vlFixture(t *testing.T, n int) (*Dataset, string) {
+func q3vlFixture(t testing.TB, n int) (*Dataset, string) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: 7}); err != nil {
