@@ -3,7 +3,6 @@ package sut
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 )
 
 // Parsers for the three response formats. Each walks the whole body once
@@ -11,7 +10,7 @@ import (
 // fields the harness reports, and appends the LoadGen payload to a
 // caller-owned buffer.
 
-// errField marks a well-formed body that lacks a field the harness needs.
+// fieldError marks a well-formed body that lacks a field the harness needs.
 type fieldError struct{ msg string }
 
 func (e *fieldError) Error() string { return e.msg }
@@ -470,6 +469,3 @@ func (st *sglangStream) add(c sglangChunk) (first bool) {
 
 // errTruncated is a stream that ended before its end marker.
 var errTruncated = errors.New("stream ended before data: [DONE] or a finish_reason")
-
-// errorf builds a fieldError.
-func errorf(format string, a ...any) error { return &fieldError{fmt.Sprintf(format, a...)} }
