@@ -1,6 +1,7 @@
 package qsl
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -69,8 +70,11 @@ type Q3VL struct {
 }
 
 type q3vlFile struct {
-	path    string
-	split   string
+	path  string
+	split string
+	// r is the shard's bytes: osf once opened, or set beforehand (tests).
+	r       io.ReaderAt
+	size    int64
 	osf     *os.File
 	pf      *parquet.File
 	cols    q3vlColumns
@@ -291,20 +295,25 @@ func (d *Q3VL) open() error {
 }
 
 func (f *q3vlFile) open() (err error) {
-	f.osf, err = os.Open(f.path)
-	if err != nil {
-		return fmt.Errorf("qsl q3vl: %w", err)
-	}
-	st, err := f.osf.Stat()
-	if err != nil {
-		return fmt.Errorf("qsl q3vl: %w", err)
+	if f.r == nil {
+		if f.osf, err = os.Open(f.path); err != nil {
+			return fmt.Errorf("qsl q3vl: %w", err)
+		}
+		st, err := f.osf.Stat()
+		if err != nil {
+			return fmt.Errorf("qsl q3vl: %w", err)
+		}
+		f.r, f.size = f.osf, st.Size()
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("qsl q3vl: %s: not a readable parquet file (parquet reader panicked: %v)", f.path, p)
 		}
 	}()
-	f.pf, err = parquet.OpenFile(f.osf, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err := q3vlCheckFooter(f.r, f.size); err != nil {
+		return fmt.Errorf("qsl q3vl: %s: not a readable parquet file: %w", f.path, err)
+	}
+	f.pf, err = parquet.OpenFile(f.r, f.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("qsl q3vl: %s: not a readable parquet file: %w", f.path, err)
 	}
@@ -313,12 +322,32 @@ func (f *q3vlFile) open() (err error) {
 		return fmt.Errorf("qsl q3vl: %s: %w", f.path, err)
 	}
 	var start int64
-	for _, g := range f.pf.RowGroups() {
+	for i, g := range f.pf.RowGroups() {
+		if n := g.NumRows(); n < 0 || n > f.size {
+			return fmt.Errorf("qsl q3vl: %s: row group %d claims %d rows in a %d-byte file (corrupt metadata)", f.path, i, n, f.size)
+		}
 		f.rgStart = append(f.rgStart, start)
 		start += g.NumRows()
 	}
 	if start > 1<<31-1 {
 		return fmt.Errorf("qsl q3vl: %s: %d rows is too many for one shard", f.path, start)
+	}
+	return nil
+}
+
+// q3vlCheckFooter checks the footer length against the file size before
+// parquet-go allocates a buffer of the length the file claims (up to 4 GiB
+// for a corrupt file).
+func q3vlCheckFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short for parquet", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("footer length %d exceeds the file's %d bytes (truncated or corrupt file)", n, size)
 	}
 	return nil
 }
@@ -398,8 +427,8 @@ func resolveQ3VLColumns(root *parquet.Column) (q3vlColumns, error) {
 }
 
 func q3vlDescribeColumn(c *parquet.Column) string {
-	s := strings.TrimSpace(strings.ReplaceAll(c.String(), "\n", " "))
-	s = strings.Join(strings.Fields(s), " ")
+	s := strings.Join(strings.Fields(c.String()), " ")
+	s = strings.TrimSuffix(s, ";")
 	if len(s) > 200 {
 		s = s[:200] + "..."
 	}
@@ -425,7 +454,7 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 		rows[i].row = int32(i)
 	}
 	str := func(col int, name string, set func(r *q3vlRow, s string, null bool)) error {
-		return q3vlReadFlat(chunks[col], len(rows), func(row int, v parquet.Value) error {
+		return q3vlReadFlat(chunks[col], name, len(rows), func(row int, v parquet.Value) error {
 			if v.IsNull() {
 				set(&rows[row], "", true)
 				return nil
@@ -462,14 +491,14 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 			return str(f.cols.brand, q3vlColBrand, func(r *q3vlRow, s string, _ bool) { r.brand = s })
 		},
 		func() error {
-			return q3vlReadFlat(chunks[f.cols.secondhand], len(rows), func(row int, v parquet.Value) error {
+			return q3vlReadFlat(chunks[f.cols.secondhand], q3vlColSecondhand, len(rows), func(row int, v parquet.Value) error {
 				rows[row].secondhand = !v.IsNull() && v.Boolean()
 				return nil
 			})
 		},
 		func() error { return f.readCategories(chunks[f.cols.cats], rg, rows) },
 		func() error {
-			return q3vlReadFlat(chunks[f.cols.image], len(rows), func(row int, v parquet.Value) error {
+			return q3vlReadFlat(chunks[f.cols.image], q3vlColImage, len(rows), func(row int, v parquet.Value) error {
 				if v.IsNull() {
 					return fmt.Errorf("%s: %s has no bytes (null image)", f.where(rg, row), q3vlColImage)
 				}
@@ -499,7 +528,7 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 // readCategories reads the list column, one list per row.
 func (f *q3vlFile) readCategories(chunk parquet.ColumnChunk, rg int, rows []q3vlRow) error {
 	row := -1
-	return q3vlReadValues(chunk, func(v parquet.Value) error {
+	return q3vlReadValues(chunk, q3vlColCats, func(v parquet.Value) error {
 		if v.RepetitionLevel() == 0 {
 			row++
 			if row >= len(rows) {
@@ -545,18 +574,18 @@ func (e *q3vlColumnError) Unwrap() error { return e.err }
 
 // q3vlReadFlat calls fn with each value of a non-repeated column and its row
 // number within the row group, and checks the column has n rows.
-func q3vlReadFlat(chunk parquet.ColumnChunk, n int, fn func(row int, v parquet.Value) error) error {
+func q3vlReadFlat(chunk parquet.ColumnChunk, name string, n int, fn func(row int, v parquet.Value) error) error {
 	row := 0
-	return q3vlReadValues(chunk, func(v parquet.Value) error {
+	return q3vlReadValues(chunk, name, func(v parquet.Value) error {
 		if row >= n {
-			return &q3vlColumnError{fmt.Errorf("column %d has more values than the row group's %d rows", chunk.Column(), n)}
+			return &q3vlColumnError{fmt.Errorf("column %q has more values than the row group's %d rows", name, n)}
 		}
 		err := fn(row, v)
 		row++
 		return err
 	}, func() error {
 		if row != n {
-			return &q3vlColumnError{fmt.Errorf("column %d has %d values, the row group %d rows", chunk.Column(), row, n)}
+			return &q3vlColumnError{fmt.Errorf("column %q has %d values, the row group %d rows", name, row, n)}
 		}
 		return nil
 	})
@@ -564,7 +593,7 @@ func q3vlReadFlat(chunk parquet.ColumnChunk, n int, fn func(row int, v parquet.V
 
 // q3vlReadValues calls fn with every value of a column chunk, in order, then
 // done. Values are only valid during fn.
-func q3vlReadValues(chunk parquet.ColumnChunk, fn func(parquet.Value) error, done func() error) error {
+func q3vlReadValues(chunk parquet.ColumnChunk, name string, fn func(parquet.Value) error, done func() error) error {
 	pages := chunk.Pages()
 	defer pages.Close()
 	buf := make([]parquet.Value, 64)
@@ -574,9 +603,9 @@ func q3vlReadValues(chunk parquet.ColumnChunk, fn func(parquet.Value) error, don
 			return done()
 		}
 		if err != nil {
-			return &q3vlColumnError{fmt.Errorf("reading column %d: %w", chunk.Column(), err)}
+			return &q3vlColumnError{fmt.Errorf("reading column %q: %w", name, err)}
 		}
-		err = q3vlEachPageValue(page, buf, fn)
+		err = q3vlEachPageValue(page, name, buf, fn)
 		parquet.Release(page)
 		if err != nil {
 			return err
@@ -584,7 +613,7 @@ func q3vlReadValues(chunk parquet.ColumnChunk, fn func(parquet.Value) error, don
 	}
 }
 
-func q3vlEachPageValue(page parquet.Page, buf []parquet.Value, fn func(parquet.Value) error) error {
+func q3vlEachPageValue(page parquet.Page, name string, buf []parquet.Value, fn func(parquet.Value) error) error {
 	vr := page.Values()
 	for {
 		n, err := vr.ReadValues(buf)
@@ -597,7 +626,7 @@ func q3vlEachPageValue(page parquet.Page, buf []parquet.Value, fn func(parquet.V
 			return nil
 		}
 		if err != nil {
-			return &q3vlColumnError{fmt.Errorf("reading column %d values: %w", page.Column(), err)}
+			return &q3vlColumnError{fmt.Errorf("reading column %q: %w", name, err)}
 		}
 	}
 }

@@ -158,7 +158,9 @@ func (d *Q3VL) load(indices []int, use func(index int, img []byte) error) error 
 						fail(err)
 					}
 				}
-				parquet.Release(j.page)
+				if err := q3vlNoPanic(func() { parquet.Release(j.page) }); err != nil {
+					fail(fmt.Errorf("qsl q3vl: %s: releasing a page: %w", d.where(j.index), err))
+				}
 				j.group.Done()
 			}
 		})
@@ -206,7 +208,7 @@ func (d *Q3VL) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *sync.W
 		}
 		closers.Go(func() {
 			group.Wait()
-			pages.Close()
+			q3vlNoPanic(func() { pages.Close() })
 		})
 	}()
 
@@ -258,3 +260,15 @@ func (d *Q3VL) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *sync.W
 }
 
 var errQ3VLClosed = errors.New("qsl q3vl: the dataset is closed; samples cannot be loaded after Close")
+
+// q3vlNoPanic runs fn, turning a panic (parquet-go panics on some corrupt
+// data) into an error, for goroutines where a panic would end the process.
+func q3vlNoPanic(fn func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	fn()
+	return nil
+}
