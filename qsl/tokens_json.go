@@ -342,9 +342,11 @@ func scalarText(raw json.RawMessage) string {
 }
 
 // addTokenJSON parses a JSON list of integers and appends it to the
-// dataset's token storage, validating each ID. It parses the bytes directly:
-// encoding/json would allocate a []int64 per record and its errors name
-// neither the position nor the offending value.
+// dataset's token storage, validating each ID. It parses the bytes directly
+// so errors can name the position and the offending value, which
+// encoding/json's do not, and tokens go straight into the shared int32
+// storage (BenchmarkOpenLlamaJSON vs BenchmarkEncodingJSONLlama: same speed,
+// less than half the retained heap).
 func (a *tokenAssembler) addTokenJSON(where string, raw json.RawMessage) error {
 	col := a.d.column
 	b := bytes.TrimSpace(raw)

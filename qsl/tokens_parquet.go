@@ -111,12 +111,12 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 			rows++
 			pos = 0
 		}
-		where := "row " + strconv.Itoa(rows-1)
+		where := func() string { return "row " + strconv.Itoa(rows-1) }
 		if v.DefinitionLevel() < tok.MaxDefinitionLevel {
 			if v.DefinitionLevel() == nullElemDef {
-				return fmt.Errorf("%s: %s: %s[%d] is null, not a token ID", path, where, a.d.column, pos)
+				return fmt.Errorf("%s: %s: %s[%d] is null, not a token ID", path, where(), a.d.column, pos)
 			}
-			return fmt.Errorf("%s: %s: empty prompt: %q is null or empty", path, where, a.d.column)
+			return fmt.Errorf("%s: %s: empty prompt: %q is null or empty", path, where(), a.d.column)
 		}
 		var x int64
 		if v.Kind() == parquet.Int32 {
@@ -124,11 +124,11 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 		} else {
 			x = v.Int64()
 		}
-		t, err := a.checkToken(where, pos, x)
-		if err != nil {
+		if x < 0 || x >= int64(spec.vocab) {
+			_, err := a.checkToken(where(), pos, x)
 			return err
 		}
-		a.d.tokens = append(a.d.tokens, t)
+		a.d.tokens = append(a.d.tokens, int32(x))
 		pos++
 		return nil
 	})
