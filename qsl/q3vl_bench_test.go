@@ -1,0 +1,135 @@
+package qsl
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/internal/synth"
+)
+
+// q3vlBenchDir writes a synthetic dataset of 400 samples (about 50 KB of
+// image each) for one benchmark.
+func q3vlBenchDir(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	if _, err := synth.Q3VL(dir, 400, synth.Q3VLSynthOptions{Seed: 11}); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+func q3vlBenchDataset(b *testing.B, dir string, workers int) *Q3VL {
+	b.Helper()
+	d, err := OpenQ3VL([]string{dir}, Q3VLOptions{Workers: workers})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { d.Close() })
+	return d
+}
+
+// BenchmarkQ3VLLoad measures loading samples from parquet to ready request
+// bodies, with Builder (openai-go messages, json-marshalled in a minimal
+// chat request) and RawBuilder (messages JSON written directly, request
+// appended around it), on one worker and on GOMAXPROCS workers. Bytes/s
+// are of raw sample bytes.
+func BenchmarkQ3VLLoad(b *testing.B) {
+	dir := q3vlBenchDir(b)
+	for _, kind := range []string{"openai", "raw"} {
+		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+			b.Run(fmt.Sprintf("%s/workers=%d", kind, workers), func(b *testing.B) {
+				d := q3vlBenchDataset(b, dir, workers)
+				idx := make([]int, d.Len())
+				var raw int64
+				for i := range idx {
+					idx[i] = i
+					raw += d.RawSize(i)
+				}
+				builder := d.Builder(q3vlMinimalEncode)
+				if kind == "raw" {
+					builder = d.RawBuilder(q3vlMinimalRawEncode)
+				}
+				b.SetBytes(raw)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if err := builder.Build(idx, func(int, []byte) {}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(idx))*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+			})
+		}
+	}
+}
+
+// BenchmarkQ3VLOpen measures opening (reading all text, checking every
+// image header).
+func BenchmarkQ3VLOpen(b *testing.B) {
+	dir := q3vlBenchDir(b)
+	b.ResetTimer()
+	var n int
+	for b.Loop() {
+		d, err := OpenQ3VL([]string{dir}, Q3VLOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = d.Len()
+		d.Close()
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}
+
+// BenchmarkQ3VLMemory loads every sample into a Library and reports the
+// bodies' bytes and the live heap growth, each over the samples' raw bytes
+// (image + text). Base64 alone makes bodies 1.33x the images; the heap adds
+// the allocator's rounding of each body.
+func BenchmarkQ3VLMemory(b *testing.B) {
+	d := q3vlBenchDataset(b, q3vlBenchDir(b), 0)
+	idx := make([]int, d.Len())
+	var raw int64
+	for i := range idx {
+		idx[i] = i
+		raw += d.RawSize(i)
+	}
+	for _, kind := range []string{"openai", "raw"} {
+		b.Run(kind, func(b *testing.B) {
+			builder := d.Builder(q3vlMinimalEncode)
+			if kind == "raw" {
+				builder = d.RawBuilder(q3vlMinimalRawEncode)
+			}
+			var bodyRatio, heapRatio float64
+			for b.Loop() {
+				b.StopTimer()
+				lib, err := NewLibrary("q3vl", d.Len(), 0, builder)
+				if err != nil {
+					b.Fatal(err)
+				}
+				before := q3vlLiveHeap()
+				b.StartTimer()
+				if err := lib.LoadSamplesToRam(idx); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				after := q3vlLiveHeap()
+				_, bodies := lib.Loaded()
+				bodyRatio = float64(bodies) / float64(raw)
+				heapRatio = float64(after-before) / float64(raw)
+				runtime.KeepAlive(lib)
+				b.StartTimer()
+			}
+			b.ReportMetric(bodyRatio, "body/raw")
+			b.ReportMetric(heapRatio, "heap/raw")
+			b.ReportMetric(float64(raw)/float64(len(idx)), "raw-B/sample")
+		})
+	}
+}
+
+func q3vlLiveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
