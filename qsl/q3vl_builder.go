@@ -26,6 +26,11 @@ type Q3VLEncodeFunc func(i int, messages []openai.ChatCompletionMessageParamUnio
 // Q3VLOptions.Workers goroutines, and emits encode's body. Neither the image
 // bytes nor the messages are kept; only the bodies are. emit is called from
 // one goroutine at a time.
+//
+// Marshalling openai-go messages is slow for images (openai-go re-compacts
+// the 64 KiB data URL at each nesting level: ~30x slower than RawBuilder in
+// BenchmarkQ3VLLoad), so the benchmark harness should prefer RawBuilder;
+// Builder is the reference shape, kept for tools and as the tests' oracle.
 func (d *Q3VL) Builder(encode Q3VLEncodeFunc) Builder {
 	return &q3vlBuilder{d: d, encode: encode}
 }
@@ -116,7 +121,7 @@ func (s *q3vlSlabs) reserve(n int) []byte {
 	}
 	off := len(s.slab)
 	s.slab = s.slab[:off+need]
-	return s.slab[off:off:off+need]
+	return s.slab[off : off : off+need]
 }
 
 // observe records that an encoder turned n bytes of messages into a body of
@@ -289,8 +294,9 @@ func (d *Q3VL) messages(i int, img []byte) []openai.ChatCompletionMessageParamUn
 }
 
 // Messages returns sample i's chat messages, reading its image from the
-// shard. Loading many samples should go through Builder, which reads each
-// row group once for a whole batch; this is for tools and tests.
+// shard. Loading many samples should go through RawBuilder (or Builder),
+// which read each row group once for a whole batch; this is for tools and
+// tests.
 func (d *Q3VL) Messages(i int) ([]openai.ChatCompletionMessageParamUnion, error) {
 	if i < 0 || i >= len(d.rows) {
 		return nil, fmt.Errorf("qsl q3vl: sample index %d out of range [0,%d)", i, len(d.rows))

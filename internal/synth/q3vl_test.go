@@ -89,7 +89,7 @@ func TestQ3VLRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var parts []struct {
-				Text     string `json:"text"`
+				Text     string               `json:"text"`
 				ImageURL struct{ URL string } `json:"image_url"`
 			}
 			if err := json.Unmarshal(m[1].Content, &parts); err != nil {
