@@ -244,3 +244,15 @@ func TestQ3VLErrorsNameFileAndRow(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkQ3VL measures writing a synthetic dataset (images drawn and
+// encoded, parquet written).
+func BenchmarkQ3VL(b *testing.B) {
+	const n = 200
+	for b.Loop() {
+		if _, err := synth.Q3VL(b.TempDir(), n, synth.Q3VLSynthOptions{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}
