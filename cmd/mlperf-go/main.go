@@ -1,20 +1,91 @@
-// Command mlperf-go runs MLPerf Inference benchmarks through the official
-// LoadGen. (Placeholder: only `version`; the full CLI replaces this file.)
+// Command mlperf-go runs MLPerf Inference benchmarks against HTTP inference
+// endpoints through the official LoadGen, evaluates accuracy, serves a fake
+// endpoint for trying it without a GPU, and assembles submission results.
+//
+// Each subcommand lives in its own file; the work itself is done by library
+// packages, so this command only parses flags, prints, and picks the exit
+// code.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
+	"github.com/urfave/cli/v2"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
-	_ "github.com/mlperf-go/mlperf-go/loadgen" // link LoadGen so the build proves it
 )
 
+// exitError carries the exit code of a failed command whose cause has
+// already been reported.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == "version" {
-		fmt.Print(buildinfo.String())
-		return
+	app := newApp()
+	if err := app.Run(os.Args); err != nil {
+		var ee exitError
+		code := 1
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		fmt.Fprintln(os.Stderr, "mlperf-go:", err)
+		os.Exit(code)
 	}
-	fmt.Fprintln(os.Stderr, "usage: mlperf-go version")
-	os.Exit(2)
+}
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:    "mlperf-go",
+		Usage:   "MLPerf Inference harness for LLM and VLM HTTP endpoints, on the official LoadGen",
+		Version: buildinfo.Version,
+		Description: "Runs qwen3-vl-235b-a22b, llama3_1-8b and gpt-oss-120b against vLLM, SGLang or any\n" +
+			"OpenAI-compatible server. Start with `mlperf-go run --help`; try it without a GPU with\n" +
+			"`mlperf-go fake-endpoint` and `mlperf-go dataset synth` (or `make demo`).",
+		EnableBashCompletion: true,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "log-level", Value: "info", Usage: "log verbosity: debug, info, warn or error", EnvVars: []string{"MLPERF_GO_LOG_LEVEL"}},
+		},
+		Commands: []*cli.Command{
+			runCommand(),
+			evaluateCommand(),
+			fakeEndpointCommand(),
+			datasetCommand(),
+			submissionCommand(),
+			versionCommand(),
+		},
+	}
+}
+
+// newLogger returns the console logger every command logs through (to
+// stderr, so stdout stays for results).
+func newLogger(c *cli.Context) (*zap.Logger, error) {
+	lvl, err := zapcore.ParseLevel(c.String("log-level"))
+	if err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	cfg := zap.NewDevelopmentConfig()
+	cfg.Level = zap.NewAtomicLevelAt(lvl)
+	cfg.DisableStacktrace = true
+	cfg.DisableCaller = true
+	cfg.EncoderConfig.EncodeTime = zapcore.TimeEncoderOfLayout("15:04:05.000")
+	return cfg.Build()
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the harness version, the LoadGen release it was built with, and the round it serves",
+		Action: func(c *cli.Context) error {
+			fmt.Print(buildinfo.String())
+			return nil
+		},
+	}
 }

@@ -1,0 +1,560 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
+	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+const (
+	catLoadGen   = "LoadGen"
+	catEndpoint  = "Endpoint"
+	catSampling  = "Sampling"
+	catResults   = "Results and compliance"
+	catDataset   = "Dataset"
+	defaultKeyEV = "OPENAI_API_KEY"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run one LoadGen test of a benchmark against inference endpoints",
+		Description: `Opens and checks the dataset, builds every request body once, and lets the official
+LoadGen drive a pool of HTTP clients against the endpoint(s). LoadGen writes its own logs
+(mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json) to --output-dir.
+
+Settings come from LoadGen's built-in mlperf.conf, then --user-conf, then --setting lines
+(any user.conf key, e.g. --setting target_qps=12 --setting min_duration=60000). The
+user.conf LoadGen actually read is written next to the logs.
+
+Every sample LoadGen issues is completed exactly once; a failed request completes with an
+empty response, is logged with its sample index, and makes the command exit 1.
+
+Example:
+  mlperf-go run --benchmark qwen3-vl-235b-a22b --scenario Offline --mode accuracy \
+    --dataset ./shopify --endpoint http://gpu-node:8000 --output-dir out/acc --evaluate`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
+			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Value: "Offline", Category: catLoadGen, Usage: "LoadGen scenario: Offline, Server, SingleStream or MultiStream"},
+			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "performance", Category: catLoadGen, Usage: "LoadGen mode: performance, accuracy, find-peak-performance or submission"},
+			&cli.StringFlag{Name: "user-conf", Category: catLoadGen, Usage: "user.conf `FILE` applied over LoadGen's mlperf.conf"},
+			&cli.StringSliceFlag{Name: "setting", Category: catLoadGen, Usage: "extra user.conf `KEY=VALUE` for this benchmark and scenario (repeatable), e.g. target_qps=10"},
+			&cli.Float64Flag{Name: "target-qps", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting target_qps=`QPS`"},
+			&cli.Uint64Flag{Name: "min-duration", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting min_duration=`MS` (milliseconds)"},
+			&cli.Uint64Flag{Name: "min-query-count", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting min_query_count=`N`"},
+			&cli.IntFlag{Name: "total-sample-count", Category: catLoadGen, DefaultText: "official size", Usage: "cap the QSL at `N` samples (the QSL holds min(dataset, N))"},
+			&cli.IntFlag{Name: "performance-sample-count", Category: catLoadGen, DefaultText: "all", Usage: "samples loaded at once in performance runs (performance_sample_count_override wins)"},
+			&cli.BoolFlag{Name: "trace", Category: catLoadGen, Usage: "also write LoadGen's trace log (costs CPU at high QPS)"},
+			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Category: catDataset, Usage: "dataset `PATH`: qwen3-vl parquet shards or their directory (repeatable); llama/gpt-oss one JSON or parquet file"},
+			&cli.StringSliceFlag{Name: "dataset-split", Category: catDataset, Usage: "qwen3-vl splits to use, in order (default train, test: 48,289 samples officially)"},
+			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
+			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: openai-chat, openai-completions or sglang-generate (default: the benchmark's)"},
+			&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` sent in requests (default: the benchmark's reference model)"},
+			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
+			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
+			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
+			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
+			&cli.StringFlag{Name: "stream", Value: "auto", Category: catEndpoint, Usage: "stream responses: auto (when use_token_latencies is on), true or false"},
+			&cli.BoolFlag{Name: "guided-decoding", Category: catSampling, Usage: "qwen3-vl: send the answer's JSON schema as response_format"},
+			&cli.StringFlag{Name: "generation-config", Category: catSampling, Usage: "JSON `FILE` of sampling parameters; optional \"accuracy\"/\"performance\" objects override per mode"},
+			&cli.Float64Flag{Name: "temperature", Category: catSampling, DefaultText: "not sent", Usage: "sampling temperature"},
+			&cli.Float64Flag{Name: "top-p", Category: catSampling, DefaultText: "not sent", Usage: "nucleus sampling probability"},
+			&cli.IntFlag{Name: "top-k", Category: catSampling, DefaultText: "not sent", Usage: "top-k sampling"},
+			&cli.Float64Flag{Name: "min-p", Category: catSampling, DefaultText: "not sent", Usage: "min-p sampling"},
+			&cli.Float64Flag{Name: "repetition-penalty", Category: catSampling, DefaultText: "not sent", Usage: "repetition penalty"},
+			&cli.Float64Flag{Name: "frequency-penalty", Category: catSampling, DefaultText: "not sent", Usage: "frequency penalty"},
+			&cli.Float64Flag{Name: "presence-penalty", Category: catSampling, DefaultText: "not sent", Usage: "presence penalty"},
+			&cli.IntFlag{Name: "max-tokens", Category: catSampling, DefaultText: "not sent", Usage: "maximum output tokens (max_tokens / max_new_tokens)"},
+			&cli.StringFlag{Name: "output-dir", Aliases: []string{"o"}, Value: "mlperf-output", Category: catResults, Usage: "`DIR` for LoadGen's logs and the user.conf used"},
+			&cli.BoolFlag{Name: "evaluate", Category: catResults, Usage: "after an accuracy run, evaluate it (qwen3-vl: accuracy.txt; LLMs: log checks and the official evaluator command)"},
+			&cli.StringFlag{Name: "results-dir", Category: catResults, Usage: "file the run into the submission results tree `DIR`/<system>/<benchmark>/<Scenario>/…"},
+			&cli.StringFlag{Name: "system", Category: catResults, Usage: "system `NAME` for --results-dir"},
+			&cli.BoolFlag{Name: "replace", Category: catResults, Usage: "with --results-dir, move an earlier run of the same kind aside instead of refusing"},
+			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: TEST06 (llama3_1-8b), TEST07 or TEST09 (gpt-oss-120b)"},
+			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
+			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
+			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
+			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line (0 disables)"},
+		},
+		Action: runAction,
+	}
+}
+
+func runAction(c *cli.Context) error {
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	defer log.Sync() //nolint:errcheck // stderr
+	o, err := runOptions(c, log)
+	if err != nil {
+		return err
+	}
+	compliance := c.String("compliance")
+	if compliance != "" {
+		cleanup, err := submission.WriteAuditConfig(o.OutputDir, compliance, o.Benchmark.Name)
+		if err != nil {
+			return err
+		}
+		defer cleanup() //nolint:errcheck // best effort; reported below if it stays
+		o.AuditConfig = filepath.Join(o.OutputDir, "audit.config")
+	}
+
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	rep, runErr := runner.Run(ctx, o)
+	end := time.Now()
+	if ctx.Err() != nil {
+		return exitError{130, errors.New("interrupted; LoadGen's logs so far are in " + o.OutputDir)}
+	}
+	if rep == nil || (runErr != nil && !errors.Is(runErr, runner.ErrFailures)) {
+		// The test did not run to its end: nothing to report or file.
+		return runErr
+	}
+	printReport(c, rep)
+	if err := writeRunInfo(c, o, rep, start, end); err != nil {
+		return err
+	}
+
+	evalErr := error(nil)
+	if c.Bool("evaluate") {
+		evalErr = evaluateRun(c, o, rep)
+	}
+	if dir := c.String("results-dir"); dir != "" {
+		if err := fileRun(c, o, rep, compliance); err != nil {
+			return errors.Join(runErr, err)
+		}
+	}
+	if runErr != nil {
+		printFailures(c, rep)
+		return exitError{1, runErr}
+	}
+	if evalErr != nil {
+		return exitError{1, evalErr}
+	}
+	if !rep.Summary.Valid && o.Mode == loadgen.PerformanceOnly {
+		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, "mlperf_log_summary.txt"))}
+	}
+	return nil
+}
+
+// runOptions turns the flags into runner options, checking each.
+func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
+	b, err := benchmark.Lookup(c.String("benchmark"))
+	if err != nil {
+		return runner.Options{}, err
+	}
+	scen, err := loadgen.ParseScenario(c.String("scenario"))
+	if err != nil {
+		return runner.Options{}, fmt.Errorf("--scenario: %w", err)
+	}
+	mode, err := parseMode(c.String("mode"))
+	if err != nil {
+		return runner.Options{}, err
+	}
+	o := runner.Options{
+		Benchmark:              b,
+		Scenario:               scen,
+		Mode:                   mode,
+		Dataset:                c.StringSlice("dataset"),
+		Splits:                 c.StringSlice("dataset-split"),
+		Endpoints:              c.StringSlice("endpoint"),
+		Model:                  c.String("model"),
+		OutputDir:              c.String("output-dir"),
+		UserConf:               c.String("user-conf"),
+		Settings:               c.StringSlice("setting"),
+		TotalSampleCount:       c.Int("total-sample-count"),
+		PerformanceSampleCount: c.Int("performance-sample-count"),
+		Concurrency:            c.Int("concurrency"),
+		Timeout:                c.Duration("timeout"),
+		Guided:                 c.Bool("guided-decoding"),
+		EnableTrace:            c.Bool("trace"),
+		Logger:                 log,
+		ProgressEvery:          c.Duration("progress-interval"),
+	}
+	if o.ProgressEvery > 0 {
+		o.Progress = os.Stderr
+	}
+	if c.IsSet("target-qps") {
+		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", c.Float64("target-qps")))
+	}
+	if c.IsSet("min-duration") {
+		o.Settings = append(o.Settings, fmt.Sprintf("min_duration=%d", c.Uint64("min-duration")))
+	}
+	if c.IsSet("min-query-count") {
+		o.Settings = append(o.Settings, fmt.Sprintf("min_query_count=%d", c.Uint64("min-query-count")))
+	}
+	if a := c.String("api"); a != "" {
+		if o.API, err = benchmark.ParseAPI(a); err != nil {
+			return o, fmt.Errorf("--api: %w", err)
+		}
+	}
+	switch s := c.String("stream"); s {
+	case "auto":
+	case "true", "false":
+		v := s == "true"
+		o.Stream = &v
+	default:
+		return o, fmt.Errorf("--stream %q: use auto, true or false", s)
+	}
+	if o.APIKey, err = apiKey(c); err != nil {
+		return o, err
+	}
+	if err := samplingParams(c, &o); err != nil {
+		return o, err
+	}
+	if c.String("results-dir") != "" && c.String("system") == "" {
+		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
+	}
+	return o, nil
+}
+
+func parseMode(s string) (loadgen.Mode, error) {
+	switch strings.ToLower(s) {
+	case "performance", "performanceonly":
+		return loadgen.PerformanceOnly, nil
+	case "accuracy", "accuracyonly":
+		return loadgen.AccuracyOnly, nil
+	case "find-peak-performance", "findpeakperformance":
+		return loadgen.FindPeakPerformance, nil
+	case "submission", "submissionrun":
+		return loadgen.SubmissionRun, nil
+	}
+	return 0, fmt.Errorf("--mode %q: use performance, accuracy, find-peak-performance or submission", s)
+}
+
+// apiKey reads the API key from a file or an environment variable; a key
+// is never taken as a flag value, where it would show in ps and shell
+// history.
+func apiKey(c *cli.Context) (string, error) {
+	if f := c.String("api-key-file"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("--api-key-file: %w", err)
+		}
+		k := strings.TrimSpace(string(b))
+		if k == "" {
+			return "", fmt.Errorf("--api-key-file %s is empty", f)
+		}
+		return k, nil
+	}
+	return os.Getenv(c.String("api-key-env")), nil
+}
+
+// samplingParams sets the benchmark API's sampling parameters: the
+// reference defaults, then --generation-config (its top level, then its
+// "accuracy" or "performance" object for this run's mode), then flags.
+func samplingParams(c *cli.Context, o *runner.Options) error {
+	api := o.API
+	if api == 0 {
+		api = o.Benchmark.API
+	}
+	o.Completion = sut.DefaultCompletionParams()
+	o.SGLang = sut.DefaultSGLangParams()
+	var target any
+	switch api {
+	case sut.APIChat:
+		target = &o.Chat
+	case sut.APICompletions:
+		target = &o.Completion
+	default:
+		target = &o.SGLang
+	}
+	if f := c.String("generation-config"); f != "" {
+		if err := loadGenerationConfig(f, o.Mode, target); err != nil {
+			return err
+		}
+	}
+	fl := func(name string) *float64 {
+		if !c.IsSet(name) {
+			return nil
+		}
+		v := c.Float64(name)
+		return &v
+	}
+	in := func(name string) *int {
+		if !c.IsSet(name) {
+			return nil
+		}
+		v := c.Int(name)
+		return &v
+	}
+	set := func(dst **float64, v *float64) {
+		if v != nil {
+			*dst = v
+		}
+	}
+	seti := func(dst **int, v *int) {
+		if v != nil {
+			*dst = v
+		}
+	}
+	switch p := target.(type) {
+	case *sut.ChatParams:
+		set(&p.Temperature, fl("temperature"))
+		set(&p.TopP, fl("top-p"))
+		seti(&p.TopK, in("top-k"))
+		set(&p.MinP, fl("min-p"))
+		set(&p.RepetitionPenalty, fl("repetition-penalty"))
+		set(&p.FrequencyPenalty, fl("frequency-penalty"))
+		set(&p.PresencePenalty, fl("presence-penalty"))
+		seti(&p.MaxTokens, in("max-tokens"))
+	case *sut.CompletionParams:
+		set(&p.Temperature, fl("temperature"))
+		set(&p.TopP, fl("top-p"))
+		seti(&p.TopK, in("top-k"))
+		set(&p.MinP, fl("min-p"))
+		set(&p.RepetitionPenalty, fl("repetition-penalty"))
+		set(&p.FrequencyPenalty, fl("frequency-penalty"))
+		set(&p.PresencePenalty, fl("presence-penalty"))
+		seti(&p.MaxTokens, in("max-tokens"))
+	case *sut.SGLangParams:
+		set(&p.Temperature, fl("temperature"))
+		set(&p.TopP, fl("top-p"))
+		seti(&p.TopK, in("top-k"))
+		set(&p.MinP, fl("min-p"))
+		set(&p.RepetitionPenalty, fl("repetition-penalty"))
+		set(&p.FrequencyPenalty, fl("frequency-penalty"))
+		set(&p.PresencePenalty, fl("presence-penalty"))
+		seti(&p.MaxNewTokens, in("max-tokens"))
+	}
+	return nil
+}
+
+// loadGenerationConfig applies a generation-config file: its top-level keys,
+// then the object under "accuracy" or "performance" matching mode, so one
+// file can hold both parameter sets.
+func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("--generation-config: %w", err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("--generation-config %s: not a JSON object: %w", path, err)
+	}
+	sections := map[string]json.RawMessage{}
+	for _, k := range []string{"accuracy", "performance"} {
+		if v, ok := doc[k]; ok {
+			sections[k] = v
+			delete(doc, k)
+		}
+	}
+	base, _ := json.Marshal(doc)
+	if err := sut.DecodeGenerationConfig(base, target); err != nil {
+		return fmt.Errorf("--generation-config %s: %w", path, err)
+	}
+	key := "performance"
+	if mode == loadgen.AccuracyOnly {
+		key = "accuracy"
+	}
+	if v, ok := sections[key]; ok {
+		if err := sut.DecodeGenerationConfig(v, target); err != nil {
+			return fmt.Errorf("--generation-config %s, %q section: %w", path, key, err)
+		}
+	}
+	return nil
+}
+
+func printReport(c *cli.Context, rep *runner.Report) {
+	w := c.App.Writer
+	result := rep.Summary.Result
+	if rep.Settings.Mode == loadgen.AccuracyOnly {
+		result = "accuracy run (see mlperf_log_accuracy.json)"
+	}
+	fmt.Fprintf(w, "\n=== LoadGen result: %s ===\n", orDash(result))
+	for _, m := range rep.Summary.Metrics {
+		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
+	}
+	s := rep.Stats
+	fmt.Fprintf(w, "  %-42s %d issued, %d completed, %d failed\n", "Samples", s.Issued, s.Completed, s.Failed)
+	if s.OutputTokens > 0 {
+		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
+	}
+	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
+}
+
+func printFailures(c *cli.Context, rep *runner.Report) {
+	w := c.App.ErrWriter
+	s := rep.Stats
+	fmt.Fprintf(w, "\n%d sample(s) failed:\n", s.Failed)
+	for reason, n := range s.FailuresByReason {
+		fmt.Fprintf(w, "  %-20s %d\n", reason, n)
+	}
+	for _, f := range s.FirstFailures {
+		fmt.Fprintf(w, "  sample %d: %s: %s\n", f.Index, f.Reason, f.Message)
+	}
+	if int64(len(s.FirstFailures)) < s.Failed {
+		fmt.Fprintf(w, "  … and %d more (see the log above)\n", s.Failed-int64(len(s.FirstFailures)))
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// writeRunInfo records how the run was made next to LoadGen's logs, for the
+// submission README.
+func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, end time.Time) error {
+	api := o.API
+	if api == 0 {
+		api = o.Benchmark.API
+	}
+	model := o.Model
+	if model == "" {
+		model = o.Benchmark.Model
+	}
+	round, _ := buildinfo.Round()
+	kind := submission.KindPerformance
+	if rep.Settings.Mode == loadgen.AccuracyOnly {
+		kind = submission.KindAccuracy
+	}
+	if t := c.String("compliance"); t != "" {
+		kind = submission.RunKind(t)
+	}
+	var sampling map[string]any
+	var params any = o.SGLang
+	switch api {
+	case sut.APIChat:
+		params = o.Chat
+	case sut.APICompletions:
+		params = o.Completion
+	}
+	if b, err := json.Marshal(params); err == nil {
+		_ = json.Unmarshal(b, &sampling)
+	}
+	info := submission.RunInfo{
+		Command:        os.Args,
+		HarnessVersion: buildinfo.Version,
+		LoadGenVersion: buildinfo.LoadGenVersion,
+		Round:          round,
+		Benchmark:      o.Benchmark.Name,
+		Scenario:       o.Scenario.String(),
+		Kind:           string(kind),
+		Endpoints:      o.Endpoints,
+		API:            api.String(),
+		Model:          model,
+		Engine:         c.String("engine"),
+		EngineFlags:    c.StringSlice("engine-flag"),
+		Sampling:       sampling,
+		Start:          start.UTC(),
+		End:            end.UTC(),
+	}
+	return submission.WriteRunInfo(rep.LogDir, info)
+}
+
+// fileRun files the run into the results tree and runs the compliance
+// verification that applies.
+func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance string) error {
+	kind := submission.KindPerformance
+	if rep.Settings.Mode == loadgen.AccuracyOnly {
+		kind = submission.KindAccuracy
+	}
+	if compliance != "" {
+		kind = submission.RunKind(compliance)
+	}
+	dir, err := submission.FileRun(submission.RunRecord{
+		ResultsDir: c.String("results-dir"),
+		System:     c.String("system"),
+		Benchmark:  o.Benchmark.Name,
+		Scenario:   o.Scenario.String(),
+		Kind:       kind,
+		LogDir:     rep.LogDir,
+		UserConf:   rep.UserConf,
+		Command:    os.Args,
+		Replace:    c.Bool("replace"),
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Filed as", dir)
+	if kind == submission.KindAccuracy {
+		if acc := filepath.Join(rep.LogDir, "accuracy.txt"); fileExists(acc) {
+			if err := copyFile(acc, filepath.Join(dir, "accuracy.txt")); err != nil {
+				return err
+			}
+		}
+	}
+	var pass bool
+	switch compliance {
+	case "":
+		return nil
+	case submission.TEST06:
+		pass, err = submission.VerifyTEST06(dir, submission.TEST06Options{Scenario: o.Scenario.String(), EOSTokenID: llamaEOS})
+	case submission.TEST09:
+		pass, err = submission.VerifyTEST09(dir, o.Benchmark.Name)
+	case submission.TEST07:
+		script := c.String("accuracy-script")
+		if script == "" {
+			fmt.Fprintf(c.App.ErrWriter, "TEST07 filed; verify it with the official accuracy script: re-run with --accuracy-script, or see `mlperf-go submission --help`\n")
+			return nil
+		}
+		pass, err = submission.RunTEST07(c.Context, dir, o.Benchmark.Name, script)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "  %-42s %v\n", compliance+" verification passed", pass)
+	if !pass {
+		return fmt.Errorf("%s verification failed: see %s", compliance, dir)
+	}
+	return nil
+}
+
+// llamaEOS is Llama 3.1's <|eot_id|>, the end of a generated answer, which
+// TEST06's EOS check looks for.
+const llamaEOS = 128009
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
+}
+
+
+// evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
+func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
+	if rep.Settings.Mode != loadgen.AccuracyOnly {
+		fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
+		return nil
+	}
+	d := o.Data
+	if d == nil {
+		var err error
+		if d, err = runner.OpenDataset(o.Benchmark, o.Dataset, o.Splits); err != nil {
+			return err
+		}
+		defer d.Close()
+	}
+	opts := q3vl.DefaultOptions()
+	return evaluate(c, o.Benchmark, d, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), filepath.Join(rep.LogDir, "accuracy.txt"), opts)
+}

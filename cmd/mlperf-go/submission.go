@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
+)
+
+func submissionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "submission",
+		Usage: "assemble and check an official MLPerf results directory",
+		Description: `Runs made with ` + "`mlperf-go run --results-dir DIR --system NAME`" + ` are filed into
+DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
+  mlperf-go submission system-template --out systems/NAME.json   (fill in the TODOs)
+  mlperf-go submission measurements-template --benchmark B --out DIR/NAME/B/measurements.json
+  mlperf-go submission package --division closed --submitter ORG --results DIR --systems systems --out OUT
+  mlperf-go submission check OUT --round v6.1`,
+		Subcommands: []*cli.Command{
+			{
+				Name:  "package",
+				Usage: "build OUT/<division>/<submitter>/{src,systems,documentation,results} from a results tree",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "division", Value: "closed", Usage: "closed or open"},
+					&cli.StringFlag{Name: "submitter", Required: true, Usage: "submitting `ORG` (directory name; must match the systems JSON)"},
+					&cli.StringFlag{Name: "results", Required: true, Usage: "results tree `DIR` that `run --results-dir` filled"},
+					&cli.StringFlag{Name: "systems", Required: true, Usage: "`DIR` holding <system>.json for every system in the results"},
+					&cli.StringFlag{Name: "out", Required: true, Usage: "output `DIR` (OUT/<division>/<submitter> must not exist)"},
+					&cli.StringFlag{Name: "round", Usage: "round (v6.0 or v6.1; default: the round of the linked LoadGen)"},
+					&cli.StringFlag{Name: "source-note", Usage: "text for src/README.md: where the harness source is (default: names mlperf-go and its version)"},
+				},
+				Action: func(c *cli.Context) error {
+					round := c.String("round")
+					if round == "" {
+						round = defaultRound()
+					}
+					note := c.String("source-note")
+					if note == "" {
+						note = "Harness: mlperf-go " + buildinfo.Version + "\n\n" + buildinfo.String()
+					}
+					err := submission.Package(submission.PackageOptions{
+						Division: c.String("division"), Submitter: c.String("submitter"),
+						ResultsDir: c.String("results"), SystemsDir: c.String("systems"),
+						Out: c.String("out"), Round: round, SourceNote: note,
+					})
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "packaged %s; now run: mlperf-go submission check %s --round %s\n",
+						filepath.Join(c.String("out"), c.String("division"), c.String("submitter")), c.String("out"), round)
+					return nil
+				},
+			},
+			{
+				Name:      "check",
+				Usage:     "preflight a packaged submission with the official checker's rules (and refuse INVALID runs)",
+				ArgsUsage: "OUT",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "round", Usage: "round whose rules apply: " + fmt.Sprint(submission.RoundNames()) + " (default: the round of the linked LoadGen)"},
+				},
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return fmt.Errorf("usage: mlperf-go submission check OUT (the directory holding closed/ or open/)")
+					}
+					round := c.String("round")
+					if round == "" {
+						round = defaultRound()
+					}
+					problems := submission.Check(c.Args().First(), round)
+					for _, p := range problems {
+						fmt.Fprintln(c.App.Writer, p)
+					}
+					if len(problems) > 0 {
+						return exitError{1, fmt.Errorf("%d problem(s) found; fix them before submitting", len(problems))}
+					}
+					fmt.Fprintf(c.App.Writer, "%s: no problems found under the %s rules\n", c.Args().First(), round)
+					return nil
+				},
+			},
+			{
+				Name:  "system-template",
+				Usage: "write a systems JSON with every required field, the machine facts it can detect filled in",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "out", Required: true, Usage: "`FILE` to write (systems/<system>.json); - for stdout"}},
+				Action: func(c *cli.Context) error {
+					b, err := submission.SystemTemplate()
+					if err != nil {
+						return err
+					}
+					return writeOut(c, c.String("out"), b)
+				},
+			},
+			{
+				Name:  "measurements-template",
+				Usage: "write a measurements.json for a benchmark, the fixed fields filled in",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "benchmark", Required: true, Usage: "benchmark"},
+					&cli.StringFlag{Name: "out", Required: true, Usage: "`FILE` to write; - for stdout"},
+				},
+				Action: func(c *cli.Context) error {
+					bm, err := benchmark.Lookup(c.String("benchmark"))
+					if err != nil {
+						return err
+					}
+					b, err := submission.MeasurementsTemplate(bm.Name)
+					if err != nil {
+						return err
+					}
+					return writeOut(c, c.String("out"), b)
+				},
+			},
+			{
+				Name:  "ingest-accuracy",
+				Usage: "turn an official LLM evaluator's printed output into accuracy.txt in a results tree",
+				Description: `Run the official evaluator (see ` + "`mlperf-go evaluate`" + `), save what it prints, then:
+  mlperf-go submission ingest-accuracy --benchmark llama3_1-8b --input eval.out \
+    --out DIR/<system>/llama3.1-8b/Offline/accuracy/accuracy.txt`,
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "benchmark", Required: true, Usage: "benchmark the output is for"},
+					&cli.StringFlag{Name: "input", Value: "-", Usage: "evaluator output `FILE` (- for stdin)"},
+					&cli.StringFlag{Name: "out", Required: true, Usage: "accuracy.txt `FILE` to write"},
+				},
+				Action: func(c *cli.Context) error {
+					var in []byte
+					var err error
+					if p := c.String("input"); p == "-" {
+						in, err = io.ReadAll(os.Stdin)
+					} else {
+						in, err = os.ReadFile(p)
+					}
+					if err != nil {
+						return err
+					}
+					out, err := submission.IngestEvaluatorOutput(c.String("benchmark"), in)
+					if err != nil {
+						return err
+					}
+					return writeOut(c, c.String("out"), out)
+				},
+			},
+		},
+	}
+}
+
+func defaultRound() string {
+	if r, err := buildinfo.Round(); err == nil {
+		return r
+	}
+	return submission.DefaultRound
+}
+
+func writeOut(c *cli.Context, path string, b []byte) error {
+	if path == "-" {
+		_, err := c.App.Writer.Write(b)
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "wrote %s\n", path)
+	return nil
+}
