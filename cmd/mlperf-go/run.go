@@ -540,7 +540,6 @@ func copyFile(src, dst string) error {
 	return os.WriteFile(dst, b, 0o644)
 }
 
-
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
 func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
