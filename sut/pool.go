@@ -163,6 +163,29 @@ type Config struct {
 	Transport http.RoundTripper
 }
 
+// h1Targets prepares the pool's own HTTP/1.1 client for urls, or returns
+// nil when one of them needs net/http: https (TLS) or an HTTP proxy from
+// the environment.
+func h1Targets(urls []string, stream bool, auth string) ([]h1Target, error) {
+	ts := make([]h1Target, len(urls))
+	for i, raw := range urls {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, err
+		}
+		if u.Scheme != "http" {
+			return nil, nil
+		}
+		if proxy, err := http.ProxyFromEnvironment(&http.Request{URL: u}); err != nil || proxy != nil {
+			return nil, nil
+		}
+		if ts[i], err = newH1Target(raw, stream, auth); err != nil {
+			return nil, err
+		}
+	}
+	return ts, nil
+}
+
 // endpointURL turns a base URL into the request URL for api.
 func endpointURL(base string, api API) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
@@ -235,6 +258,13 @@ type Progress struct {
 	MeanLatency, MeanTTFT time.Duration
 }
 
+// worker is one pool goroutine's state: its keep-alive connection to each
+// endpoint (nil when it has none) and scratch for request heads.
+type worker struct {
+	conns []*h1Conn
+	hdr   []byte
+}
+
 // event is one response on its way to the Completer.
 type event struct {
 	first bool
@@ -265,9 +295,19 @@ type Pool struct {
 	closed bool
 
 	workers   sync.WaitGroup
-	events    chan event
-	completed chan struct{}
 	closeOnce sync.Once
+
+	// targets is set when requests go over the pool's own HTTP/1.1
+	// connections (h1.go) rather than net/http; conns are all of them.
+	targets []h1Target
+	connMu  sync.Mutex
+	conns   map[*h1Conn]struct{}
+
+	// Responses on their way to the Completer (see emit).
+	evMu                 sync.Mutex
+	evPending, evSpare   []event
+	evFlushing           bool
+	firstsBuf, finalsBuf []loadgen.Response
 
 	issued, done, failed, inFlight, queued atomic.Int64
 	outTokens, latencyNs, latencyN         atomic.Int64
@@ -315,9 +355,8 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		cfg:         cfg,
 		log:         cfg.Logger,
 		outstanding: make([]int, len(cfg.Endpoints)),
-		events:      make(chan event, 4*maxBatch),
-		completed:   make(chan struct{}),
 		byReason:    map[string]int64{},
+		conns:       map[*h1Conn]struct{}{},
 	}
 	if p.log == nil {
 		p.log = zap.NewNop()
@@ -353,19 +392,27 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		}
 	}
 	p.client = &http.Client{Transport: tr}
+	if cfg.Transport == nil {
+		var err error
+		p.targets, err = h1Targets(p.urls, cfg.Stream, p.auth)
+		if err != nil {
+			return nil, fmt.Errorf("sut: %w", err)
+		}
+	}
 	p.ctx, p.cancel = context.WithCancel(ctx)
 	p.qcond = sync.NewCond(&p.qmu)
 	p.workers.Add(cfg.Concurrency)
 	for range cfg.Concurrency {
 		go p.worker()
 	}
-	go p.completer()
-	// Wake idle workers on cancellation so queued samples fail promptly.
+	// On cancellation, wake idle workers so queued samples fail promptly
+	// and interrupt requests on the wire.
 	go func() {
 		<-p.ctx.Done()
 		p.qmu.Lock()
 		p.qcond.Broadcast()
 		p.qmu.Unlock()
+		p.interruptConns()
 	}()
 	return p, nil
 }
@@ -420,12 +467,20 @@ func (p *Pool) pop() (loadgen.QuerySample, bool) {
 
 func (p *Pool) worker() {
 	defer p.workers.Done()
+	w := &worker{conns: make([]*h1Conn, len(p.urls))}
+	defer func() {
+		for _, c := range w.conns {
+			if c != nil {
+				p.closeConn(c)
+			}
+		}
+	}()
 	for {
 		qs, ok := p.pop()
 		if !ok {
 			return
 		}
-		p.serve(qs)
+		p.serve(w, qs)
 	}
 }
 
@@ -453,36 +508,47 @@ func (p *Pool) release(i int) {
 	p.epMu.Unlock()
 }
 
-// completer delivers responses to the Completer, coalescing everything
-// that is ready into one call per kind: fewer cgo crossings, no added wait
-// (it never sleeps for more). First tokens go before completions so a
-// sample's FirstTokenComplete always precedes its QuerySamplesComplete.
-func (p *Pool) completer() {
-	defer close(p.completed)
-	var firsts, finals []loadgen.Response
-	var bufs []*[]byte
-	add := func(ev event) {
-		if ev.first {
-			firsts = append(firsts, ev.resp)
-		} else {
-			finals = append(finals, ev.resp)
-		}
-		if ev.buf != nil {
-			bufs = append(bufs, ev.buf)
-		}
+// emit hands a response to the Completer. Rather than a goroutine of its
+// own (one more wake-up per response), delivery is done by whichever
+// worker finds nobody delivering: it takes everything pending, makes one
+// call per kind, and repeats until nothing is left, while workers that
+// finish meanwhile only append. So calls are serialised, batches grow with
+// load, and no response waits for a timer. First tokens go before
+// completions in every batch, so a sample's FirstTokenComplete always
+// precedes its QuerySamplesComplete (the worker emits them in that order).
+func (p *Pool) emit(ev event) {
+	p.evMu.Lock()
+	p.evPending = append(p.evPending, ev)
+	if p.evFlushing {
+		p.evMu.Unlock()
+		return
 	}
-	for ev := range p.events {
-		add(ev)
-	drain:
-		for len(firsts)+len(finals) < maxBatch {
-			select {
-			case ev, ok := <-p.events:
-				if !ok {
-					break drain
-				}
-				add(ev)
-			default:
-				break drain
+	p.evFlushing = true
+	for len(p.evPending) > 0 {
+		batch := p.evPending
+		p.evPending = p.evSpare[:0]
+		p.evMu.Unlock()
+		p.deliver(batch)
+		clear(batch)
+		p.evMu.Lock()
+		p.evSpare = batch[:0]
+	}
+	p.evFlushing = false
+	p.evMu.Unlock()
+}
+
+// deliver makes the Completer calls for one batch of events, at most
+// maxBatch responses per call, and recycles their buffers.
+func (p *Pool) deliver(batch []event) {
+	for len(batch) > 0 {
+		part := batch[:min(len(batch), maxBatch)]
+		batch = batch[len(part):]
+		firsts, finals := p.firstsBuf[:0], p.finalsBuf[:0]
+		for i := range part {
+			if part[i].first {
+				firsts = append(firsts, part[i].resp)
+			} else {
+				finals = append(finals, part[i].resp)
 			}
 		}
 		if len(firsts) > 0 {
@@ -495,14 +561,14 @@ func (p *Pool) completer() {
 				p.completerErr("QuerySamplesComplete", err)
 			}
 		}
+		for i := range part {
+			if part[i].buf != nil {
+				putBuf(part[i].buf)
+			}
+		}
 		clear(firsts)
 		clear(finals)
-		firsts, finals = firsts[:0], finals[:0]
-		for _, b := range bufs {
-			putBuf(b)
-		}
-		clear(bufs)
-		bufs = bufs[:0]
+		p.firstsBuf, p.finalsBuf = firsts[:0], finals[:0]
 	}
 }
 
@@ -611,10 +677,16 @@ func (p *Pool) Close() error {
 			<-idle
 		}
 		t.Stop()
-		close(p.events)
-		<-p.completed
+		// Every worker has returned, and the last to emit delivered
+		// everything pending before returning.
 		p.cancel()
 		p.client.CloseIdleConnections()
+		p.connMu.Lock()
+		for c := range p.conns {
+			c.nc.Close()
+		}
+		clear(p.conns)
+		p.connMu.Unlock()
 	})
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -56,7 +57,7 @@ func (f *failure) Error() string { return f.err.Error() }
 func fail(reason string, err error) *failure { return &failure{reason, err} }
 
 // serve sends one sample and completes it exactly once, whatever happens.
-func (p *Pool) serve(qs loadgen.QuerySample) {
+func (p *Pool) serve(w *worker, qs loadgen.QuerySample) {
 	p.inFlight.Add(1)
 	defer p.inFlight.Add(-1)
 	st := &reqState{qs: qs, start: time.Now()}
@@ -67,7 +68,7 @@ func (p *Pool) serve(qs loadgen.QuerySample) {
 			}
 		}
 	}()
-	f := p.do(st)
+	f := p.do(w, st)
 	if !st.finished {
 		if f == nil { // a handler returned without completing: a bug
 			f = fail(ReasonInternal, errors.New("request finished without a response"))
@@ -78,7 +79,7 @@ func (p *Pool) serve(qs loadgen.QuerySample) {
 
 // do performs the request; it completes the sample itself on success and
 // returns the failure otherwise.
-func (p *Pool) do(st *reqState) *failure {
+func (p *Pool) do(w *worker, st *reqState) *failure {
 	body := p.cfg.Bodies.Body(st.qs.Index)
 	if body == nil {
 		return fail(ReasonNotLoaded, fmt.Errorf("sample %d is not loaded (no request body)", st.qs.Index))
@@ -88,6 +89,80 @@ func (p *Pool) do(st *reqState) *failure {
 	}
 	ep := p.acquire()
 	defer p.release(ep)
+	if p.targets != nil {
+		return p.doH1(w, st, ep, body)
+	}
+	return p.doHTTP(st, ep, body)
+}
+
+// doH1 sends the request over the worker's own connection to endpoint ep
+// (see h1.go).
+func (p *Pool) doH1(w *worker, st *reqState, ep int, body []byte) *failure {
+	t := &p.targets[ep]
+	deadline := st.start.Add(p.cfg.Timeout)
+	netFail := func(err error) *failure {
+		switch {
+		case p.ctx.Err() != nil:
+			return fail(ReasonCanceled, fmt.Errorf("run cancelled: %w", err))
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return fail(ReasonTimeout, fmt.Errorf("no complete response within %v: %w", p.cfg.Timeout, err))
+		}
+		return fail(ReasonTransport, fmt.Errorf("POST %s: %w", p.urls[ep], err))
+	}
+	var (
+		c    *h1Conn
+		resp h1Response
+		err  error
+	)
+	for attempt := 0; ; attempt++ {
+		c = w.conns[ep]
+		w.conns[ep] = nil
+		if c != nil && time.Since(c.lastUsed) > staleAfter && !connAlive(c.nc) {
+			p.closeConn(c)
+			c = nil
+		}
+		if c == nil {
+			dctx, cancel := context.WithDeadline(p.ctx, deadline)
+			c, err = p.dial(dctx, t)
+			cancel()
+			if err != nil {
+				return netFail(err)
+			}
+		}
+		// The deadline is set before the cancellation check so that a
+		// cancellation either is seen here or interrupts the I/O
+		// (interruptConns runs after the context is done).
+		if err = c.nc.SetDeadline(deadline); err == nil && p.ctx.Err() != nil {
+			err = p.ctx.Err()
+		}
+		if err == nil {
+			resp, w.hdr, err = c.roundTrip(t, body, w.hdr, p.cfg.Stream)
+		}
+		var stale *errStale
+		if err != nil && errors.As(err, &stale) && attempt == 0 {
+			p.closeConn(c) // the server closed it while idle: once more, fresh
+			continue
+		}
+		break
+	}
+	if err != nil {
+		p.closeConn(c)
+		return netFail(err)
+	}
+	c.used = true
+	f := p.handle(st, resp.status, resp.statusLine, resp.contentType, c.body.lengthHint(), &c.body, p.urls[ep], netFail)
+	if resp.keepAlive && c.body.drain(1<<20) {
+		c.lastUsed = time.Now()
+		w.conns[ep] = c
+	} else {
+		p.closeConn(c)
+	}
+	return f
+}
+
+// doHTTP sends the request through net/http (https endpoints, proxies,
+// Config.Transport).
+func (p *Pool) doHTTP(st *reqState, ep int, body []byte) *failure {
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(body))
@@ -106,22 +181,28 @@ func (p *Pool) do(st *reqState) *failure {
 		return p.netFailure(ctx, err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[ep], clip(string(bytes.TrimSpace(snippet)), 300)))
-	}
-	var f *failure
-	if p.cfg.Stream {
-		f = p.readStream(ctx, st, resp.Body, resp.Header.Get("Content-Type"))
-	} else {
-		f = p.readBody(ctx, st, resp)
-	}
+	f := p.handle(st, resp.StatusCode, resp.Status, resp.Header.Get("Content-Type"), resp.ContentLength, resp.Body, p.urls[ep],
+		func(err error) *failure { return p.netFailure(ctx, err) })
 	if f == nil {
 		// Read to the end (the chunked trailer after [DONE]) so the
 		// connection goes back to the pool instead of being closed.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	}
 	return f
+}
+
+// handle reads a response whose head has arrived: status, the status line
+// for messages, the Content-Type of streams, the body length (-1 when
+// unknown) and the body.
+func (p *Pool) handle(st *reqState, status int, statusLine, contentType string, length int64, body io.Reader, where string, netFail func(error) *failure) *failure {
+	if status != http.StatusOK {
+		snippet, _ := io.ReadAll(io.LimitReader(body, 512))
+		return fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", statusLine, where, clip(string(bytes.TrimSpace(snippet)), 300)))
+	}
+	if p.cfg.Stream {
+		return p.readStream(st, body, contentType, netFail)
+	}
+	return p.readBody(st, length, body, netFail)
 }
 
 // netFailure classifies a transport error.
@@ -145,7 +226,7 @@ func parseFailure(err error) *failure {
 }
 
 // readBody handles a non-streamed response.
-func (p *Pool) readBody(ctx context.Context, st *reqState, resp *http.Response) *failure {
+func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func(error) *failure) *failure {
 	bb := bodyPool.Get().(*bytes.Buffer)
 	defer func() {
 		if bb.Cap() <= 16<<20 {
@@ -154,12 +235,12 @@ func (p *Pool) readBody(ctx context.Context, st *reqState, resp *http.Response) 
 		}
 	}()
 	bb.Reset()
-	if n := resp.ContentLength; n > 0 && n <= p.cfg.MaxResponseBytes {
-		bb.Grow(int(n))
+	if length > 0 && length <= p.cfg.MaxResponseBytes {
+		bb.Grow(int(length))
 	}
-	n, err := bb.ReadFrom(io.LimitReader(resp.Body, p.cfg.MaxResponseBytes+1))
+	n, err := bb.ReadFrom(io.LimitReader(body, p.cfg.MaxResponseBytes+1))
 	if err != nil {
-		return p.netFailure(ctx, err)
+		return netFail(err)
 	}
 	if n > p.cfg.MaxResponseBytes {
 		return fail(ReasonMalformed, fmt.Errorf("response larger than %d bytes", p.cfg.MaxResponseBytes))
@@ -183,7 +264,7 @@ func (p *Pool) readBody(ctx context.Context, st *reqState, resp *http.Response) 
 }
 
 // readStream handles a server-sent-event response.
-func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader, contentType string) *failure {
+func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netFail func(error) *failure) *failure {
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(body)
 	defer func() { br.Reset(nil); readerPool.Put(br) }()
@@ -211,7 +292,7 @@ func (p *Pool) readStream(ctx context.Context, st *reqState, body io.Reader, con
 			break
 		}
 		if err != nil {
-			return p.netFailure(ctx, err)
+			return netFail(err)
 		}
 		sawData = true
 		if bytes.Equal(data, doneMarker) {
@@ -289,7 +370,7 @@ func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 	p.ttftN.Add(1)
 	buf := getBuf()
 	*buf = append(*buf, data...)
-	p.events <- event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf}
+	p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf})
 }
 
 // complete reports the sample's final response: the payload in buf on
@@ -306,7 +387,7 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 		p.recordFailure(st.qs, f.reason, f.Error())
 		if p.cfg.Stream && !st.firstSent {
 			st.firstSent = true
-			p.events <- event{first: true, resp: loadgen.Response{ID: st.qs.ID}}
+			p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID}})
 		}
 	} else {
 		p.outTokens.Add(n)
@@ -318,5 +399,5 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 	if buf != nil {
 		ev.resp.Data = *buf
 	}
-	p.events <- ev
+	p.emit(ev)
 }

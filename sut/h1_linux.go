@@ -1,0 +1,117 @@
+//go:build linux
+
+package sut
+
+import (
+	"io"
+	"net"
+	"syscall"
+)
+
+// connReader returns the reader responses are read from: on Linux TCP
+// connections one that reads with raw system calls (see rawReader).
+func connReader(nc net.Conn) io.Reader {
+	tc, ok := nc.(*net.TCPConn)
+	if !ok {
+		return nc
+	}
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return nc
+	}
+	return &rawReader{nc: tc, rc: rc}
+}
+
+// rawReader reads a non-blocking socket with raw read(2) calls, waiting in
+// the runtime's poller (deadlines included) only when nothing is ready.
+// An ordinary read goes through the runtime's system-call entry, which
+// wakes sysmon from its idle sleep whenever the process was idle, and an
+// endpoint-bound harness goes idle between most responses: sysmon then
+// polls every 20 µs instead of backing off. A read of a ready socket never
+// blocks, so the raw call needs no such bookkeeping.
+type rawReader struct {
+	nc *net.TCPConn
+	rc syscall.RawConn
+}
+
+// Read implements io.Reader.
+func (r *rawReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n := 0
+	var rerr error
+	err := r.rc.Read(func(fd uintptr) bool {
+		for {
+			m, e := readFD(fd, p)
+			switch e {
+			case 0:
+				n = int(m)
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // wait until readable
+			default:
+				rerr = e
+			}
+			return true
+		}
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case rerr != nil:
+		return 0, &net.OpError{Op: "read", Net: "tcp", Source: r.nc.LocalAddr(), Addr: r.nc.RemoteAddr(), Err: rerr}
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// writeRequest writes head then body to nc. On Linux TCP connections it
+// issues writev itself, as a raw system call on the non-blocking socket:
+// copying a 60 KB body into a loopback socket takes longer than the
+// runtime's 20 µs system-call threshold, so through the ordinary path
+// sysmon would take the worker's P away on most writes and hand it to
+// another thread (a futex wake-up and a context switch per request), and
+// the system-call entry wakes sysmon (see rawReader). The raw call cannot
+// block: a full socket buffer returns EAGAIN and the ordinary poller wait
+// follows.
+func writeRequest(nc net.Conn, head, body []byte) error {
+	tc, ok := nc.(*net.TCPConn)
+	if !ok {
+		return writeRequestGeneric(nc, head, body)
+	}
+	rc, err := tc.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var werr error
+	err = rc.Write(func(fd uintptr) bool {
+		for len(head)+len(body) > 0 {
+			r, e := writevFD(fd, head, body)
+			switch e {
+			case 0:
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // wait until the socket is writable
+			default:
+				werr = e
+				return true
+			}
+			w := int(r)
+			k := min(w, len(head))
+			head, w = head[k:], w-k
+			body = body[w:]
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	if werr != nil {
+		return &net.OpError{Op: "write", Net: "tcp", Source: nc.LocalAddr(), Addr: nc.RemoteAddr(), Err: werr}
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+//go:build linux && race
+
+package sut
+
+import "syscall"
+
+// With the race detector, the socket is read and written through package
+// syscall's Read and Write, which tell the detector about the buffers and
+// about the ordering that I/O implies (raw system calls would hide both
+// and produce false reports). The logic around them is the same.
+
+// readFD is read(2) on a non-blocking socket.
+func readFD(fd uintptr, p []byte) (int, syscall.Errno) {
+	n, err := syscall.Read(int(fd), p)
+	return max(n, 0), errno(err)
+}
+
+// writevFD writes head, or body once head is empty (partial writes are
+// resumed by the caller).
+func writevFD(fd uintptr, head, body []byte) (int, syscall.Errno) {
+	b := head
+	if len(b) == 0 {
+		b = body
+	}
+	n, err := syscall.Write(int(fd), b)
+	return max(n, 0), errno(err)
+}
+
+func errno(err error) syscall.Errno {
+	if err == nil {
+		return 0
+	}
+	if e, ok := err.(syscall.Errno); ok {
+		return e
+	}
+	return syscall.EIO
+}
