@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/internal/synth"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
@@ -30,6 +32,9 @@ import (
 
 const fakeChildEnv = "MLPERF_GO_BENCH_FAKE"
 
+// fakeModelEnv passes the served model name to the fake child.
+const fakeModelEnv = "MLPERF_GO_BENCH_FAKE_MODEL"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeChildEnv) != "" {
 		serveFakeChild()
@@ -41,7 +46,7 @@ func TestMain(m *testing.M) {
 // serveFakeChild runs the fake endpoint until stdin closes, printing its
 // URL first.
 func serveFakeChild() {
-	srv, err := fakeendpoint.New(fakeendpoint.Config{OutputTokens: 128})
+	srv, err := fakeendpoint.New(fakeendpoint.Config{OutputTokens: 128, Model: os.Getenv(fakeModelEnv)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -56,11 +61,12 @@ func serveFakeChild() {
 	srv.Close()
 }
 
-// startFakeProcess starts the fake endpoint in a child process.
-func startFakeProcess(b *testing.B) string {
+// startFakeProcess starts the fake endpoint serving model in a child
+// process.
+func startFakeProcess(b *testing.B, model string) string {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", "GOMAXPROCS=1")
+	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, "GOMAXPROCS=1")
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -128,9 +134,10 @@ func (l *loadClock) Build(idx []int, emit func(int, []byte)) error {
 // benchOffline runs Offline performance over n samples issued
 // queries times in total and reports harness CPU per sample.
 func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bool) {
-	url := startFakeProcess(b)
+	bm := mustBenchmark(b, bench)
+	url := startFakeProcess(b, bm.Model)
 	o := Options{
-		Benchmark:   mustBenchmark(b, bench),
+		Benchmark:   bm,
 		Scenario:    loadgen.Offline,
 		Mode:        loadgen.PerformanceOnly,
 		Data:        d,
@@ -138,6 +145,8 @@ func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bo
 		OutputDir:   b.TempDir(),
 		Concurrency: 256,
 		Stream:      &stream,
+		Completion:  sut.DefaultCompletionParams(), // 128 tokens, not vLLM's default 16
+		SGLang:      sut.DefaultSGLangParams(),
 		Settings:    []string{"min_duration=0", fmt.Sprintf("min_query_count=%d", queries), "target_qps=100000"},
 	}
 	api := o.Benchmark.API
@@ -227,6 +236,34 @@ func BenchmarkHarnessOfflineQ3VL(b *testing.B) {
 	for _, q := range []int{2000, 10000} {
 		b.Run(fmt.Sprintf("queries=%d", q), func(b *testing.B) {
 			benchOffline(b, d, "qwen3-vl-235b-a22b", q, false)
+		})
+	}
+}
+
+// llamaBenchData writes n synthetic llama3_1-8b samples (token-ID
+// prompts, a few KB per request body) and opens them.
+func llamaBenchData(b *testing.B, n int) *Dataset {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "cnn_eval.json")
+	if err := synth.Llama(path, n, 7); err != nil {
+		b.Fatal(err)
+	}
+	d, err := OpenDataset(mustBenchmark(b, "llama3_1-8b"), []string{path}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
+// BenchmarkHarnessOfflineLlama: as BenchmarkHarnessOfflineQ3VL with small
+// bodies (per-request cost apart from per-byte cost), plain and
+// streamed (the fake streams 128 tokens per answer, one per event:
+// harness-cpu-ns/token is the streaming cost).
+func BenchmarkHarnessOfflineLlama(b *testing.B) {
+	d := llamaBenchData(b, 500)
+	for _, stream := range []bool{false, true} {
+		b.Run(fmt.Sprintf("stream=%v", stream), func(b *testing.B) {
+			benchOffline(b, d, "llama3_1-8b", 10000, stream)
 		})
 	}
 }
