@@ -111,11 +111,11 @@ $(BUILD)/loadgen-src.txt: FORCE
 
 $(BUILD)/cmake/CMakeCache.txt: CMakeLists.txt $(BUILD)/loadgen-src.txt $(LG_READY) | tools
 	@test -f $(LG_DIR)/loadgen.h || { echo "error: $(LG_DIR) has no loadgen.h" >&2; exit 1; }
-	$(CMAKE) -S . -B $(BUILD)/cmake -DCMAKE_BUILD_TYPE=Release -DLOADGEN_SRC_DIR=$(LG_DIR) >/dev/null
+	$(CMAKE) -S . -B $(BUILD)/cmake -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release -DLOADGEN_SRC_DIR=$(LG_DIR) >/dev/null
 	@touch $@
 
 native: tools $(BUILD)/cmake/CMakeCache.txt
-	@$(CMAKE) --build $(BUILD)/cmake -j $(JOBS) --target mlperf_go_shim mlperf_loadgen | { grep -v -e '^\[.*\] Built target' -e '^ninja: no work' || true; }
+	@$(CMAKE) --build $(BUILD)/cmake -j $(JOBS) --target mlperf_go_shim mlperf_loadgen -- --no-print-directory | { grep -v -e '^\[.*\] Built target' || true; }
 
 mlperf.conf: $(LG_READY) $(BUILD)/loadgen-src.txt
 	cp $(LG_DIR)/mlperf.conf $@
@@ -135,7 +135,7 @@ test: native mlperf.conf vet
 	CGO_ENABLED=1 $(GO) test -race -ldflags "$(GO_LDFLAGS)" ./...
 
 bench-loadgen: native
-	@$(CMAKE) --build $(BUILD)/cmake -j $(JOBS) --target loadgen_null_sut_cpp | { grep -v -e '^\[.*\] Built target' || true; }
+	@$(CMAKE) --build $(BUILD)/cmake -j $(JOBS) --target loadgen_null_sut_cpp -- --no-print-directory | { grep -v -e '^\[.*\] Built target' || true; }
 	CGO_ENABLED=1 $(GO) build -ldflags "$(GO_LDFLAGS)" -o $(BUILD)/bin/bench-loadgen ./bench/loadgen
 	$(BUILD)/bin/bench-loadgen -cpp $(BUILD)/bin/loadgen_null_sut_cpp $(BENCH_FLAGS)
 

@@ -10,6 +10,8 @@ package loadgen
 #cgo noescape mlpg_first_token_complete
 #cgo nocallback mlpg_first_token_complete
 #cgo nocallback mlpg_set_draining
+#cgo noescape mlpg_take
+#cgo nocallback mlpg_take
 #include <stdlib.h>
 #include "mlpg_shim.h"
 */
@@ -22,6 +24,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/cgo"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,6 +52,7 @@ type testState struct {
 	completeMu sync.RWMutex
 	aborted    atomic.Bool
 	loaded     atomic.Bool // LoadGen called LoadSamplesToRam: the test ran
+	stopping   atomic.Bool // StartTest returned: the consumer exits
 
 	errMu sync.Mutex
 	err   error
@@ -117,6 +121,8 @@ func cError(prefix string, cerr *C.char) error {
 // audit.config LoadGen applies if the file exists ("" means "audit.config",
 // LoadGen's default, relative to the working directory).
 //
+// LoadGen's IssueQuery only queues the samples in C++ and returns; a
+// goroutine of the bridge hands them to sut.IssueQuery in batches (see SUT).
 // The SUT completes samples through Native(). StartTest returns an error if
 // another test is running, if LoadGen threw, or if the test was aborted (a
 // callback panicked, the QSL failed to load, or AbortTest was called); the
@@ -168,6 +174,22 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		return fmt.Errorf("loadgen: QSL %q reports %d samples and a performance sample count of %d; want 0 < performance count <= total", qslName, total, perf)
 	}
 
+	// LoadGen's IssueQuery only queues samples in C++ and wakes this
+	// consumer through a pipe when it sleeps (see mlpg_queue_reset).
+	wakeR, wakeW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("loadgen: wake pipe: %w", err)
+	}
+	defer wakeR.Close()
+	defer wakeW.Close()
+	wakeFd := -1
+	if rc, err := wakeW.SyscallConn(); err == nil {
+		rc.Control(func(fd uintptr) { wakeFd = int(fd) })
+	}
+	if wakeFd < 0 {
+		return errors.New("loadgen: wake pipe has no file descriptor")
+	}
+
 	testGen++
 	st := &testState{
 		sut:             sut,
@@ -184,6 +206,14 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		testsFinished.Add(1)
 	}()
 
+	C.mlpg_queue_reset(C.int(wakeFd), cBool(st.needsFirstToken))
+	var consumerDone sync.WaitGroup
+	consumerDone.Add(1)
+	go func() {
+		defer consumerDone.Done()
+		st.consume(wakeR)
+	}()
+
 	stop := context.AfterFunc(ctx, func() { AbortTest(context.Cause(ctx)) })
 	defer stop()
 
@@ -196,8 +226,14 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 	defer C.free(unsafe.Pointer(cAudit))
 
 	var cerr *C.char
-	rc := C.mlpg_start_test(C.uintptr_t(h), cSut, C.uintptr_t(h), cQsl,
+	rc := C.mlpg_start_test(cSut, C.uintptr_t(h), cQsl,
 		C.uint64_t(total), C.uint64_t(perf), &cs, &cl, cAudit, &cerr)
+	// LoadGen has every sample back, so nothing is queued: stop the consumer.
+	st.stopping.Store(true)
+	wakeW.Write([]byte{1})
+	consumerDone.Wait()
+	C.mlpg_queue_reset(-1, 0)
+	runtime.KeepAlive(wakeW)
 	switch rc {
 	case C.MLPG_OK:
 	case C.MLPG_ERR_BUSY:
@@ -258,7 +294,7 @@ func (st *testState) abort(cause error) {
 	if !st.aborted.CompareAndSwap(false, true) {
 		return
 	}
-	C.mlpg_set_draining(1)
+	C.mlpg_set_draining()
 	st.completeMu.Lock()
 	defer st.completeMu.Unlock()
 	ids, states := st.tracker.drain()
@@ -295,8 +331,61 @@ func (st *testState) completeEmpty(ids []uint64, states []uint8) {
 	}
 }
 
-// issue hands a batch from LoadGen to the SUT. src aliases LoadGen's array
-// and is copied before anything else.
+// consume moves issued samples from the C++ queue to the SUT until the test
+// ends, sleeping on wake (the read end of the pipe LoadGen's issue threads
+// write to) when the queue is empty. One cgo call takes every queued
+// sample, so at high rates a call carries the queries of many IssueQuery
+// calls. A panic in the SUT aborts the test; the consumer keeps draining.
+func (st *testState) consume(wake *os.File) {
+	scratch := make([]QuerySample, 256)
+	var one [64]byte
+	for {
+		var flushes C.uint64_t
+		n := int64(C.mlpg_take((*C.mlpg_query_sample)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch)), &flushes))
+		if n < 0 {
+			scratch = make([]QuerySample, -n)
+			continue
+		}
+		if n > 0 {
+			st.deliver(scratch[:n])
+		}
+		for i := C.uint64_t(0); i < flushes; i++ {
+			st.flush()
+		}
+		if n > 0 || flushes > 0 {
+			continue
+		}
+		if st.stopping.Load() {
+			return
+		}
+		if _, err := wake.Read(one[:]); err != nil {
+			return
+		}
+	}
+}
+
+func (st *testState) deliver(samples []QuerySample) {
+	defer st.recoverInto("SUT.IssueQuery")
+	st.issue(samples)
+}
+
+func (st *testState) flush() {
+	defer st.recoverInto("SUT.FlushQueries")
+	if !st.aborted.Load() {
+		st.sut.FlushQueries()
+	}
+}
+
+// recoverInto turns a panic in SUT or QSL code called by the bridge into an
+// aborted test.
+func (st *testState) recoverInto(what string) {
+	if r := recover(); r != nil {
+		st.abort(fmt.Errorf("%s panicked: %v\n%s", what, r, debug.Stack()))
+	}
+}
+
+// issue hands a batch from LoadGen to the SUT in a slice the SUT owns. src
+// is the consumer's scratch buffer and is copied before anything else.
 func (st *testState) issue(src []QuerySample) {
 	if st.aborted.Load() {
 		ids := make([]uint64, len(src))

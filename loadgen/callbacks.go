@@ -2,11 +2,13 @@
 
 package loadgen
 
-// The C++ shim calls these from LoadGen's threads. A file with //export may
-// only declare in its preamble, so the C side lives in shim/mlpg_shim.h.
-// Every trampoline recovers: a panic must not unwind into C++, and it must
-// not crash the process while LoadGen's logs are half-written. It aborts the
-// test instead (see AbortTest), and StartTest returns the panic as its error.
+// The C++ shim calls these from LoadGen's main thread, which waits for
+// them: the QSL's load and unload. (Issued samples do not come through a
+// callback: see consume in bridge.go.) A file with //export may only declare
+// in its preamble, so the C side lives in shim/mlpg_shim.h. Every trampoline
+// recovers: a panic must not unwind into C++, and it must not crash the
+// process while LoadGen's logs are half-written. It aborts the test instead
+// (see AbortTest), and StartTest returns the panic as its error.
 
 /*
 #include "mlpg_shim.h"
@@ -16,37 +18,11 @@ import "C"
 import (
 	"fmt"
 	"runtime/cgo"
-	"runtime/debug"
 	"unsafe"
 )
 
 func stateOf(h C.uintptr_t) *testState {
 	return cgo.Handle(h).Value().(*testState)
-}
-
-// recoverInto turns a panic in a callback into an aborted test.
-func (st *testState) recoverInto(what string) {
-	if r := recover(); r != nil {
-		st.abort(fmt.Errorf("%s panicked: %v\n%s", what, r, debug.Stack()))
-	}
-}
-
-//export mlpgGoIssueQuery
-func mlpgGoIssueQuery(h C.uintptr_t, samples *C.mlpg_query_sample, n C.size_t) {
-	st := stateOf(h)
-	defer st.recoverInto("SUT.IssueQuery")
-	// One copy of LoadGen's array (same layout, checked in bridge.go).
-	st.issue(unsafe.Slice((*QuerySample)(unsafe.Pointer(samples)), int(n)))
-}
-
-//export mlpgGoFlushQueries
-func mlpgGoFlushQueries(h C.uintptr_t) {
-	st := stateOf(h)
-	defer st.recoverInto("SUT.FlushQueries")
-	if st.aborted.Load() {
-		return
-	}
-	st.sut.FlushQueries()
 }
 
 //export mlpgGoLoadSamples

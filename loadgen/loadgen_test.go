@@ -401,7 +401,8 @@ func (s *misuseSUT) IssueQuery(qs []QuerySample) {
 			s.firstIssued = qs
 		}
 		s.dupErr = append(s.dupErr, s.c.QuerySamplesComplete(rs[:1]))
-		s.unknownErr = append(s.unknownErr, s.c.QuerySamplesComplete([]Response{{ID: qs[0].ID ^ 0x40}}))
+		// Right tag, but no LoadGen sample lives at address 8.
+		s.unknownErr = append(s.unknownErr, s.c.QuerySamplesComplete([]Response{{ID: qs[0].ID&^idPtrMask | 8}}))
 	}()
 }
 func (s *misuseSUT) FlushQueries() {}

@@ -29,10 +29,13 @@ type Response struct {
 	NTokens int64
 }
 
-// SUT is the system under test. LoadGen calls IssueQuery from its own
-// threads (in Offline, once with every sample of the run); implementations
-// must hand the samples off and return quickly, and complete every sample
-// exactly once via a Completer.
+// SUT is the system under test. The bridge calls IssueQuery from one
+// goroutine per test, never concurrently, with the samples LoadGen issued
+// since the previous call (in Offline, one call with every sample of the
+// run; at high Server rates one call may carry several LoadGen queries);
+// the slice belongs to the SUT. Implementations must hand the samples off
+// and return quickly, and complete every sample exactly once via a
+// Completer.
 type SUT interface {
 	// Name is logged by LoadGen.
 	Name() string

@@ -4,11 +4,14 @@
 
 #include "mlpg_shim.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -52,7 +55,6 @@ static_assert(sizeof(uint64_t) == sizeof(mlperf::QuerySampleIndex),
               "QuerySampleIndex must be 64-bit");
 
 std::atomic<bool> g_running{false};
-std::atomic<bool> g_draining{false};
 
 void set_err(char** err, const char* msg) {
   if (err == nullptr) return;
@@ -63,6 +65,7 @@ void set_err(char** err, const char* msg) {
   *err = s;
 }
 
+// caught reports the exception being handled; call it only in a catch block.
 int caught(char** err) {
   try {
     throw;
@@ -74,36 +77,119 @@ int caught(char** err) {
   return MLPG_ERR_EXCEPTION;
 }
 
-// CompleteEmpty completes samples with empty responses, without Go. Used
-// while draining a failed test.
-void CompleteEmpty(const std::vector<mlperf::QuerySample>& samples) {
+// CompleteEmpty completes samples with empty responses, without Go, after a
+// first token where LoadGen needs one (it reads past its token-latency array
+// otherwise). Used while draining a failed test.
+void CompleteEmpty(const mlperf::QuerySample* samples, size_t n,
+                   bool first_token) {
+  if (n == 0) return;
   std::vector<mlperf::QuerySampleResponse> rs;
-  rs.reserve(samples.size());
-  for (const auto& s : samples) rs.emplace_back(s.id, 0, 0, 0);
+  rs.reserve(n);
+  for (size_t i = 0; i < n; i++) rs.emplace_back(samples[i].id, 0, 0, 0);
+  if (first_token) mlperf::FirstTokenComplete(rs.data(), rs.size());
   mlperf::QuerySamplesComplete(rs.data(), rs.size());
 }
 
+// Queue hands issued samples from LoadGen's issue thread(s) to the Go
+// consumer. One test runs at a time, so one queue suffices.
+struct Queue {
+  std::mutex mu;
+  std::vector<mlperf::QuerySample> pending;
+  uint64_t flushes = 0;
+  bool waiting = false;   // the consumer found nothing and sleeps on wake_fd
+  bool draining = false;  // complete everything here, Go is done
+  bool needs_first_token = false;
+  int wake_fd = -1;
+
+  void Reset(int fd, bool first_token) {
+    std::lock_guard<std::mutex> lock(mu);
+    pending.clear();
+    flushes = 0;
+    waiting = false;
+    draining = false;
+    needs_first_token = first_token;
+    wake_fd = fd;
+  }
+
+  void Wake() {
+    char b = 1;
+    // One byte per sleep of the consumer; the pipe never fills.
+    ssize_t r = write(wake_fd, &b, 1);
+    (void)r;
+  }
+
+  void Push(const std::vector<mlperf::QuerySample>& samples) {
+    bool wake;
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      if (draining) {
+        bool ft = needs_first_token;
+        lock.unlock();
+        CompleteEmpty(samples.data(), samples.size(), ft);
+        return;
+      }
+      pending.insert(pending.end(), samples.begin(), samples.end());
+      wake = waiting;
+      waiting = false;
+    }
+    if (wake) Wake();
+  }
+
+  void Flush() {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (draining) return;
+      flushes++;
+      wake = waiting;
+      waiting = false;
+    }
+    if (wake) Wake();
+  }
+
+  int64_t Take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes_out) {
+    std::lock_guard<std::mutex> lock(mu);
+    *flushes_out = 0;
+    size_t n = pending.size();
+    if (n > cap) return -static_cast<int64_t>(n);
+    if (n == 0 && flushes == 0) {
+      waiting = true;
+      return 0;
+    }
+    if (n > 0) {
+      std::memcpy(buf, pending.data(), n * sizeof(mlpg_query_sample));
+      pending.clear();
+    }
+    *flushes_out = flushes;
+    flushes = 0;
+    return static_cast<int64_t>(n);
+  }
+
+  void Drain() {
+    std::vector<mlperf::QuerySample> rest;
+    bool ft;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      draining = true;
+      rest.swap(pending);
+      ft = needs_first_token;
+    }
+    CompleteEmpty(rest.data(), rest.size(), ft);
+  }
+};
+
+Queue g_queue;
+
 class Sut : public mlperf::SystemUnderTest {
  public:
-  Sut(uintptr_t handle, std::string name)
-      : handle_(handle), name_(std::move(name)) {}
+  explicit Sut(std::string name) : name_(std::move(name)) {}
   const std::string& Name() override { return name_; }
   void IssueQuery(const std::vector<mlperf::QuerySample>& samples) override {
-    if (g_draining.load(std::memory_order_acquire)) {
-      CompleteEmpty(samples);
-      return;
-    }
-    // The layouts are identical (static_asserts above): hand LoadGen's
-    // array to Go as is; Go copies it before returning.
-    mlpgGoIssueQuery(handle_,
-                     reinterpret_cast<mlpg_query_sample*>(
-                         const_cast<mlperf::QuerySample*>(samples.data())),
-                     samples.size());
+    g_queue.Push(samples);
   }
-  void FlushQueries() override { mlpgGoFlushQueries(handle_); }
+  void FlushQueries() override { g_queue.Flush(); }
 
  private:
-  uintptr_t handle_;
   std::string name_;
 };
 
@@ -268,7 +354,11 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
   }
 }
 
-int mlpg_start_test(uintptr_t sut, const char* sut_name, uintptr_t qsl,
+void mlpg_queue_reset(int wake_fd, int needs_first_token) {
+  g_queue.Reset(wake_fd, needs_first_token != 0);
+}
+
+int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     const char* qsl_name, uint64_t total_sample_count,
                     uint64_t performance_sample_count,
                     const mlpg_test_settings* settings,
@@ -279,10 +369,11 @@ int mlpg_start_test(uintptr_t sut, const char* sut_name, uintptr_t qsl,
     set_err(err, "a LoadGen test is already running in this process");
     return MLPG_ERR_BUSY;
   }
-  g_draining.store(false, std::memory_order_release);
   int rc = MLPG_OK;
   try {
-    Sut s(sut, sut_name);
+    // The queue was reset by mlpg_queue_reset before Go's consumer started:
+    // resetting it here could lose the consumer's "waiting" mark.
+    Sut s(sut_name);
     Qsl q(qsl, qsl_name, total_sample_count, performance_sample_count);
     mlperf::TestSettings t;
     FromC(settings, &t);
@@ -300,7 +391,6 @@ int mlpg_start_test(uintptr_t sut, const char* sut_name, uintptr_t qsl,
   } catch (...) {
     rc = caught(err);
   }
-  g_draining.store(false, std::memory_order_release);
   g_running.store(false, std::memory_order_release);
   return rc;
 }
@@ -327,8 +417,17 @@ int mlpg_first_token_complete(mlpg_response* responses, size_t n,
   }
 }
 
-void mlpg_set_draining(int on) {
-  g_draining.store(on != 0, std::memory_order_release);
+int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes) {
+  return g_queue.Take(buf, cap, flushes);
+}
+
+void mlpg_set_draining(void) {
+  try {
+    g_queue.Drain();
+  } catch (...) {
+    // Completing with empty responses does not throw in LoadGen 6.0; if it
+    // ever did, the test would hang rather than unwind into Go.
+  }
 }
 
 int mlpg_register_issue_query_thread(char** err) {

@@ -132,15 +132,33 @@ const char* mlpg_mlperf_conf(void);
 const char* mlpg_loadgen_version(void);
 
 /* mlpg_start_test runs mlperf::StartTest and blocks until the test ends.
- * sut and qsl are opaque handles handed back to the mlpgGo* callbacks.
+ * qsl is an opaque handle handed back to the mlpgGo* QSL callbacks.
  * audit_config is the path LoadGen looks for (it uses it only if the file
- * exists). */
-int mlpg_start_test(uintptr_t sut, const char* sut_name, uintptr_t qsl,
+ * exists).
+ *
+ * The SUT does not call into Go: LoadGen's IssueQuery and FlushQueries only
+ * queue their work (see mlpg_queue_reset) and return. A callback per query
+ * would make the Go runtime reacquire a P and wake threads on every query. */
+int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     const char* qsl_name, uint64_t total_sample_count,
                     uint64_t performance_sample_count,
                     const mlpg_test_settings* settings,
                     const mlpg_log_settings* log, const char* audit_config,
                     char** err);
+
+/* mlpg_queue_reset empties the issue queue before a test, before the Go
+ * consumer starts. IssueQuery and FlushQueries write one byte to wake_fd
+ * when the consumer said it is waiting (mlpg_take). needs_first_token tells
+ * a drain (mlpg_set_draining) to report first tokens before completing. */
+void mlpg_queue_reset(int wake_fd, int needs_first_token);
+
+/* mlpg_take moves up to cap queued samples into buf and returns how many.
+ * If more than cap are queued it copies nothing and returns minus the number
+ * queued, so the caller can grow buf. *flushes receives the number of
+ * FlushQueries calls queued behind the returned samples (only when all were
+ * taken). When nothing is queued it returns 0 and marks the consumer as
+ * waiting: the next IssueQuery or FlushQueries writes to wake_fd. */
+int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes);
 
 /* mlpg_query_samples_complete forwards one batch to
  * mlperf::QuerySamplesComplete. */
@@ -152,21 +170,20 @@ int mlpg_query_samples_complete(mlpg_response* responses, size_t n,
 int mlpg_first_token_complete(mlpg_response* responses, size_t n,
                               char** err);
 
-/* mlpg_set_draining makes the running test's SUT complete every newly
- * issued sample at once, with an empty response, without calling Go. The
- * bridge uses it after a failure so that LoadGen can finish its schedule:
- * LoadGen has no way to stop a running test early. */
-void mlpg_set_draining(int on);
+/* mlpg_set_draining makes the running test's SUT complete every queued and
+ * every newly issued sample at once, with an empty response (after a first
+ * token where LoadGen needs one), without Go. The bridge uses it after a
+ * failure so that LoadGen can finish its schedule: LoadGen has no way to
+ * stop a running test early. */
+void mlpg_set_draining(void);
 
 /* mlpg_register_issue_query_thread calls mlperf::RegisterIssueQueryThread,
  * which blocks the calling thread and issues queries on it until the test
  * ends (server_num_issue_query_threads). */
 int mlpg_register_issue_query_thread(char** err);
 
-/* Implemented in Go (loadgen/callbacks.go). */
-extern void mlpgGoIssueQuery(uintptr_t sut, mlpg_query_sample* samples,
-                             size_t n);
-extern void mlpgGoFlushQueries(uintptr_t sut);
+/* Implemented in Go (loadgen/callbacks.go). LoadGen calls them on its main
+ * thread and waits for them. */
 extern void mlpgGoLoadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
 extern void mlpgGoUnloadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
 
