@@ -9,8 +9,9 @@ import (
 )
 
 // Request encoders. Bodies are built once, when LoadGen loads a sample
-// (qsl.Builder), so the hot path only writes bytes; speed here matters
-// little, fidelity a lot.
+// (qsl.Builder), so the hot path only writes bytes; fidelity matters most,
+// but loading tens of thousands of 60 KB chat bodies must not take minutes
+// (see encode_chat.go).
 
 // TokenID is any integer type a tokenised dataset may store.
 type TokenID interface {
@@ -26,7 +27,21 @@ type TokenID interface {
 // raw json_schema object guided decoding sends), and for streaming
 // "stream": true with stream_options.include_usage so the final chunk
 // carries usage.completion_tokens.
+//
+// The body is JSON-equal to json.Marshal of the openai-go request, and
+// byte-equal except that the extra fields come sorted by key (openai-go
+// emits them in map order); it has no spare capacity.
 func EncodeChat(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
+	if len(messages) == 0 { // openai-go omits a nil list; leave such oddities to it
+		b, err := encodeChatGeneric(model, messages, responseFormat, p, stream)
+		return exact(b), err
+	}
+	return encodeChatDirect(model, messages, responseFormat, p, stream)
+}
+
+// encodeChatGeneric is EncodeChat through openai-go's marshalling: the
+// reference the direct encoder is tested against.
+func encodeChatGeneric(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
 	req := openai.ChatCompletionNewParams{
 		Model:    model,
 		Messages: messages,
@@ -140,5 +155,17 @@ func marshalNoEscape(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return exact(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// exact returns b in a slice without spare capacity: bodies stay in memory
+// while their sample is loaded, and append's growth would add up to a
+// quarter more.
+func exact(b []byte) []byte {
+	if b == nil || cap(b) == len(b) {
+		return b
+	}
+	out := make([]byte, len(b))
+	copy(out, b)
+	return out
 }
