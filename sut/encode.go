@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/openai/openai-go"
 )
@@ -158,14 +159,39 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return exact(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
-// exact returns b in a slice without spare capacity: bodies stay in memory
+// exact returns a copy of b without spare capacity: bodies stay in memory
 // while their sample is loaded, and append's growth would add up to a
-// quarter more.
+// quarter more. Bodies up to slabSize/8 are carved one after another out
+// of shared slabs: the Go heap rounds each object over 32 KB up to whole
+// 8 KB pages, which for 60 KB chat bodies is 6% of resident memory. A
+// slab is freed once none of its bodies is referenced; LoadGen loads and
+// unloads samples in sets, so slabs die with their set.
 func exact(b []byte) []byte {
-	if b == nil || cap(b) == len(b) {
-		return b
+	n := len(b)
+	if b == nil {
+		return nil
 	}
-	out := make([]byte, len(b))
+	if n > slabSize/8 {
+		out := make([]byte, n)
+		copy(out, b)
+		return out
+	}
+	slab.Lock()
+	if len(slab.free) < n {
+		slab.free = make([]byte, slabSize)
+	}
+	out := slab.free[:n:n]
+	slab.free = slab.free[n:]
+	slab.Unlock()
 	copy(out, b)
 	return out
+}
+
+// slabSize is the size of the blocks bodies are carved from.
+const slabSize = 4 << 20
+
+// slab is the unused rest of the current block.
+var slab struct {
+	sync.Mutex
+	free []byte
 }
