@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/cgo"
@@ -206,7 +207,10 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		testsFinished.Add(1)
 	}()
 
-	C.mlpg_queue_reset(C.int(wakeFd), cBool(st.needsFirstToken))
+	var qerr *C.char
+	if C.mlpg_queue_reset(C.int(wakeFd), cBool(st.needsFirstToken), &qerr) != C.MLPG_OK {
+		return cError("issue queue", qerr)
+	}
 	var consumerDone sync.WaitGroup
 	consumerDone.Add(1)
 	go func() {
@@ -232,7 +236,9 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 	st.stopping.Store(true)
 	wakeW.Write([]byte{1})
 	consumerDone.Wait()
-	C.mlpg_queue_reset(-1, 0)
+	if C.mlpg_queue_reset(-1, 0, &qerr) != C.MLPG_OK {
+		st.setErr(cError("issue queue", qerr))
+	}
 	runtime.KeepAlive(wakeW)
 	switch rc {
 	case C.MLPG_OK:
@@ -342,6 +348,12 @@ func (st *testState) consume(wake *os.File) {
 	for {
 		var flushes C.uint64_t
 		n := int64(C.mlpg_take((*C.mlpg_query_sample)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch)), &flushes))
+		if n == math.MinInt64 {
+			// The queue's mutex threw: nothing more can be taken, so let
+			// LoadGen finish on its own.
+			st.abort(errors.New("loadgen: issue queue lock failed"))
+			return
+		}
 		if n < 0 {
 			scratch = make([]QuerySample, -n)
 			continue
@@ -763,6 +775,9 @@ func cBool(b bool) C.int32_t {
 // linked library (tests compare DefaultTestSettings with it).
 func libraryDefaultTestSettings() TestSettings {
 	var c C.mlpg_test_settings
-	C.mlpg_settings_default(&c)
+	var cerr *C.char
+	if C.mlpg_settings_default(&c, &cerr) != C.MLPG_OK {
+		panic(cError("TestSettings defaults", cerr))
+	}
 	return settingsFromC(&c)
 }

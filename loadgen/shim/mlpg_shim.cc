@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -324,20 +325,29 @@ void FromC(const mlpg_test_settings* s, mlperf::TestSettings* t) {
 
 extern "C" {
 
-void mlpg_settings_default(mlpg_test_settings* s) {
-  mlperf::TestSettings t;
-  // token_latency_scaling_factor has no default initialiser in LoadGen's
-  // header (it is indeterminate); FromConfig only sets it when
-  // infer_token_latencies is on. Give it a defined value.
-  t.token_latency_scaling_factor = 0;
-  ToC(t, s);
+int mlpg_settings_default(mlpg_test_settings* s, char** err) {
+  try {
+    mlperf::TestSettings t;
+    // token_latency_scaling_factor has no default initialiser in LoadGen's
+    // header (it is indeterminate); FromConfig only sets it when
+    // infer_token_latencies is on. Give it a defined value.
+    t.token_latency_scaling_factor = 0;
+    ToC(t, s);
+    return MLPG_OK;
+  } catch (...) {
+    return caught(err);
+  }
 }
 
 const char* mlpg_mlperf_conf(void) { return mlperf_conf; }
 
 const char* mlpg_loadgen_version(void) {
-  // A function-local static std::string: the pointer stays valid.
-  return mlperf::LoadgenVersion().c_str();
+  try {
+    // A function-local static std::string: the pointer stays valid.
+    return mlperf::LoadgenVersion().c_str();
+  } catch (...) {
+    return "unknown";
+  }
 }
 
 int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
@@ -354,8 +364,13 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
   }
 }
 
-void mlpg_queue_reset(int wake_fd, int needs_first_token) {
-  g_queue.Reset(wake_fd, needs_first_token != 0);
+int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err) {
+  try {
+    g_queue.Reset(wake_fd, needs_first_token != 0);
+    return MLPG_OK;
+  } catch (...) {
+    return caught(err);
+  }
 }
 
 int mlpg_start_test(const char* sut_name, uintptr_t qsl,
@@ -418,7 +433,11 @@ int mlpg_first_token_complete(mlpg_response* responses, size_t n,
 }
 
 int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes) {
-  return g_queue.Take(buf, cap, flushes);
+  try {
+    return g_queue.Take(buf, cap, flushes);
+  } catch (...) {
+    return INT64_MIN;  // only std::mutex can throw here
+  }
 }
 
 void mlpg_set_draining(void) {

@@ -115,7 +115,7 @@ typedef struct {
 } mlpg_response;
 
 /* mlpg_settings_default fills *s with mlperf::TestSettings' defaults. */
-void mlpg_settings_default(mlpg_test_settings* s);
+int mlpg_settings_default(mlpg_test_settings* s, char** err);
 
 /* mlpg_settings_from_config applies TestSettings::FromConfig(path, model,
  * scenario, conf_type) to *s. *ret receives FromConfig's return value
@@ -128,7 +128,8 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
  * LoadGen (mlperf_conf.h), which FromConfig reads with conf_type 0. */
 const char* mlpg_mlperf_conf(void);
 
-/* mlpg_loadgen_version returns mlperf::LoadgenVersion() (VERSION.txt). */
+/* mlpg_loadgen_version returns mlperf::LoadgenVersion() (VERSION.txt), or
+ * "unknown" if that threw. */
 const char* mlpg_loadgen_version(void);
 
 /* mlpg_start_test runs mlperf::StartTest and blocks until the test ends.
@@ -150,14 +151,15 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
  * consumer starts. IssueQuery and FlushQueries write one byte to wake_fd
  * when the consumer said it is waiting (mlpg_take). needs_first_token tells
  * a drain (mlpg_set_draining) to report first tokens before completing. */
-void mlpg_queue_reset(int wake_fd, int needs_first_token);
+int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err);
 
 /* mlpg_take moves up to cap queued samples into buf and returns how many.
  * If more than cap are queued it copies nothing and returns minus the number
  * queued, so the caller can grow buf. *flushes receives the number of
  * FlushQueries calls queued behind the returned samples (only when all were
  * taken). When nothing is queued it returns 0 and marks the consumer as
- * waiting: the next IssueQuery or FlushQueries writes to wake_fd. */
+ * waiting: the next IssueQuery or FlushQueries writes to wake_fd. It
+ * returns INT64_MIN if the queue's lock failed. */
 int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes);
 
 /* mlpg_query_samples_complete forwards one batch to
