@@ -19,6 +19,10 @@ type Summary struct {
 	// header and the result line (scenario, mode, the headline metric,
 	// token rates), in order.
 	Metrics [][2]string
+	// Values holds every "name : value" line of the file, the detailed
+	// statistics after the result line included (latency percentiles,
+	// first-token latency, time per output token), by name.
+	Values map[string]string
 }
 
 // readSummary parses the summary file LoadGen wrote (results.cc,
@@ -30,7 +34,7 @@ func readSummary(path string) (Summary, error) {
 		return Summary{}, fmt.Errorf("reading LoadGen summary: %w", err)
 	}
 	defer f.Close()
-	var s Summary
+	s := Summary{Values: map[string]string{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	header := false
@@ -42,9 +46,15 @@ func readSummary(path string) (Summary, error) {
 		}
 		k, v, ok := strings.Cut(line, ":")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if ok && k != "" && v != "" {
+			if _, dup := s.Values[k]; !dup {
+				s.Values[k] = v
+			}
+		}
 		if strings.HasPrefix(line, "Result is") {
 			s.Result, s.Valid = v, v == "VALID"
-			break
+			header = false
+			continue
 		}
 		if header && ok && k != "" && !strings.HasPrefix(k, "SUT name") {
 			s.Metrics = append(s.Metrics, [2]string{k, v})
