@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -383,6 +384,16 @@ func printReport(c *cli.Context, rep *runner.Report) {
 	fmt.Fprintf(w, "\n=== LoadGen result: %s ===\n", orDash(result))
 	for _, m := range rep.Summary.Metrics {
 		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
+	}
+	// The LLM Server limits are on p99 TTFT and TPOT, which LoadGen prints
+	// after the result line; show them in milliseconds.
+	for _, l := range []struct{ key, label string }{
+		{"99.00 percentile first token latency (ns)", "p99 time to first token"},
+		{"99.00 percentile time to output token (ns)", "p99 time per output token"},
+	} {
+		if v, err := strconv.ParseFloat(rep.Summary.Values[l.key], 64); err == nil {
+			fmt.Fprintf(w, "  %-42s %.2f ms\n", l.label, v/1e6)
+		}
 	}
 	s := rep.Stats
 	fmt.Fprintf(w, "  %-42s %d issued, %d completed, %d failed\n", "Samples", s.Issued, s.Completed, s.Failed)
