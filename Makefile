@@ -1,6 +1,8 @@
 # mlperf-go build.
 #   make                 fetch + verify LoadGen, build it with CMake, build build/bin/mlperf-go
 #   make test            go vet ./... and go test -race ./... against the built LoadGen
+#   make demo            the embedded default: synthetic data, fake endpoint, LoadGen runs
+#   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen
 #   make bench-loadgen   Go vs C++ null-SUT Server benchmark through the same LoadGen
 #   make clean           remove build/ (keeps the downloaded sdist)
 #
@@ -49,7 +51,7 @@ GO_LDFLAGS = -X '$(BI).Version=$(HARNESS_VERSION)' \
 	-X '$(BI).LoadGenSource=$(LG_ORIGIN)' \
 	-X '$(BI).LibrarySHA256=$(shell cat $(LIBS) | sha256sum | cut -d' ' -f1)'
 
-.PHONY: all native tools test vet bench-loadgen clean FORCE
+.PHONY: all native tools test vet bench-loadgen bench demo clean FORCE
 
 all: $(BUILD)/bin/mlperf-go mlperf.conf
 
@@ -138,6 +140,19 @@ bench-loadgen: native
 	@$(CMAKE) --build $(BUILD)/cmake -j $(JOBS) --target loadgen_null_sut_cpp -- --no-print-directory | { grep -v -e '^\[.*\] Built target' || true; }
 	CGO_ENABLED=1 $(GO) build -ldflags "$(GO_LDFLAGS)" -o $(BUILD)/bin/bench-loadgen ./bench/loadgen
 	$(BUILD)/bin/bench-loadgen -cpp $(BUILD)/bin/loadgen_null_sut_cpp $(BENCH_FLAGS)
+
+# The embedded default end to end: synthetic Qwen3-VL data, the fake
+# endpoint, Offline accuracy (evaluated) and performance through LoadGen.
+demo: $(BUILD)/bin/mlperf-go
+	BIN=$(BUILD)/bin/mlperf-go DEMO_DIR=$(BUILD)/demo ./scripts/demo.sh
+
+# Harness benchmarks, side by side in one run: hot-path CPU per sample and
+# per streamed token against the fake endpoint in its own process, memory
+# per raw dataset byte, load rate; then the LoadGen bridge (Go vs C++).
+BENCH_TIME ?= 1x
+bench: native
+	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchtime $(BENCH_TIME) -ldflags "$(GO_LDFLAGS)" ./internal/runner ./sut ./qsl
+	$(MAKE) --no-print-directory bench-loadgen
 
 clean:
 	rm -rf $(BUILD)
