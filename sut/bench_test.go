@@ -226,13 +226,35 @@ func BenchmarkParseSGLangChunk(b *testing.B) {
 	body := sglangChunk1000()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	scratch := make([]int32, 0, 2048)
+	pf := &idPrefix{}
 	for b.Loop() {
-		c, err := parseSGLangChunk(scratch, body)
-		if err != nil {
+		pf.raw, pf.ids = pf.raw[:0], pf.ids[:0] // no prefix: parse all 1,000 IDs
+		if _, err := parseSGLangChunk(pf, body); err != nil {
 			b.Fatal(err)
 		}
-		scratch = c.ids[:0]
+	}
+}
+
+// BenchmarkParseSGLangChunkCumulative is the same chunk in its stream:
+// the previous chunk carried the first 999 IDs.
+func BenchmarkParseSGLangChunkCumulative(b *testing.B) {
+	ids := benchIDs(1000)
+	prev, _ := json.Marshal(ids[:999])
+	body := sglangChunk1000()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	pf := &idPrefix{}
+	prevChunk := []byte(fmt.Sprintf(`{"output_ids":%s,"meta_info":{"completion_tokens":999}}`, prev))
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := parseSGLangChunk(pf, prevChunk); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		c, err := parseSGLangChunk(pf, body)
+		if err != nil || len(c.ids) != 1000 {
+			b.Fatal(err, len(c.ids))
+		}
 	}
 }
 

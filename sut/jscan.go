@@ -392,6 +392,9 @@ func (s *jscan) skip() error {
 	case c == '{':
 		return s.object(func([]byte) error { return s.skip() })
 	case c == '[':
+		if s.skipIntArray() {
+			return nil
+		}
 		return s.array(func(int) error { return s.skip() })
 	case c == '"':
 		_, _, err := s.str()
@@ -420,6 +423,19 @@ func (s *jscan) appendTokenIDs(dst []byte) ([]byte, int, error) {
 	if isNull, err := s.null(); isNull || err != nil {
 		return dst, 0, err
 	}
+	if s.peek() == '[' && s.depth+1 <= maxJSONDepth {
+		base := len(dst)
+		end, n, ok := intArrayEnd(s.b, s.i, func(num []byte) bool {
+			v, ok := parseInt32(num)
+			dst = binary.LittleEndian.AppendUint32(dst, uint32(v))
+			return ok
+		})
+		if ok {
+			s.i = end
+			return dst, n, nil
+		}
+		dst = dst[:base] // the general path below reports the problem
+	}
 	n := 0
 	err := s.array(func(int) error {
 		v, err := s.int64()
@@ -434,4 +450,121 @@ func (s *jscan) appendTokenIDs(dst []byte) ([]byte, int, error) {
 		return nil
 	})
 	return dst, n, err
+}
+
+// Token-ID arrays are most of a token-ID response (vLLM echoes the prompt
+// in prompt_token_ids; SGLang's cumulative stream chunks repeat every
+// output ID so far), so arrays of plain integers get a tight loop. It
+// accepts exactly what the general path accepts for such arrays and
+// gives up (returning false, consuming nothing) on anything else: a
+// fraction, an exponent, a nested value, malformed input. The caller then
+// takes the general path, which decides and reports.
+
+// isDigit reports an ASCII digit.
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// intArrayEnd scans an array of JSON integers starting at b[i] == '['. It
+// returns the index after ']', the number of elements, and false if the
+// array is not a plain integer array. When each is non-nil it is called
+// with every element's bytes; returning false abandons the scan.
+func intArrayEnd(b []byte, i int, each func(num []byte) bool) (end, n int, ok bool) {
+	end, _, n, ok = intArrayFrom(b, i+1, false, each)
+	return end, n, ok
+}
+
+// intArrayFrom continues scanning an integer array at b[i]: just after
+// its '[' (afterValue false) or just after one of its elements (true). It
+// returns the index after ']', the index just after the last element
+// (after '[' when there is none) and the number of elements scanned. each
+// may be nil.
+func intArrayFrom(b []byte, i int, afterValue bool, each func(num []byte) bool) (end, last, n int, ok bool) {
+	ws := func() {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+			i++
+		}
+	}
+	last = i
+	if !afterValue {
+		ws()
+		if i < len(b) && b[i] == ']' {
+			return i + 1, last, 0, true
+		}
+	}
+	for {
+		if afterValue {
+			if i < len(b) && b[i] == ',' { // the common case: no spaces
+				i++
+			} else {
+				ws()
+				if i >= len(b) {
+					return 0, 0, 0, false
+				}
+				switch b[i] {
+				case ',':
+					i++
+				case ']':
+					return i + 1, last, n, true
+				default: // '.', 'e', a second value...: not for the fast path
+					return 0, 0, 0, false
+				}
+			}
+			ws()
+		}
+		afterValue = true
+		start := i
+		if i < len(b) && b[i] == '-' {
+			i++
+		}
+		switch {
+		case i < len(b) && b[i] == '0':
+			i++
+		case i < len(b) && '1' <= b[i] && b[i] <= '9':
+			i++
+			for i < len(b) && isDigit(b[i]) {
+				i++
+			}
+		default:
+			return 0, 0, 0, false
+		}
+		if each != nil && !each(b[start:i]) {
+			return 0, 0, 0, false
+		}
+		n++
+		last = i
+	}
+}
+
+// skipIntArray consumes an integer array at the cursor if it is one.
+func (s *jscan) skipIntArray() bool {
+	if s.depth+1 > maxJSONDepth {
+		return false
+	}
+	end, _, ok := intArrayEnd(s.b, s.i, nil)
+	if ok {
+		s.i = end
+	}
+	return ok
+}
+
+// parseInt32 decodes an integer token intArrayEnd delivered; false if it
+// does not fit in int32.
+func parseInt32(num []byte) (int32, bool) {
+	neg := num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	if len(num) > 10 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range num {
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(v), true
 }

@@ -322,31 +322,41 @@ type sglangChunk struct {
 	textRunes        int     // len(text) in code points
 }
 
-// parseSGLangChunk decodes one streamed SGLang chunk. ids reuses the
-// capacity of scratch.
-func parseSGLangChunk(scratch []int32, data []byte) (sglangChunk, error) {
+// idPrefix carries a stream's previous output_ids array to the next chunk:
+// raw is that array's bytes from '[' to the end of its last element and
+// ids its elements. SGLang's default streams are cumulative (chunk k
+// repeats the k-1 IDs already sent), so a chunk whose array starts with
+// exactly raw, followed by a separator, starts with exactly ids: those
+// bytes were validated and decoded before and are compared, not parsed
+// again. That keeps a long stream linear in practice (one memcmp per
+// chunk) instead of re-parsing every ID of every chunk.
+type idPrefix struct {
+	raw []byte
+	ids []int32
+}
+
+// parseSGLangChunk decodes one streamed SGLang chunk. pf is the stream's
+// prefix state (nil for none); c.ids is valid until the next call with the
+// same pf.
+func parseSGLangChunk(pf *idPrefix, data []byte) (sglangChunk, error) {
+	if pf == nil {
+		pf = &idPrefix{}
+	}
 	s := jscan{b: data}
-	c := sglangChunk{ids: scratch[:0]}
+	c := sglangChunk{ids: pf.ids[:0]}
 	finishedFlag, finishReason := false, false
 	var srvErr error
 	err := s.object(func(k []byte) error {
 		switch string(k) {
 		case "output_ids":
-			c.ids = c.ids[:0]
+			c.ids = pf.ids[:0]
 			if isNull, err := s.null(); isNull || err != nil {
+				pf.raw, pf.ids = pf.raw[:0], c.ids
 				return err
 			}
-			return s.array(func(int) error {
-				v, err := s.int64()
-				if err != nil {
-					return err
-				}
-				if v < -1<<31 || v > 1<<31-1 {
-					return s.fail("token ID out of int32 range")
-				}
-				c.ids = append(c.ids, int32(v))
-				return nil
-			})
+			var err error
+			c.ids, err = s.outputIDs(pf)
+			return err
 		case "text":
 			if isNull, err := s.null(); isNull || err != nil {
 				c.textRunes = 0
@@ -411,6 +421,53 @@ func parseSGLangChunk(scratch []int32, data []byte) (sglangChunk, error) {
 	}
 	c.finished = finishedFlag || finishReason
 	return c, err
+}
+
+// outputIDs reads an output_ids array, reusing pf's prefix when the array
+// starts with it, and leaves pf describing this array.
+func (s *jscan) outputIDs(pf *idPrefix) ([]int32, error) {
+	s.ws()
+	start := s.i
+	if s.i < len(s.b) && s.b[s.i] == '[' && s.depth+1 <= maxJSONDepth {
+		ids, from, after := pf.ids[:0], start+1, false
+		if k := len(pf.raw); len(pf.ids) > 0 && len(s.b)-start > k && string(s.b[start:start+k]) == string(pf.raw) {
+			switch s.b[start+k] {
+			case ',', ']', ' ', '\t', '\n', '\r':
+				ids, from, after = pf.ids, start+k, true
+			}
+		}
+		end, last, _, ok := intArrayFrom(s.b, from, after, func(num []byte) bool {
+			v, ok := parseInt32(num)
+			ids = append(ids, v)
+			return ok
+		})
+		if ok {
+			if after {
+				pf.raw = append(pf.raw, s.b[from:last]...)
+			} else {
+				pf.raw = append(pf.raw[:0], s.b[start:last]...)
+			}
+			pf.ids = ids
+			s.i = end
+			return ids, nil
+		}
+	}
+	// Not a plain integer array: the general path decides and reports.
+	s.i = start
+	ids := pf.ids[:0]
+	err := s.array(func(int) error {
+		v, err := s.int64()
+		if err != nil {
+			return err
+		}
+		if v < -1<<31 || v > 1<<31-1 {
+			return s.fail("token ID out of int32 range")
+		}
+		ids = append(ids, int32(v))
+		return nil
+	})
+	pf.raw, pf.ids = pf.raw[:0], ids
+	return ids, err
 }
 
 // sglangStream accumulates a streamed SGLang response exactly as the

@@ -393,3 +393,72 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// sglangParse is parseSGLangChunk's result in comparable form.
+type sglangParse struct {
+	IDs       []int32
+	CT        int64
+	Finished  bool
+	TextRunes int
+	Err       bool
+}
+
+func parseWith(pf *idPrefix, b []byte) sglangParse {
+	c, err := parseSGLangChunk(pf, b)
+	return sglangParse{append([]int32{}, c.ids...), c.completionTokens, c.finished, c.textRunes, err != nil}
+}
+
+// TestSGLangPrefix: a chunk parsed after another (reusing its IDs when
+// the arrays share a prefix) reads exactly as when parsed alone.
+func TestSGLangPrefix(t *testing.T) {
+	for _, tc := range []struct{ name, prev, next string }{
+		{"cumulative", `{"output_ids":[1,2,3]}`, `{"output_ids":[1,2,3,4]}`},
+		{"same", `{"output_ids":[1,2,3]}`, `{"output_ids":[1,2,3]}`},
+		{"longer last element", `{"output_ids":[1,2,3]}`, `{"output_ids":[1,2,35]}`},
+		{"negative", `{"output_ids":[1,-2]}`, `{"output_ids":[1,-2,-3]}`},
+		{"spaces", `{"output_ids":[1, 2]}`, `{"output_ids":[1, 2 , 3 ]}`},
+		{"fraction after prefix", `{"output_ids":[1,2]}`, `{"output_ids":[1,2.5]}`},
+		{"bad after prefix", `{"output_ids":[1,2]}`, `{"output_ids":[1,2,,3]}`},
+		{"garbage after prefix", `{"output_ids":[1,2]}`, `{"output_ids":[1,2 3]}`},
+		{"exponent after prefix", `{"output_ids":[1,2]}`, `{"output_ids":[1,2e3]}`},
+		{"out of range after prefix", `{"output_ids":[1,2]}`, `{"output_ids":[1,2,2147483648]}`},
+		{"incremental", `{"output_ids":[1,2]}`, `{"output_ids":[3]}`},
+		{"prefix cut", `{"output_ids":[1,2]}`, `{"output_ids":[1,2`},
+		{"after null", `{"output_ids":null}`, `{"output_ids":[1]}`},
+		{"after empty", `{"output_ids":[]}`, `{"output_ids":[]}`},
+		{"after general path", `{"output_ids":[1,2.0]}`, `{"output_ids":[1,2.0,3]}`},
+		{"duplicate keys", `{"output_ids":[7]}`, `{"output_ids":[7,8],"output_ids":[7,8,9]}`},
+		{"previous failed", `{"output_ids":[1,"x"]}`, `{"output_ids":[1,2]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pf := &idPrefix{}
+			parseWith(pf, []byte(tc.prev))
+			got := parseWith(pf, []byte(tc.next))
+			want := parseWith(nil, []byte(tc.next))
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("after %s (-alone +after):\n%s", tc.prev, d)
+			}
+		})
+	}
+}
+
+// FuzzSGLangPrefix: a chunk whose array starts like the previous one's
+// (the case the prefix reuse is for, and any corruption after it) reads
+// as when parsed alone.
+func FuzzSGLangPrefix(f *testing.F) {
+	f.Add("1,2,3", ",4]}")
+	f.Add("1,2,3", ".5]}")
+	f.Add("10, 20", " ,30 ],\"meta_info\":{\"completion_tokens\":3}}")
+	f.Add("1", "]}")
+	f.Add("-0", ",-1]}")
+	f.Fuzz(func(t *testing.T, ids, tail string) {
+		prev := []byte(`{"output_ids":[` + ids + `]}`)
+		next := []byte(`{"output_ids":[` + ids + tail)
+		pf := &idPrefix{}
+		parseWith(pf, prev)
+		got := parseWith(pf, next)
+		if want := parseWith(nil, next); !cmp.Equal(want, got) {
+			t.Fatalf("%q after %q: got %+v, alone %+v", next, prev, got, want)
+		}
+	})
+}

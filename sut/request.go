@@ -36,7 +36,7 @@ var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<
 
 var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-var scratchPool = sync.Pool{New: func() any { s := make([]int32, 0, 1024); return &s }}
+var prefixPool = sync.Pool{New: func() any { return &idPrefix{ids: make([]int32, 0, 1024)} }}
 
 // reqState tracks one sample through its request.
 type reqState struct {
@@ -279,10 +279,10 @@ func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netF
 	}()
 	var tokens int64
 	var sg sglangStream
-	var scratch *[]int32
+	var pf *idPrefix
 	if p.cfg.API == APISGLang {
-		scratch = scratchPool.Get().(*[]int32)
-		defer func() { *scratch = (*scratch)[:0]; scratchPool.Put(scratch) }()
+		pf = prefixPool.Get().(*idPrefix)
+		defer func() { pf.raw, pf.ids = pf.raw[:0], pf.ids[:0]; prefixPool.Put(pf) }()
 		sg.acc = *acc
 	}
 	done, sawData := false, false
@@ -328,8 +328,7 @@ func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netF
 				p.firstToken(st, (*acc)[before:], int64(n))
 			}
 		case APISGLang:
-			c, err := parseSGLangChunk(*scratch, data)
-			*scratch = c.ids[:0]
+			c, err := parseSGLangChunk(pf, data)
 			if err != nil {
 				return parseFailure(err)
 			}
