@@ -101,6 +101,14 @@ func (s *jscan) str() (raw []byte, esc bool, err error) {
 	start := s.i
 	b := s.b
 	for s.i < len(b) {
+		// Eight bytes at a time while none is a quote, a backslash or a
+		// control character (the common case: IDs, model names, text).
+		for s.i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[s.i:])) {
+			s.i += 8
+		}
+		if s.i >= len(b) {
+			break
+		}
 		c := b[s.i]
 		switch {
 		case c == '"':
@@ -131,6 +139,16 @@ func (s *jscan) str() (raw []byte, esc bool, err error) {
 		}
 	}
 	return nil, false, s.fail("unterminated string")
+}
+
+// specialInWord reports whether any of the eight bytes in x is '"', '\\'
+// or below 0x20 (bit tricks from "Bit Twiddling Hacks": a byte is zero
+// exactly when (b-1) & ^b has its top bit set; no false positives).
+func specialInWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	lt20 := (x - ones*0x20) & ^x & highs
+	return hasZero(x^(ones*'"'))|hasZero(x^(ones*'\\'))|lt20 != 0
 }
 
 // hex4 decodes four hex digits, or returns -1.
