@@ -158,8 +158,11 @@ type Config struct {
 	// MaxResponseBytes bounds a non-streamed response (default
 	// DefaultMaxResponseBytes).
 	MaxResponseBytes int64
-	// Transport replaces the HTTP transport (for tests); default is a
-	// keep-alive transport sized to Concurrency.
+	// Transport, if set, sends every request through net/http with this
+	// transport. By default plain http:// endpoints are served by the
+	// pool's own HTTP/1.1 client (one keep-alive connection per worker and
+	// endpoint, see h1.go), and https:// or proxied endpoints by a
+	// net/http keep-alive transport sized to Concurrency.
 	Transport http.RoundTripper
 }
 
