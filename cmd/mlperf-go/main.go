@@ -29,8 +29,7 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 
 func main() {
-	app := newApp()
-	if err := app.Run(os.Args); err != nil {
+	if err := runApp(newApp(), os.Args); err != nil {
 		var ee exitError
 		code := 1
 		if errors.As(err, &ee) {
@@ -39,6 +38,26 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mlperf-go:", err)
 		os.Exit(code)
 	}
+}
+
+// runApp runs app with argv, keeping argv where commands that record how
+// they were invoked (run, for the submission README) can read it.
+func runApp(app *cli.App, argv []string) error {
+	if app.Metadata == nil {
+		app.Metadata = map[string]any{}
+	}
+	app.Metadata[argvKey] = argv
+	return app.Run(argv)
+}
+
+const argvKey = "argv"
+
+// commandLine is the argv the command was invoked with.
+func commandLine(c *cli.Context) []string {
+	if argv, ok := c.App.Metadata[argvKey].([]string); ok {
+		return argv
+	}
+	return os.Args
 }
 
 func newApp() *cli.App {

@@ -110,6 +110,9 @@ func runAction(c *cli.Context) error {
 	}
 	compliance := c.String("compliance")
 	if compliance != "" {
+		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+			return fmt.Errorf("creating --output-dir: %w", err)
+		}
 		cleanup, err := submission.WriteAuditConfig(o.OutputDir, compliance, o.Benchmark.Name)
 		if err != nil {
 			return err
@@ -457,7 +460,7 @@ func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, e
 		_ = json.Unmarshal(b, &sampling)
 	}
 	info := submission.RunInfo{
-		Command:        os.Args,
+		Command:        commandLine(c),
 		HarnessVersion: buildinfo.Version,
 		LoadGenVersion: buildinfo.LoadGenVersion,
 		Round:          round,
@@ -494,7 +497,7 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 		Kind:       kind,
 		LogDir:     rep.LogDir,
 		UserConf:   rep.UserConf,
-		Command:    os.Args,
+		Command:    commandLine(c),
 		Replace:    c.Bool("replace"),
 	})
 	if err != nil {
