@@ -117,7 +117,13 @@ func quickSettings(sc Scenario, mode Mode) TestSettings {
 	s := DefaultTestSettings()
 	s.Scenario, s.Mode = sc, mode
 	s.MinDurationMs = 250
-	s.MinQueryCount = 20
+	// Enough queries for LoadGen's early-stopping estimate even when a
+	// loaded machine slows each round trip: SingleStream's p90 needs 64
+	// queries, MultiStream's p99 662.
+	s.MinQueryCount = 100
+	if sc == MultiStream {
+		s.MinQueryCount = 700
+	}
 	s.SingleStreamExpectedLatencyNs = 10000
 	s.MultiStreamExpectedLatencyNs = 10000
 	s.MultiStreamSamplesPerQuery = 4
