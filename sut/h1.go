@@ -33,10 +33,6 @@ import (
 // inference servers send a few hundred bytes).
 const maxHeaderBytes = 1 << 20
 
-// staleAfter is how long a connection may sit idle before it is checked
-// for a close by the server (uvicorn, behind vLLM and SGLang, closes idle
-// keep-alive connections after 5 s).
-const staleAfter = time.Second
 
 // h1Target is one endpoint: where to dial and the request head up to the
 // Content-Length value.
@@ -95,9 +91,9 @@ type h1Response struct {
 	keepAlive   bool
 }
 
-// errStale marks a failure on a reused connection before any byte of the
-// response arrived: the server had most likely closed it while idle, so
-// the request is sent again on a fresh connection.
+// errStale marks a failure to write a request on a reused connection: the
+// server had closed it while idle and nothing reached it, so the request is
+// sent again on a fresh connection.
 type errStale struct{ err error }
 
 func (e *errStale) Error() string { return e.err.Error() }
@@ -116,11 +112,12 @@ func (c *h1Conn) roundTrip(t *h1Target, body []byte, hdr []byte, stream bool) (h
 		return h1Response{}, hdr, err
 	}
 	for {
-		r, fresh, err := c.readHead(stream)
+		r, _, err := c.readHead(stream)
 		if err != nil {
-			if c.used && fresh && isConnReset(err) {
-				return r, hdr, &errStale{err}
-			}
+			// The request was written, so the server may have received it
+			// and started generating: like net/http for a POST, do not send
+			// it again (a duplicate would be extra load and would hide the
+			// failure). Idle closes are caught before the write (connAlive).
 			return r, hdr, err
 		}
 		if r.status >= 100 && r.status < 200 && r.status != 101 {

@@ -216,11 +216,10 @@ func TestH1Malformed(t *testing.T) {
 }
 
 // TestH1StaleConnection: a server that closes a keep-alive connection
-// while it is idle must not fail the next sample; it goes out again on a
-// fresh connection, whether the close is noticed before sending (idle
-// longer than staleAfter) or only by the failed exchange.
+// while it is idle must not fail the next sample: the close is noticed
+// before the request is written, and it goes out on a fresh connection.
 func TestH1StaleConnection(t *testing.T) {
-	for _, idle := range []time.Duration{0, staleAfter + 200*time.Millisecond} {
+	for _, idle := range []time.Duration{0, 1200 * time.Millisecond} {
 		t.Run(fmt.Sprintf("idle=%v", idle), func(t *testing.T) {
 			srv := newRawServer(t, func(_ int, _ *http.Request, _ []byte, w *bufio.Writer) bool {
 				fmt.Fprintf(w, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(sglangOK), sglangOK)
@@ -335,4 +334,33 @@ func FuzzH1Response(f *testing.F) {
 			t.Errorf("body %q, net/http %q", body, stdBody)
 		}
 	})
+}
+
+// TestH1NoReplayAfterWrite: a request the server received on a reused
+// connection and then dropped without answering is a failure, not sent
+// again: the server may have started generating, so a replay would be
+// duplicate load and would hide the failure (net/http does not replay a
+// written POST either).
+func TestH1NoReplayAfterWrite(t *testing.T) {
+	srv := newRawServer(t, func(n int, _ *http.Request, _ []byte, w *bufio.Writer) bool {
+		if n == 1 {
+			return false // the second request on a connection: read, then dropped
+		}
+		fmt.Fprintf(w, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(sglangOK), sglangOK)
+		return true
+	})
+	p, rec := newPool(t, Config{Endpoints: []string{srv.url()}, API: APISGLang, Bodies: sliceBodies{[]byte(`{}`)}, Concurrency: 1})
+	qs := samples(3)
+	for i := range qs {
+		qs[i].Index = 0
+		p.IssueQuery(qs[i : i+1])
+		waitFor(t, "completion", func() bool { _, f, _ := rec.snapshot(); return len(f) == i+1 })
+	}
+	p.Close()
+	if st := p.Stats(); st.Failed != 1 {
+		t.Errorf("stats %+v, want exactly the dropped request failed", st)
+	}
+	if got := srv.reqs.Load(); got != 3 {
+		t.Errorf("server saw %d requests, want 3 (the dropped one not sent again)", got)
+	}
 }

@@ -117,7 +117,10 @@ func (p *Pool) doH1(w *worker, st *reqState, ep int, body []byte) *failure {
 	for attempt := 0; ; attempt++ {
 		c = w.conns[ep]
 		w.conns[ep] = nil
-		if c != nil && time.Since(c.lastUsed) > staleAfter && !connAlive(c.nc) {
+		// Every reuse is checked (one non-blocking peek): a POST that was
+		// written is never sent again (below), so a connection the server
+		// closed while idle must be caught before writing to it.
+		if c != nil && !connAlive(c.nc) {
 			p.closeConn(c)
 			c = nil
 		}
