@@ -162,6 +162,13 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			url, srv := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
 			out := t.TempDir()
+			// Only stalls need a timeout to end; elsewhere a short one
+			// would turn slow answers on a loaded machine into failures
+			// the fake did not inject.
+			timeout := time.Duration(0)
+			if mode == fakeendpoint.FailStall {
+				timeout = 4 * time.Second
+			}
 			rep, err := Run(context.Background(), Options{
 				Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 				Scenario:  loadgen.Offline,
@@ -170,7 +177,7 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 				Endpoints: []string{url},
 				OutputDir: out,
 				Settings:  quick,
-				Timeout:   2 * time.Second, // stalls end as timeouts
+				Timeout:   timeout,
 			})
 			if !errors.Is(err, ErrFailures) {
 				t.Fatalf("Run error %v, want ErrFailures", err)
