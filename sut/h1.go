@@ -33,7 +33,6 @@ import (
 // inference servers send a few hundred bytes).
 const maxHeaderBytes = 1 << 20
 
-
 // h1Target is one endpoint: where to dial and the request head up to the
 // Content-Length value.
 type h1Target struct {
