@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,7 +122,7 @@ func runAction(c *cli.Context) error {
 		o.AuditConfig = filepath.Join(o.OutputDir, "audit.config")
 	}
 
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(c, log)
 	defer stop()
 	start := time.Now()
 	rep, runErr := runner.Run(ctx, o)
@@ -570,4 +571,32 @@ func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 	}
 	opts := q3vl.DefaultOptions()
 	return evaluate(c, o.Benchmark, d, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), filepath.Join(rep.LogDir, "accuracy.txt"), opts)
+}
+
+// interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
+// which aborts the test: LoadGen then completes every outstanding sample
+// with an empty response and writes its logs, but in the Server scenario it
+// still plays its schedule to the end of min_duration. A second signal
+// exits at once, leaving the logs incomplete.
+func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(c.Context)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+		case <-done:
+			return
+		}
+		log.Warn("interrupted: aborting the test; LoadGen finishes its schedule with empty responses (Server runs to min_duration). Press Ctrl-C again to exit now, leaving incomplete logs.")
+		cancel()
+		select {
+		case <-sig:
+			fmt.Fprintln(os.Stderr, "mlperf-go: interrupted twice; exiting without waiting for LoadGen (its logs are incomplete)")
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, func() { signal.Stop(sig); close(done); cancel() }
 }
