@@ -42,6 +42,11 @@ type Entry struct {
 	TokenCount int64
 	// HasTokenCount reports whether the entry carried "token_count".
 	HasTokenCount bool
+	// TokenData is what the SUT reported as the sample's first token(s)
+	// ("token_data"), which LoadGen logs when it measures token latencies
+	// outside Offline; nil when absent, empty (not nil) for a logged "".
+	// Compliance TEST06 checks it against the start of Data.
+	TokenData []byte
 }
 
 // rawEntry mirrors one logged object. Pointers tell a missing field from a zero.
@@ -50,6 +55,7 @@ type rawEntry struct {
 	QSLIndex   *int64  `json:"qsl_idx"`
 	Data       *string `json:"data"`
 	TokenCount *int64  `json:"token_count"`
+	TokenData  *string `json:"token_data"`
 }
 
 // ErrTruncated is wrapped by the error Parse and Read return for a log that
@@ -155,12 +161,20 @@ func (raw *rawEntry) entry() (Entry, error) {
 	if raw.TokenCount != nil {
 		e.TokenCount, e.HasTokenCount = *raw.TokenCount, true
 	}
+	if raw.TokenData != nil {
+		td, err := hex.DecodeString(*raw.TokenData)
+		if err != nil {
+			return Entry{}, fmt.Errorf(`seq_id %d: "token_data" is not hex: %w`, *raw.SeqID, err)
+		}
+		e.TokenData = td
+	}
 	return e, nil
 }
 
 // Write writes entries in LoadGen's exact layout (header "[", entries joined
-// by ",\n", footer "\n]\n", upper-case hex). "token_count" is written for an
-// entry only when HasTokenCount is set. Tests and tools use it to produce logs
+// by ",\n", footer "\n]\n", upper-case hex). "token_data" is written for an
+// entry only when TokenData is non-nil, "token_count" only when
+// HasTokenCount is set. Tests and tools use it to produce logs
 // indistinguishable from LoadGen's.
 func Write(w io.Writer, entries []Entry) error {
 	bw := bufio.NewWriter(w)
@@ -178,6 +192,11 @@ func Write(w io.Writer, entries []Entry) error {
 		buf = append(buf, ", \"data\" : \""...)
 		buf = appendUpperHex(buf, e.Data)
 		buf = append(buf, '"')
+		if e.TokenData != nil {
+			buf = append(buf, ", \"token_data\" : \""...)
+			buf = appendUpperHex(buf, e.TokenData)
+			buf = append(buf, '"')
+		}
 		if e.HasTokenCount {
 			buf = append(buf, ", \"token_count\" : "...)
 			buf = strconv.AppendInt(buf, e.TokenCount, 10)

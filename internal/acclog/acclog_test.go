@@ -34,7 +34,7 @@ func TestParse(t *testing.T) {
 			want: []Entry{
 				{SeqID: 0, QSLIndex: 12, Data: []byte("Hello"), TokenCount: 5, HasTokenCount: true},
 				{SeqID: 1, QSLIndex: 3, Data: []byte{}, TokenCount: 0, HasTokenCount: true},
-				{SeqID: 7, QSLIndex: 0, Data: []byte("€"), TokenCount: 1, HasTokenCount: true},
+				{SeqID: 7, QSLIndex: 0, Data: []byte("€"), TokenData: []byte{0xe2}, TokenCount: 1, HasTokenCount: true},
 			},
 		},
 		{
@@ -228,5 +228,34 @@ func BenchmarkParse48k(b *testing.B) {
 		if err != nil || len(got) != len(entries) {
 			b.Fatal(fmt.Sprint(len(got), err))
 		}
+	}
+}
+
+// TestTokenData: LoadGen logs "token_data" (the first token(s)) between
+// "data" and "token_count" when it measures token latencies outside
+// Offline; it is decoded, and written back in the same place.
+func TestTokenData(t *testing.T) {
+	const log = "[\n{ \"seq_id\" : 3, \"qsl_idx\" : 1, \"data\" : \"0A000000\", \"token_data\" : \"0A000000\", \"token_count\" : 1 },\n" +
+		"{ \"seq_id\" : 4, \"qsl_idx\" : 0, \"data\" : \"\", \"token_data\" : \"\", \"token_count\" : 0 }\n]\n"
+	entries, err := Parse(strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Entry{
+		{SeqID: 3, QSLIndex: 1, Data: []byte{10, 0, 0, 0}, TokenData: []byte{10, 0, 0, 0}, TokenCount: 1, HasTokenCount: true},
+		{SeqID: 4, QSLIndex: 0, Data: []byte{}, TokenData: []byte{}, TokenCount: 0, HasTokenCount: true},
+	}
+	if d := cmp.Diff(want, entries); d != "" {
+		t.Errorf("entries (-want +got):\n%s", d)
+	}
+	var buf strings.Builder
+	if err := Write(&buf, entries); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != log {
+		t.Errorf("Write:\n%q\nwant\n%q", buf.String(), log)
+	}
+	if _, err := Parse(strings.NewReader(`[{ "seq_id" : 1, "qsl_idx" : 0, "data" : "00", "token_data" : "zz" }]`)); err == nil || !strings.Contains(err.Error(), "token_data") {
+		t.Errorf("bad token_data hex: error %v", err)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -99,7 +97,7 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 	firstToken := "Skipped"
 	firstPass := true
 	if scen != ScenarioOffline {
-		firstPass = firstTokenCheck(logPath, entries, size)
+		firstPass = firstTokenCheck(entries, size)
 		firstToken = pyBool(firstPass)
 	}
 
@@ -128,28 +126,13 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 	return pass, nil
 }
 
-// firstTokenCheck compares each entry's token_data with its data. acclog
-// drops token_data, so it is read here in a second, light pass.
-func firstTokenCheck(logPath string, entries []acclog.Entry, size int) bool {
-	b, err := os.ReadFile(logPath)
-	if err != nil {
-		return false
-	}
-	var raw []struct {
-		TokenData *string `json:"token_data"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != len(entries) {
-		return false
-	}
-	for i, e := range entries {
-		if raw[i].TokenData == nil {
+// firstTokenCheck compares each entry's token_data with its data.
+func firstTokenCheck(entries []acclog.Entry, size int) bool {
+	for _, e := range entries {
+		if e.TokenData == nil {
 			return false
 		}
-		td, err := hex.DecodeString(*raw[i].TokenData)
-		if err != nil {
-			return false
-		}
-		first, err1 := decodeTokens(td, size)
+		first, err1 := decodeTokens(e.TokenData, size)
 		data, err2 := decodeTokens(e.Data, size)
 		if err1 != nil || err2 != nil {
 			return false
