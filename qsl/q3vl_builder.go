@@ -27,10 +27,10 @@ type Q3VLEncodeFunc func(i int, messages []openai.ChatCompletionMessageParamUnio
 // bytes nor the messages are kept; only the bodies are. emit is called from
 // one goroutine at a time.
 //
-// Marshalling openai-go messages is slow for images (openai-go re-compacts
-// the 64 KiB data URL at each nesting level: ~30x slower than RawBuilder in
-// BenchmarkQ3VLLoad), so the benchmark harness should prefer RawBuilder;
-// Builder is the reference shape, kept for tools and as the tests' oracle.
+// The harness uses Builder with sut.EncodeChat, whose direct encoder walks
+// these messages without openai-go's marshalling (which re-compacts the
+// 64 KiB data URL at each nesting level, ~30x slower) and writes bytes
+// identical to it. RawBuilder skips building the messages as well.
 func (d *Q3VL) Builder(encode Q3VLEncodeFunc) Builder {
 	return &q3vlBuilder{d: d, encode: encode}
 }
