@@ -268,10 +268,7 @@ func apiKey(c *cli.Context) (string, error) {
 // reference defaults, then --generation-config (its top level, then its
 // "accuracy" or "performance" object for this run's mode), then flags.
 func samplingParams(c *cli.Context, o *runner.Options) error {
-	api := o.API
-	if api == 0 {
-		api = o.Benchmark.API
-	}
+	api := o.EndpointAPI()
 	o.Completion = sut.DefaultCompletionParams()
 	o.SGLang = sut.DefaultSGLangParams()
 	var target any
@@ -288,58 +285,36 @@ func samplingParams(c *cli.Context, o *runner.Options) error {
 			return err
 		}
 	}
-	fl := func(name string) *float64 {
-		if !c.IsSet(name) {
-			return nil
+	// The flags that are set become one more generation-config layer, by
+	// their wire names, so all three parameter types take them through the
+	// same decoder (and its checks) as a --generation-config file.
+	flags := map[string]any{}
+	for flag, key := range map[string]string{
+		"temperature": "temperature", "top-p": "top_p", "top-k": "top_k", "min-p": "min_p",
+		"repetition-penalty": "repetition_penalty", "frequency-penalty": "frequency_penalty",
+		"presence-penalty": "presence_penalty", "max-tokens": "max_tokens",
+	} {
+		if !c.IsSet(flag) {
+			continue
 		}
-		v := c.Float64(name)
-		return &v
-	}
-	in := func(name string) *int {
-		if !c.IsSet(name) {
-			return nil
+		if api == sut.APISGLang && key == "max_tokens" {
+			key = "max_new_tokens"
 		}
-		v := c.Int(name)
-		return &v
-	}
-	set := func(dst **float64, v *float64) {
-		if v != nil {
-			*dst = v
-		}
-	}
-	seti := func(dst **int, v *int) {
-		if v != nil {
-			*dst = v
+		if flag == "top-k" || flag == "max-tokens" {
+			flags[key] = c.Int(flag)
+		} else {
+			flags[key] = c.Float64(flag)
 		}
 	}
-	switch p := target.(type) {
-	case *sut.ChatParams:
-		set(&p.Temperature, fl("temperature"))
-		set(&p.TopP, fl("top-p"))
-		seti(&p.TopK, in("top-k"))
-		set(&p.MinP, fl("min-p"))
-		set(&p.RepetitionPenalty, fl("repetition-penalty"))
-		set(&p.FrequencyPenalty, fl("frequency-penalty"))
-		set(&p.PresencePenalty, fl("presence-penalty"))
-		seti(&p.MaxTokens, in("max-tokens"))
-	case *sut.CompletionParams:
-		set(&p.Temperature, fl("temperature"))
-		set(&p.TopP, fl("top-p"))
-		seti(&p.TopK, in("top-k"))
-		set(&p.MinP, fl("min-p"))
-		set(&p.RepetitionPenalty, fl("repetition-penalty"))
-		set(&p.FrequencyPenalty, fl("frequency-penalty"))
-		set(&p.PresencePenalty, fl("presence-penalty"))
-		seti(&p.MaxTokens, in("max-tokens"))
-	case *sut.SGLangParams:
-		set(&p.Temperature, fl("temperature"))
-		set(&p.TopP, fl("top-p"))
-		seti(&p.TopK, in("top-k"))
-		set(&p.MinP, fl("min-p"))
-		set(&p.RepetitionPenalty, fl("repetition-penalty"))
-		set(&p.FrequencyPenalty, fl("frequency-penalty"))
-		set(&p.PresencePenalty, fl("presence-penalty"))
-		seti(&p.MaxNewTokens, in("max-tokens"))
+	if len(flags) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(flags)
+	if err != nil {
+		return err
+	}
+	if err := sut.DecodeGenerationConfig(b, target); err != nil {
+		return fmt.Errorf("sampling flags: %w", err)
 	}
 	return nil
 }
@@ -433,14 +408,7 @@ func orDash(s string) string {
 // writeRunInfo records how the run was made next to LoadGen's logs, for the
 // submission README.
 func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, end time.Time) error {
-	api := o.API
-	if api == 0 {
-		api = o.Benchmark.API
-	}
-	model := o.Model
-	if model == "" {
-		model = o.Benchmark.Model
-	}
+	api, model := o.EndpointAPI(), o.ModelName()
 	round, _ := buildinfo.Round()
 	kind := submission.KindPerformance
 	if rep.Settings.Mode == loadgen.AccuracyOnly {

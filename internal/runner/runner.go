@@ -87,6 +87,22 @@ type Options struct {
 	Logger *zap.Logger
 }
 
+// EndpointAPI is the API requests use: API, or the benchmark's.
+func (o Options) EndpointAPI() sut.API {
+	if o.API != 0 {
+		return o.API
+	}
+	return o.Benchmark.API
+}
+
+// ModelName is the model name requests carry: Model, or the benchmark's.
+func (o Options) ModelName() string {
+	if o.Model != "" {
+		return o.Model
+	}
+	return o.Benchmark.Model
+}
+
 // Report is what a run produced.
 type Report struct {
 	// LogDir holds LoadGen's logs and user.conf.
@@ -123,14 +139,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.OutputDir == "" {
 		return nil, errors.New("no output directory given: pass --output-dir")
 	}
-	api := o.API
-	if api == 0 {
-		api = o.Benchmark.API
-	}
-	model := o.Model
-	if model == "" {
-		model = o.Benchmark.Model
-	}
+	api, model := o.EndpointAPI(), o.ModelName()
 	if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating output directory: %w", err)
 	}
