@@ -5,10 +5,6 @@ package loadgen
 /*
 #cgo CFLAGS: -I${SRCDIR}/shim
 #cgo LDFLAGS: ${SRCDIR}/../build/libmlperf_go_shim.a ${SRCDIR}/../build/libmlperf_loadgen.a -lstdc++ -lm -lpthread
-#cgo noescape mlpg_query_samples_complete
-#cgo nocallback mlpg_query_samples_complete
-#cgo noescape mlpg_first_token_complete
-#cgo nocallback mlpg_first_token_complete
 #cgo nocallback mlpg_set_draining
 #cgo noescape mlpg_take
 #cgo nocallback mlpg_take
@@ -47,9 +43,13 @@ type testState struct {
 	// needsFirstToken: use_token_latencies outside Offline, where LoadGen
 	// requires FirstTokenComplete before QuerySamplesComplete.
 	needsFirstToken bool
+	// ring carries every completion to the test's native completion
+	// thread, the only thread that calls LoadGen's complete functions.
+	ring *completionRing
 	// completeMu is held shared by every Completer call (tracker update plus
-	// C call) and exclusively by abort, so a drain never completes a sample
-	// whose FirstTokenComplete is still inside LoadGen.
+	// enqueueing) and exclusively by abort, so a drain never enqueues a
+	// sample's completion ahead of a FirstTokenComplete still being
+	// enqueued.
 	completeMu sync.RWMutex
 	aborted    atomic.Bool
 	loaded     atomic.Bool // LoadGen called LoadSamplesToRam: the test ran
@@ -200,12 +200,31 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		needsFirstToken: settings.UseTokenLatencies && settings.Scenario != Offline,
 	}
 	h := newHandle(st)
-	current.Store(st)
 	defer func() {
 		current.Store(nil)
 		deleteHandle(h)
 		testsFinished.Add(1)
 	}()
+
+	// The completion thread runs for the whole test and is joined (after
+	// delivering everything enqueued) before StartTest returns.
+	var ring *C.mlpg_cring
+	var rerr *C.char
+	if C.mlpg_completer_start(C.uintptr_t(h), C.uint64_t(ringRecords), C.uint64_t(ringBytes), &ring, &rerr) != C.MLPG_OK {
+		return cError("completion thread", rerr)
+	}
+	st.ring = newCompletionRing(ring)
+	defer func() {
+		st.ring.close()
+		var failures C.uint64_t
+		var serr *C.char
+		if C.mlpg_completer_stop(&failures, &serr) != C.MLPG_OK {
+			err = errors.Join(err, cError("completion thread", serr))
+		} else if failures > 0 && err == nil {
+			err = fmt.Errorf("%w: %d LoadGen complete calls threw on the completion thread", ErrAborted, failures)
+		}
+	}()
+	current.Store(st)
 
 	var qerr *C.char
 	if C.mlpg_queue_reset(C.int(wakeFd), cBool(st.needsFirstToken), &qerr) != C.MLPG_OK {
@@ -308,32 +327,27 @@ func (st *testState) abort(cause error) {
 }
 
 // completeEmpty completes raw LoadGen IDs with empty responses, reporting a
-// first token first where LoadGen needs one.
+// first token first where LoadGen needs one and states (nil: none yet)
+// has none. It goes through the ring like every completion, so it stays
+// behind first tokens already enqueued for the same samples.
 func (st *testState) completeEmpty(ids []uint64, states []uint8) {
 	if len(ids) == 0 {
 		return
 	}
-	rs := make([]C.mlpg_response, 0, len(ids))
+	if !st.ring.lock() {
+		st.setErr(fmt.Errorf("loadgen: %d samples left to complete after the test ended", len(ids)))
+		return
+	}
+	defer st.ring.unlock()
 	if st.needsFirstToken {
 		for i, id := range ids {
 			if states == nil || states[i]&stFirstToken == 0 {
-				rs = append(rs, C.mlpg_response{id: C.uint64_t(id)})
+				st.ring.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
 			}
 		}
-		if len(rs) > 0 {
-			var cerr *C.char
-			if C.mlpg_first_token_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
-				st.setErr(cError("FirstTokenComplete", cerr))
-			}
-		}
-		rs = rs[:0]
 	}
 	for _, id := range ids {
-		rs = append(rs, C.mlpg_response{id: C.uint64_t(id)})
-	}
-	var cerr *C.char
-	if C.mlpg_query_samples_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
-		st.setErr(cError("QuerySamplesComplete", cerr))
+		st.ring.put(C.MLPG_COMPLETE, id, nil, 0)
 	}
 }
 
@@ -438,21 +452,39 @@ func (st *testState) issue(src []QuerySample) {
 // Native returns the Completer that reports to the official LoadGen for the
 // test running in this process. It is safe for concurrent use; calls made
 // while no test runs return ErrNoTest.
+//
+// Ordering: LoadGen sees the responses in the order the calls were made.
+// Every call copies its responses into a queue in C memory and returns
+// without waiting for LoadGen; one native thread per test makes every
+// mlperf::FirstTokenComplete and mlperf::QuerySamplesComplete call, in
+// queue order. So a FirstTokenComplete call that returned before a
+// QuerySamplesComplete call started reaches LoadGen first, whichever
+// goroutines or OS threads made them. (LoadGen buffers its log records per
+// OS thread; calls for one sample from two threads could otherwise be
+// logged out of order: wrong token_data in the accuracy log, or a crash in
+// LoadGen's log thread.) LoadGen timestamps a response when the thread
+// delivers it, normally microseconds after the call. When the queue is
+// full the call waits for room; nothing is dropped.
 func Native() Completer { return nativeCompleter{} }
 
 type nativeCompleter struct{}
 
-// pinners recycles runtime.Pinners: a Pinner allocates on first use.
-var pinners = sync.Pool{New: func() any { return new(runtime.Pinner) }}
-
 const stackBatch = 16
 
-// QuerySamplesComplete forwards responses to mlperf::QuerySamplesComplete in
-// one cgo call. IDs that are not outstanding in the running test are left
-// out and reported in the returned error; the others are always completed.
-// When LoadGen needs a first token (use_token_latencies outside Offline) and
-// the SUT never reported one, it is reported at completion time (TTFT then
-// equals the sample's latency) and the error says so.
+// accepted is a response the tracker accepted: its index in the caller's
+// slice and its raw LoadGen ID.
+type accepted struct {
+	i  int
+	id uint64
+}
+
+// QuerySamplesComplete enqueues responses for mlperf::QuerySamplesComplete
+// (see Native for the ordering). IDs that are not outstanding in the
+// running test are left out and reported in the returned error; the others
+// are always completed. When LoadGen needs a first token
+// (use_token_latencies outside Offline) and the SUT never reported one, it
+// is reported just before the completion (TTFT then equals the sample's
+// latency) and the error says so.
 func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
 	if len(responses) == 0 {
 		return nil
@@ -464,16 +496,10 @@ func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
 	st.completeMu.RLock()
 	defer st.completeMu.RUnlock()
 
-	var stackBuf [stackBatch]C.mlpg_response
-	var rs []C.mlpg_response
-	if len(responses) <= stackBatch {
-		rs = stackBuf[:0]
-	} else {
-		rs = make([]C.mlpg_response, 0, len(responses))
-	}
-	var pin *runtime.Pinner
+	var accBuf [stackBatch]accepted
+	acc := accBuf[:0]
 	var bad badIDs
-	var noFT []C.mlpg_response
+	var noFT []uint64
 	for i := range responses {
 		r := &responses[i]
 		id, ok := st.untag(r.ID)
@@ -487,49 +513,33 @@ func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
 			continue
 		}
 		if st.needsFirstToken && state&stFirstToken == 0 {
-			noFT = append(noFT, C.mlpg_response{id: C.uint64_t(id)})
+			noFT = append(noFT, id)
 		}
-		var data uintptr
-		if len(r.Data) > 0 {
-			if pin == nil {
-				pin = pinners.Get().(*runtime.Pinner)
-			}
-			pin.Pin(&r.Data[0])
-			data = uintptr(unsafe.Pointer(&r.Data[0]))
-		}
-		rs = append(rs, C.mlpg_response{
-			id:       C.uint64_t(id),
-			data:     C.uintptr_t(data),
-			size:     C.uint64_t(len(r.Data)),
-			n_tokens: C.int64_t(r.NTokens),
-		})
+		acc = append(acc, accepted{i, id})
 	}
 	var err error
+	if len(acc) > 0 {
+		if !st.ring.lock() {
+			return ErrNoTest // unreachable: LoadGen waits for accepted IDs
+		}
+		for _, id := range noFT {
+			st.ring.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
+		}
+		for _, a := range acc {
+			r := &responses[a.i]
+			st.ring.put(C.MLPG_COMPLETE, a.id, r.Data, r.NTokens)
+		}
+		st.ring.unlock()
+	}
 	if len(noFT) > 0 {
-		var cerr *C.char
-		if C.mlpg_first_token_complete(&noFT[0], C.size_t(len(noFT)), &cerr) != C.MLPG_OK {
-			err = cError("FirstTokenComplete", cerr)
-		} else {
-			err = fmt.Errorf("loadgen: %d samples completed without FirstTokenComplete; their first token was reported at completion time", len(noFT))
-		}
+		err = fmt.Errorf("loadgen: %d samples completed without FirstTokenComplete; their first token was reported at completion time", len(noFT))
 	}
-	if len(rs) > 0 {
-		var cerr *C.char
-		if C.mlpg_query_samples_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
-			err = errors.Join(err, cError("QuerySamplesComplete", cerr))
-		}
-	}
-	if pin != nil {
-		pin.Unpin()
-		pinners.Put(pin)
-	}
-	runtime.KeepAlive(responses)
 	return errors.Join(err, bad.err(st, "QuerySamplesComplete"))
 }
 
-// FirstTokenComplete forwards responses to mlperf::FirstTokenComplete in one
-// cgo call. Unknown IDs and IDs whose first token was already reported are
-// left out and reported in the returned error.
+// FirstTokenComplete enqueues responses for mlperf::FirstTokenComplete
+// (see Native for the ordering). Unknown IDs and IDs whose first token was
+// already reported are left out and reported in the returned error.
 func (nativeCompleter) FirstTokenComplete(responses []Response) error {
 	if len(responses) == 0 {
 		return nil
@@ -541,14 +551,8 @@ func (nativeCompleter) FirstTokenComplete(responses []Response) error {
 	st.completeMu.RLock()
 	defer st.completeMu.RUnlock()
 
-	var stackBuf [stackBatch]C.mlpg_response
-	var rs []C.mlpg_response
-	if len(responses) <= stackBatch {
-		rs = stackBuf[:0]
-	} else {
-		rs = make([]C.mlpg_response, 0, len(responses))
-	}
-	var pin *runtime.Pinner
+	var accBuf [stackBatch]accepted
+	acc := accBuf[:0]
 	var bad badIDs
 	for i := range responses {
 		r := &responses[i]
@@ -566,36 +570,25 @@ func (nativeCompleter) FirstTokenComplete(responses []Response) error {
 			bad.add(r.ID, "first token already reported")
 			continue
 		}
-		var data uintptr
-		if len(r.Data) > 0 {
-			if pin == nil {
-				pin = pinners.Get().(*runtime.Pinner)
-			}
-			pin.Pin(&r.Data[0])
-			data = uintptr(unsafe.Pointer(&r.Data[0]))
-		}
-		rs = append(rs, C.mlpg_response{
-			id:       C.uint64_t(id),
-			data:     C.uintptr_t(data),
-			size:     C.uint64_t(len(r.Data)),
-			n_tokens: C.int64_t(r.NTokens),
-		})
+		acc = append(acc, accepted{i, id})
 	}
 	var err error
-	if len(rs) > 0 {
-		var cerr *C.char
-		if C.mlpg_first_token_complete(&rs[0], C.size_t(len(rs)), &cerr) != C.MLPG_OK {
-			err = cError("FirstTokenComplete", cerr)
+	if len(acc) > 0 {
+		// A completion of the same sample waits in tracker.take until
+		// endFirstToken, so it is enqueued after this.
+		if st.ring.lock() {
+			for _, a := range acc {
+				r := &responses[a.i]
+				st.ring.put(C.MLPG_FIRST_TOKEN, a.id, r.Data, r.NTokens)
+			}
+			st.ring.unlock()
+		} else {
+			err = ErrNoTest // unreachable: LoadGen waits for accepted IDs
 		}
-		for i := range rs {
-			st.tracker.endFirstToken(uint64(rs[i].id))
+		for _, a := range acc {
+			st.tracker.endFirstToken(a.id)
 		}
 	}
-	if pin != nil {
-		pin.Unpin()
-		pinners.Put(pin)
-	}
-	runtime.KeepAlive(responses)
 	return errors.Join(err, bad.err(st, "FirstTokenComplete"))
 }
 

@@ -191,7 +191,10 @@ type accEntry struct {
 	SeqID int    `json:"seq_id"`
 	QSL   int    `json:"qsl_idx"`
 	Data  string `json:"data"`
-	Tok   int64  `json:"token_count"`
+	// TokData is the first token's bytes (use_token_latencies outside
+	// Offline only).
+	TokData string `json:"token_data"`
+	Tok     int64  `json:"token_count"`
 }
 
 func readAccuracy(t *testing.T, dir string) []accEntry {

@@ -4,6 +4,8 @@
 
 #include "mlpg_shim.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,7 +15,9 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "loadgen.h"
@@ -38,20 +42,6 @@ static_assert(offsetof(mlpg_query_sample, id) ==
 static_assert(offsetof(mlpg_query_sample, index) ==
                   offsetof(mlperf::QuerySample, index),
               "QuerySample.index offset");
-static_assert(sizeof(mlpg_response) == sizeof(mlperf::QuerySampleResponse),
-              "mlpg_response must match mlperf::QuerySampleResponse");
-static_assert(offsetof(mlpg_response, id) ==
-                  offsetof(mlperf::QuerySampleResponse, id),
-              "QuerySampleResponse.id offset");
-static_assert(offsetof(mlpg_response, data) ==
-                  offsetof(mlperf::QuerySampleResponse, data),
-              "QuerySampleResponse.data offset");
-static_assert(offsetof(mlpg_response, size) ==
-                  offsetof(mlperf::QuerySampleResponse, size),
-              "QuerySampleResponse.size offset");
-static_assert(offsetof(mlpg_response, n_tokens) ==
-                  offsetof(mlperf::QuerySampleResponse, n_tokens),
-              "QuerySampleResponse.n_tokens offset");
 static_assert(sizeof(uint64_t) == sizeof(mlperf::QuerySampleIndex),
               "QuerySampleIndex must be 64-bit");
 
@@ -180,6 +170,191 @@ struct Queue {
 };
 
 Queue g_queue;
+
+// Atomic access to the plain fields of mlpg_cring, which Go also reads and
+// writes with sync/atomic (sequentially consistent on both sides).
+uint64_t LoadAcquire(const uint64_t* p) {
+  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+void StoreRelease(uint64_t* p, uint64_t v) {
+  __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+// Completer is the per-test completion thread: it drains the ring Go fills
+// and calls LoadGen from this one thread, in ring order (see mlpg_shim.h).
+class Completer {
+ public:
+  Completer(uintptr_t handle, uint64_t cap, uint64_t data_cap)
+      : handle_(handle) {
+    uint64_t c = 1;
+    while (c < cap) c <<= 1;
+    ring_ = static_cast<mlpg_cring*>(std::calloc(1, sizeof(mlpg_cring)));
+    if (ring_ == nullptr) throw std::bad_alloc();
+    ring_->cap = c;
+    ring_->data_cap = data_cap;
+    ring_->wake_fd = -1;
+    ring_->recs = static_cast<mlpg_completion*>(
+        std::calloc(c, sizeof(mlpg_completion)));
+    ring_->data = static_cast<uint8_t*>(std::malloc(data_cap > 0 ? data_cap : 1));
+    if (ring_->recs == nullptr || ring_->data == nullptr) {
+      Free();
+      throw std::bad_alloc();
+    }
+    int fds[2];
+    if (pipe(fds) != 0) {
+      Free();
+      throw std::runtime_error(std::string("completion wake pipe: ") +
+                               std::strerror(errno));
+    }
+    read_fd_ = fds[0];
+    ring_->wake_fd = fds[1];
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    // Go writes with a raw write(2) that must never block.
+    fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+    batch_.reserve(1024);
+    try {
+      thread_ = std::thread([this] { Run(); });
+    } catch (...) {
+      Free();
+      throw;
+    }
+  }
+
+  ~Completer() { Free(); }
+
+  mlpg_cring* ring() { return ring_; }
+  uint64_t failures() const { return failures_.load(); }
+
+  // Stop delivers what is published, then joins the thread.
+  void Stop() {
+    __atomic_store_n(&ring_->stop, 1, __ATOMIC_SEQ_CST);
+    Wake();
+    thread_.join();
+  }
+
+  void FailAfter(uint64_t n) { fail_after_.store(n); }
+
+ private:
+  void Free() {
+    if (ring_ != nullptr) {
+      if (ring_->wake_fd >= 0) close(ring_->wake_fd);
+      std::free(ring_->recs);
+      std::free(ring_->data);
+      std::free(ring_);
+      ring_ = nullptr;
+    }
+    if (read_fd_ >= 0) close(read_fd_);
+    read_fd_ = -1;
+  }
+
+  void Wake() {
+    char b = 1;
+    ssize_t r = write(ring_->wake_fd, &b, 1);  // EAGAIN: a wake is pending
+    (void)r;
+  }
+
+  void Sleep() {
+    char buf[64];
+    for (;;) {
+      ssize_t r = read(read_fd_, buf, sizeof buf);
+      if (r >= 0 || errno != EINTR) return;
+    }
+  }
+
+  void Run() {
+    uint64_t tail = ring_->tail;
+    for (;;) {
+      uint64_t head = LoadAcquire(&ring_->head);
+      if (head == tail) {
+        if (__atomic_load_n(&ring_->stop, __ATOMIC_SEQ_CST) != 0) {
+          if (LoadAcquire(&ring_->head) == tail) return;
+          continue;
+        }
+        // Announce the sleep, then look again: Go publishes head before it
+        // reads sleeping, so one of the two sees the other (both seq_cst).
+        __atomic_store_n(&ring_->sleeping, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&ring_->head, __ATOMIC_SEQ_CST) == tail &&
+            __atomic_load_n(&ring_->stop, __ATOMIC_SEQ_CST) == 0) {
+          Sleep();
+        }
+        __atomic_store_n(&ring_->sleeping, 0, __ATOMIC_SEQ_CST);
+        continue;
+      }
+      tail = Deliver(tail, head);
+    }
+  }
+
+  // Deliver hands records [tail, head) to LoadGen, one call per run of
+  // same-kind records, releasing each run after its call. It returns head.
+  uint64_t Deliver(uint64_t tail, uint64_t head) {
+    const uint64_t mask = ring_->cap - 1;
+    while (tail != head) {
+      const uint64_t kind = ring_->recs[tail & mask].kind & ~uint64_t(MLPG_MALLOCED);
+      batch_.clear();
+      uint64_t data_end = 0;
+      uint64_t end = tail;
+      for (; end != head; end++) {
+        const mlpg_completion& c = ring_->recs[end & mask];
+        if ((c.kind & ~uint64_t(MLPG_MALLOCED)) != kind) break;
+        uintptr_t data = 0;
+        if (c.size > 0) {
+          data = (c.kind & MLPG_MALLOCED)
+                     ? static_cast<uintptr_t>(c.data)
+                     : reinterpret_cast<uintptr_t>(ring_->data + c.data % ring_->data_cap);
+        }
+        batch_.emplace_back(c.id, data, c.size, c.n_tokens);
+        data_end = c.data_end;
+      }
+      try {
+        if (kind == MLPG_FIRST_TOKEN) {
+          mlperf::FirstTokenComplete(batch_.data(), batch_.size());
+        } else {
+          mlperf::QuerySamplesComplete(batch_.data(), batch_.size());
+        }
+        uint64_t n = fail_after_.load(std::memory_order_relaxed);
+        if (n > 0) {
+          fail_after_.store(n - 1, std::memory_order_relaxed);
+          if (n == 1) throw std::runtime_error("injected completion failure (test hook)");
+        }
+      } catch (...) {
+        Failed();
+      }
+      for (uint64_t i = tail; i != end; i++) {
+        const mlpg_completion& c = ring_->recs[i & mask];
+        if (c.kind & MLPG_MALLOCED) std::free(reinterpret_cast<void*>(c.data));
+      }
+      // Release the bytes before the records: Go reuses arena space only
+      // for records it can place, so the order is not needed for safety,
+      // but it lets a waiting producer see both at once.
+      StoreRelease(&ring_->data_tail, data_end);
+      StoreRelease(&ring_->tail, end);
+      tail = end;
+    }
+    return tail;
+  }
+
+  // Failed reports the exception being handled to Go, once per test.
+  void Failed() {
+    char* msg = nullptr;
+    caught(&msg);
+    if (failures_.fetch_add(1) == 0) {
+      mlpgGoCompletionFailed(handle_, msg != nullptr ? msg : const_cast<char*>("LoadGen threw"));
+    }
+    std::free(msg);
+  }
+
+  uintptr_t handle_;
+  mlpg_cring* ring_ = nullptr;
+  int read_fd_ = -1;
+  std::thread thread_;
+  std::vector<mlperf::QuerySampleResponse> batch_;
+  std::atomic<uint64_t> failures_{0};
+  std::atomic<uint64_t> fail_after_{0};
+};
+
+// The running test's completer; set and cleared by Go around each test.
+Completer* g_completer = nullptr;
 
 class Sut : public mlperf::SystemUnderTest {
  public:
@@ -410,26 +585,41 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
   return rc;
 }
 
-int mlpg_query_samples_complete(mlpg_response* responses, size_t n,
-                                char** err) {
+int mlpg_completer_start(uintptr_t qsl, uint64_t cap, uint64_t data_cap,
+                         mlpg_cring** ring, char** err) {
   try {
-    mlperf::QuerySamplesComplete(
-        reinterpret_cast<mlperf::QuerySampleResponse*>(responses), n);
+    if (g_completer != nullptr) {
+      set_err(err, "a completion thread is already running");
+      return MLPG_ERR_BUSY;
+    }
+    if (cap == 0 || data_cap == 0) {
+      set_err(err, "completion ring and arena need a non-zero size");
+      return MLPG_ERR_CONFIG;
+    }
+    g_completer = new Completer(qsl, cap, data_cap);
+    *ring = g_completer->ring();
     return MLPG_OK;
   } catch (...) {
     return caught(err);
   }
 }
 
-int mlpg_first_token_complete(mlpg_response* responses, size_t n,
-                              char** err) {
+int mlpg_completer_stop(uint64_t* failures, char** err) {
+  *failures = 0;
+  if (g_completer == nullptr) return MLPG_OK;
   try {
-    mlperf::FirstTokenComplete(
-        reinterpret_cast<mlperf::QuerySampleResponse*>(responses), n);
+    g_completer->Stop();
+    *failures = g_completer->failures();
+    delete g_completer;
+    g_completer = nullptr;
     return MLPG_OK;
   } catch (...) {
     return caught(err);
   }
+}
+
+void mlpg_completer_fail_after(uint64_t n) {
+  if (g_completer != nullptr) g_completer->FailAfter(n);
 }
 
 int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes) {

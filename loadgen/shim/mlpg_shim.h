@@ -104,16 +104,6 @@ typedef struct {
   uint64_t index;
 } mlpg_query_sample;
 
-/* mlpg_response has mlperf::QuerySampleResponse's layout. data points to
- * size bytes that must stay valid for the duration of the complete call
- * (LoadGen copies what it logs before returning). */
-typedef struct {
-  uint64_t id;
-  uintptr_t data;
-  uint64_t size;
-  int64_t n_tokens;
-} mlpg_response;
-
 /* mlpg_settings_default fills *s with mlperf::TestSettings' defaults. */
 int mlpg_settings_default(mlpg_test_settings* s, char** err);
 
@@ -162,15 +152,81 @@ int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err);
  * returns INT64_MIN if the queue's lock failed. */
 int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes);
 
-/* mlpg_query_samples_complete forwards one batch to
- * mlperf::QuerySamplesComplete. */
-int mlpg_query_samples_complete(mlpg_response* responses, size_t n,
-                                char** err);
+/* ---- Completion ring ----------------------------------------------------
+ *
+ * Completions reach LoadGen from one native thread per test, in the order Go
+ * made the Completer calls. LoadGen's AsyncLog buffers log records per OS
+ * thread, so a first token and a completion of one sample handed over on two
+ * threads can be logged in the wrong order (LogAccuracy before CacheToken:
+ * wrong token_data, or a read past LoadGen's token record array).
+ *
+ * Go is the producer: under a Go mutex it writes records (and their response
+ * bytes, into the arena) straight into this C memory, publishes them with an
+ * atomic store of head, and writes one byte to wake_fd only when the thread
+ * sleeps. No cgo call on the hot path. The thread delivers each run of
+ * same-kind records with one FirstTokenComplete or QuerySamplesComplete
+ * call, then releases the records and their bytes (tail, data_tail). */
 
-/* mlpg_first_token_complete forwards one batch to
- * mlperf::FirstTokenComplete. */
-int mlpg_first_token_complete(mlpg_response* responses, size_t n,
-                              char** err);
+/* Record kinds. */
+enum {
+  MLPG_FIRST_TOKEN = 1, /* mlperf::FirstTokenComplete */
+  MLPG_COMPLETE = 2,    /* mlperf::QuerySamplesComplete */
+  MLPG_MALLOCED = 4     /* or'ed in: data is a malloc'd address the thread
+                           frees after delivery (bytes larger than the
+                           arena allows) */
+};
+
+/* mlpg_completion is one response in the ring. */
+typedef struct {
+  uint64_t id;       /* LoadGen response ID */
+  uint64_t data;     /* arena offset of the bytes, or an address with
+                        MLPG_MALLOCED */
+  uint64_t size;     /* bytes */
+  int64_t n_tokens;  /* QuerySampleResponse.n_tokens */
+  uint64_t kind;     /* MLPG_FIRST_TOKEN or MLPG_COMPLETE, | MLPG_MALLOCED */
+  uint64_t data_end; /* arena position (monotonic) released with it */
+} mlpg_completion;
+
+/* mlpg_cring is the shared state. Positions are monotonic counts; record i
+ * lives at recs[i % cap], arena position p at data[p % data_cap]. The fields
+ * of each group sit on their own cache line. */
+typedef struct {
+  /* Written by Go (one producer at a time), read by the thread. */
+  uint64_t head; /* records published; atomic (release by Go) */
+  uint8_t pad0[56];
+  /* Written by the thread, read by Go. */
+  uint64_t tail;      /* records delivered and released; atomic */
+  uint64_t data_tail; /* arena bytes released; atomic */
+  uint8_t pad1[48];
+  /* Both: the thread sets sleeping to 1 before it blocks on the wake pipe;
+   * Go swaps it to 0 and writes one byte to wake_fd. */
+  uint32_t sleeping;
+  uint32_t stop; /* set by mlpg_completer_stop */
+  uint8_t pad2[56];
+  /* Constant while the test runs. */
+  uint64_t cap;      /* records, a power of two */
+  uint64_t data_cap; /* arena bytes */
+  mlpg_completion* recs;
+  uint8_t* data;
+  int32_t wake_fd; /* write end of the wake pipe, non-blocking */
+  int32_t pad3;
+} mlpg_cring;
+
+/* mlpg_completer_start allocates the ring (cap records, rounded up to a
+ * power of two; data_cap arena bytes) and starts the completion thread for
+ * the next test. qsl is the test's handle, passed to mlpgGoCompletionFailed
+ * if a LoadGen call on the thread throws. *ring receives the ring. */
+int mlpg_completer_start(uintptr_t qsl, uint64_t cap, uint64_t data_cap,
+                         mlpg_cring** ring, char** err);
+
+/* mlpg_completer_stop lets the thread deliver every published record, joins
+ * it and frees the ring. *failures receives how many LoadGen calls on the
+ * thread threw during the test. */
+int mlpg_completer_stop(uint64_t* failures, char** err);
+
+/* mlpg_completer_fail_after makes the completion thread throw (test hook)
+ * after its n-th delivery call from now; 0 turns it off. */
+void mlpg_completer_fail_after(uint64_t n);
 
 /* mlpg_set_draining makes the running test's SUT complete every queued and
  * every newly issued sample at once, with an empty response (after a first
@@ -188,6 +244,9 @@ int mlpg_register_issue_query_thread(char** err);
  * thread and waits for them. */
 extern void mlpgGoLoadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
 extern void mlpgGoUnloadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
+/* Called on the completion thread, at most once per test, when a LoadGen
+ * call there threw; msg is borrowed for the call. It must return quickly. */
+extern void mlpgGoCompletionFailed(uintptr_t qsl, char* msg);
 
 #ifdef __cplusplus
 }

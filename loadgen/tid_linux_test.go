@@ -1,0 +1,7 @@
+//go:build cgo && linux
+
+package loadgen
+
+import "syscall"
+
+func gettid() int { return syscall.Gettid() }
