@@ -7,8 +7,8 @@ import (
 	"math"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
 	"github.com/openai/openai-go"
 	"github.com/openai/openai-go/packages/param"
 )
@@ -66,7 +66,7 @@ func encodeChatDirect(model string, messages []openai.ChatCompletionMessageParam
 	b = append(b, ']')
 	if model != "" {
 		b = append(b, `,"model":`...)
-		b = appendJSONString(b, model)
+		b = jsonenc.AppendString(b, model)
 	}
 	var err error
 	std := func(key string, v *float64) {
@@ -198,7 +198,7 @@ func appendMessage(b []byte, m *openai.ChatCompletionMessageParamUnion) ([]byte,
 		b = append(b, `{"content":`...)
 		switch {
 		case s.Content.OfString.Valid() && s.Content.OfArrayOfContentParts == nil:
-			b = appendJSONString(b, s.Content.OfString.Value)
+			b = jsonenc.AppendString(b, s.Content.OfString.Value)
 			ok = true
 		case param.IsOmitted(s.Content.OfString) && s.Content.OfArrayOfContentParts != nil:
 			b = append(b, '[')
@@ -222,7 +222,7 @@ func appendMessage(b []byte, m *openai.ChatCompletionMessageParamUnion) ([]byte,
 		b = append(b, `{"content":`...)
 		switch {
 		case u.Content.OfString.Valid() && u.Content.OfArrayOfContentParts == nil:
-			b = appendJSONString(b, u.Content.OfString.Value)
+			b = jsonenc.AppendString(b, u.Content.OfString.Value)
 			ok = true
 		case param.IsOmitted(u.Content.OfString) && u.Content.OfArrayOfContentParts != nil:
 			b = append(b, '[')
@@ -259,7 +259,7 @@ func appendPart(b []byte, p *openai.ChatCompletionContentPartUnionParam) ([]byte
 		return b, false
 	}
 	b = append(b, `{"image_url":{"url":`...)
-	b = appendJSONString(b, im.ImageURL.URL)
+	b = jsonenc.AppendString(b, im.ImageURL.URL)
 	return append(b, `},"type":"image_url"}`...), true
 }
 
@@ -269,7 +269,7 @@ func appendTextPart(b []byte, t *openai.ChatCompletionContentPartTextParam) ([]b
 		return b, false
 	}
 	b = append(b, `{"text":`...)
-	b = appendJSONString(b, t.Text)
+	b = jsonenc.AppendString(b, t.Text)
 	return append(b, `,"type":"text"}`...), true
 }
 
@@ -291,70 +291,4 @@ func appendJSONFloat(b []byte, f float64, key string) ([]byte, error) {
 		}
 	}
 	return b, nil
-}
-
-// jsonSafe marks the ASCII bytes encoding/json copies unescaped with HTML
-// escaping on.
-var jsonSafe = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-const lowerHex = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string exactly as encoding/json
-// does with HTML escaping on: \" \\ \b \f \n \r \t, other controls and
-// < > & as \u00xx, U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if jsonSafe[c] {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', lowerHex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -2,7 +2,8 @@ package fakeendpoint
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
 )
 
 // The fake assembles its responses by appending to pooled byte slices rather
@@ -11,57 +12,14 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string literal. Like pydantic's
-// model_dump_json (what vLLM uses) it leaves non-ASCII as UTF-8 and does not
-// escape <, > or &; it escapes quotes, backslashes and control characters,
-// and replaces invalid UTF-8 with U+FFFD so the output is always valid JSON.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = appendJSONStringBody(dst, s)
-	return append(dst, '"')
-}
+// appendJSONString appends s as a JSON string literal the way vLLM's
+// pydantic models write it: non-ASCII kept as UTF-8, <, > and & not
+// escaped, invalid UTF-8 replaced so the output is always valid JSON (see
+// jsonenc.AppendMinimal for the exact rules).
+func appendJSONString(dst []byte, s string) []byte { return jsonenc.AppendMinimal(dst, s) }
 
 // appendJSONStringBody appends the escaped contents of s without quotes.
-func appendJSONStringBody(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"':
-				dst = append(dst, '\\', '"')
-			case '\\':
-				dst = append(dst, '\\', '\\')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
-}
+func appendJSONStringBody(dst []byte, s string) []byte { return jsonenc.AppendMinimalBody(dst, s) }
 
 func appendInt(dst []byte, v int) []byte { return strconv.AppendInt(dst, int64(v), 10) }
 
