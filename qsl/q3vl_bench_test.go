@@ -30,37 +30,31 @@ func q3vlBenchDataset(b *testing.B, dir string, workers int) *Q3VL {
 }
 
 // BenchmarkQ3VLLoad measures loading samples from parquet to ready request
-// bodies, with Builder (openai-go messages, json-marshalled in a minimal
-// chat request) and RawBuilder (messages JSON written directly, request
-// appended around it), on one worker and on GOMAXPROCS workers. Bytes/s
-// are of raw sample bytes.
+// bodies with Builder (openai-go messages, json-marshalled in a minimal
+// chat request), on one worker and on GOMAXPROCS workers. Bytes/s are of
+// raw sample bytes.
 func BenchmarkQ3VLLoad(b *testing.B) {
 	dir := q3vlBenchDir(b)
-	for _, kind := range []string{"openai", "raw"} {
-		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
-			b.Run(fmt.Sprintf("%s/workers=%d", kind, workers), func(b *testing.B) {
-				d := q3vlBenchDataset(b, dir, workers)
-				idx := make([]int, d.Len())
-				var raw int64
-				for i := range idx {
-					idx[i] = i
-					raw += d.RawSize(i)
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("openai/workers=%d", workers), func(b *testing.B) {
+			d := q3vlBenchDataset(b, dir, workers)
+			idx := make([]int, d.Len())
+			var raw int64
+			for i := range idx {
+				idx[i] = i
+				raw += d.RawSize(i)
+			}
+			builder := d.Builder(q3vlMinimalEncode)
+			b.SetBytes(raw)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := builder.Build(idx, func(int, []byte) {}); err != nil {
+					b.Fatal(err)
 				}
-				builder := d.Builder(q3vlMinimalEncode)
-				if kind == "raw" {
-					builder = d.RawBuilder(q3vlMinimalRawEncode)
-				}
-				b.SetBytes(raw)
-				b.ReportAllocs()
-				b.ResetTimer()
-				for b.Loop() {
-					if err := builder.Build(idx, func(int, []byte) {}); err != nil {
-						b.Fatal(err)
-					}
-				}
-				b.ReportMetric(float64(len(idx))*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
-			})
-		}
+			}
+			b.ReportMetric(float64(len(idx))*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+		})
 	}
 }
 
@@ -93,37 +87,32 @@ func BenchmarkQ3VLMemory(b *testing.B) {
 		idx[i] = i
 		raw += d.RawSize(i)
 	}
-	for _, kind := range []string{"openai", "raw"} {
-		b.Run(kind, func(b *testing.B) {
-			builder := d.Builder(q3vlMinimalEncode)
-			if kind == "raw" {
-				builder = d.RawBuilder(q3vlMinimalRawEncode)
+	b.Run("openai", func(b *testing.B) {
+		builder := d.Builder(q3vlMinimalEncode)
+		var bodyRatio, heapRatio float64
+		for b.Loop() {
+			b.StopTimer()
+			lib, err := NewLibrary("q3vl", d.Len(), 0, builder)
+			if err != nil {
+				b.Fatal(err)
 			}
-			var bodyRatio, heapRatio float64
-			for b.Loop() {
-				b.StopTimer()
-				lib, err := NewLibrary("q3vl", d.Len(), 0, builder)
-				if err != nil {
-					b.Fatal(err)
-				}
-				before := q3vlLiveHeap()
-				b.StartTimer()
-				if err := lib.LoadSamplesToRam(idx); err != nil {
-					b.Fatal(err)
-				}
-				b.StopTimer()
-				after := q3vlLiveHeap()
-				_, bodies := lib.Loaded()
-				bodyRatio = float64(bodies) / float64(raw)
-				heapRatio = float64(after-before) / float64(raw)
-				runtime.KeepAlive(lib)
-				b.StartTimer()
+			before := q3vlLiveHeap()
+			b.StartTimer()
+			if err := lib.LoadSamplesToRam(idx); err != nil {
+				b.Fatal(err)
 			}
-			b.ReportMetric(bodyRatio, "body/raw")
-			b.ReportMetric(heapRatio, "heap/raw")
-			b.ReportMetric(float64(raw)/float64(len(idx)), "raw-B/sample")
-		})
-	}
+			b.StopTimer()
+			after := q3vlLiveHeap()
+			_, bodies := lib.Loaded()
+			bodyRatio = float64(bodies) / float64(raw)
+			heapRatio = float64(after-before) / float64(raw)
+			runtime.KeepAlive(lib)
+			b.StartTimer()
+		}
+		b.ReportMetric(bodyRatio, "body/raw")
+		b.ReportMetric(heapRatio, "heap/raw")
+		b.ReportMetric(float64(raw)/float64(len(idx)), "raw-B/sample")
+	})
 }
 
 func q3vlLiveHeap() int64 {

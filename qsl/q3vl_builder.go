@@ -30,7 +30,7 @@ type Q3VLEncodeFunc func(i int, messages []openai.ChatCompletionMessageParamUnio
 // The harness uses Builder with sut.EncodeChat, whose direct encoder walks
 // these messages without openai-go's marshalling (which re-compacts the
 // 64 KiB data URL at each nesting level, ~30x slower) and writes bytes
-// identical to it. RawBuilder skips building the messages as well.
+// identical to it.
 func (d *Q3VL) Builder(encode Q3VLEncodeFunc) Builder {
 	return &q3vlBuilder{d: d, encode: encode}
 }
@@ -62,217 +62,6 @@ func (b *q3vlBuilder) Build(indices []int, emit func(index int, body []byte)) er
 	})
 }
 
-// Q3VLRawEncodeFunc appends sample i's request body to dst and returns the
-// extended slice, like the append built-in. messages is the sample's JSON
-// messages array, only valid during the call (its buffer is reused): append
-// the request's other fields around it rather than re-marshalling it, which
-// is several times faster than openai-go types. It is called concurrently
-// from several goroutines.
-type Q3VLRawEncodeFunc func(dst []byte, i int, messages []byte) ([]byte, error)
-
-// RawBuilder is Builder for encoders that take the messages as JSON: it
-// writes the messages array straight into a reused buffer, without building
-// openai-go values, the data URL string or the user text string. The JSON
-// equals, member for member, what openai-go marshals for Messages (checked
-// by the tests); members are in the reference's order (role then content,
-// type then value).
-//
-// Bodies are carved from shared slabs of up to 4 MiB rather than allocated
-// one by one: Go rounds each large allocation up to whole 8 KiB pages, which
-// for ~64 KiB bodies costs about 6% of memory. Each body gets the room of its
-// messages plus the largest overhead the encoder has added so far (so dst
-// normally has room; an encoder that outgrows it just allocates, like
-// append). A slab is freed once every body in it is unloaded; LoadGen
-// unloads whole load sets, so this holds no memory longer in practice.
-func (d *Q3VL) RawBuilder(encode Q3VLRawEncodeFunc) Builder {
-	return q3vlRawBuilder{d: d, encode: encode}
-}
-
-type q3vlRawBuilder struct {
-	d      *Q3VL
-	encode Q3VLRawEncodeFunc
-}
-
-// q3vlSlabSize is the largest slab RawBuilder allocates for bodies.
-const q3vlSlabSize = 4 << 20
-
-var q3vlBufPool = sync.Pool{New: func() any { return new([]byte) }}
-
-// q3vlSlabs carves body space for one Build call.
-type q3vlSlabs struct {
-	mu        sync.Mutex
-	slab      []byte // len = bytes handed out
-	overhead  int    // room left for the encoder's own fields
-	observed  bool   // overhead is learned, not the first guess
-	remaining int64  // estimated bytes still to hand out in this batch
-}
-
-// reserve returns an empty slice with room for a body around n bytes of
-// messages.
-func (s *q3vlSlabs) reserve(n int) []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	need := n + s.overhead
-	s.remaining = max(s.remaining-int64(need), 0)
-	if cap(s.slab)-len(s.slab) < need {
-		// Size the slab to what the batch still needs, so a small batch
-		// does not strand most of a 4 MiB slab.
-		s.slab = make([]byte, 0, min(max(int64(need), s.remaining+int64(need)+64<<10), q3vlSlabSize))
-	}
-	off := len(s.slab)
-	s.slab = s.slab[:off+need]
-	return s.slab[off : off : off+need]
-}
-
-// observe records that an encoder turned n bytes of messages into a body of
-// size bytes, so later reservations leave enough room.
-func (s *q3vlSlabs) observe(n, size int) {
-	s.mu.Lock()
-	if o := size - n + 256; !s.observed || o > s.overhead {
-		s.overhead, s.observed = o, true
-	}
-	s.mu.Unlock()
-}
-
-// Build implements Builder.
-func (b q3vlRawBuilder) Build(indices []int, emit func(index int, body []byte)) error {
-	slabs := &q3vlSlabs{overhead: 4 << 10}
-	for _, i := range indices {
-		if i >= 0 && i < len(b.d.rows) {
-			r := &b.d.rows[i]
-			slabs.remaining += int64(len(q3vlJSONHead)+len(q3vlJSONDesc)+len(q3vlJSONCats)+len(q3vlJSONImage)+48+
-				len(r.title)+len(r.desc)+base64.StdEncoding.EncodedLen(int(r.imageSize))+512) +
-				int64(len(r.cats))*8 + int64(q3vlSum(r.cats))
-		}
-	}
-	var emitMu sync.Mutex
-	return b.d.load(indices, func(index int, img []byte) error {
-		bp := q3vlBufPool.Get().(*[]byte)
-		msgs := b.d.appendMessagesJSON((*bp)[:0], index, img)
-		defer func() {
-			*bp = msgs
-			q3vlBufPool.Put(bp)
-		}()
-		dst := slabs.reserve(len(msgs))
-		body, err := b.encode(dst, index, msgs)
-		if err != nil {
-			return fmt.Errorf("qsl q3vl: sample %d (%s): encoding the request: %w", index, b.d.where(index), err)
-		}
-		slabs.observe(len(msgs), len(body))
-		body = body[:len(body):len(body)] // appends to one body must not reach the next
-		emitMu.Lock()
-		defer emitMu.Unlock()
-		emit(index, body)
-		return nil
-	})
-}
-
-func q3vlSum(s []string) int {
-	n := 0
-	for _, x := range s {
-		n += len(x)
-	}
-	return n
-}
-
-// MessagesJSON returns sample i's messages as the JSON array RawBuilder
-// passes to its encoder, reading the image from the shard.
-func (d *Q3VL) MessagesJSON(i int) ([]byte, error) {
-	if i < 0 || i >= len(d.rows) {
-		return nil, fmt.Errorf("qsl q3vl: sample index %d out of range [0,%d)", i, len(d.rows))
-	}
-	var out []byte
-	err := d.load([]int{i}, func(index int, img []byte) error {
-		out = d.appendMessagesJSON(nil, index, img)
-		return nil
-	})
-	return out, err
-}
-
-// Pre-encoded JSON pieces of the messages array.
-var (
-	q3vlJSONHead = `[{"role":"system","content":` + string(q3vlAppendJSONString(nil, q3vlSystemPrompt)) +
-		`},{"role":"user","content":[{"type":"text","text":"` +
-		q3vlJSONInner(q3vlUserTitle)
-	q3vlJSONDesc  = q3vlJSONInner(q3vlUserDesc)
-	q3vlJSONCats  = q3vlJSONInner(q3vlUserCats)
-	q3vlJSONImage = q3vlJSONInner(q3vlUserTail) + `"},{"type":"image_url","image_url":{"url":"data:image/`
-	q3vlJSONTail  = `"}}]}]`
-)
-
-// q3vlJSONInner is s JSON-encoded without its quotes.
-func q3vlJSONInner(s string) string {
-	q := q3vlAppendJSONString(nil, s)
-	return string(q[1 : len(q)-1])
-}
-
-func (d *Q3VL) appendMessagesJSON(dst []byte, i int, img []byte) []byte {
-	r := &d.rows[i]
-	title, desc := r.title, r.desc
-	if r.nulls&q3vlNullTitle != 0 {
-		title = "None"
-	}
-	if r.nulls&q3vlNullDesc != 0 {
-		desc = "None"
-	}
-	cats := r.catsRepr()
-	format := r.format.String()
-	n := len(q3vlJSONHead) + len(title) + len(q3vlJSONDesc) + len(desc) + len(q3vlJSONCats) + len(cats) +
-		len(q3vlJSONImage) + len(format) + len(";base64,") + base64.StdEncoding.EncodedLen(len(img)) + len(q3vlJSONTail)
-	dst = slices.Grow(dst, n+n/64)
-	dst = append(dst, q3vlJSONHead...)
-	dst = q3vlAppendJSONInner(dst, title)
-	dst = append(dst, q3vlJSONDesc...)
-	dst = q3vlAppendJSONInner(dst, desc)
-	dst = append(dst, q3vlJSONCats...)
-	dst = q3vlAppendJSONInner(dst, cats)
-	dst = append(dst, q3vlJSONImage...)
-	dst = append(dst, format...)
-	dst = append(dst, ";base64,"...)
-	dst = base64.StdEncoding.AppendEncode(dst, img)
-	return append(dst, q3vlJSONTail...)
-}
-
-// q3vlAppendJSONString appends s as a JSON string.
-func q3vlAppendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = q3vlAppendJSONInner(dst, s)
-	return append(dst, '"')
-}
-
-// q3vlAppendJSONInner appends s JSON-escaped, without quotes: ", \ and
-// control characters are escaped (\n, \r, \t, \b, \f or \u00XX),
-// everything else, UTF-8 included, is copied. s must be UTF-8 (Q3VL checks
-// its text at open).
-func q3vlAppendJSONInner(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', pyLowerHex[c>>4], pyLowerHex[c&0xf])
-		}
-		start = i + 1
-	}
-	return append(dst, s[start:]...)
-}
-
 // messages builds sample i's chat messages around its image bytes img, as
 // the reference does (task.py formulate_loaded_sample): a system message
 // with Q3VLSystemPrompt, then a user message whose content is the user text
@@ -294,9 +83,8 @@ func (d *Q3VL) messages(i int, img []byte) []openai.ChatCompletionMessageParamUn
 }
 
 // Messages returns sample i's chat messages, reading its image from the
-// shard. Loading many samples should go through RawBuilder (or Builder),
-// which read each row group once for a whole batch; this is for tools and
-// tests.
+// shard. Loading many samples should go through Builder, which reads each
+// row group once for a whole batch; this is for tools and tests.
 func (d *Q3VL) Messages(i int) ([]openai.ChatCompletionMessageParamUnion, error) {
 	if i < 0 || i >= len(d.rows) {
 		return nil, fmt.Errorf("qsl q3vl: sample index %d out of range [0,%d)", i, len(d.rows))

@@ -411,39 +411,3 @@ func FuzzQ3VLOpen(f *testing.F) {
 		_ = d.Builder(q3vlMinimalEncode).Build(idx, func(int, []byte) {})
 	})
 }
-
-// TestQ3VLRawBuilderSlabs loads through RawBuilder with several workers and
-// checks every body (bodies share slabs, so an overlap would show), with
-// an encoder that appends to dst and one that allocates its own body.
-func TestQ3VLRawBuilderSlabs(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Q3VL(dir, 120, synth.Q3VLSynthOptions{Seed: 8, RowGroupSize: 9}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenQ3VL([]string{dir}, Q3VLOptions{Workers: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	own := func(_ []byte, i int, m []byte) ([]byte, error) { return q3vlMinimalRawEncode(nil, i, m) }
-	for name, enc := range map[string]Q3VLRawEncodeFunc{"append": q3vlMinimalRawEncode, "own": own} {
-		lib, err := NewLibrary("q3vl", d.Len(), 0, d.RawBuilder(enc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		idx := rand.New(rand.NewPCG(3, 4)).Perm(d.Len())
-		if err := lib.LoadSamplesToRam(idx); err != nil {
-			t.Fatal(err)
-		}
-		for i := range d.Len() {
-			m, err := d.MessagesJSON(i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, _ := q3vlMinimalRawEncode(nil, i, m)
-			if got := lib.Body(i); !bytes.Equal(got, want) || (name == "append" && cap(got) != len(got)) {
-				t.Fatalf("%s: sample %d: body differs from its messages (len %d cap %d, want len %d)", name, i, len(got), cap(got), len(want))
-			}
-		}
-	}
-}

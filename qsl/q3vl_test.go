@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go"
@@ -225,103 +224,4 @@ func TestQ3VLDataURL(t *testing.T) {
 	if !bytes.Equal([]byte(q3vlDataURL(formatPNG, nil)), []byte("data:image/PNG;base64,")) {
 		t.Error("empty image URL wrong")
 	}
-}
-
-// TestQ3VLRawMessagesMatchReference checks the JSON RawBuilder writes
-// against the reference vectors and against openai-go's marshalling.
-func TestQ3VLRawMessagesMatchReference(t *testing.T) {
-	vs := q3vlVectors(t)
-	d := q3vlVectorDataset(t, vs, synth.Q3VLShardOptions{RowGroupSize: 2})
-	for i, v := range vs {
-		got, err := d.MessagesJSON(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(q3vlParse(t, v.Messages), q3vlParse(t, got)); diff != "" {
-			t.Errorf("vector %d: raw messages differ from the reference (-want +got):\n%s", i, diff)
-		}
-		wantSys, wantUser, wantURL := q3vlTexts(t, v.Messages)
-		gotSys, gotUser, gotURL := q3vlTexts(t, got)
-		if gotSys != wantSys || gotUser != wantUser || gotURL != wantURL {
-			t.Errorf("vector %d: raw texts differ", i)
-		}
-	}
-
-	// Bodies from RawBuilder embed the same messages.
-	lib, err := NewLibrary("q3vl", d.Len(), 0, d.RawBuilder(q3vlMinimalRawEncode))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := lib.LoadSamplesToRam([]int{0, 1, 2}); err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vs {
-		var body struct {
-			Messages json.RawMessage `json:"messages"`
-		}
-		if err := json.Unmarshal(lib.Body(i), &body); err != nil {
-			t.Fatalf("body %d: %v", i, err)
-		}
-		if diff := cmp.Diff(q3vlParse(t, v.Messages), q3vlParse(t, body.Messages)); diff != "" {
-			t.Errorf("sample %d: RawBuilder body messages differ (-want +got):\n%s", i, diff)
-		}
-	}
-}
-
-// TestQ3VLRawMessagesMatchOpenAI compares the two builders on synthetic
-// data full of awkward strings.
-func TestQ3VLRawMessagesMatchOpenAI(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Q3VL(dir, 40, synth.Q3VLSynthOptions{Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenQ3VL([]string{dir}, Q3VLOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	for i := range d.Len() {
-		raw, err := d.MessagesJSON(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		msgs, err := d.Messages(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		oa, err := json.Marshal(msgs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(q3vlParse(t, oa), q3vlParse(t, raw)); diff != "" {
-			t.Fatalf("sample %d: raw and openai-go messages differ (-openai +raw):\n%s", i, diff)
-		}
-	}
-}
-
-// q3vlMinimalRawEncode is q3vlMinimalEncode for RawBuilder: it appends the
-// request around the messages.
-func q3vlMinimalRawEncode(dst []byte, _ int, messages []byte) ([]byte, error) {
-	dst = append(dst, `{"model":"m","messages":`...)
-	dst = append(dst, messages...)
-	return append(dst, '}'), nil
-}
-
-func FuzzQ3VLJSONString(f *testing.F) {
-	for _, s := range []string{"", "a\"b\\c", "\x00\x1f\x7f", "é🎒\u2028", "<script>&</script>", "\b\f\n\r\t"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !utf8.ValidString(s) {
-			return // Q3VL rejects such text at open
-		}
-		b := q3vlAppendJSONString(nil, s)
-		var back string
-		if err := json.Unmarshal(b, &back); err != nil || back != s {
-			t.Fatalf("%q encodes to %s, which decodes to %q (%v)", s, b, back, err)
-		}
-		if !json.Valid(b) {
-			t.Fatalf("%s is not valid JSON", b)
-		}
-	})
 }
