@@ -3,11 +3,14 @@
 package loadgen
 
 import (
+	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -22,53 +25,63 @@ func firstToken(i int) []byte { return []byte(fmt.Sprintf("ft%d", i)) }
 // that calls LoadGen on the caller's thread lets LoadGen's log thread see
 // the completion before the first token: wrong token_data in the accuracy
 // log, or a read past LoadGen's token record array (SIGSEGV).
+//
+// With pairs > 1, sample k's first token goes to first-token worker
+// k%pairs and its completion to completion worker (k+1)%pairs, each
+// worker on an OS thread of its own, so calls from several threads
+// interleave.
 type splitThreadSUT struct {
 	c       Completer
-	toFirst chan []QuerySample
-	toFinal chan []QuerySample
+	pairs   int
+	first   func(index int) []byte // first-token bytes
+	data    func(index int) []byte // response bytes
+	toFirst []chan []QuerySample
+	toFinal []chan []QuerySample
+	n       atomic.Int64 // samples issued
 	wg      sync.WaitGroup
-	tids    [2]chan int // each worker's OS thread ID
+	finalWG sync.WaitGroup
+	tids    chan int // each worker's OS thread ID
 	errMu   sync.Mutex
 	errs    []error
 }
 
-func newSplitThreadSUT(c Completer) *splitThreadSUT {
-	s := &splitThreadSUT{
-		c:       c,
-		toFirst: make(chan []QuerySample, 1024),
-		toFinal: make(chan []QuerySample, 1024),
-		tids:    [2]chan int{make(chan int, 1), make(chan int, 1)},
+func newSplitThreadSUT(c Completer, pairs int) *splitThreadSUT {
+	s := &splitThreadSUT{c: c, pairs: pairs, first: firstToken, data: payload, tids: make(chan int, 2*pairs)}
+	for k := 0; k < pairs; k++ {
+		s.toFirst = append(s.toFirst, make(chan []QuerySample, 4096))
+		s.toFinal = append(s.toFinal, make(chan []QuerySample, 4096))
 	}
-	s.wg.Add(2)
-	go s.worker(0, s.toFirst, func(qs []QuerySample) {
-		ft := make([]Response, len(qs))
-		for i, q := range qs {
-			ft[i] = Response{ID: q.ID, Data: firstToken(q.Index)}
-		}
-		s.record(s.c.FirstTokenComplete(ft))
-		s.toFinal <- qs
-	})
-	go s.worker(1, s.toFinal, func(qs []QuerySample) {
-		rs := make([]Response, len(qs))
-		for i, q := range qs {
-			rs[i] = Response{ID: q.ID, Data: payload(q.Index), NTokens: 5}
-		}
-		s.record(s.c.QuerySamplesComplete(rs))
-	})
+	for k := 0; k < pairs; k++ {
+		next := s.toFinal[(k+1)%pairs]
+		s.wg.Add(1)
+		go s.worker(s.toFirst[k], &s.wg, func(qs []QuerySample) {
+			ft := make([]Response, len(qs))
+			for i, q := range qs {
+				ft[i] = Response{ID: q.ID, Data: s.first(q.Index)}
+			}
+			s.record(s.c.FirstTokenComplete(ft))
+			next <- qs
+		})
+		s.finalWG.Add(1)
+		go s.worker(s.toFinal[k], &s.finalWG, func(qs []QuerySample) {
+			rs := make([]Response, len(qs))
+			for i, q := range qs {
+				rs[i] = Response{ID: q.ID, Data: s.data(q.Index), NTokens: 5}
+			}
+			s.record(s.c.QuerySamplesComplete(rs))
+		})
+	}
 	return s
 }
 
-// worker runs on an OS thread of its own until in is closed.
-func (s *splitThreadSUT) worker(n int, in chan []QuerySample, f func([]QuerySample)) {
-	defer s.wg.Done()
+// worker runs f for each batch from in on an OS thread of its own.
+func (s *splitThreadSUT) worker(in chan []QuerySample, wg *sync.WaitGroup, f func([]QuerySample)) {
+	defer wg.Done()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	s.tids[n] <- gettid()
+	s.tids <- gettid()
 	for qs := range in {
 		f(qs)
-	}
-	if n == 0 {
-		close(s.toFinal)
 	}
 }
 
@@ -76,7 +89,8 @@ func (s *splitThreadSUT) Name() string { return "splitThreadSUT" }
 func (s *splitThreadSUT) IssueQuery(qs []QuerySample) {
 	// One sample per hand-off: the most interleaving.
 	for i := range qs {
-		s.toFirst <- qs[i : i+1]
+		k := s.n.Add(1)
+		s.toFirst[int(k)%s.pairs] <- qs[i : i+1]
 	}
 }
 func (s *splitThreadSUT) FlushQueries() {}
@@ -92,13 +106,55 @@ func (s *splitThreadSUT) record(err error) {
 // close stops the workers and checks they ran on different OS threads.
 func (s *splitThreadSUT) close(t *testing.T) {
 	t.Helper()
-	close(s.toFirst)
+	for _, c := range s.toFirst {
+		close(c)
+	}
 	s.wg.Wait()
-	if a, b := <-s.tids[0], <-s.tids[1]; a == b {
-		t.Fatalf("both workers ran on OS thread %d", a)
+	for _, c := range s.toFinal {
+		close(c)
+	}
+	s.finalWG.Wait()
+	close(s.tids)
+	seen := map[int]bool{}
+	for tid := range s.tids {
+		if seen[tid] {
+			t.Errorf("two workers ran on OS thread %d", tid)
+		}
+		seen[tid] = true
 	}
 	for _, err := range s.errs {
 		t.Errorf("completer: %v", err)
+	}
+}
+
+// checkAccuracyLog checks that the accuracy log has n entries, each with
+// the bytes sut sent for its sample (and its first token's, if tokens).
+func checkAccuracyLog(t *testing.T, dir string, n int, sut *splitThreadSUT, tokens bool) {
+	t.Helper()
+	es := readAccuracy(t, dir)
+	if len(es) != n {
+		t.Errorf("%d accuracy entries, want %d", len(es), n)
+	}
+	bad := 0
+	for _, e := range es {
+		wantTok := ""
+		if tokens {
+			wantTok = strings.ToUpper(hex.EncodeToString(sut.first(e.QSL)))
+		}
+		wantData := strings.ToUpper(hex.EncodeToString(sut.data(e.QSL)))
+		wantCount := int64(0) // LoadGen logs token_count only with token latencies
+		if tokens {
+			wantCount = 5
+		}
+		if e.TokData != wantTok || e.Data != wantData || e.Tok != wantCount {
+			if bad++; bad <= 5 {
+				t.Errorf("seq_id %d qsl_idx %d: token_data %q data %q token_count %d; want %q %q %d",
+					e.SeqID, e.QSL, e.TokData, e.Data, e.Tok, wantTok, wantData, wantCount)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d accuracy entries wrong", bad, len(es))
 	}
 }
 
@@ -117,7 +173,7 @@ func TestFirstTokenAndCompletionFromDifferentThreads(t *testing.T) {
 			s := quickSettings(sc, AccuracyOnly)
 			s.UseTokenLatencies = true
 			s.ServerTargetQPS = 20000
-			sut := newSplitThreadSUT(Native())
+			sut := newSplitThreadSUT(Native(), 1)
 			log := quickLog(t)
 			err := StartTest(sut, newTestQSL(n, n), s, log, "no-audit.config")
 			sut.close(t)
@@ -131,20 +187,267 @@ func TestFirstTokenAndCompletionFromDifferentThreads(t *testing.T) {
 			if len(es) != n {
 				t.Errorf("%d accuracy entries, want %d", len(es), n)
 			}
-			bad := 0
-			for _, e := range es {
-				wantTok := strings.ToUpper(hex.EncodeToString(firstToken(e.QSL)))
-				wantData := strings.ToUpper(hex.EncodeToString(payload(e.QSL)))
-				if e.TokData != wantTok || e.Data != wantData || e.Tok != 5 {
-					if bad++; bad <= 5 {
-						t.Errorf("seq_id %d qsl_idx %d: token_data %q data %q token_count %d; want %q %q 5",
-							e.SeqID, e.QSL, e.TokData, e.Data, e.Tok, wantTok, wantData)
-					}
+			checkAccuracyLog(t, log.OutDir, n, sut, true)
+		})
+	}
+}
+
+// TestCompletionOrderAcrossThreads checks the order the completion thread
+// delivers in, from the shim's own record: with first tokens and
+// completions coming from eight OS threads at once, every sample's first
+// token reaches LoadGen before its completion, each exactly once.
+func TestCompletionOrderAcrossThreads(t *testing.T) {
+	traceDeliveries(true)
+	defer traceDeliveries(false)
+	s := quickSettings(Server, PerformanceOnly)
+	s.UseTokenLatencies = true
+	s.ServerTargetQPS = 10000
+	s.MinQueryCount = 1000
+	sut := newSplitThreadSUT(Native(), 4)
+	log := quickLog(t)
+	err := StartTest(sut, newTestQSL(64, 64), s, log, "no-audit.config")
+	sut.close(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := deliveryTrace()
+	type seen struct{ first, final, firstAt, finalAt int }
+	byID := map[uint64]*seen{}
+	for i, e := range trace {
+		id := e &^ traceFirstToken
+		x := byID[id]
+		if x == nil {
+			x = &seen{}
+			byID[id] = x
+		}
+		if e&traceFirstToken != 0 {
+			x.first++
+			x.firstAt = i
+		} else {
+			x.final++
+			x.finalAt = i
+		}
+	}
+	if len(byID) != int(sut.n.Load()) {
+		t.Errorf("%d samples delivered, %d issued", len(byID), sut.n.Load())
+	}
+	bad := 0
+	for id, x := range byID {
+		if x.first != 1 || x.final != 1 || x.firstAt > x.finalAt {
+			if bad++; bad <= 5 {
+				t.Errorf("id %#x: %d first tokens (last at %d), %d completions (last at %d)", id, x.first, x.firstAt, x.final, x.finalAt)
+			}
+		}
+	}
+	if errs := detailErrors(readLog(t, log.OutDir, "detail.txt")); len(errs) != 0 {
+		t.Errorf("LoadGen logged %d errors, first:\n%s", len(errs), errs[0])
+	}
+	if summary := readLog(t, log.OutDir, "summary.txt"); !strings.Contains(summary, "Result is : VALID") {
+		t.Errorf("summary:\n%s", summary)
+	}
+}
+
+// withRing shrinks the completion ring for one test.
+func withRing(t *testing.T, records, bytes int) {
+	oldR, oldB := ringRecords, ringBytes
+	ringRecords, ringBytes = records, bytes
+	t.Cleanup(func() { ringRecords, ringBytes = oldR, oldB })
+}
+
+// sizedPayload is payload(i) repeated 1 to 16 times (10 to about 180
+// bytes): with a 256-byte arena, some responses fit and some go to malloc.
+func sizedPayload(i int) []byte { return bytes.Repeat(payload(i), 1+i%16) }
+
+// TestRingBackPressure runs with a four-record ring and a 256-byte arena:
+// producers find it full again and again and must wait, not drop, and
+// every response still lands intact in the accuracy log.
+func TestRingBackPressure(t *testing.T) {
+	withRing(t, 4, 256)
+	const n = 500
+	for _, tc := range []struct {
+		sc     Scenario
+		tokens bool
+	}{{Offline, false}, {Server, true}} {
+		t.Run(tc.sc.String(), func(t *testing.T) {
+			waits, mallocs := ringWaits.Load(), ringMallocs.Load()
+			s := quickSettings(tc.sc, AccuracyOnly)
+			s.UseTokenLatencies = tc.tokens
+			s.ServerTargetQPS = 20000
+			sut := newSplitThreadSUT(Native(), 2)
+			sut.data = sizedPayload
+			log := quickLog(t)
+			var err error
+			if tc.tokens {
+				err = StartTest(sut, newTestQSL(n, n), s, log, "no-audit.config")
+				sut.close(t)
+			} else {
+				// Offline: the whole run in one QuerySamplesComplete call.
+				bulk := &bulkSUT{c: Native(), data: sizedPayload}
+				err = StartTest(bulk, newTestQSL(n, n), s, log, "no-audit.config")
+				bulk.wg.Wait()
+				if bulk.err != nil {
+					t.Error(bulk.err)
+				}
+				sut.close(t)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ringWaits.Load() == waits {
+				t.Error("no producer ever waited for room")
+			}
+			if ringMallocs.Load() == mallocs {
+				t.Error("no response went to malloc'd memory")
+			}
+			if errs := detailErrors(readLog(t, log.OutDir, "detail.txt")); len(errs) != 0 {
+				t.Errorf("LoadGen logged %d errors, first:\n%s", len(errs), errs[0])
+			}
+			checkAccuracyLog(t, log.OutDir, n, sut, tc.tokens)
+		})
+	}
+}
+
+// bulkSUT completes each IssueQuery batch in one call from a goroutine.
+type bulkSUT struct {
+	c    Completer
+	data func(int) []byte
+	wg   sync.WaitGroup
+	err  error
+}
+
+func (s *bulkSUT) Name() string { return "bulkSUT" }
+func (s *bulkSUT) IssueQuery(qs []QuerySample) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		rs := make([]Response, len(qs))
+		for i, q := range qs {
+			rs[i] = Response{ID: q.ID, Data: s.data(q.Index), NTokens: 5}
+		}
+		if err := s.c.QuerySamplesComplete(rs); err != nil {
+			s.err = err
+		}
+	}()
+}
+func (s *bulkSUT) FlushQueries() {}
+
+// abortingSUT reports every sample's first token, completes the samples
+// with an even index, and aborts the test once it has withheld abortAfter
+// completions, while its completions still queue in a tiny ring.
+type abortingSUT struct {
+	c          Completer
+	abortAfter int64
+	withheld   atomic.Int64
+	once       sync.Once
+	wg         sync.WaitGroup
+	mu         sync.Mutex
+	errs       []error
+}
+
+func (s *abortingSUT) Name() string { return "abortingSUT" }
+func (s *abortingSUT) IssueQuery(qs []QuerySample) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		ft := make([]Response, len(qs))
+		var rs []Response
+		for i, q := range qs {
+			ft[i] = Response{ID: q.ID, Data: firstToken(q.Index)}
+			if q.Index%2 == 0 {
+				rs = append(rs, Response{ID: q.ID, Data: payload(q.Index), NTokens: 5})
+			}
+		}
+		s.record(s.c.FirstTokenComplete(ft))
+		if s.withheld.Add(int64(len(qs)-len(rs))) >= s.abortAfter {
+			s.once.Do(func() { go AbortTest(errors.New("operator gave up")) })
+		}
+		s.record(s.c.QuerySamplesComplete(rs))
+	}()
+}
+func (s *abortingSUT) FlushQueries() {}
+
+func (s *abortingSUT) record(err error) {
+	if err != nil {
+		s.mu.Lock()
+		s.errs = append(s.errs, err)
+		s.mu.Unlock()
+	}
+}
+
+// TestAbortDrainsTheRing aborts a token-latency test while completions
+// queue in a two-record ring: the drain's empty completions go behind the
+// first tokens already queued, LoadGen finishes without an error, and the
+// completion thread is joined (the next test can start its own).
+func TestAbortDrainsTheRing(t *testing.T) {
+	withRing(t, 2, 64)
+	for _, tc := range []struct {
+		sc         Scenario
+		abortAfter int64
+	}{{Server, 20}, {SingleStream, 1}} {
+		t.Run(tc.sc.String(), func(t *testing.T) {
+			s := quickSettings(tc.sc, PerformanceOnly)
+			s.UseTokenLatencies = true
+			sut := &abortingSUT{c: Native(), abortAfter: tc.abortAfter}
+			log := quickLog(t)
+			err := StartTest(sut, newTestQSL(16, 16), s, log, "")
+			sut.wg.Wait()
+			if !errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "operator gave up") {
+				t.Fatalf("err = %v, want ErrAborted with the cause", err)
+			}
+			// The drain completes with empty responses, which LoadGen
+			// flags for their zero token count; an order error would say
+			// "before it's first token", a double completion "twice".
+			for _, e := range detailErrors(readLog(t, log.OutDir, "detail.txt")) {
+				if strings.Contains(e, "first token") || strings.Contains(e, "twice") {
+					t.Errorf("LoadGen: %s", e)
 				}
 			}
-			if bad > 0 {
-				t.Errorf("%d of %d accuracy entries wrong", bad, len(es))
+			if summary := readLog(t, log.OutDir, "summary.txt"); !strings.Contains(summary, "Result is") {
+				t.Errorf("summary incomplete:\n%s", summary)
+			}
+			for _, err := range sut.errs {
+				if !errors.Is(err, ErrAborted) && !errors.Is(err, ErrNoTest) {
+					t.Errorf("completer: %v", err)
+				}
 			}
 		})
+	}
+	sut := newSplitThreadSUT(Native(), 1)
+	s := quickSettings(SingleStream, AccuracyOnly)
+	s.UseTokenLatencies = true
+	log := quickLog(t)
+	err := StartTest(sut, newTestQSL(32, 32), s, log, "")
+	sut.close(t)
+	if err != nil {
+		t.Fatalf("test after the aborts: %v", err)
+	}
+	checkAccuracyLog(t, log.OutDir, 32, sut, true)
+}
+
+// failingSUT arms the completion thread's failure hook on its first query.
+type failingSUT struct {
+	echoSUT
+	once sync.Once
+}
+
+func (s *failingSUT) IssueQuery(qs []QuerySample) {
+	s.once.Do(func() { completerFailAfter(3) })
+	s.echoSUT.IssueQuery(qs)
+}
+
+// TestCompletionThreadExceptionAbortsTheTest: a C++ exception on the
+// completion thread is caught there and aborts the test with its message.
+func TestCompletionThreadExceptionAbortsTheTest(t *testing.T) {
+	sut := &failingSUT{echoSUT: echoSUT{c: Native(), tokens: true}}
+	s := quickSettings(SingleStream, PerformanceOnly)
+	s.UseTokenLatencies = true
+	log := quickLog(t)
+	err := StartTest(sut, newTestQSL(8, 8), s, log, "")
+	sut.wg.Wait()
+	if !errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "injected completion failure") {
+		t.Fatalf("err = %v, want ErrAborted with the exception", err)
+	}
+	if summary := readLog(t, log.OutDir, "summary.txt"); !strings.Contains(summary, "Result is") {
+		t.Errorf("summary incomplete:\n%s", summary)
 	}
 }

@@ -48,9 +48,11 @@ type completionRing struct {
 	dataHead uint64 // arena bytes used (monotonic)
 	closed   bool
 	wakeFd   uintptr
-	// waits counts the times a producer found the ring full (tests).
-	waits atomic.Int64
-}
+	}
+
+// Counters for tests: producers that found the ring or arena full, and
+// responses whose bytes went to malloc'd memory.
+var ringWaits, ringMallocs atomic.Int64
 
 func newCompletionRing(r *C.mlpg_cring) *completionRing {
 	return &completionRing{
@@ -114,7 +116,7 @@ func (q *completionRing) publish() {
 // behind. Records already written are published first so it can catch up.
 // Nothing is ever dropped.
 func (q *completionRing) waitFor(full func() bool) {
-	q.waits.Add(1)
+	ringWaits.Add(1)
 	q.publish()
 	for i := 0; full(); i++ {
 		if i < 64 {
@@ -139,6 +141,7 @@ func (q *completionRing) put(kind uint64, id uint64, data []byte, nTokens int64)
 		copy(unsafe.Slice((*byte)(p), n), data)
 		where = uint64(uintptr(p))
 		kind |= C.MLPG_MALLOCED
+		ringMallocs.Add(1)
 	} else if n > 0 {
 		pos := q.dataHead
 		off := pos % q.dataCap
@@ -165,3 +168,28 @@ func (q *completionRing) put(kind uint64, id uint64, data []byte, nTokens int64)
 	}
 	q.head++
 }
+
+// completerFailAfter makes the completion thread throw after its n-th
+// LoadGen call from now (test hook; 0: never).
+func completerFailAfter(n uint64) { C.mlpg_completer_fail_after(C.uint64_t(n)) }
+
+// traceDeliveries starts (or stops) recording the responses the completion
+// thread delivers (test hook).
+func traceDeliveries(on bool) { C.mlpg_completer_trace(cBool(on)) }
+
+// deliveryTrace returns the responses delivered since traceDeliveries(true),
+// in order: raw LoadGen IDs, with traceFirstToken set for first tokens.
+func deliveryTrace() []uint64 {
+	n := int(C.mlpg_completer_trace_take(nil, 0))
+	for {
+		buf := make([]uint64, n+1024)
+		got := int(C.mlpg_completer_trace_take((*C.uint64_t)(unsafe.Pointer(&buf[0])), C.size_t(len(buf))))
+		if got <= len(buf) {
+			return buf[:got]
+		}
+		n = got
+	}
+}
+
+// traceFirstToken marks a first token in deliveryTrace.
+const traceFirstToken = uint64(1) << 63

@@ -180,6 +180,11 @@ void StoreRelease(uint64_t* p, uint64_t v) {
   __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+// The delivery trace (test hook, see mlpg_completer_trace).
+std::atomic<bool> g_trace_on{false};
+std::mutex g_trace_mu;
+std::vector<uint64_t> g_trace;
+
 // Completer is the per-test completion thread: it drains the ring Go fills
 // and calls LoadGen from this one thread, in ring order (see mlpg_shim.h).
 class Completer {
@@ -305,6 +310,12 @@ class Completer {
         }
         batch_.emplace_back(c.id, data, c.size, c.n_tokens);
         data_end = c.data_end;
+      }
+      if (g_trace_on.load(std::memory_order_relaxed)) {
+        std::lock_guard<std::mutex> lock(g_trace_mu);
+        for (const auto& r : batch_) {
+          g_trace.push_back(r.id | (kind == MLPG_FIRST_TOKEN ? uint64_t(1) << 63 : 0));
+        }
       }
       try {
         if (kind == MLPG_FIRST_TOKEN) {
@@ -620,6 +631,26 @@ int mlpg_completer_stop(uint64_t* failures, char** err) {
 
 void mlpg_completer_fail_after(uint64_t n) {
   if (g_completer != nullptr) g_completer->FailAfter(n);
+}
+
+void mlpg_completer_trace(int on) {
+  try {
+    std::lock_guard<std::mutex> lock(g_trace_mu);
+    if (on) g_trace.clear();
+    g_trace_on.store(on != 0);
+  } catch (...) {
+  }
+}
+
+size_t mlpg_completer_trace_take(uint64_t* buf, size_t cap) {
+  try {
+    std::lock_guard<std::mutex> lock(g_trace_mu);
+    size_t n = g_trace.size() < cap ? g_trace.size() : cap;
+    if (n > 0) std::memcpy(buf, g_trace.data(), n * sizeof(uint64_t));
+    return g_trace.size();
+  } catch (...) {
+    return 0;
+  }
 }
 
 int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes) {

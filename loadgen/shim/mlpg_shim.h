@@ -224,9 +224,15 @@ int mlpg_completer_start(uintptr_t qsl, uint64_t cap, uint64_t data_cap,
  * thread threw during the test. */
 int mlpg_completer_stop(uint64_t* failures, char** err);
 
-/* mlpg_completer_fail_after makes the completion thread throw (test hook)
- * after its n-th delivery call from now; 0 turns it off. */
+/* Test hooks. mlpg_completer_fail_after makes the completion thread throw
+ * after its n-th LoadGen call from now (0: never). mlpg_completer_trace(1)
+ * clears and starts a record of every delivered response (its ID, with bit
+ * 63 set for a first token), in delivery order; 0 stops it.
+ * mlpg_completer_trace_take copies up to cap entries into buf and returns
+ * how many were recorded. */
 void mlpg_completer_fail_after(uint64_t n);
+void mlpg_completer_trace(int on);
+size_t mlpg_completer_trace_take(uint64_t* buf, size_t cap);
 
 /* mlpg_set_draining makes the running test's SUT complete every queued and
  * every newly issued sample at once, with an empty response (after a first
