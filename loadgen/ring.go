@@ -48,7 +48,7 @@ type completionRing struct {
 	dataHead uint64 // arena bytes used (monotonic)
 	closed   bool
 	wakeFd   uintptr
-	}
+}
 
 // Counters for tests: producers that found the ring or arena full, and
 // responses whose bytes went to malloc'd memory.
