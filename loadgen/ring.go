@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unsafe"
 )
@@ -22,7 +21,8 @@ import (
 // response into a ring in C memory and the thread delivers the ring in
 // order. A cgo call per Completer call would wake the Go runtime's sysmon
 // thread every time (entersyscall); writing C memory needs no call, and
-// waking the thread is a raw write(2), made only when it sleeps.
+// waking the thread is one raw system call (ring_wake_*.go), made only when
+// it sleeps.
 
 // Ring sizes of each test: records, and arena bytes for response data.
 // Tests shrink them to exercise back-pressure.
@@ -30,10 +30,6 @@ var (
 	ringRecords = 8192
 	ringBytes   = 4 << 20
 )
-
-// wakeByte is what the producer writes to the wake pipe; a global, so the
-// raw syscall gets an address the garbage collector never moves.
-var wakeByte = [1]byte{1}
 
 // completionRing is the Go (producer) side of one test's ring. Producers
 // are serialised by mu, so records keep the order of the Completer calls.
@@ -84,10 +80,12 @@ func (q *completionRing) lock() bool {
 	return true
 }
 
-// unlock publishes what was written and releases the producer lock.
+// unlock publishes what was written, releases the producer lock and
+// wakes the thread if it sleeps.
 func (q *completionRing) unlock() {
 	q.publish()
 	q.mu.Unlock()
+	q.wakeIfAsleep()
 }
 
 // close refuses every later producer. The thread still delivers what was
@@ -98,17 +96,20 @@ func (q *completionRing) close() {
 	q.mu.Unlock()
 }
 
-// publish makes the records written so far visible to the thread and wakes
-// it if it sleeps. The store of head and the load of sleeping are both
-// sequentially consistent, as are the thread's store of sleeping and load
-// of head, so either the thread sees the new head or this sees it asleep.
+// publish makes the records written so far visible to the thread.
 func (q *completionRing) publish() {
 	atomic.StoreUint64((*uint64)(unsafe.Pointer(&q.r.head)), q.head)
+}
+
+// wakeIfAsleep wakes the thread if it announced it sleeps. It must follow
+// a publish: the store of head and the load of sleeping here are both
+// sequentially consistent, as are the thread's store of sleeping and its
+// load of head before it blocks, so either the thread sees the new head or
+// this sees it asleep. Whoever swaps sleeping from 1 to 0 wakes it.
+func (q *completionRing) wakeIfAsleep() {
 	sleeping := (*uint32)(unsafe.Pointer(&q.r.sleeping))
 	if atomic.LoadUint32(sleeping) != 0 && atomic.CompareAndSwapUint32(sleeping, 1, 0) {
-		// Non-blocking pipe: EAGAIN means a wake is already pending. Raw,
-		// so the runtime does not treat it as a blocking system call.
-		syscall.RawSyscall(syscall.SYS_WRITE, q.wakeFd, uintptr(unsafe.Pointer(&wakeByte[0])), 1)
+		q.wake()
 	}
 }
 
@@ -118,6 +119,7 @@ func (q *completionRing) publish() {
 func (q *completionRing) waitFor(full func() bool) {
 	ringWaits.Add(1)
 	q.publish()
+	q.wakeIfAsleep()
 	for i := 0; full(); i++ {
 		if i < 64 {
 			runtime.Gosched()

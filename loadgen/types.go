@@ -62,9 +62,17 @@ type QSL interface {
 }
 
 // Completer reports finished samples to LoadGen. The loadgen package's
-// implementation forwards to mlperf::QuerySamplesComplete and
+// implementation (Native) forwards to mlperf::QuerySamplesComplete and
 // mlperf::FirstTokenComplete; SUT implementations depend only on this
 // interface so they can be tested without LoadGen.
+//
+// Ordering: implementations are safe for concurrent use, and LoadGen sees
+// responses in the order the calls were made, whichever goroutines or OS
+// threads made them: a FirstTokenComplete call that returned before a
+// QuerySamplesComplete call started reaches LoadGen first. (Native makes
+// every LoadGen call from one native thread; see Native.) So a SUT only has
+// to report a sample's first token before its completion, from any
+// goroutine.
 type Completer interface {
 	// QuerySamplesComplete completes each response's sample. Completing an
 	// unknown or already-completed ID is an error and is not passed on.

@@ -7,6 +7,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
 
 #include <atomic>
 #include <cstddef>
@@ -253,6 +257,20 @@ class Completer {
     read_fd_ = -1;
   }
 
+  // Wake and Sleep mirror ring_wake_*.go. On Linux the thread waits on a
+  // futex on ring_->sleeping (a wake costs one futex syscall, no file);
+  // elsewhere it reads the wake pipe.
+#ifdef __linux__
+  void Wake() {
+    __atomic_store_n(&ring_->sleeping, 0, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, &ring_->sleeping, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+
+  // Sleep returns at once if Go has already reset sleeping to 0.
+  void Sleep() {
+    syscall(SYS_futex, &ring_->sleeping, FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
+  }
+#else
   void Wake() {
     char b = 1;
     ssize_t r = write(ring_->wake_fd, &b, 1);  // EAGAIN: a wake is pending
@@ -266,6 +284,7 @@ class Completer {
       if (r >= 0 || errno != EINTR) return;
     }
   }
+#endif
 
   void Run() {
     uint64_t tail = ring_->tail;

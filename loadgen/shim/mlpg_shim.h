@@ -162,8 +162,8 @@ int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes);
  *
  * Go is the producer: under a Go mutex it writes records (and their response
  * bytes, into the arena) straight into this C memory, publishes them with an
- * atomic store of head, and writes one byte to wake_fd only when the thread
- * sleeps. No cgo call on the hot path. The thread delivers each run of
+ * atomic store of head, and wakes the thread (a raw futex or write system
+ * call) only when it sleeps. No cgo call on the hot path. The thread delivers each run of
  * same-kind records with one FirstTokenComplete or QuerySamplesComplete
  * call, then releases the records and their bytes (tail, data_tail). */
 
@@ -198,8 +198,9 @@ typedef struct {
   uint64_t tail;      /* records delivered and released; atomic */
   uint64_t data_tail; /* arena bytes released; atomic */
   uint8_t pad1[48];
-  /* Both: the thread sets sleeping to 1 before it blocks on the wake pipe;
-   * Go swaps it to 0 and writes one byte to wake_fd. */
+  /* Both: the thread sets sleeping to 1 before it blocks; Go swaps it to 0
+   * and wakes it: FUTEX_WAKE on sleeping (Linux), or one byte written to
+   * wake_fd (elsewhere). */
   uint32_t sleeping;
   uint32_t stop; /* set by mlpg_completer_stop */
   uint8_t pad2[56];
@@ -208,7 +209,7 @@ typedef struct {
   uint64_t data_cap; /* arena bytes */
   mlpg_completion* recs;
   uint8_t* data;
-  int32_t wake_fd; /* write end of the wake pipe, non-blocking */
+  int32_t wake_fd; /* write end of the wake pipe, non-blocking (not Linux) */
   int32_t pad3;
 } mlpg_cring;
 
