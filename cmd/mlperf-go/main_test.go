@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/synth"
@@ -29,6 +30,15 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	app.Writer, app.ErrWriter = &out, &out
 	err := runApp(app, append([]string{"mlperf-go", "--log-level", "warn"}, args...))
 	return out.String(), err
+}
+
+func mustLookup(t *testing.T, name string) benchmark.Benchmark {
+	t.Helper()
+	b, err := benchmark.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func exitCode(err error) int {
@@ -250,5 +260,47 @@ func TestSamplingParams(t *testing.T) {
 	}
 	if r := got.Chat; *r.TopK != 5 || *r.Temperature != 0.5 || r.MaxTokens != nil {
 		t.Errorf("qwen3-vl params: %+v", r)
+	}
+}
+
+// TestQ3VLAccuracyRunFiled: a Qwen3-VL accuracy run with no user.conf and
+// no --setting, evaluated and filed: accuracy.txt in the reference's form
+// lands beside the logs in the results tree, with a non-empty user.conf.
+func TestQ3VLAccuracyRunFiled(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if _, err := synth.Q3VL(data, 20, synth.Q3VLSynthOptions{Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := runner.OpenDataset(mustLookup(t, "qwen3-vl-235b-a22b"), []string{data}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake, err := fakeendpoint.New(fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
+	d.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := fake.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	results := filepath.Join(dir, "results")
+	out, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", filepath.Join(dir, "acc"),
+		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0")
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	scen := filepath.Join(results, "s1", "qwen3-vl-235b-a22b", "Offline")
+	acc, err := os.ReadFile(filepath.Join(scen, "accuracy", "accuracy.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^\{"f1": 1\.0\}$`).Match(acc) || !regexp.MustCompile(`(?m)^hash=[0-9a-f]{64}$`).Match(acc) {
+		t.Errorf("accuracy.txt:\n%s", acc)
+	}
+	if uc, err := os.ReadFile(filepath.Join(scen, "user.conf")); err != nil || len(uc) == 0 {
+		t.Errorf("user.conf filed empty or missing: %v", err)
 	}
 }

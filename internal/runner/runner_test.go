@@ -252,3 +252,21 @@ func TestBadUserConfIsAnErrorBeforeTheTest(t *testing.T) {
 		t.Fatalf("error %v, want one naming --setting", err)
 	}
 }
+
+// TestUserConfNeverEmpty: with no --user-conf and no --setting the user.conf
+// LoadGen reads (and the results tree files) is still non-empty, since the
+// submission checker rejects an empty one, and it parses.
+func TestUserConfNeverEmpty(t *testing.T) {
+	b, err := composeUserConf("", nil, "llama3_1-8b", "Server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) == 0 {
+		t.Fatal("empty user.conf")
+	}
+	path := filepath.Join(t.TempDir(), "user.conf")
+	os.WriteFile(path, b, 0o644)
+	if _, err := loadgen.SettingsFromConfig("llama3_1-8b", loadgen.Server, loadgen.PerformanceOnly, path); err != nil {
+		t.Errorf("LoadGen rejects the composed user.conf %q: %v", b, err)
+	}
+}

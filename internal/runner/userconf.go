@@ -21,6 +21,9 @@ var settingKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // the run was configured (it is filed with the results).
 func composeUserConf(userConf string, overrides []string, model, scenario string) ([]byte, error) {
 	var buf bytes.Buffer
+	// The header also keeps the file from being empty when nothing is
+	// overridden: the submission checker requires a non-empty user.conf.
+	fmt.Fprintf(&buf, "# user.conf LoadGen read for %s %s, after its built-in mlperf.conf (written by mlperf-go).\n", model, scenario)
 	if userConf != "" {
 		b, err := os.ReadFile(userConf)
 		if err != nil {
