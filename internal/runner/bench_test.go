@@ -149,17 +149,21 @@ func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bo
 		SGLang:      sut.DefaultSGLangParams(),
 		Settings:    []string{"min_duration=0", fmt.Sprintf("min_query_count=%d", queries), "target_qps=100000"},
 	}
-	api := o.Benchmark.API
-	builder, err := bodyBuilder(d, api, o.Benchmark.Model, stream, o)
-	if err != nil {
-		b.Fatal(err)
+	if !stream {
+		// Plain requests carry no first token, so LoadGen must not
+		// measure token latencies (Run refuses the combination).
+		o.Settings = append(o.Settings, "use_token_latencies=0")
+	}
+	var clock *loadClock
+	o.wrapBuilder = func(bl qsl.Builder) qsl.Builder {
+		clock = &loadClock{Builder: bl}
+		return clock
 	}
 	b.ResetTimer()
 	var cpu, user, wall time.Duration
 	var samples, tokens int64
 	for i := 0; i < b.N; i++ {
-		clock := &loadClock{Builder: builder}
-		rep, err := runWithBuilder(o, clock)
+		rep, err := Run(context.Background(), o)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -177,50 +181,6 @@ func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bo
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(tokens), "harness-cpu-ns/token")
 		b.ReportMetric(float64(tokens)/wall.Seconds(), "tokens/s")
 	}
-}
-
-// runWithBuilder is Run with an explicit body builder (the benchmark's
-// clocked one).
-func runWithBuilder(o Options, builder qsl.Builder) (*Report, error) {
-	rep := &Report{Total: o.Data.Len(), Performance: o.Data.Len(), LogDir: o.OutputDir}
-	settings, err := loadgen.SettingsFromConfig(o.Benchmark.Name, o.Scenario, o.Mode, "")
-	if err != nil {
-		return nil, err
-	}
-	conf, err := composeUserConf("", o.Settings, o.Benchmark.Name, o.Scenario.String())
-	if err != nil {
-		return nil, err
-	}
-	path := o.OutputDir + "/user.conf"
-	if err := os.WriteFile(path, conf, 0o644); err != nil {
-		return nil, err
-	}
-	if settings, err = loadgen.SettingsFromConfig(o.Benchmark.Name, o.Scenario, o.Mode, path); err != nil {
-		return nil, err
-	}
-	lib, err := qsl.NewLibrary(o.Benchmark.Name, rep.Total, rep.Performance, builder)
-	if err != nil {
-		return nil, err
-	}
-	pool, err := sut.New(context.Background(), sut.Config{
-		Endpoints: o.Endpoints, API: o.Benchmark.API, Stream: *o.Stream, Concurrency: o.Concurrency,
-		Bodies: lib, Completer: loadgen.Native(),
-	})
-	if err != nil {
-		return nil, err
-	}
-	logs := loadgen.DefaultLogSettings()
-	logs.OutDir = o.OutputDir
-	logs.EnableTrace = false
-	start := time.Now()
-	err = loadgen.StartTest(pool, lib, settings, logs, o.OutputDir+"/no-audit.config")
-	rep.Elapsed = time.Since(start)
-	pool.Close()
-	rep.Stats = pool.Stats()
-	if err == nil && rep.Stats.Failed > 0 {
-		err = fmt.Errorf("%d samples failed: %v", rep.Stats.Failed, rep.Stats.FailuresByReason)
-	}
-	return rep, err
 }
 
 func q3vlBenchData(b *testing.B, n int) *Dataset {

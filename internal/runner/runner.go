@@ -85,6 +85,10 @@ type Options struct {
 	ProgressEvery time.Duration
 	// Logger receives failures and milestones (default: none).
 	Logger *zap.Logger
+
+	// wrapBuilder, set only by this package's benchmarks, wraps the body
+	// builder (to note when loading ends, so the hot path is timed alone).
+	wrapBuilder func(qsl.Builder) qsl.Builder
 }
 
 // EndpointAPI is the API requests use: API, or the benchmark's.
@@ -187,6 +191,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	builder, err := bodyBuilder(data, api, model, rep.Stream, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.wrapBuilder != nil {
+		builder = o.wrapBuilder(builder)
 	}
 	lib, err := qsl.NewLibrary(o.Benchmark.Name, rep.Total, rep.Performance, builder)
 	if err != nil {
