@@ -433,6 +433,19 @@ func (s *jscan) skip() error {
 	}
 }
 
+// replaceTokenIDs reads a token-ID member's value into dst[base:],
+// replacing what an earlier member of the same name put there (duplicate
+// keys: the last one wins, as in encoding/json). A null value reads as no
+// IDs at all: have is false.
+func (s *jscan) replaceTokenIDs(dst []byte, base int) (out []byte, n int, have bool, err error) {
+	dst = dst[:base]
+	if isNull, err := s.null(); isNull || err != nil {
+		return dst, 0, false, err
+	}
+	dst, n, err = s.appendTokenIDs(dst)
+	return dst, n, true, err
+}
+
 // appendTokenIDs reads an array of integers (or null, which reads as
 // empty) and appends each as an int32 little-endian word to dst, the
 // layout LoadGen's accuracy log and the reference evaluators expect

@@ -245,13 +245,8 @@ func parseCompletionBody(dst, body []byte) ([]byte, int, bool, error) {
 					if string(k) != "token_ids" {
 						return s.skip()
 					}
-					dst, n, have = dst[:base], 0, false
-					if isNull, err := s.null(); isNull || err != nil {
-						return err
-					}
-					have = true
 					var err error
-					dst, n, err = s.appendTokenIDs(dst)
+					dst, n, have, err = s.replaceTokenIDs(dst, base)
 					return err
 				})
 			})
@@ -286,14 +281,8 @@ func parseSGLang(dst, body []byte) ([]byte, int64, error) {
 	err := s.object(func(k []byte) error {
 		switch string(k) {
 		case "output_ids":
-			// Duplicate keys: the last one wins, as in encoding/json.
-			dst, n, have = dst[:base], 0, false
-			if isNull, err := s.null(); isNull || err != nil {
-				return err
-			}
-			have = true
 			var err error
-			dst, n, err = s.appendTokenIDs(dst)
+			dst, n, have, err = s.replaceTokenIDs(dst, base)
 			return err
 		case "error":
 			return s.errorField(&srvErr)
