@@ -410,13 +410,7 @@ func orDash(s string) string {
 func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, end time.Time) error {
 	api, model := o.EndpointAPI(), o.ModelName()
 	round, _ := buildinfo.Round()
-	kind := submission.KindPerformance
-	if rep.Settings.Mode == loadgen.AccuracyOnly {
-		kind = submission.KindAccuracy
-	}
-	if t := c.String("compliance"); t != "" {
-		kind = submission.RunKind(t)
-	}
+	kind := runKind(rep, c.String("compliance"))
 	var sampling map[string]any
 	var params any = o.SGLang
 	switch api {
@@ -448,16 +442,22 @@ func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, e
 	return submission.WriteRunInfo(rep.LogDir, info)
 }
 
+// runKind is what the run was for: a compliance test, or else the mode
+// LoadGen ran (user.conf may have changed it).
+func runKind(rep *runner.Report, compliance string) submission.RunKind {
+	switch {
+	case compliance != "":
+		return submission.RunKind(compliance)
+	case rep.Settings.Mode == loadgen.AccuracyOnly:
+		return submission.KindAccuracy
+	}
+	return submission.KindPerformance
+}
+
 // fileRun files the run into the results tree and runs the compliance
 // verification that applies.
 func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance string) error {
-	kind := submission.KindPerformance
-	if rep.Settings.Mode == loadgen.AccuracyOnly {
-		kind = submission.KindAccuracy
-	}
-	if compliance != "" {
-		kind = submission.RunKind(compliance)
-	}
+	kind := runKind(rep, compliance)
 	dir, err := submission.FileRun(submission.RunRecord{
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
