@@ -109,6 +109,14 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Opened here, not in Run, so --evaluate scores against the same open
+	// dataset instead of reading (and checking) it all a second time.
+	data, err := runner.OpenDataset(o.Benchmark, o.Dataset, o.Splits)
+	if err != nil {
+		return err
+	}
+	defer data.Close()
+	o.Data = data
 	compliance := c.String("compliance")
 	if compliance != "" {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
@@ -529,16 +537,8 @@ func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 		fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
 		return nil
 	}
-	d := o.Data
-	if d == nil {
-		var err error
-		if d, err = runner.OpenDataset(o.Benchmark, o.Dataset, o.Splits); err != nil {
-			return err
-		}
-		defer d.Close()
-	}
 	opts := q3vl.DefaultOptions()
-	return evaluate(c, o.Benchmark, d, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), filepath.Join(rep.LogDir, "accuracy.txt"), opts)
+	return evaluate(c, o.Benchmark, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), filepath.Join(rep.LogDir, "accuracy.txt"), opts)
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
