@@ -3,10 +3,12 @@ package sut
 import (
 	"encoding/binary"
 	"errors"
+
+	"github.com/mlperf-go/mlperf-go/internal/jscan"
 )
 
 // Parsers for the three response formats. Each walks the whole body once
-// with jscan (so malformed JSON is always an error), decodes only the
+// with a jscan.Scanner (so malformed JSON is always an error), decodes only the
 // fields the harness reports, and appends the LoadGen payload to a
 // caller-owned buffer.
 
@@ -22,16 +24,15 @@ func (e *serverError) Error() string { return "server error: " + e.msg }
 
 // errorObject consumes the value of an "error" key and returns it as an
 // error (nil for null). The message is clipped so logs stay readable.
-func (s *jscan) errorObject() error {
-	if isNull, err := s.null(); isNull || err != nil {
+func errorObject(s *jscan.Scanner) error {
+	if isNull, err := s.Null(); isNull || err != nil {
 		return err
 	}
-	s.ws()
-	start := s.i
-	if err := s.skip(); err != nil {
+	raw, err := s.Raw()
+	if err != nil {
 		return err
 	}
-	return &serverError{clip(string(s.b[start:s.i]), 300)}
+	return &serverError{clip(string(raw), 300)}
 }
 
 func clip(s string, n int) string {
@@ -48,44 +49,44 @@ func clip(s string, n int) string {
 // int(response.usage.completion_tokens) raises without it, failing the
 // sample. Duplicate keys resolve as in encoding/json (the last wins).
 func parseChat(dst, body []byte) ([]byte, int64, error) {
-	s := jscan{b: body}
+	s := jscan.New(body)
 	base := len(dst)
 	var tokens int64
 	haveChoice, haveUsage := false, false
 	var srvErr error
-	err := s.object(func(k []byte) error {
+	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
 			dst, haveChoice = dst[:base], false
-			return s.array(func(idx int) error {
+			return s.Array(func(idx int) error {
 				if idx != 0 {
-					return s.skip()
+					return s.Skip()
 				}
 				haveChoice = true
-				return s.object(func(k []byte) error {
+				return s.Object(func(k []byte) error {
 					if string(k) != "message" {
-						return s.skip()
+						return s.Skip()
 					}
 					dst = dst[:base]
-					return s.object(func(k []byte) error {
+					return s.Object(func(k []byte) error {
 						if string(k) != "content" {
-							return s.skip()
+							return s.Skip()
 						}
 						dst = dst[:base]
-						return s.appendStrOrNull(&dst)
+						return appendStrOrNull(&s, &dst)
 					})
 				})
 			})
 		case "usage":
 			haveUsage = false
-			return s.completionTokens(&tokens, &haveUsage)
+			return completionTokens(&s, &tokens, &haveUsage)
 		case "error":
-			return s.errorField(&srvErr)
+			return errorField(&s, &srvErr)
 		}
-		return s.skip()
+		return s.Skip()
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	switch {
 	case err != nil:
@@ -101,33 +102,33 @@ func parseChat(dst, body []byte) ([]byte, int64, error) {
 }
 
 // appendStrOrNull appends a string value to *dst; null appends nothing.
-func (s *jscan) appendStrOrNull(dst *[]byte) error {
-	if isNull, err := s.null(); isNull || err != nil {
+func appendStrOrNull(s *jscan.Scanner, dst *[]byte) error {
+	if isNull, err := s.Null(); isNull || err != nil {
 		return err
 	}
-	raw, esc, err := s.str()
+	raw, esc, err := s.Str()
 	if err != nil {
 		return err
 	}
-	*dst = appendStr(*dst, raw, esc)
+	*dst = jscan.AppendStr(*dst, raw, esc)
 	return nil
 }
 
 // completionTokens reads a usage object (or null) and its
 // completion_tokens.
-func (s *jscan) completionTokens(tokens *int64, have *bool) error {
-	if isNull, err := s.null(); isNull || err != nil {
+func completionTokens(s *jscan.Scanner, tokens *int64, have *bool) error {
+	if isNull, err := s.Null(); isNull || err != nil {
 		return err
 	}
-	return s.object(func(k []byte) error {
+	return s.Object(func(k []byte) error {
 		if string(k) != "completion_tokens" {
-			return s.skip()
+			return s.Skip()
 		}
 		*have = false
-		if isNull, err := s.null(); isNull || err != nil {
+		if isNull, err := s.Null(); isNull || err != nil {
 			return err
 		}
-		v, err := s.int64()
+		v, err := s.Int64()
 		*tokens, *have = v, err == nil
 		return err
 	})
@@ -135,9 +136,9 @@ func (s *jscan) completionTokens(tokens *int64, have *bool) error {
 
 // errorField reads the value of an "error" key into *srvErr; a malformed
 // value is returned as the walk's error.
-func (s *jscan) errorField(srvErr *error) error {
-	e := s.errorObject()
-	if _, ok := e.(*jsonError); ok {
+func errorField(s *jscan.Scanner, srvErr *error) error {
+	e := errorObject(s)
+	if _, ok := e.(*jscan.Error); ok {
 		return e
 	}
 	*srvErr = e
@@ -154,48 +155,48 @@ type chatChunk struct {
 // choices[0] is appended to dst (task.py: choices[0].delta.content; absent
 // or null appends nothing); the usage chunk (choices empty) sets tokens.
 func parseChatChunk(dst, data []byte) ([]byte, chatChunk, error) {
-	s := jscan{b: data}
+	s := jscan.New(data)
 	base := len(dst)
 	var c chatChunk
 	var srvErr error
-	err := s.object(func(k []byte) error {
+	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
 			dst = dst[:base]
-			if isNull, err := s.null(); isNull || err != nil {
+			if isNull, err := s.Null(); isNull || err != nil {
 				return err
 			}
-			return s.array(func(idx int) error {
+			return s.Array(func(idx int) error {
 				if idx != 0 {
-					return s.skip()
+					return s.Skip()
 				}
-				return s.object(func(k []byte) error {
+				return s.Object(func(k []byte) error {
 					if string(k) != "delta" {
-						return s.skip()
+						return s.Skip()
 					}
 					dst = dst[:base]
-					if isNull, err := s.null(); isNull || err != nil {
+					if isNull, err := s.Null(); isNull || err != nil {
 						return err
 					}
-					return s.object(func(k []byte) error {
+					return s.Object(func(k []byte) error {
 						if string(k) != "content" {
-							return s.skip()
+							return s.Skip()
 						}
 						dst = dst[:base]
-						return s.appendStrOrNull(&dst)
+						return appendStrOrNull(&s, &dst)
 					})
 				})
 			})
 		case "usage":
 			c.hasUsage = false
-			return s.completionTokens(&c.tokens, &c.hasUsage)
+			return completionTokens(&s, &c.tokens, &c.hasUsage)
 		case "error":
-			return s.errorField(&srvErr)
+			return errorField(&s, &srvErr)
 		}
-		return s.skip()
+		return s.Skip()
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	if err == nil {
 		err = srvErr
@@ -225,38 +226,38 @@ func parseCompletionChunk(dst, data []byte) ([]byte, int, error) {
 }
 
 func parseCompletionBody(dst, body []byte) ([]byte, int, bool, error) {
-	s := jscan{b: body}
+	s := jscan.New(body)
 	base := len(dst)
 	n := 0
 	have := false
 	var srvErr error
-	err := s.object(func(k []byte) error {
+	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
 			dst, n, have = dst[:base], 0, false
-			if isNull, err := s.null(); isNull || err != nil {
+			if isNull, err := s.Null(); isNull || err != nil {
 				return err
 			}
-			return s.array(func(idx int) error {
+			return s.Array(func(idx int) error {
 				if idx != 0 {
-					return s.skip()
+					return s.Skip()
 				}
-				return s.object(func(k []byte) error {
+				return s.Object(func(k []byte) error {
 					if string(k) != "token_ids" {
-						return s.skip()
+						return s.Skip()
 					}
 					var err error
-					dst, n, have, err = s.replaceTokenIDs(dst, base)
+					dst, n, have, err = replaceTokenIDs(&s, dst, base)
 					return err
 				})
 			})
 		case "error":
-			return s.errorField(&srvErr)
+			return errorField(&s, &srvErr)
 		}
-		return s.skip()
+		return s.Skip()
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	if err == nil {
 		err = srvErr
@@ -273,24 +274,24 @@ func parseCompletionBody(dst, body []byte) ([]byte, int, bool, error) {
 // same. A response without output_ids is an error here (the reference
 // would silently report zero tokens).
 func parseSGLang(dst, body []byte) ([]byte, int64, error) {
-	s := jscan{b: body}
+	s := jscan.New(body)
 	base := len(dst)
 	var n int
 	have := false
 	var srvErr error
-	err := s.object(func(k []byte) error {
+	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "output_ids":
 			var err error
-			dst, n, have, err = s.replaceTokenIDs(dst, base)
+			dst, n, have, err = replaceTokenIDs(&s, dst, base)
 			return err
 		case "error":
-			return s.errorField(&srvErr)
+			return errorField(&s, &srvErr)
 		}
-		return s.skip()
+		return s.Skip()
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	switch {
 	case err != nil:
@@ -318,7 +319,8 @@ type sglangChunk struct {
 // exactly raw, followed by a separator, starts with exactly ids: those
 // bytes were validated and decoded before and are compared, not parsed
 // again. That keeps a long stream linear in practice (one memcmp per
-// chunk) instead of re-parsing every ID of every chunk.
+// chunk) instead of re-parsing every ID of every chunk
+// (jscan.Scanner.Int32sReusing does the work).
 type idPrefix struct {
 	raw []byte
 	ids []int32
@@ -331,79 +333,79 @@ func parseSGLangChunk(pf *idPrefix, data []byte) (sglangChunk, error) {
 	if pf == nil {
 		pf = &idPrefix{}
 	}
-	s := jscan{b: data}
+	s := jscan.New(data)
 	c := sglangChunk{ids: pf.ids[:0]}
 	finishedFlag, finishReason := false, false
 	var srvErr error
-	err := s.object(func(k []byte) error {
+	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "output_ids":
 			c.ids = pf.ids[:0]
-			if isNull, err := s.null(); isNull || err != nil {
+			if isNull, err := s.Null(); isNull || err != nil {
 				pf.raw, pf.ids = pf.raw[:0], c.ids
 				return err
 			}
 			var err error
-			c.ids, err = s.outputIDs(pf)
+			c.ids, err = outputIDs(&s, pf)
 			return err
 		case "text":
-			if isNull, err := s.null(); isNull || err != nil {
+			if isNull, err := s.Null(); isNull || err != nil {
 				c.textRunes = 0
 				return err
 			}
-			raw, esc, err := s.str()
+			raw, esc, err := s.Str()
 			if err == nil {
-				c.textRunes = strRunes(raw, esc)
+				c.textRunes = jscan.RuneCount(raw, esc)
 			}
 			return err
 		case "finished":
 			finishedFlag = false
-			if p := s.peek(); p != 't' && p != 'f' {
-				return s.skip()
+			if p := s.Peek(); p != 't' && p != 'f' {
+				return s.Skip()
 			}
-			v, err := s.boolean()
+			v, err := s.Bool()
 			finishedFlag = v
 			return err
 		case "meta_info":
 			c.completionTokens, finishReason = 0, false
-			if isNull, err := s.null(); isNull || err != nil {
+			if isNull, err := s.Null(); isNull || err != nil {
 				return err
 			}
-			return s.object(func(k []byte) error {
+			return s.Object(func(k []byte) error {
 				switch string(k) {
 				case "completion_tokens":
-					if isNull, err := s.null(); isNull || err != nil {
+					if isNull, err := s.Null(); isNull || err != nil {
 						c.completionTokens = 0
 						return err
 					}
-					v, err := s.int64()
+					v, err := s.Int64()
 					c.completionTokens = v
 					return err
 				case "finish_reason":
 					finishReason = false
-					isNull, err := s.null()
+					isNull, err := s.Null()
 					if isNull || err != nil {
 						return err
 					}
-					if s.peek() == '"' {
-						raw, esc, err := s.str()
-						if err == nil && string(appendStr(nil, raw, esc)) != "null" {
+					if s.Peek() == '"' {
+						raw, esc, err := s.Str()
+						if err == nil && string(jscan.AppendStr(nil, raw, esc)) != "null" {
 							finishReason = true
 						}
 						return err
 					}
 					finishReason = true
-					return s.skip()
+					return s.Skip()
 				}
-				return s.skip()
+				return s.Skip()
 			})
 		case "error":
-			return s.errorField(&srvErr)
+			return errorField(&s, &srvErr)
 		}
-		return s.skip()
+		return s.Skip()
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	if err == nil {
 		err = srvErr
@@ -414,49 +416,23 @@ func parseSGLangChunk(pf *idPrefix, data []byte) (sglangChunk, error) {
 
 // outputIDs reads an output_ids array, reusing pf's prefix when the array
 // starts with it, and leaves pf describing this array.
-func (s *jscan) outputIDs(pf *idPrefix) ([]int32, error) {
-	s.ws()
-	start := s.i
-	if s.i < len(s.b) && s.b[s.i] == '[' && s.depth+1 <= maxJSONDepth {
-		ids, from, after := pf.ids[:0], start+1, false
-		if k := len(pf.raw); len(pf.ids) > 0 && len(s.b)-start > k && string(s.b[start:start+k]) == string(pf.raw) {
-			switch s.b[start+k] {
-			case ',', ']', ' ', '\t', '\n', '\r':
-				ids, from, after = pf.ids, start+k, true
-			}
-		}
-		end, last, _, ok := intArrayFrom(s.b, from, after, func(num []byte) bool {
-			v, ok := parseInt32(num)
-			ids = append(ids, v)
-			return ok
-		})
-		if ok {
-			if after {
-				pf.raw = append(pf.raw, s.b[from:last]...)
-			} else {
-				pf.raw = append(pf.raw[:0], s.b[start:last]...)
-			}
-			pf.ids = ids
-			s.i = end
-			return ids, nil
-		}
+func outputIDs(s *jscan.Scanner, pf *idPrefix) ([]int32, error) {
+	var err error
+	pf.raw, pf.ids, err = s.Int32sReusing(pf.raw, pf.ids)
+	return pf.ids, err
+}
+
+// replaceTokenIDs reads a token-ID member's value into dst[base:],
+// replacing what an earlier member of the same name put there (duplicate
+// keys: the last one wins, as in encoding/json). A null value reads as no
+// IDs at all: have is false.
+func replaceTokenIDs(s *jscan.Scanner, dst []byte, base int) (out []byte, n int, have bool, err error) {
+	dst = dst[:base]
+	if isNull, err := s.Null(); isNull || err != nil {
+		return dst, 0, false, err
 	}
-	// Not a plain integer array: the general path decides and reports.
-	s.i = start
-	ids := pf.ids[:0]
-	err := s.array(func(int) error {
-		v, err := s.int64()
-		if err != nil {
-			return err
-		}
-		if v < -1<<31 || v > 1<<31-1 {
-			return s.fail("token ID out of int32 range")
-		}
-		ids = append(ids, int32(v))
-		return nil
-	})
-	pf.raw, pf.ids = pf.raw[:0], ids
-	return ids, err
+	dst, n, err = s.AppendInt32sLE(dst)
+	return dst, n, true, err
 }
 
 // sglangStream accumulates a streamed SGLang response exactly as the

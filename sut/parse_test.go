@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -462,38 +461,4 @@ func FuzzSGLangPrefix(f *testing.F) {
 			t.Fatalf("%q after %q: got %+v, alone %+v", next, prev, got, want)
 		}
 	})
-}
-
-// TestSpecialInWord checks the word test against a byte loop on every
-// byte value in every position and on random words.
-func TestSpecialInWord(t *testing.T) {
-	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
-	check := func(w [8]byte) {
-		want := false
-		for _, c := range w {
-			want = want || special(c)
-		}
-		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
-			t.Fatalf("%q: got %v want %v", w, got, want)
-		}
-	}
-	for c := range 256 {
-		for pos := range 8 {
-			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
-			w[pos] = byte(c)
-			check(w)
-			for i := range w { // neighbours that could borrow into it
-				if i != pos {
-					w[i] = 0xff
-				}
-			}
-			check(w)
-		}
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for range 200000 {
-		var w [8]byte
-		binary.LittleEndian.PutUint64(w[:], r.Uint64())
-		check(w)
-	}
 }

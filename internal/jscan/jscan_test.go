@@ -1,0 +1,474 @@
+package jscan
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The reference for every test here is encoding/json: a document is
+// accepted exactly when json.Valid accepts it, and what the Scanner
+// decodes equals what encoding/json decodes.
+
+// refDecode decodes b with encoding/json, keeping numbers as their
+// literal text; ok is false when encoding/json rejects b.
+func refDecode(b []byte) (v any, ok bool) {
+	if !json.Valid(b) {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// scanAny decodes one value into the shapes encoding/json uses for any
+// (map[string]any with the last duplicate winning, []any, string,
+// json.Number, bool, nil) using only the exported API.
+func scanAny(s *Scanner) (any, error) {
+	switch c := s.Peek(); {
+	case c == '{':
+		m := map[string]any{}
+		err := s.Object(func(k []byte) error {
+			v, err := scanAny(s)
+			m[string(k)] = v
+			return err
+		})
+		return m, err
+	case c == '[':
+		a := []any{}
+		err := s.Array(func(i int) error {
+			if i != len(a) {
+				return errors.New("array index out of step")
+			}
+			v, err := scanAny(s)
+			a = append(a, v)
+			return err
+		})
+		return a, err
+	case c == '"':
+		raw, esc, err := s.Str()
+		if err != nil {
+			return nil, err
+		}
+		return DecodeString(raw, esc), nil
+	case c == 't' || c == 'f':
+		return s.Bool()
+	case c == 'n':
+		_, err := s.Null()
+		return nil, err
+	default:
+		raw, _, err := s.Number()
+		return json.Number(raw), err
+	}
+}
+
+func scanDoc(b []byte) (any, error) {
+	s := New(b)
+	v, err := scanAny(&s)
+	if err == nil {
+		err = s.End()
+	}
+	return v, err
+}
+
+var docSeeds = []string{
+	`{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a\"b\\c\u00e9\ud83d\ude00\n"},{"type":"image_url","image_url":{"url":"data:image/jpeg;base64,/9j/4AAQ"}}]}],"max_tokens":10,"stream":false,"stream_options":null}`,
+	`[1,-0,2.5e+10,-3E-2,0.0,1e2,true,false,null,"",{},[]]`,
+	`{"a":1,"a":2,"A":3}`,
+	" \t\n\r{ \"x\" : [ 1 , 2 ] } \n",
+	`"\ud800"`, `"\udc00\ud800x"`, `"\ud83d\ude00\ud83d"`, "\"\xff\xfe\"", `"\u0000"`,
+	`01`, `1.`, `-`, `1e`, `.5`, `+1`, `[1,]`, `{"a"}`, `{"a":}`, `{,}`, `[`, `{"a":1`, `"abc`, `"\x"`, `"\u12"`,
+	"\"a\tb\"", `tru`, `nul`, `{} {}`, `{"\u0041":1}`, `9223372036854775808`,
+}
+
+func FuzzScanner(f *testing.F) {
+	for _, s := range docSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want, ok := refDecode(b)
+		got, err := scanDoc(b)
+		if (err == nil) != ok {
+			t.Fatalf("%q: Scanner error %v, encoding/json accepts: %v", b, err, ok)
+		}
+		if ok {
+			if d := cmp.Diff(want, got); d != "" {
+				t.Fatalf("%q (-encoding/json +Scanner):\n%s", b, d)
+			}
+		}
+		// Skip must agree with the full walk.
+		s := New(b)
+		err = s.Skip()
+		if err == nil {
+			err = s.End()
+		}
+		if (err == nil) != ok {
+			t.Fatalf("%q: Skip error %v, encoding/json accepts: %v", b, err, ok)
+		}
+		if err != nil {
+			var je *Error
+			if !errors.As(err, &je) || je.Offset < 0 || je.Offset > len(b) {
+				t.Fatalf("%q: error %v is not an *Error with an offset in the document", b, err)
+			}
+		}
+	})
+}
+
+// FuzzStr decodes arbitrary bytes as the contents of a string literal.
+func FuzzStr(f *testing.F) {
+	for _, s := range []string{`a`, `\"`, `\\\/\b\f\n\r\t`, `\u00e9`, `\ud83d\ude00`, `\ud83d`, `\ud83dx`, `\udc00`, `\ud83d\u0041`, "\xff", "\xed\xa0\x80", "é😀", `\u`, `\`, "\x1f", "abcdefgh\"", "abcdefghijklmnopq\\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, contents []byte) {
+		lit := append(append([]byte{'"'}, contents...), '"')
+		var want string
+		werr := json.Unmarshal(lit, &want)
+		s := New(lit)
+		raw, esc, err := s.Str()
+		if err == nil {
+			err = s.End()
+		}
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%q: Scanner error %v, encoding/json error %v", lit, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if got := DecodeString(raw, esc); got != want {
+			t.Fatalf("%q: DecodeString %q, encoding/json %q", lit, got, want)
+		}
+		if got := string(AppendStr([]byte("x"), raw, esc)); got != "x"+want {
+			t.Fatalf("%q: AppendStr %q, encoding/json %q", lit, got, want)
+		}
+		if got, w := RuneCount(raw, esc), utf8.RuneCountInString(want); got != w {
+			t.Fatalf("%q: RuneCount %d, want %d", lit, got, w)
+		}
+		if !esc && !bytes.Equal(raw, contents) {
+			t.Fatalf("%q: raw %q is not the contents", lit, raw)
+		}
+	})
+}
+
+// refInt32s is encoding/json's reading of an int32 array (null: none).
+func refInt32s(b []byte) ([]byte, int, bool) {
+	var ids []int32
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return nil, 0, false
+	}
+	var out []byte
+	for _, v := range ids {
+		out = binary.LittleEndian.AppendUint32(out, uint32(v))
+	}
+	return out, len(ids), true
+}
+
+func FuzzInt32s(f *testing.F) {
+	for _, s := range []string{`[1,2,3]`, `[ -1 , 2147483647 ,-2147483648 ]`, `[2147483648]`, `[-2147483649]`, `[1.0]`, `[1e2]`, `[1,"2"]`, `[[1]]`, `[]`, `null`, `[01]`, `[1,]`, `[-0]`, `[99999999999]`, `[1 2]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want, wn, ok := refInt32s(b)
+		s := New(b)
+		got, n, err := s.AppendInt32sLE([]byte("p"))
+		if err == nil {
+			err = s.End()
+		}
+		if (err == nil) != ok {
+			t.Fatalf("%q: AppendInt32sLE error %v, encoding/json accepts: %v", b, err, ok)
+		}
+		if ok && (!bytes.Equal(got, append([]byte("p"), want...)) || n != wn) {
+			t.Fatalf("%q: got (%x, %d), want (%x, %d)", b, got[1:], n, want, wn)
+		}
+		if bytes.HasPrefix(bytes.TrimSpace(b), []byte("null")) {
+			return // Int32sReusing reads arrays only
+		}
+		s = New(b)
+		_, ids, err := s.Int32sReusing(nil, nil)
+		if err == nil {
+			err = s.End()
+		}
+		if (err == nil) != ok {
+			t.Fatalf("%q: Int32sReusing error %v, encoding/json accepts: %v", b, err, ok)
+		}
+		if ok && len(ids) != wn {
+			t.Fatalf("%q: Int32sReusing read %d IDs, want %d", b, len(ids), wn)
+		}
+	})
+}
+
+// readAfter reads next with Int32sReusing after prev has been read the same
+// way (in the same storage), as a cumulative stream would.
+func readAfter(prev, next []byte) ([]int32, error) {
+	s := New(prev)
+	raw, ids, _ := s.Int32sReusing(nil, nil)
+	s = New(next)
+	_, ids, err := s.Int32sReusing(raw, ids)
+	if err == nil {
+		err = s.End()
+	}
+	return append([]int32{}, ids...), err
+}
+
+func TestInt32sReusing(t *testing.T) {
+	for _, tc := range []struct{ name, prev, next string }{
+		{"cumulative", `[1,2,3]`, `[1,2,3,4]`},
+		{"same", `[1,2,3]`, `[1,2,3]`},
+		{"longer last element", `[1,2,3]`, `[1,2,35]`},
+		{"negative", `[1,-2]`, `[1,-2,-3]`},
+		{"spaces", `[1, 2]`, `[1, 2 , 3 ]`},
+		{"fraction after prefix", `[1,2]`, `[1,2.5]`},
+		{"bad after prefix", `[1,2]`, `[1,2,,3]`},
+		{"garbage after prefix", `[1,2]`, `[1,2 3]`},
+		{"exponent after prefix", `[1,2]`, `[1,2e3]`},
+		{"out of range after prefix", `[1,2]`, `[1,2,2147483648]`},
+		{"unrelated", `[1,2]`, `[3]`},
+		{"prefix cut", `[1,2]`, `[1,2`},
+		{"after empty", `[]`, `[]`},
+		{"after general path", `[1,2.0]`, `[1,2.0,3]`},
+		{"previous failed", `[1,"x"]`, `[1,2]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, gerr := readAfter([]byte(tc.prev), []byte(tc.next))
+			s := New([]byte(tc.next))
+			_, want, werr := s.Int32sReusing(nil, nil)
+			if werr == nil {
+				werr = s.End()
+			}
+			if (gerr == nil) != (werr == nil) {
+				t.Fatalf("after %s: error %v, alone %v", tc.prev, gerr, werr)
+			}
+			if d := cmp.Diff(append([]int32{}, want...), got); werr == nil && d != "" {
+				t.Errorf("after %s (-alone +after):\n%s", tc.prev, d)
+			}
+		})
+	}
+}
+
+// FuzzInt32sReusing: an array that starts like the previous one (the case
+// the reuse is for, and any corruption after it) reads as when read alone.
+func FuzzInt32sReusing(f *testing.F) {
+	f.Add("1,2,3", ",4]")
+	f.Add("1,2,3", ".5]")
+	f.Add("10, 20", " ,30 ]")
+	f.Add("1", "]")
+	f.Add("-0", ",-1]")
+	f.Fuzz(func(t *testing.T, ids, tail string) {
+		prev := []byte(`[` + ids + `]`)
+		next := []byte(`[` + ids + tail)
+		got, gerr := readAfter(prev, next)
+		s := New(next)
+		_, want, werr := s.Int32sReusing(nil, nil)
+		if werr == nil {
+			werr = s.End()
+		}
+		if (gerr == nil) != (werr == nil) || (werr == nil && !cmp.Equal(append([]int32{}, want...), got)) {
+			t.Fatalf("%q after %q: got %v (%v), alone %v (%v)", next, prev, got, gerr, want, werr)
+		}
+	})
+}
+
+func TestInt64(t *testing.T) {
+	for _, in := range []string{"0", "-0", "7", "-7", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "99999999999999999999", "1.0", "1e2", "-", "01", " 42 "} {
+		want, werr := strconv.ParseInt(strings.TrimSpace(in), 10, 64)
+		if werr == nil && !json.Valid([]byte(in)) {
+			werr = errors.New("not JSON")
+		}
+		s := New([]byte(in))
+		got, err := s.Int64()
+		if err == nil {
+			err = s.End()
+		}
+		if (err == nil) != (werr == nil) || got != want && err == nil {
+			t.Errorf("Int64(%q) = %d, %v; strconv %d, %v", in, got, err, want, werr)
+		}
+	}
+}
+
+// TestDepth: the nesting limit is encoding/json's, for objects, arrays,
+// integer arrays (which take their own fast path) and skipped values.
+func TestDepth(t *testing.T) {
+	for _, d := range []int{MaxDepth - 1, MaxDepth, MaxDepth + 1} {
+		for name, doc := range map[string]string{
+			"arrays":      strings.Repeat("[", d) + strings.Repeat("]", d),
+			"int arrays":  strings.Repeat("[", d-1) + "[1,2]" + strings.Repeat("]", d-1),
+			"objects":     strings.Repeat(`{"a":`, d) + "1" + strings.Repeat("}", d),
+			"empty inner": strings.Repeat(`{"a":`, d-1) + "{}" + strings.Repeat("}", d-1),
+		} {
+			want := json.Valid([]byte(doc))
+			s := New([]byte(doc))
+			err := s.Skip()
+			if err == nil {
+				err = s.End()
+			}
+			if (err == nil) != want {
+				t.Errorf("%s nested %d deep: error %v, encoding/json accepts: %v", name, d, err, want)
+			}
+		}
+	}
+}
+
+// TestErrors pins the error type, offsets and messages callers log.
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want *Error
+	}{
+		{`{"a":1,}`, &Error{7, "expected a string"}},
+		{`[1 2]`, &Error{3, "expected ',' or ']' in array"}},
+		{`{"a" 1}`, &Error{5, "expected ':' after object key"}},
+		{`"ab`, &Error{3, "unterminated string"}},
+		{"\"a\x01\"", &Error{2, "control character in string"}},
+		{`"\q"`, &Error{2, "invalid escape"}},
+		{`"\u12x4"`, &Error{2, "invalid \\u escape"}},
+		{`nul`, &Error{0, "invalid literal"}},
+		{`1.`, &Error{2, "invalid number fraction"}},
+		{`{} 1`, &Error{3, "data after the top-level value"}},
+		{``, &Error{0, "unexpected end of input"}},
+		{`}`, &Error{0, "unexpected character"}},
+	} {
+		s := New([]byte(tc.doc))
+		err := s.Skip()
+		if err == nil {
+			err = s.End()
+		}
+		var got *Error
+		if !errors.As(err, &got) {
+			t.Errorf("%q: error %v is not an *Error", tc.doc, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.doc, d)
+		}
+	}
+	if got, want := (&Error{5, "x"}).Error(), "malformed JSON at byte 5: x"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestRaw: Raw returns a value's bytes without the whitespace around it.
+func TestRaw(t *testing.T) {
+	s := New([]byte(` { "e" :  {"message": "x", "code": [1, 2]} , "f": 1}`))
+	var got string
+	err := s.Object(func(k []byte) error {
+		if string(k) != "e" {
+			return s.Skip()
+		}
+		raw, err := s.Raw()
+		got = string(raw)
+		return err
+	})
+	if err != nil || got != `{"message": "x", "code": [1, 2]}` {
+		t.Fatalf("Raw = %q, %v", got, err)
+	}
+}
+
+// TestSpecialInWord checks the word test against a byte loop on every
+// byte value in every position and on random words.
+func TestSpecialInWord(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	check := func(w [8]byte) {
+		want := false
+		for _, c := range w {
+			want = want || special(c)
+		}
+		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("%q: got %v want %v", w, got, want)
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			w[pos] = byte(c)
+			check(w)
+			for i := range w { // neighbours that could borrow into it
+				if i != pos {
+					w[i] = 0xff
+				}
+			}
+			check(w)
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], r.Uint64())
+		check(w)
+	}
+}
+
+// TestNoAllocs: a walk that skips everything and decodes unescaped
+// strings in place allocates nothing.
+func TestNoAllocs(t *testing.T) {
+	body := benchBody()
+	allocs := testing.AllocsPerRun(20, func() {
+		s := New(body)
+		if err := s.Skip(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Skip allocates %.1f times per document", allocs)
+	}
+}
+
+// benchBody is a chat request shaped like a qwen3-vl one: a ~64 KB base64
+// image data URL beside a few text parts.
+func benchBody() []byte {
+	img := make([]byte, 48<<10)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range img {
+		img[i] = byte(r.Uint32())
+	}
+	req := map[string]any{
+		"model": "Qwen/Qwen3-VL-235B-A22B-Instruct",
+		"messages": []any{
+			map[string]any{"role": "system", "content": "Please analyze the product from the user prompt and output JSON."},
+			map[string]any{"role": "user", "content": []any{
+				map[string]any{"type": "text", "text": "The title of the product is the following:\n```text\nPolo \"Navy\" – Größe M\n```\n"},
+				map[string]any{"type": "image_url", "image_url": map[string]any{"url": "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(img)}},
+				map[string]any{"type": "text", "text": strings.Repeat("Categories: A > B > C\n", 20)},
+			}},
+		},
+		"max_completion_tokens": 1024, "temperature": 0,
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func BenchmarkSkip(b *testing.B) {
+	body := benchBody()
+	b.Run("parser=jscan", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s := New(body)
+			if err := s.Skip(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parser=encoding-json-Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if !json.Valid(body) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
