@@ -33,13 +33,16 @@ type chatMessage struct {
 }
 
 // chatContent keeps only what the fake needs from a message's content: the
-// concatenated text parts and the number of images. Image data is skipped by
-// the decoder, never copied.
+// concatenated text parts and the number of images.
 type chatContent struct {
 	text   string
 	images int
 }
 
+// UnmarshalJSON decodes a string or a list of content parts. The request
+// path decodes with scanChat, which does the same in one pass; this runs
+// only when scanChat rejects a request, so that encoding/json can say what
+// is wrong in its own words.
 func (c *chatContent) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
@@ -69,24 +72,41 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 }
 
 // parseChat decodes and validates a chat request the way vLLM rejects bad
-// ones (400 with a message).
+// ones (400 with a message). scanChat decodes; a body it rejects is
+// decoded again by encoding/json into the same types, whose error is the
+// message (byte for byte what it was when encoding/json did all the
+// decoding: it names the field and Go type). Rejections are rare, so
+// the second pass costs nothing that matters.
 func parseChat(body []byte) (*chatRequest, error) {
-	var req chatRequest
-	if err := json.Unmarshal(body, &req); err != nil {
-		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
+	req := new(chatRequest)
+	if scanChat(body, req) != nil {
+		*req = chatRequest{}
+		if err := json.Unmarshal(body, req); err != nil {
+			return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
+		}
+		// encoding/json accepts what scanChat rejected: a scanChat bug
+		// (FuzzParseChat looks for them). encoding/json's reading stands.
 	}
-	if len(req.Messages) == 0 {
-		return nil, errors.New("messages must be a non-empty list")
+	if err := req.validate(); err != nil {
+		return nil, err
 	}
-	if req.StreamOptions != nil && !req.Stream {
-		return nil, errors.New("Stream options can only be defined when `stream=True`.")
+	return req, nil
+}
+
+// validate applies vLLM's checks to a decoded chat request.
+func (r *chatRequest) validate() error {
+	if len(r.Messages) == 0 {
+		return errors.New("messages must be a non-empty list")
 	}
-	for _, m := range []*int{req.MaxTokens, req.MaxCompletionTokens} {
+	if r.StreamOptions != nil && !r.Stream {
+		return errors.New("Stream options can only be defined when `stream=True`.")
+	}
+	for _, m := range []*int{r.MaxTokens, r.MaxCompletionTokens} {
 		if m != nil && *m < 1 {
-			return nil, fmt.Errorf("max_tokens must be at least 1, got %d.", *m)
+			return fmt.Errorf("max_tokens must be at least 1, got %d.", *m)
 		}
 	}
-	return &req, nil
+	return nil
 }
 
 // maxTokens is vLLM's rule: max_completion_tokens wins over max_tokens; 0
@@ -138,7 +158,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
 		return
 	}
-	req, err := parseChat(*bp)
+	req, err := s.parseChat(*bp)
 	s.putBuf(bp)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")

@@ -149,6 +149,10 @@ type Server struct {
 	maxFlight  atomic.Int64
 
 	bufPool sync.Pool
+
+	// parseChat decodes chat requests: parseChat, except in benchmarks
+	// that compare it with the encoding/json original.
+	parseChat func(body []byte) (*chatRequest, error)
 }
 
 var faultModes = [...]string{FailStatus, FailReset, FailStall, FailGarbage, FailCut}
@@ -205,11 +209,12 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	s := &Server{
-		cfg:     cfg,
-		log:     cfg.Logger,
-		answers: buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
-		done:    make(chan struct{}),
-		mux:     http.NewServeMux(),
+		cfg:       cfg,
+		log:       cfg.Logger,
+		answers:   buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
+		done:      make(chan struct{}),
+		mux:       http.NewServeMux(),
+		parseChat: parseChat,
 	}
 	if cfg.MaxConcurrency > 0 {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)

@@ -23,6 +23,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Scanner reads one JSON document from a byte slice it does not copy. The
@@ -267,13 +268,17 @@ func AppendStr(dst, raw []byte, esc bool) []byte {
 	return dst
 }
 
-// DecodeString is AppendStr into a new string (one allocation when raw is
-// plain UTF-8 without escapes, none when it is empty).
+// DecodeString is AppendStr into a new string: one allocation (none when
+// the string is empty).
 func DecodeString(raw []byte, esc bool) string {
 	if !esc && utf8.Valid(raw) {
 		return string(raw)
 	}
-	return string(AppendStr(nil, raw, esc))
+	// Decoded text is at most as long as raw unless invalid bytes expand
+	// to U+FFFD; the buffer becomes the string (as strings.Builder does),
+	// nothing else refers to it.
+	b := AppendStr(make([]byte, 0, len(raw)), raw, esc)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // RuneCount counts the code points of a decoded string (what Python's len
