@@ -28,3 +28,15 @@ func writevFD(fd uintptr, head, body []byte) (int, syscall.Errno) {
 	w, _, e := syscall.RawSyscall(syscall.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(n))
 	return int(w), e
 }
+
+// peekFD is recv(2) with MSG_PEEK|MSG_DONTWAIT, as a raw system call: it
+// never blocks, and through the ordinary system-call entry it would wake
+// sysmon from its idle sleep on every reused connection (see rawReader).
+func peekFD(fd uintptr, p []byte) (int, error) {
+	n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)),
+		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(n), nil
+}

@@ -26,6 +26,12 @@ func writevFD(fd uintptr, head, body []byte) (int, syscall.Errno) {
 	return max(n, 0), errno(err)
 }
 
+// peekFD is recv(2) with MSG_PEEK|MSG_DONTWAIT.
+func peekFD(fd uintptr, p []byte) (int, error) {
+	n, _, err := syscall.Recvfrom(int(fd), p, syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	return n, err
+}
+
 func errno(err error) syscall.Errno {
 	if err == nil {
 		return 0

@@ -22,7 +22,7 @@ func connAlive(nc net.Conn) bool {
 	alive := true
 	var buf [1]byte
 	err = rc.Read(func(fd uintptr) bool {
-		n, _, err := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		n, err := peekFD(fd, buf[:])
 		alive = n <= 0 && (err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || err == syscall.EINTR)
 		return true
 	})
