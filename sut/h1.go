@@ -80,6 +80,7 @@ type h1Conn struct {
 	used     bool      // has carried a request before
 	lastUsed time.Time // when the last response ended
 	body     h1Body
+	peek     func() bool // connAlive without allocating, where the reader has it
 }
 
 // h1Response is a parsed status line and the headers the pool uses.
@@ -421,11 +422,24 @@ func (p *Pool) dial(ctx context.Context, t *h1Target) (*h1Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &h1Conn{nc: nc, br: bufio.NewReaderSize(connReader(nc), 32<<10)}
+	r := connReader(nc)
+	c := &h1Conn{nc: nc, br: bufio.NewReaderSize(r, 32<<10)}
+	if a, ok := r.(interface{ alive() bool }); ok {
+		c.peek = a.alive
+	}
 	p.connMu.Lock()
 	p.conns[c] = struct{}{}
 	p.connMu.Unlock()
 	return c, nil
+}
+
+// alive reports whether the idle connection c can still carry a request
+// (see connAlive).
+func (c *h1Conn) alive() bool {
+	if c.peek != nil {
+		return c.peek()
+	}
+	return connAlive(c.nc)
 }
 
 // closeConn closes c and forgets it.

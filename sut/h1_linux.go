@@ -19,7 +19,9 @@ func connReader(nc net.Conn) io.Reader {
 	if err != nil {
 		return nc
 	}
-	return &rawReader{nc: tc, rc: rc}
+	r := &rawReader{nc: tc, rc: rc}
+	r.readFn, r.peekFn = r.readReady, r.peekReady
+	return r
 }
 
 // rawReader reads a non-blocking socket with raw read(2) calls, waiting in
@@ -32,6 +34,15 @@ func connReader(nc net.Conn) io.Reader {
 type rawReader struct {
 	nc *net.TCPConn
 	rc syscall.RawConn
+	// The call in progress: its buffer and results. The callbacks are
+	// method values made once per connection, where a closure per call
+	// would be an allocation per request.
+	p              []byte
+	n              int
+	errno          syscall.Errno
+	live           bool
+	one            [1]byte
+	readFn, peekFn func(fd uintptr) bool
 }
 
 // Read implements io.Reader.
@@ -39,33 +50,49 @@ func (r *rawReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	n := 0
-	var rerr error
-	err := r.rc.Read(func(fd uintptr) bool {
-		for {
-			m, e := readFD(fd, p)
-			switch e {
-			case 0:
-				n = int(m)
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait until readable
-			default:
-				rerr = e
-			}
-			return true
-		}
-	})
+	r.p, r.n, r.errno = p, 0, 0
+	err := r.rc.Read(r.readFn)
+	n, e := r.n, r.errno
+	r.p = nil
 	switch {
 	case err != nil:
 		return 0, err
-	case rerr != nil:
-		return 0, &net.OpError{Op: "read", Net: "tcp", Source: r.nc.LocalAddr(), Addr: r.nc.RemoteAddr(), Err: rerr}
+	case e != 0:
+		return 0, &net.OpError{Op: "read", Net: "tcp", Source: r.nc.LocalAddr(), Addr: r.nc.RemoteAddr(), Err: e}
 	case n == 0:
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+func (r *rawReader) readReady(fd uintptr) bool {
+	for {
+		m, e := readFD(fd, r.p)
+		switch e {
+		case 0:
+			r.n = m
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false // wait until readable
+		default:
+			r.errno = e
+		}
+		return true
+	}
+}
+
+// alive is connAlive for this connection, without allocating.
+func (r *rawReader) alive() bool {
+	r.live = false
+	err := r.rc.Read(r.peekFn)
+	return err == nil && r.live
+}
+
+func (r *rawReader) peekReady(fd uintptr) bool {
+	n, err := peekFD(fd, r.one[:])
+	r.live = peekSaysAlive(n, err)
+	return true
 }
 
 // writeRequest writes head then body to nc. On Linux TCP connections it

@@ -23,8 +23,15 @@ func connAlive(nc net.Conn) bool {
 	var buf [1]byte
 	err = rc.Read(func(fd uintptr) bool {
 		n, err := peekFD(fd, buf[:])
-		alive = n <= 0 && (err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || err == syscall.EINTR)
+		alive = peekSaysAlive(n, err)
 		return true
 	})
 	return alive && err == nil
+}
+
+// peekSaysAlive reads a non-blocking one-byte peek of an idle connection:
+// nothing to read yet (EAGAIN) is the only healthy answer; a zero-byte
+// read is the server's close, and bytes are a reply nobody asked for.
+func peekSaysAlive(n int, err error) bool {
+	return n <= 0 && (err == syscall.EAGAIN || err == syscall.EWOULDBLOCK || err == syscall.EINTR)
 }

@@ -120,7 +120,7 @@ func (p *Pool) doH1(w *worker, st *reqState, ep int, body []byte) *failure {
 		// Every reuse is checked (one non-blocking peek): a POST that was
 		// written is never sent again (below), so a connection the server
 		// closed while idle must be caught before writing to it.
-		if c != nil && !connAlive(c.nc) {
+		if c != nil && !c.alive() {
 			p.closeConn(c)
 			c = nil
 		}
