@@ -157,6 +157,56 @@ func BenchmarkHandlerChatQ3VL(b *testing.B) {
 	}
 }
 
+// llamaCompletionBody is a llama3.1-8b completions request as the
+// harness sends it (sut.EncodeCompletion): a token-ID prompt of 1,500
+// IDs (CNN/DailyMail articles run 1-2K tokens), sampling parameters and
+// return_token_ids. About 9 KB.
+func llamaCompletionBody(b *testing.B) []byte {
+	b.Helper()
+	r := rand.New(rand.NewPCG(3, 4))
+	prompt := make([]int32, 1500)
+	for i := range prompt {
+		prompt[i] = int32(r.IntN(128256))
+	}
+	body, err := json.Marshal(struct {
+		Model          string  `json:"model"`
+		Prompt         []int32 `json:"prompt"`
+		MaxTokens      int     `json:"max_tokens"`
+		Temperature    float64 `json:"temperature"`
+		TopK           int     `json:"top_k"`
+		TopP           float64 `json:"top_p"`
+		ReturnTokenIDs bool    `json:"return_token_ids"`
+		Stream         bool    `json:"stream"`
+	}{"meta-llama/Llama-3.1-8B-Instruct", prompt, 128, 0, 1, 1, true, false})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// BenchmarkParseCompletionRequest: decoding a llama3.1-8b completions
+// request with the encoding/json original and with scanCompletion.
+func BenchmarkParseCompletionRequest(b *testing.B) {
+	body := llamaCompletionBody(b)
+	for _, p := range []struct {
+		name  string
+		parse func([]byte) (*completionRequest, [][]int32, error)
+	}{
+		{"encoding-json", parseCompletionEncodingJSON},
+		{"jscan", parseCompletion},
+	} {
+		b.Run("parser="+p.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, prompts, err := p.parse(body); err != nil || len(prompts[0]) != 1500 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkHandlerGenerateStream(b *testing.B) {
 	benchHandler(b, Config{}, "/generate", benchGenerateStream)
 }

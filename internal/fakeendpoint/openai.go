@@ -342,7 +342,23 @@ func parsePrompts(raw json.RawMessage) ([][]int32, error) {
 	}
 }
 
+// parseCompletion decodes and validates a completions request the way
+// vLLM rejects bad ones (400 with a message). scanCompletion decodes;
+// a body it rejects goes to parseCompletionEncodingJSON, which decides
+// and words the rejection as the fake always did.
 func parseCompletion(body []byte) (*completionRequest, [][]int32, error) {
+	req := new(completionRequest)
+	if prompts, err := scanCompletion(body, req); err == nil {
+		return req, prompts, nil
+	}
+	return parseCompletionEncodingJSON(body)
+}
+
+// parseCompletionEncodingJSON is the original encoding/json completions
+// parser. It runs only for bodies scanCompletion rejects (so 400 messages
+// are encoding/json's, naming the field and Go type) and is the oracle
+// FuzzParseCompletion holds scanCompletion to.
+func parseCompletionEncodingJSON(body []byte) (*completionRequest, [][]int32, error) {
 	var req completionRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, nil, fmt.Errorf("invalid completion request JSON: %v", err)

@@ -48,6 +48,29 @@ func (s *Scanner) AppendInt32sLE(dst []byte) ([]byte, int, error) {
 	return dst, n, err
 }
 
+// TryInt32s reads the next value if it is an array of plain integers
+// that all fit in int32 (no fraction, exponent, null or nested value),
+// appends them to dst and returns true. Otherwise it consumes nothing but
+// whitespace and returns dst unchanged and false, and the caller reads the
+// value another way (Array, Skip, Raw). It is the tight loop of the other
+// int32 readers.
+func (s *Scanner) TryInt32s(dst []int32) ([]int32, bool) {
+	if s.Peek() != '[' || s.depth+1 > MaxDepth {
+		return dst, false
+	}
+	base := len(dst)
+	end, _, ok := intArrayEnd(s.b, s.i, func(num []byte) bool {
+		v, ok := parseInt32(num)
+		dst = append(dst, v)
+		return ok
+	})
+	if !ok {
+		return dst[:base], false
+	}
+	s.i = end
+	return dst, true
+}
+
 func (s *Scanner) int32() (int32, error) {
 	v, err := s.Int64()
 	if err != nil {

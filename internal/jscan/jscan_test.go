@@ -191,11 +191,35 @@ func FuzzInt32s(f *testing.F) {
 		if ok && (!bytes.Equal(got, append([]byte("p"), want...)) || n != wn) {
 			t.Fatalf("%q: got (%x, %d), want (%x, %d)", b, got[1:], n, want, wn)
 		}
-		if bytes.HasPrefix(bytes.TrimSpace(b), []byte("null")) {
+		// TryInt32s takes exactly the arrays encoding/json reads as
+		// []int32, except those with null elements (which it leaves to
+		// the caller), and consumes nothing when it declines.
+		s = New(b)
+		ids, tok := s.TryInt32s([]int32{7})
+		isArray := bytes.HasPrefix(bytes.TrimSpace(b), []byte("["))
+		if tok {
+			if s.End() != nil {
+				tok = false // a valid array followed by junk: not a document
+			} else {
+				var le []byte
+				for _, v := range ids[1:] {
+					le = binary.LittleEndian.AppendUint32(le, uint32(v))
+				}
+				if !ok || ids[0] != 7 || !bytes.Equal(le, want) {
+					t.Fatalf("%q: TryInt32s read %v, encoding/json %x (accepts: %v)", b, ids, want, ok)
+				}
+			}
+		} else if s.Offset() != len(b)-len(bytes.TrimLeft(b, " \t\r\n")) || len(ids) != 1 {
+			t.Fatalf("%q: TryInt32s declined but consumed %d bytes or changed dst to %v", b, s.Offset(), ids)
+		}
+		if ok && isArray && !bytes.Contains(b, []byte("null")) && !tok {
+			t.Fatalf("%q: TryInt32s declined an int32 array", b)
+		}
+		if !isArray {
 			return // Int32sReusing reads arrays only
 		}
 		s = New(b)
-		_, ids, err := s.Int32sReusing(nil, nil)
+		_, ids, err = s.Int32sReusing(nil, nil)
 		if err == nil {
 			err = s.End()
 		}
@@ -468,6 +492,59 @@ func BenchmarkSkip(b *testing.B) {
 		for b.Loop() {
 			if !json.Valid(body) {
 				b.Fatal("invalid")
+			}
+		}
+	})
+}
+
+// BenchmarkInt32s: a 1,500-ID token array (a llama3.1-8b prompt) read
+// by each int32 reader, beside encoding/json into []int32.
+func BenchmarkInt32s(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ids := make([]int32, 1500)
+	for i := range ids {
+		ids[i] = int32(r.IntN(128256))
+	}
+	body, _ := json.Marshal(ids)
+	b.Run("reader=TryInt32s", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		dst := make([]int32, 0, 2048)
+		for b.Loop() {
+			s := New(body)
+			if _, ok := s.TryInt32s(dst[:0]); !ok {
+				b.Fatal("declined")
+			}
+		}
+	})
+	b.Run("reader=AppendInt32sLE", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		dst := make([]byte, 0, 8192)
+		for b.Loop() {
+			s := New(body)
+			if _, _, err := s.AppendInt32sLE(dst[:0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reader=Skip", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			s := New(body)
+			if err := s.Skip(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reader=encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var v []int32
+			if err := json.Unmarshal(body, &v); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})
