@@ -135,11 +135,22 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	start := s.i
 	b := s.b
 	for s.i < len(b) {
-		// Eight bytes at a time while none is a quote, a backslash or a
-		// control character (the common case: IDs, model names, text,
-		// base64).
-		for s.i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[s.i:])) {
+		// Skip runs without a quote, a backslash or a control character
+		// (the common case: IDs, model names, text, base64) a word at a
+		// time; past the first word (short strings, keys, end there), two
+		// words at a time.
+		if s.i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[s.i:])) {
 			s.i += 8
+			for s.i+16 <= len(b) {
+				w := b[s.i : s.i+16]
+				if (specialBits(binary.LittleEndian.Uint64(w))|specialBits(binary.LittleEndian.Uint64(w[8:])))&highBits != 0 {
+					break
+				}
+				s.i += 16
+			}
+			for s.i+8 <= len(b) && !specialInWord(binary.LittleEndian.Uint64(b[s.i:])) {
+				s.i += 8
+			}
 		}
 		if s.i >= len(b) {
 			break
@@ -179,11 +190,18 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 // specialInWord reports whether any of the eight bytes in x is '"', '\\'
 // or below 0x20 (bit tricks from "Bit Twiddling Hacks": a byte is zero
 // exactly when (b-1) & ^b has its top bit set; no false positives).
-func specialInWord(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	lt20 := (x - ones*0x20) & ^x & highs
-	return hasZero(x^(ones*'"'))|hasZero(x^(ones*'\\'))|lt20 != 0
+func specialInWord(x uint64) bool { return specialBits(x)&highBits != 0 }
+
+const highBits = 0x8080808080808080
+
+// specialBits is specialInWord before its final mask: the top bit of
+// byte k may be set only if some byte at or below k is special, and is
+// set if byte k is. (Masking once per word, or once per pair of words,
+// saves instructions in the string loop.)
+func specialBits(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	return (q-ones)&^q | (bs-ones)&^bs | (x-ones*0x20)&^x
 }
 
 // hex4 decodes four hex digits, or returns -1.
@@ -386,11 +404,14 @@ func (s *Scanner) Int64() (int64, error) {
 // Object reads an object, calling fn with each key in document order; fn
 // must consume exactly one value (read it, or Skip it). Duplicate keys are
 // all delivered: a caller that wants encoding/json's "the last one wins"
-// overwrites. The key is decoded text, as encoding/json sees it: a
-// subslice of the document, or a fresh decoded copy when it has escapes
-// or invalid UTF-8 (rare; the only allocation in a walk). Matching it is
-// up to fn: encoding/json matches struct fields exactly or else with
-// bytes.EqualFold.
+// overwrites. A key without escapes is delivered as it is in the
+// document (a subslice); one with escapes is decoded into a fresh copy
+// (rare; the only allocation in a walk). The two differ from
+// encoding/json's reading of a key only in invalid UTF-8, which it turns
+// into U+FFFD (AppendStr(nil, key, false) does the same); no key with
+// invalid UTF-8 matches a valid UTF-8 name either way, so callers matching
+// names need not care. Matching is up to fn: encoding/json matches struct
+// fields exactly or else with bytes.EqualFold.
 func (s *Scanner) Object(fn func(key []byte) error) error {
 	if s.Peek() != '{' {
 		return s.Fail("expected an object")
@@ -409,8 +430,8 @@ func (s *Scanner) Object(fn func(key []byte) error) error {
 		if err != nil {
 			return err
 		}
-		if esc || !utf8.Valid(k) {
-			k = AppendStr(nil, k, esc)
+		if esc {
+			k = AppendStr(nil, k, true)
 		}
 		if s.Peek() != ':' {
 			return s.Fail("expected ':' after object key")

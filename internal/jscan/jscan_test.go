@@ -41,6 +41,9 @@ func scanAny(s *Scanner) (any, error) {
 	case c == '{':
 		m := map[string]any{}
 		err := s.Object(func(k []byte) error {
+			if !utf8.Valid(k) {
+				k = AppendStr(nil, k, false) // as Object documents
+			}
 			v, err := scanAny(s)
 			m[string(k)] = v
 			return err
@@ -548,4 +551,31 @@ func BenchmarkInt32s(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestStrSpecialAtEveryPosition puts each kind of special byte at every
+// offset of a string longer than the scan's 16- and 8-byte strides, so
+// each stride meets it in each lane.
+func TestStrSpecialAtEveryPosition(t *testing.T) {
+	for _, special := range []string{`"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", "\x7f", "\xff", " "} {
+		for pos := range 40 {
+			for _, n := range []int{pos, 40} {
+				contents := strings.Repeat("a", pos) + special + strings.Repeat("b", n)
+				lit := []byte(`"` + contents + `"`)
+				var want string
+				werr := json.Unmarshal(lit, &want)
+				s := New(lit)
+				raw, esc, err := s.Str()
+				if err == nil {
+					err = s.End()
+				}
+				if (err == nil) != (werr == nil) {
+					t.Fatalf("%q: error %v, encoding/json error %v", lit, err, werr)
+				}
+				if err == nil && DecodeString(raw, esc) != want {
+					t.Fatalf("%q: decoded %q, encoding/json %q", lit, DecodeString(raw, esc), want)
+				}
+			}
+		}
+	}
 }
