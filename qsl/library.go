@@ -4,16 +4,21 @@
 package qsl
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
+
+	"github.com/mlperf-go/mlperf-go/internal/slab"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // Builder turns dataset samples into complete request bodies. Build is
 // called with the indices LoadGen asks to load and must call emit once per
-// index with that sample's body. Taking a batch lets a dataset read its
-// storage in order (a parquet row group once, not once per row).
+// index with that sample's body. The library copies the body, so the
+// builder may reuse its memory once emit returns. Taking a batch lets a
+// dataset read its storage in order (a parquet row group once, not once
+// per row).
 type Builder interface {
 	Build(indices []int, emit func(index int, body []byte)) error
 }
@@ -41,10 +46,19 @@ type Library struct {
 	perf    int
 	builder Builder
 
+	prefix []byte         // see SharePrefix
+	store  slab.Allocator // the bodies' memory, apart from other copies
+
 	mu     sync.RWMutex
-	bodies [][]byte // indexed by sample index; nil when not loaded
+	bodies []stored // indexed by sample index; b nil when not loaded
 	loaded int
-	bytes  int64
+	bytes  int64 // bytes held for loaded bodies, the shared prefix once
+}
+
+// stored is a loaded body: all of it, or what follows the shared prefix.
+type stored struct {
+	b      []byte
+	shared bool // b follows Library.prefix
 }
 
 var _ loadgen.QSL = (*Library)(nil)
@@ -58,7 +72,24 @@ func NewLibrary(name string, total, perf int, b Builder) (*Library, error) {
 	if perf <= 0 || perf > total {
 		perf = total
 	}
-	return &Library{name: name, total: total, perf: perf, builder: b, bodies: make([][]byte, total)}, nil
+	return &Library{name: name, total: total, perf: perf, builder: b, bodies: make([]stored, total)}, nil
+}
+
+// SharePrefix makes the library keep prefix once instead of in every body
+// that begins with it: a chat request's model and system prompt are 1.8 KB
+// of each 64 KB Qwen3-VL body, the same in all of them. Such bodies are
+// stored without it; Parts returns the two pieces, and the pool writes
+// them back to back. Bodies that do not begin with prefix are stored
+// whole, so a wrong prefix costs memory, never correctness. It must be
+// called before any sample is loaded.
+func (l *Library) SharePrefix(prefix []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.loaded > 0 {
+		return fmt.Errorf("qsl %s: SharePrefix after %d samples were loaded", l.name, l.loaded)
+	}
+	l.prefix = l.store.Copy(prefix)
+	return nil
 }
 
 // Name implements loadgen.QSL.
@@ -83,14 +114,30 @@ func (l *Library) LoadSamplesToRam(indices []int) error {
 			emitErr = fmt.Errorf("qsl %s: builder emitted index %d out of range", l.name, i)
 			return
 		}
+		// The library keeps a compact copy in blocks of its own, so the
+		// builder may reuse body and the bodies keep no other memory
+		// alive.
+		var e stored
+		if len(l.prefix) > 0 && bytes.HasPrefix(body, l.prefix) {
+			e = stored{b: l.store.Copy(body[len(l.prefix):]), shared: true}
+		} else {
+			e = stored{b: l.store.Copy(body)}
+		}
+		if e.b == nil {
+			e.b = []byte{} // loaded, though empty
+		}
 		l.mu.Lock()
-		if l.bodies[i] == nil {
+		old := l.bodies[i]
+		if old.b == nil {
 			l.loaded++
 		} else {
-			l.bytes -= int64(len(l.bodies[i]))
+			l.bytes -= int64(len(old.b))
 		}
-		l.bodies[i] = body
-		l.bytes += int64(len(body))
+		if l.loaded == 1 && old.b == nil {
+			l.bytes += int64(len(l.prefix))
+		}
+		l.bodies[i] = e
+		l.bytes += int64(len(e.b))
 		l.mu.Unlock()
 	})
 	if err != nil {
@@ -104,26 +151,44 @@ func (l *Library) UnloadSamplesFromRam(indices []int) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, i := range indices {
-		if i < 0 || i >= l.total || l.bodies[i] == nil {
+		if i < 0 || i >= l.total || l.bodies[i].b == nil {
 			continue
 		}
-		l.bytes -= int64(len(l.bodies[i]))
-		l.bodies[i] = nil
-		l.loaded--
+		l.bytes -= int64(len(l.bodies[i].b))
+		l.bodies[i] = stored{}
+		if l.loaded--; l.loaded == 0 {
+			l.bytes -= int64(len(l.prefix))
+		}
 	}
 	return nil
 }
 
-// Body returns the request body of a loaded sample, or nil if it is not
-// loaded. The slice must not be modified.
+// Body returns the whole request body of a loaded sample, or nil if it is
+// not loaded. A body stored without the shared prefix is put back
+// together in a new slice; the pool uses Parts instead. The slice must not
+// be modified.
 func (l *Library) Body(index int) []byte {
+	pre, rest := l.Parts(index)
+	if len(pre) == 0 {
+		return rest
+	}
+	return append(append(make([]byte, 0, len(pre)+len(rest)), pre...), rest...)
+}
+
+// Parts returns a loaded sample's request body as the shared prefix (nil
+// when the body does not begin with it) and the rest, or nil, nil when the
+// sample is not loaded. The slices must not be modified.
+func (l *Library) Parts(index int) (prefix, rest []byte) {
 	if index < 0 || index >= l.total {
-		return nil
+		return nil, nil
 	}
 	l.mu.RLock()
-	b := l.bodies[index]
+	e := l.bodies[index]
 	l.mu.RUnlock()
-	return b
+	if e.shared {
+		return l.prefix, e.b
+	}
+	return nil, e.b
 }
 
 // Loaded reports how many samples are loaded and their total body bytes.

@@ -14,11 +14,12 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// Q3VLEncodeFunc turns sample i's chat messages into a request body. It is
-// called concurrently from several goroutines. The messages (and the image
-// data URL inside them) are only valid during the call: the body must not
-// alias them, which json.Marshal guarantees.
-type Q3VLEncodeFunc func(i int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error)
+// Q3VLEncodeFunc appends the request body for sample i's chat messages to
+// dst (scratch space the builder reuses once the body is emitted) and
+// returns the result. It is called concurrently from several goroutines.
+// The messages (and the image data URL inside them) are only valid during
+// the call: the body must not alias them.
+type Q3VLEncodeFunc func(dst []byte, i int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error)
 
 // Builder returns a Builder for a Library of d's samples: for each batch it
 // reads each needed row group's images once (row groups in file order, one
@@ -50,11 +51,18 @@ type q3vlJob struct {
 // Build implements Builder.
 func (b *q3vlBuilder) Build(indices []int, emit func(index int, body []byte)) error {
 	var emitMu sync.Mutex
+	// Bodies are encoded into scratch buffers that go back to the pool
+	// once emitted (the library copies them): one allocation a worker,
+	// not one a sample.
+	scratch := sync.Pool{New: func() any { return new([]byte) }}
 	return b.d.load(indices, func(index int, img []byte) error {
-		body, err := b.encode(index, b.d.messages(index, img))
+		sp := scratch.Get().(*[]byte)
+		defer scratch.Put(sp)
+		body, err := b.encode((*sp)[:0], index, b.d.messages(index, img))
 		if err != nil {
 			return fmt.Errorf("qsl q3vl: sample %d (%s): encoding the request: %w", index, b.d.where(index), err)
 		}
+		*sp = body
 		emitMu.Lock()
 		defer emitMu.Unlock()
 		emit(index, body)

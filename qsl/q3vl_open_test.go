@@ -290,7 +290,7 @@ func TestQ3VLBuilderManyRowGroups(t *testing.T) {
 			if _, dup := bodies[i]; dup {
 				t.Errorf("index %d emitted twice", i)
 			}
-			bodies[i] = b
+			bodies[i] = bytes.Clone(b) // b is the builder's scratch space
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -303,7 +303,7 @@ func TestQ3VLBuilderManyRowGroups(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, _ := q3vlMinimalEncode(i, msgs)
+			want, _ := q3vlMinimalEncode(nil, i, msgs)
 			if !bytes.Equal(bodies[i], want) {
 				t.Fatalf("dict=%v sample %d: body differs from the sample's own messages", dict, i)
 			}
@@ -312,7 +312,7 @@ func TestQ3VLBuilderManyRowGroups(t *testing.T) {
 			t.Error("out-of-range index accepted")
 		}
 		encErr := fmt.Errorf("boom")
-		err = d.Builder(func(int, []openai.ChatCompletionMessageParamUnion) ([]byte, error) { return nil, encErr }).Build(idx, func(int, []byte) {})
+		err = d.Builder(func([]byte, int, []openai.ChatCompletionMessageParamUnion) ([]byte, error) { return nil, encErr }).Build(idx, func(int, []byte) {})
 		if err == nil || !strings.Contains(err.Error(), "boom") || !strings.Contains(err.Error(), "row") {
 			t.Errorf("encode error = %v", err)
 		}

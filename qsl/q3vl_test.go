@@ -210,8 +210,9 @@ func TestQ3VLBuilderBodies(t *testing.T) {
 }
 
 // q3vlMinimalEncode is the smallest request an encoder would make.
-func q3vlMinimalEncode(_ int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
-	return json.Marshal(openai.ChatCompletionNewParams{Model: "m", Messages: messages})
+func q3vlMinimalEncode(dst []byte, _ int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
+	b, err := json.Marshal(openai.ChatCompletionNewParams{Model: "m", Messages: messages})
+	return append(dst, b...), err
 }
 
 func TestQ3VLDataURL(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
 
+	"github.com/mlperf-go/mlperf-go/internal/slab"
 	"github.com/openai/openai-go"
 )
 
@@ -38,6 +38,46 @@ func EncodeChat(model string, messages []openai.ChatCompletionMessageParamUnion,
 		return exact(b), err
 	}
 	return encodeChatDirect(model, messages, responseFormat, p, stream)
+}
+
+// ChatPrefix returns the bytes every EncodeChat body begins with when its
+// messages are first and then a user message whose content is a list of
+// parts starting with text, as the Qwen3-VL requests are, for the given
+// model and parameters: the part qsl.Library.SharePrefix can keep once
+// (the model and the 1.8 KB system prompt). It is found by encoding two
+// such requests whose user text differs in its first byte, so it is
+// exactly what EncodeChat writes.
+func ChatPrefix(model string, first openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
+	probe := func(text string) ([]byte, error) {
+		return EncodeChat(model, []openai.ChatCompletionMessageParamUnion{
+			first,
+			openai.UserMessage([]openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(text)}),
+		}, responseFormat, p, stream)
+	}
+	a, err := probe("a")
+	if err != nil {
+		return nil, err
+	}
+	b, err := probe("b")
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for n < min(len(a), len(b)) && a[n] == b[n] {
+		n++
+	}
+	return a[:n:n], nil
+}
+
+// AppendChat appends the body EncodeChat returns to dst, for builders
+// that keep one scratch buffer per worker (qsl.Library copies what it is
+// given).
+func AppendChat(dst []byte, model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
+	if len(messages) == 0 {
+		b, err := encodeChatGeneric(model, messages, responseFormat, p, stream)
+		return append(dst, b...), err
+	}
+	return appendChatDirect(dst, model, messages, responseFormat, p, stream)
 }
 
 // encodeChatGeneric is EncodeChat through openai-go's marshalling: the
@@ -160,38 +200,5 @@ func marshalNoEscape(v any) ([]byte, error) {
 }
 
 // exact returns a copy of b without spare capacity: bodies stay in memory
-// while their sample is loaded, and append's growth would add up to a
-// quarter more. Bodies up to slabSize/8 are carved one after another out
-// of shared slabs: the Go heap rounds each object over 32 KB up to whole
-// 8 KB pages, which for 60 KB chat bodies is 6% of resident memory. A
-// slab is freed once none of its bodies is referenced; LoadGen loads and
-// unloads samples in sets, so slabs die with their set.
-func exact(b []byte) []byte {
-	n := len(b)
-	if b == nil {
-		return nil
-	}
-	if n > slabSize/8 {
-		out := make([]byte, n)
-		copy(out, b)
-		return out
-	}
-	slab.Lock()
-	if len(slab.free) < n {
-		slab.free = make([]byte, slabSize)
-	}
-	out := slab.free[:n:n]
-	slab.free = slab.free[n:]
-	slab.Unlock()
-	copy(out, b)
-	return out
-}
-
-// slabSize is the size of the blocks bodies are carved from.
-const slabSize = 4 << 20
-
-// slab is the unused rest of the current block.
-var slab struct {
-	sync.Mutex
-	free []byte
-}
+// while their sample is loaded (see package slab).
+func exact(b []byte) []byte { return slab.Copy(b) }

@@ -36,8 +36,21 @@ import (
 // loaded, so spare capacity would be resident memory).
 var chatScratch = sync.Pool{New: func() any { return new([]byte) }}
 
-// encodeChatDirect is EncodeChat's implementation.
+// encodeChatDirect is EncodeChat's implementation: appendChatDirect into
+// scratch space, then an exact copy.
 func encodeChatDirect(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
+	sp := chatScratch.Get().(*[]byte)
+	defer chatScratch.Put(sp)
+	b, err := appendChatDirect((*sp)[:0], model, messages, responseFormat, p, stream)
+	if err != nil {
+		return nil, err
+	}
+	*sp = b
+	return exact(b), nil
+}
+
+// appendChatDirect is AppendChat's implementation.
+func appendChatDirect(dst []byte, model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
 	var rf []byte
 	if responseFormat != nil {
 		var err error
@@ -45,10 +58,7 @@ func encodeChatDirect(model string, messages []openai.ChatCompletionMessageParam
 			return nil, err
 		}
 	}
-	sp := chatScratch.Get().(*[]byte)
-	defer chatScratch.Put(sp)
-	b := (*sp)[:0]
-	b = append(b, `{"messages":[`...)
+	b := append(dst, `{"messages":[`...)
 	for i := range messages {
 		if i > 0 {
 			b = append(b, ',')
@@ -57,7 +67,6 @@ func encodeChatDirect(model string, messages []openai.ChatCompletionMessageParam
 		if b, ok = appendMessage(b, &messages[i]); !ok {
 			m, err := json.Marshal(messages[i])
 			if err != nil {
-				*sp = b
 				return nil, fmt.Errorf("chat request: %w", err)
 			}
 			b = append(b, m...)
@@ -127,11 +136,10 @@ func encodeChatDirect(model string, messages []openai.ChatCompletionMessageParam
 		stdInt("top_k", int64(*p.TopK))
 	}
 	b = append(b, '}')
-	*sp = b
 	if err != nil {
 		return nil, err
 	}
-	return exact(b), nil
+	return b, nil
 }
 
 // rfCache keeps the last response_format compacted: every sample of a

@@ -267,23 +267,3 @@ func BenchmarkEncodeChat(b *testing.B) {
 		})
 	}
 }
-
-// TestExactSlab: bodies carved from a shared slab are exact copies that
-// cannot overwrite each other, and large ones get their own allocation.
-func TestExactSlab(t *testing.T) {
-	a := exact([]byte("first body"))
-	b := exact([]byte("second"))
-	big := exact(make([]byte, slabSize/8+1))
-	for _, x := range [][]byte{a, b, big} {
-		if cap(x) != len(x) {
-			t.Errorf("len %d cap %d", len(x), cap(x))
-		}
-	}
-	a = append(a, "!!!!!!!!"...) // must reallocate, not write into b
-	if string(b) != "second" || string(a) != "first body!!!!!!!!" {
-		t.Errorf("a %q b %q", a, b)
-	}
-	if exact(nil) != nil || len(exact([]byte{})) != 0 {
-		t.Error("nil/empty")
-	}
-}

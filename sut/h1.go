@@ -101,11 +101,11 @@ func (e *errStale) Unwrap() error { return e.err }
 
 // roundTrip writes one request on c and reads the response head. hdr is
 // scratch space for the request head; it is returned grown.
-func (c *h1Conn) roundTrip(t *h1Target, body []byte, hdr []byte, stream bool) (h1Response, []byte, error) {
+func (c *h1Conn) roundTrip(t *h1Target, prefix, body []byte, hdr []byte, stream bool) (h1Response, []byte, error) {
 	hdr = append(hdr[:0], t.head...)
-	hdr = strconv.AppendInt(hdr, int64(len(body)), 10)
+	hdr = strconv.AppendInt(hdr, int64(len(prefix)+len(body)), 10)
 	hdr = append(hdr, "\r\n\r\n"...)
-	if err := writeRequest(c.nc, hdr, body); err != nil {
+	if err := writeRequest(c.nc, &pieces{hdr, prefix, body}); err != nil {
 		if c.used && isConnReset(err) {
 			return h1Response{}, hdr, &errStale{err}
 		}
@@ -127,10 +127,25 @@ func (c *h1Conn) roundTrip(t *h1Target, body []byte, hdr []byte, stream bool) (h
 	}
 }
 
-// writeRequestGeneric writes head then body with one writev where the
+// pieces are a request as written: the head, the body's shared prefix
+// (often empty) and the rest of the body.
+type pieces [3][]byte
+
+// size is what remains to be written.
+func (p *pieces) size() int { return len(p[0]) + len(p[1]) + len(p[2]) }
+
+// advance drops the first n bytes written.
+func (p *pieces) advance(n int) {
+	for i := range p {
+		k := min(n, len(p[i]))
+		p[i], n = p[i][k:], n-k
+	}
+}
+
+// writeRequestGeneric writes the pieces with one writev where the
 // connection supports it.
-func writeRequestGeneric(nc net.Conn, head, body []byte) error {
-	bufs := net.Buffers{head, body}
+func writeRequestGeneric(nc net.Conn, req *pieces) error {
+	bufs := net.Buffers{req[0], req[1], req[2]}
 	_, err := bufs.WriteTo(nc)
 	return err
 }

@@ -95,7 +95,7 @@ func (r *rawReader) peekReady(fd uintptr) bool {
 	return true
 }
 
-// writeRequest writes head then body to nc. On Linux TCP connections it
+// writeRequest writes the request's pieces to nc. On Linux TCP connections it
 // issues writev itself, as a raw system call on the non-blocking socket:
 // copying a 60 KB body into a loopback socket takes longer than the
 // runtime's 20 µs system-call threshold, so through the ordinary path
@@ -104,10 +104,10 @@ func (r *rawReader) peekReady(fd uintptr) bool {
 // the system-call entry wakes sysmon (see rawReader). The raw call cannot
 // block: a full socket buffer returns EAGAIN and the ordinary poller wait
 // follows.
-func writeRequest(nc net.Conn, head, body []byte) error {
+func writeRequest(nc net.Conn, req *pieces) error {
 	tc, ok := nc.(*net.TCPConn)
 	if !ok {
-		return writeRequestGeneric(nc, head, body)
+		return writeRequestGeneric(nc, req)
 	}
 	rc, err := tc.SyscallConn()
 	if err != nil {
@@ -115,8 +115,8 @@ func writeRequest(nc net.Conn, head, body []byte) error {
 	}
 	var werr error
 	err = rc.Write(func(fd uintptr) bool {
-		for len(head)+len(body) > 0 {
-			r, e := writevFD(fd, head, body)
+		for req.size() > 0 {
+			w, e := writevFD(fd, req)
 			switch e {
 			case 0:
 			case syscall.EINTR:
@@ -127,10 +127,7 @@ func writeRequest(nc net.Conn, head, body []byte) error {
 				werr = e
 				return true
 			}
-			w := int(r)
-			k := min(w, len(head))
-			head, w = head[k:], w-k
-			body = body[w:]
+			req.advance(w)
 		}
 		return true
 	})

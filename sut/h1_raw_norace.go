@@ -13,12 +13,12 @@ func readFD(fd uintptr, p []byte) (int, syscall.Errno) {
 	return int(n), e
 }
 
-// writevFD is writev(2) of head then body (either may be empty, not
-// both) on a non-blocking socket, as a raw system call.
-func writevFD(fd uintptr, head, body []byte) (int, syscall.Errno) {
-	var iov [2]syscall.Iovec
+// writevFD is writev(2) of the request's non-empty pieces on a
+// non-blocking socket, as a raw system call.
+func writevFD(fd uintptr, req *pieces) (int, syscall.Errno) {
+	var iov [len(pieces{})]syscall.Iovec
 	n := 0
-	for _, b := range [2][]byte{head, body} {
+	for _, b := range req {
 		if len(b) > 0 {
 			iov[n].Base = &b[0]
 			iov[n].SetLen(len(b))

@@ -15,15 +15,16 @@ func readFD(fd uintptr, p []byte) (int, syscall.Errno) {
 	return max(n, 0), errno(err)
 }
 
-// writevFD writes head, or body once head is empty (partial writes are
-// resumed by the caller).
-func writevFD(fd uintptr, head, body []byte) (int, syscall.Errno) {
-	b := head
-	if len(b) == 0 {
-		b = body
+// writevFD writes the request's first non-empty piece (partial writes
+// are resumed by the caller).
+func writevFD(fd uintptr, req *pieces) (int, syscall.Errno) {
+	for _, b := range req {
+		if len(b) > 0 {
+			n, err := syscall.Write(int(fd), b)
+			return max(n, 0), errno(err)
+		}
 	}
-	n, err := syscall.Write(int(fd), b)
-	return max(n, 0), errno(err)
+	return 0, 0
 }
 
 // peekFD is recv(2) with MSG_PEEK|MSG_DONTWAIT.

@@ -10,7 +10,7 @@ import (
 // connReader returns the reader responses are read from.
 func connReader(nc net.Conn) io.Reader { return nc }
 
-// writeRequest writes head then body to nc.
-func writeRequest(nc net.Conn, head, body []byte) error {
-	return writeRequestGeneric(nc, head, body)
+// writeRequest writes the request's pieces to nc.
+func writeRequest(nc net.Conn, req *pieces) error {
+	return writeRequestGeneric(nc, req)
 }

@@ -119,6 +119,18 @@ type Bodies interface {
 	Body(index int) []byte
 }
 
+// PrefixedBodies is a Bodies that keeps a prefix many bodies share once
+// (qsl.Library.SharePrefix). The pool asks it for the two pieces and
+// writes them back to back, in one writev, instead of asking for whole
+// bodies.
+type PrefixedBodies interface {
+	Bodies
+	// Parts returns a loaded sample's body as the shared prefix (nil
+	// when it has none) and the rest; rest is nil when the sample is
+	// not loaded.
+	Parts(index int) (prefix, rest []byte)
+}
+
 // Config configures a Pool. Zero fields take the defaults stated.
 type Config struct {
 	// Endpoints are base URLs such as http://host:8000 or
@@ -279,6 +291,7 @@ type event struct {
 // with New; it is safe for concurrent use.
 type Pool struct {
 	cfg    Config
+	parts  PrefixedBodies // cfg.Bodies when it is one
 	log    *zap.Logger
 	client *http.Client
 	urls   []string
@@ -354,8 +367,10 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.MaxResponseBytes <= 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
+	parts, _ := cfg.Bodies.(PrefixedBodies)
 	p := &Pool{
 		cfg:         cfg,
+		parts:       parts,
 		log:         cfg.Logger,
 		outstanding: make([]int, len(cfg.Endpoints)),
 		byReason:    map[string]int64{},

@@ -80,7 +80,12 @@ func (p *Pool) serve(w *worker, qs loadgen.QuerySample) {
 // do performs the request; it completes the sample itself on success and
 // returns the failure otherwise.
 func (p *Pool) do(w *worker, st *reqState) *failure {
-	body := p.cfg.Bodies.Body(st.qs.Index)
+	var prefix, body []byte
+	if p.parts != nil {
+		prefix, body = p.parts.Parts(st.qs.Index)
+	} else {
+		body = p.cfg.Bodies.Body(st.qs.Index)
+	}
 	if body == nil {
 		return fail(ReasonNotLoaded, fmt.Errorf("sample %d is not loaded (no request body)", st.qs.Index))
 	}
@@ -90,14 +95,14 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 	ep := p.acquire()
 	defer p.release(ep)
 	if p.targets != nil {
-		return p.doH1(w, st, ep, body)
+		return p.doH1(w, st, ep, prefix, body)
 	}
-	return p.doHTTP(st, ep, body)
+	return p.doHTTP(st, ep, prefix, body)
 }
 
 // doH1 sends the request over the worker's own connection to endpoint ep
 // (see h1.go).
-func (p *Pool) doH1(w *worker, st *reqState, ep int, body []byte) *failure {
+func (p *Pool) doH1(w *worker, st *reqState, ep int, prefix, body []byte) *failure {
 	t := &p.targets[ep]
 	deadline := st.start.Add(p.cfg.Timeout)
 	netFail := func(err error) *failure {
@@ -139,7 +144,7 @@ func (p *Pool) doH1(w *worker, st *reqState, ep int, body []byte) *failure {
 			err = p.ctx.Err()
 		}
 		if err == nil {
-			resp, w.hdr, err = c.roundTrip(t, body, w.hdr, p.cfg.Stream)
+			resp, w.hdr, err = c.roundTrip(t, prefix, body, w.hdr, p.cfg.Stream)
 		}
 		var stale *errStale
 		if err != nil && errors.As(err, &stale) && attempt == 0 {
@@ -165,12 +170,19 @@ func (p *Pool) doH1(w *worker, st *reqState, ep int, body []byte) *failure {
 
 // doHTTP sends the request through net/http (https endpoints, proxies,
 // Config.Transport).
-func (p *Pool) doHTTP(st *reqState, ep int, body []byte) *failure {
+func (p *Pool) doHTTP(st *reqState, ep int, prefix, body []byte) *failure {
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(body))
 	if err != nil {
 		return fail(ReasonInternal, err)
+	}
+	if len(prefix) > 0 {
+		req.ContentLength = int64(len(prefix) + len(body))
+		req.GetBody = func() (io.ReadCloser, error) {
+			return io.NopCloser(io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(body))), nil
+		}
+		req.Body, _ = req.GetBody()
 	}
 	req.Header = http.Header{"Content-Type": {"application/json"}}
 	if p.cfg.Stream {

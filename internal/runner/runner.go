@@ -188,7 +188,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, errors.New("use_token_latencies is on but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0")
 	}
 
-	builder, err := bodyBuilder(data, api, model, rep.Stream, o)
+	builder, prefix, err := bodyBuilder(data, api, model, rep.Stream, o)
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +197,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	lib, err := qsl.NewLibrary(o.Benchmark.Name, rep.Total, rep.Performance, builder)
 	if err != nil {
+		return nil, err
+	}
+	if err := lib.SharePrefix(prefix); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -260,25 +263,32 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 }
 
 // bodyBuilder returns the qsl.Builder that turns dataset samples into the
-// request bodies of api.
-func bodyBuilder(d *Dataset, api sut.API, model string, stream bool, o Options) (qsl.Builder, error) {
+// request bodies of api, and the prefix those bodies share (nil if none
+// worth sharing) for qsl.Library.SharePrefix.
+func bodyBuilder(d *Dataset, api sut.API, model string, stream bool, o Options) (qsl.Builder, []byte, error) {
 	switch {
 	case d.Q3VL != nil && api == sut.APIChat:
 		var rf []byte
 		if o.Guided {
 			rf = qsl.Q3VLResponseFormat()
 		}
-		return d.Q3VL.Builder(func(_ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
-			return sut.EncodeChat(model, m, rf, o.Chat, stream)
-		}), nil
+		// Every body starts with the model and the system prompt: the
+		// library keeps those bytes once.
+		prefix, err := sut.ChatPrefix(model, openai.SystemMessage(qsl.Q3VLSystemPrompt()), rf, o.Chat, stream)
+		if err != nil {
+			return nil, nil, err
+		}
+		return d.Q3VL.Builder(func(dst []byte, _ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
+			return sut.AppendChat(dst, model, m, rf, o.Chat, stream)
+		}), prefix, nil
 	case d.Tokens != nil && api == sut.APICompletions:
 		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
 			return sut.EncodeCompletion(model, t, o.Completion, stream)
-		}), nil
+		}), nil, nil
 	case d.Tokens != nil && api == sut.APISGLang:
 		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
 			return sut.EncodeSGLang(t, o.SGLang, stream)
-		}), nil
+		}), nil, nil
 	}
-	return nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, api)
+	return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, api)
 }
