@@ -5,9 +5,10 @@
 // readers) and lets Skip consume everything else, which is still
 // validated: a document encoding/json rejects (json.Valid false, or
 // nesting deeper than encoding/json's 10,000 levels) is rejected here too,
-// with an *Error giving the byte offset. Strings are scanned eight bytes
-// at a time and returned as subslices of the input, so a large string
-// that is skipped (a base64 image, say) is never copied. Nothing uses
+// with an *Error giving the byte offset. Strings are scanned eight or
+// sixteen bytes at a time (SWAR) and returned as subslices of the input,
+// so a large string that is skipped (a base64 image, say) is never
+// copied. Nothing uses
 // reflection, and nothing allocates except decoding a string or an object
 // key that carries escapes.
 //
