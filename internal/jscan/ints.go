@@ -137,8 +137,6 @@ func (s *Scanner) Int32sReusing(prevRaw []byte, prevIDs []int32) (raw []byte, id
 	return prevRaw[:0], ids, err
 }
 
-// isDigit reports an ASCII digit.
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // intArrayEnd scans an array of JSON integers starting at b[i] == '['. It
 // returns the index after ']', the number of elements, and false if the
@@ -189,18 +187,8 @@ func intArrayFrom(b []byte, i int, afterValue bool, each func(num []byte) bool) 
 		}
 		afterValue = true
 		start := i
-		if i < len(b) && b[i] == '-' {
-			i++
-		}
-		switch {
-		case i < len(b) && b[i] == '0':
-			i++
-		case i < len(b) && '1' <= b[i] && b[i] <= '9':
-			i++
-			for i < len(b) && isDigit(b[i]) {
-				i++
-			}
-		default:
+		var ok bool
+		if i, ok = intEnd(b, i); !ok {
 			return 0, 0, 0, false
 		}
 		if each != nil && !each(b[start:i]) {

@@ -317,18 +317,8 @@ func (s *Scanner) Number() (raw []byte, integer bool, err error) {
 	s.ws()
 	b := s.b
 	start := s.i
-	i := s.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && '1' <= b[i] && b[i] <= '9':
-		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
-			i++
-		}
-	default:
+	i, ok := intEnd(b, s.i)
+	if !ok {
 		s.i = i
 		return nil, false, s.Fail("invalid number")
 	}
@@ -360,6 +350,24 @@ func (s *Scanner) Number() (raw []byte, integer bool, err error) {
 	}
 	s.i = i
 	return b[start:i], integer, nil
+}
+
+// intEnd scans JSON's integer part at b[i:] (an optional minus, then 0 or
+// a digit run not starting with 0) and returns where it ends; false, with
+// the offset of the offending byte, if there is none.
+func intEnd(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		return i + 1, true
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+		return i, true
+	}
+	return i, false
 }
 
 // Int64 reads an integer that fits in int64. A fraction or an exponent
