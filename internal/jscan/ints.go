@@ -137,7 +137,6 @@ func (s *Scanner) Int32sReusing(prevRaw []byte, prevIDs []int32) (raw []byte, id
 	return prevRaw[:0], ids, err
 }
 
-
 // intArrayEnd scans an array of JSON integers starting at b[i] == '['. It
 // returns the index after ']', the number of elements, and false if the
 // array is not a plain integer array. When each is non-nil it is called
