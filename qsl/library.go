@@ -52,7 +52,7 @@ type Library struct {
 	mu     sync.RWMutex
 	bodies []stored // indexed by sample index; b nil when not loaded
 	loaded int
-	bytes  int64 // bytes held for loaded bodies, the shared prefix once
+	bytes  int64 // bytes held for loaded bodies, without the shared prefix
 }
 
 // stored is a loaded body: all of it, or what follows the shared prefix.
@@ -133,9 +133,6 @@ func (l *Library) LoadSamplesToRam(indices []int) error {
 		} else {
 			l.bytes -= int64(len(old.b))
 		}
-		if l.loaded == 1 && old.b == nil {
-			l.bytes += int64(len(l.prefix))
-		}
 		l.bodies[i] = e
 		l.bytes += int64(len(e.b))
 		l.mu.Unlock()
@@ -156,9 +153,7 @@ func (l *Library) UnloadSamplesFromRam(indices []int) error {
 		}
 		l.bytes -= int64(len(l.bodies[i].b))
 		l.bodies[i] = stored{}
-		if l.loaded--; l.loaded == 0 {
-			l.bytes -= int64(len(l.prefix))
-		}
+		l.loaded--
 	}
 	return nil
 }
@@ -191,9 +186,13 @@ func (l *Library) Parts(index int) (prefix, rest []byte) {
 	return nil, e.b
 }
 
-// Loaded reports how many samples are loaded and their total body bytes.
+// Loaded reports how many samples are loaded and the bytes their bodies
+// hold (the shared prefix counted once).
 func (l *Library) Loaded() (samples int, bytes int64) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
+	if l.loaded > 0 {
+		return l.loaded, l.bytes + int64(len(l.prefix)) // the prefix, held once
+	}
 	return l.loaded, l.bytes
 }
