@@ -153,15 +153,8 @@ func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
 // handleChat serves /v1/chat/completions like vLLM's serving_chat.py.
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
-	bp, err := s.readBody(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
-		return
-	}
-	req, err := s.parseChat(*bp)
-	s.putBuf(bp)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+	var req *chatRequest
+	if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = s.parseChat(b); return err }) {
 		return
 	}
 	if !s.checkModel(w, req.Model) {
@@ -385,15 +378,11 @@ func parseCompletionEncodingJSON(body []byte) (*completionRequest, [][]int32, er
 // token_ids as the chunk's delta).
 func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
-	bp, err := s.readBody(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
-		return
-	}
-	req, prompts, err := parseCompletion(*bp)
-	s.putBuf(bp)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+	var (
+		req     *completionRequest
+		prompts [][]int32
+	)
+	if !s.decodeBody(w, r, func(b []byte) (err error) { req, prompts, err = parseCompletion(b); return err }) {
 		return
 	}
 	if !s.checkModel(w, req.Model) {

@@ -498,17 +498,26 @@ func (s *Server) putBuf(b *[]byte) {
 	s.bufPool.Put(b)
 }
 
-// readBody reads the request body into a pooled buffer.
-func (s *Server) readBody(r *http.Request) (*[]byte, error) {
+// decodeBody reads the request body into a pooled buffer and hands it to
+// parse, answering 400 as vLLM and SGLang do when either fails; false when
+// that answer has been written. parse's results must not alias the body:
+// the buffer goes back to the pool on return.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(body []byte) error) bool {
 	b := s.getBuf()
+	defer s.putBuf(b)
 	buf := bytes.NewBuffer(*b)
 	_, err := buf.ReadFrom(r.Body)
 	*b = buf.Bytes()
 	if err != nil {
-		s.putBuf(b)
-		return nil, fmt.Errorf("reading request body: %w", err)
+		err = fmt.Errorf("reading request body: %w", err)
+	} else {
+		err = parse(*b)
 	}
-	return b, nil
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+		return false
+	}
+	return true
 }
 
 // nextID returns a fresh request-ID suffix source.

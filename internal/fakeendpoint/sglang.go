@@ -81,15 +81,12 @@ func parseGenerate(body []byte) (*generateRequest, [][]int32, bool, error) {
 // cumulative text and output_ids unless SGLangIncrementalStream is set.
 func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
-	bp, err := s.readBody(r)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
-		return
-	}
-	req, prompts, batch, err := parseGenerate(*bp)
-	s.putBuf(bp)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+	var (
+		req     *generateRequest
+		prompts [][]int32
+		batch   bool
+	)
+	if !s.decodeBody(w, r, func(b []byte) (err error) { req, prompts, batch, err = parseGenerate(b); return err }) {
 		return
 	}
 	fault := s.pickFault()
