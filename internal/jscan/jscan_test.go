@@ -401,37 +401,54 @@ func TestRaw(t *testing.T) {
 	}
 }
 
-// TestSpecialInWord checks the word test against a byte loop on every
-// byte value in every position and on random words.
-func TestSpecialInWord(t *testing.T) {
-	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
-	check := func(w [8]byte) {
-		want := false
-		for _, c := range w {
-			want = want || special(c)
+// TestControlIndex checks the word test against a byte loop: every byte
+// value in every position of a 32-byte block and of the tail after it,
+// with neighbours that could borrow into it, and random blocks.
+func TestControlIndex(t *testing.T) {
+	want := func(b []byte) int {
+		for i, c := range b {
+			if c < 0x20 {
+				return i
+			}
 		}
-		if got := specialInWord(binary.LittleEndian.Uint64(w[:])); got != want {
-			t.Fatalf("%q: got %v want %v", w, got, want)
+		return -1
+	}
+	check := func(b []byte) {
+		t.Helper()
+		if got, w := controlIndex(b), want(b); got != w {
+			t.Fatalf("%q: got %d want %d", b, got, w)
 		}
 	}
 	for c := range 256 {
-		for pos := range 8 {
-			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
-			w[pos] = byte(c)
-			check(w)
-			for i := range w { // neighbours that could borrow into it
+		for pos := range 40 {
+			b := []byte(strings.Repeat("abcdefgh", 5))
+			b[pos] = byte(c)
+			check(b)
+			check(b[:pos+1])
+			for i := range b { // neighbours that could borrow into it
 				if i != pos {
-					w[i] = 0xff
+					b[i] = 0xff
 				}
 			}
-			check(w)
+			check(b)
+			for i := range b {
+				if i != pos {
+					b[i] = 0x20
+				}
+			}
+			check(b)
 		}
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	for range 200000 {
-		var w [8]byte
-		binary.LittleEndian.PutUint64(w[:], r.Uint64())
-		check(w)
+	b := make([]byte, 70)
+	for range 100000 {
+		for i := range b {
+			b[i] = byte(r.Uint32()) | 0x20 // printable or high half
+		}
+		if r.IntN(2) == 0 {
+			b[r.IntN(len(b))] = byte(r.IntN(0x20))
+		}
+		check(b[:r.IntN(len(b)+1)])
 	}
 }
 
