@@ -23,6 +23,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -131,11 +132,13 @@ func (s *Scanner) Bool() (bool, error) {
 // AppendStr or DecodeString when the text itself is needed. A string that
 // is not needed costs no copy.
 //
-// The closing quote and each backslash are found with bytes.IndexByte,
-// which the standard library vectorises (32 bytes per step on amd64), and
-// the bytes between are checked for control characters eight at a time: a
-// 64 KB base64 image, the string that dominates a chat request, costs
-// about a third of a byte-by-byte or single-pass SWAR scan.
+// Runs between escapes are scanned a word at a time for a quote, a
+// backslash or a control character (SWAR), which suits keys and
+// escape-dense prose. A run that goes on past longRun bytes (a base64
+// image, the string that dominates a chat request) switches to the
+// standard library's vectorised bytes.IndexByte for the closing quote and
+// the next backslash, with the bytes between checked for control
+// characters 32 at a time: about a third of the word loop's cost there.
 func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	if s.Peek() != '"' {
 		return nil, false, s.Fail("expected a string")
@@ -143,55 +146,88 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	s.i++
 	start := s.i
 	b := s.b
-	quote := -1 // position of the next '"' at or after s.i, if quote >= s.i
+	quote := -1 // the next '"' at or after s.i, once searched for (quote >= s.i)
 	for {
-		if quote < s.i {
-			q := bytes.IndexByte(b[s.i:], '"')
-			if q < 0 {
-				// Unterminated; report the first control character or
-				// bad escape before the end as the byte loop would.
-				quote = len(b)
-			} else {
-				quote = s.i + q
+		run, found := s.i, false
+		for s.i+8 <= len(b) && s.i-run < longRun {
+			if m := specialMask(binary.LittleEndian.Uint64(b[s.i:])); m != 0 {
+				s.i += bits.TrailingZeros64(m) >> 3 // straight to it
+				found = true
+				break
 			}
+			s.i += 8
 		}
-		// Only the run up to the quote is searched for a backslash, so a
-		// short string costs a short search whatever follows it.
-		end := quote
-		if k := bytes.IndexByte(b[s.i:quote], '\\'); k >= 0 {
-			end = s.i + k
+		if !found && s.i-run >= longRun {
+			if quote < s.i {
+				// The position is kept: a long string with many escapes
+				// searches for its closing quote once, not once an escape.
+				if q := bytes.IndexByte(b[s.i:], '"'); q >= 0 {
+					quote = s.i + q
+				} else {
+					quote = len(b) // unterminated; earlier errors still win
+				}
+			}
+			// Only up to the quote, so the search stays within the string.
+			end := quote
+			if k := bytes.IndexByte(b[s.i:quote], '\\'); k >= 0 {
+				end = s.i + k
+			}
+			if k := controlIndex(b[s.i:end]); k >= 0 {
+				s.i += k
+				return nil, false, s.Fail("control character in string")
+			}
+			s.i = end
 		}
-		if k := controlIndex(b[s.i:end]); k >= 0 {
-			s.i += k
-			return nil, false, s.Fail("control character in string")
-		}
-		s.i = end
 		if s.i >= len(b) {
 			return nil, false, s.Fail("unterminated string")
 		}
-		if b[s.i] == '"' {
+		switch c := b[s.i]; {
+		case c == '"':
 			raw = b[start:s.i]
 			s.i++
 			return raw, esc, nil
-		}
-		// A backslash.
-		esc = true
-		s.i++
-		if s.i >= len(b) {
-			return nil, false, s.Fail("unterminated escape")
-		}
-		switch b[s.i] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case c == '\\':
+			esc = true
 			s.i++
-		case 'u':
-			if len(b)-s.i < 5 || hex4(b[s.i+1:]) < 0 {
-				return nil, false, s.Fail("invalid \\u escape")
+			if s.i >= len(b) {
+				return nil, false, s.Fail("unterminated escape")
 			}
-			s.i += 5
+			switch b[s.i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i++
+			case 'u':
+				if len(b)-s.i < 5 || hex4(b[s.i+1:]) < 0 {
+					return nil, false, s.Fail("invalid \\u escape")
+				}
+				s.i += 5
+			default:
+				return nil, false, s.Fail("invalid escape")
+			}
+		case c < 0x20:
+			return nil, false, s.Fail("control character in string")
 		default:
-			return nil, false, s.Fail("invalid escape")
+			// An ordinary byte before the special one in its word (or in
+			// the last bytes of the document).
+			s.i++
 		}
 	}
+}
+
+// longRun is how far (bytes, a multiple of 8) the word loop scans a run
+// before Str hands the rest to the vectorised search: past it the calls'
+// fixed cost is repaid.
+const longRun = 64
+
+// specialMask has the top bit of byte k set if byte k of x (little
+// endian) is '"', '\\' or below 0x20, and is zero if no byte is. Bytes
+// above the first special one may be flagged spuriously (a borrow), so
+// only the lowest flagged byte, always a true one, is used: trailing
+// zeros / 8 is the index of the first special byte. (The "has a zero
+// byte" and "has a byte less than n" tricks from "Bit Twiddling Hacks".)
+func specialMask(x uint64) uint64 {
+	const ones = 0x0101010101010101
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	return ((q-ones)&^q | (bs-ones)&^bs | (x-ones*0x20)&^x) & highBits
 }
 
 // controlIndex returns the index of the first byte of b below 0x20, or -1.
@@ -244,25 +280,45 @@ func hex4(b []byte) rune {
 // AppendStr appends to dst the text of a string whose raw contents and
 // escape flag Str returned. It decodes as encoding/json does: invalid
 // UTF-8 and unpaired surrogate escapes become U+FFFD. raw must come from
-// Str (it is not validated again). The runs between escapes are found
-// with bytes.IndexByte and copied whole when they are valid UTF-8, so
-// escaped prose (a system prompt full of \n and \") decodes at memory
-// speed rather than a byte at a time.
+// Str (it is not validated again). Runs of ASCII between escapes are found
+// a word at a time and appended whole.
 func AppendStr(dst, raw []byte, esc bool) []byte {
 	if !esc && utf8.Valid(raw) {
 		return append(dst, raw...)
 	}
+	const ones = 0x0101010101010101
 	for i := 0; i < len(raw); {
-		run := raw[i:]
-		if k := bytes.IndexByte(run, '\\'); k >= 0 {
-			run = run[:k]
+		j := i
+		for j+8 <= len(raw) {
+			// The top bit of each backslash or non-ASCII byte; the lowest
+			// is exact (see specialMask).
+			x := binary.LittleEndian.Uint64(raw[j:])
+			bs := x ^ (ones * '\\')
+			if m := ((bs-ones)&^bs | x) & highBits; m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				goto stop
+			}
+			j += 8
 		}
-		dst = appendValidUTF8(dst, run)
-		i += len(run)
-		if i == len(raw) {
+		for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
+			j++
+		}
+	stop:
+		dst = append(dst, raw[i:j]...)
+		if i = j; i == len(raw) {
 			break
 		}
-		// raw[i] is a backslash; Str checked the escape is whole.
+		if c := raw[i]; c != '\\' {
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, unicode.ReplacementChar)
+			} else {
+				dst = append(dst, raw[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		// A backslash; Str checked the escape is whole.
 		i++
 		switch raw[i] {
 		case 'b':
@@ -295,29 +351,6 @@ func AppendStr(dst, raw []byte, esc bool) []byte {
 			dst = append(dst, raw[i])
 		}
 		i++
-	}
-	return dst
-}
-
-// appendValidUTF8 appends b with each invalid UTF-8 byte replaced by
-// U+FFFD, as encoding/json decodes it.
-func appendValidUTF8(dst, b []byte) []byte {
-	if utf8.Valid(b) {
-		return append(dst, b...)
-	}
-	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			dst = append(dst, b[i])
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = utf8.AppendRune(dst, unicode.ReplacementChar)
-		} else {
-			dst = append(dst, b[i:i+size]...)
-		}
-		i += size
 	}
 	return dst
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -401,6 +402,50 @@ func TestRaw(t *testing.T) {
 	}
 }
 
+// TestSpecialMask checks the word test against a byte loop on every
+// byte value in every position, with neighbours that could borrow into
+// it, and on random words: the mask is non-zero exactly when a byte is
+// special, and its lowest flagged byte is the first special one.
+func TestSpecialMask(t *testing.T) {
+	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	check := func(w [8]byte) {
+		first := -1
+		for i, c := range w {
+			if special(c) {
+				first = i
+				break
+			}
+		}
+		m := specialMask(binary.LittleEndian.Uint64(w[:]))
+		got := -1
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != first {
+			t.Fatalf("%q: first special at %d, want %d", w, got, first)
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			w[pos] = byte(c)
+			check(w)
+			for i := range w { // neighbours that could borrow into it
+				if i != pos {
+					w[i] = 0xff
+				}
+			}
+			check(w)
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], r.Uint64())
+		check(w)
+	}
+}
+
 // TestControlIndex checks the word test against a byte loop: every byte
 // value in every position of a 32-byte block and of the tail after it,
 // with neighbours that could borrow into it, and random blocks.
@@ -564,29 +609,60 @@ func BenchmarkInt32s(b *testing.B) {
 	})
 }
 
-// TestStrSpecialAtEveryPosition puts each kind of special byte at every
-// offset of a string longer than the scan's 16- and 8-byte strides, so
-// each stride meets it in each lane.
+// TestStrSpecialAtEveryPosition puts two special bytes (or escapes) at
+// every pair of offsets up to past longRun and the 32-byte control-check
+// blocks, so the word loop, the switch to the vectorised search and the
+// search's cached quote each meet every kind of special in every lane.
 func TestStrSpecialAtEveryPosition(t *testing.T) {
-	for _, special := range []string{`"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", "\x7f", "\xff", " "} {
-		for pos := range 40 {
-			for _, n := range []int{pos, 40} {
-				contents := strings.Repeat("a", pos) + special + strings.Repeat("b", n)
-				lit := []byte(`"` + contents + `"`)
-				var want string
-				werr := json.Unmarshal(lit, &want)
-				s := New(lit)
-				raw, esc, err := s.Str()
-				if err == nil {
-					err = s.End()
-				}
-				if (err == nil) != (werr == nil) {
-					t.Fatalf("%q: error %v, encoding/json error %v", lit, err, werr)
-				}
-				if err == nil && DecodeString(raw, esc) != want {
-					t.Fatalf("%q: decoded %q, encoding/json %q", lit, DecodeString(raw, esc), want)
+	specials := []string{`"`, `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `\x`, "\x01", "\x1f", "\x7f", "\xff", " "}
+	for _, sp1 := range specials {
+		for _, sp2 := range specials {
+			for pos1 := 0; pos1 < 150; pos1 += 7 {
+				for _, pos2 := range []int{0, 1, 7, 8, 31, 32, 63, 64, 65, 100, 140} {
+					contents := strings.Repeat("a", pos1) + sp1 + strings.Repeat("b", pos2) + sp2 + "cc"
+					checkStrLiteral(t, []byte(`"`+contents+`"`))
 				}
 			}
+		}
+	}
+}
+
+// checkStrLiteral compares Str and DecodeString on lit with encoding/json.
+func checkStrLiteral(t *testing.T, lit []byte) {
+	t.Helper()
+	var want string
+	werr := json.Unmarshal(lit, &want)
+	s := New(lit)
+	raw, esc, err := s.Str()
+	if err == nil {
+		err = s.End()
+	}
+	if (err == nil) != (werr == nil) {
+		t.Fatalf("%q: error %v, encoding/json error %v", lit, err, werr)
+	}
+	if err == nil && DecodeString(raw, esc) != want {
+		t.Fatalf("%q: decoded %q, encoding/json %q", lit, DecodeString(raw, esc), want)
+	}
+}
+
+// TestStrLongWithEscapes: long strings whose escapes are further apart
+// than longRun, including escaped quotes, which the cached quote position
+// must not mistake for the end.
+func TestStrLongWithEscapes(t *testing.T) {
+	for _, gap := range []int{60, 64, 70, 200, 5000} {
+		for _, e := range []string{`\"`, `\n`, `\\`, `\u0041`} {
+			var sb strings.Builder
+			sb.WriteByte('"')
+			for i := range 20 {
+				sb.WriteString(strings.Repeat(string(rune('a'+i)), gap))
+				sb.WriteString(e)
+			}
+			sb.WriteByte('"')
+			checkStrLiteral(t, []byte(sb.String()))
+			// Unterminated, and with a control character near the end.
+			lit := sb.String()
+			checkStrLiteral(t, []byte(lit[:len(lit)-1]))
+			checkStrLiteral(t, []byte(lit[:len(lit)-5]+"\x02"+lit[len(lit)-4:]))
 		}
 	}
 }
