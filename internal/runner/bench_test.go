@@ -29,6 +29,12 @@ import (
 // latency in a process of its own (this test binary re-executed), so the
 // harness process's CPU time is the harness's alone.
 //
+// The CPU benchmarks run in two placements. cpus=split gives the fake
+// endpoint half of the CPUs and the harness the other half, as in
+// production, where the endpoint runs on other machines: the harness then
+// pays for its own work, not for sharing its cores with the server's.
+// cpus=shared lets both run anywhere (one CPU for the fake's Go code).
+//
 //	go test -run '^$' -bench . -benchtime 1x ./internal/runner
 
 const fakeChildEnv = "MLPERF_GO_BENCH_FAKE"
@@ -62,12 +68,32 @@ func serveFakeChild() {
 	srv.Close()
 }
 
+// placement is where the harness and the fake endpoint child may run.
+type placement struct {
+	name          string
+	harness, fake []int // CPUs; nil: any (the fake's Go code on one)
+}
+
+// placements returns cpus=split (when there are two CPUs or more) and
+// cpus=shared.
+func placements(b *testing.B) []placement {
+	shared := placement{name: "shared"}
+	cpus, err := allowedCPUs()
+	if err != nil || len(cpus) < 2 {
+		b.Logf("cpus=split not run: needs two CPUs and Linux (%d CPUs, %v)", len(cpus), err)
+		return []placement{shared}
+	}
+	h := len(cpus) / 2
+	return []placement{{name: "split", harness: cpus[:h], fake: cpus[h:]}, shared}
+}
+
 // startFakeProcess starts the fake endpoint serving model in a child
-// process.
-func startFakeProcess(b *testing.B, model string) string {
+// process placed as p says.
+func startFakeProcess(b *testing.B, model string, p placement) string {
 	b.Helper()
+	procs := max(len(p.fake), 1)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, "GOMAXPROCS=1")
+	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, "GOMAXPROCS="+strconv.Itoa(procs))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -77,7 +103,12 @@ func startFakeProcess(b *testing.B, model string) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if p.fake != nil {
+		err = startPinned(cmd, p.fake)
+	} else {
+		err = cmd.Start()
+	}
+	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
@@ -86,6 +117,29 @@ func startFakeProcess(b *testing.B, model string) string {
 		b.Fatalf("fake endpoint child: %v", err)
 	}
 	return strings.TrimSpace(url)
+}
+
+// placeHarness restricts this process to p.harness (and GOMAXPROCS to
+// match) until the benchmark ends.
+func placeHarness(b *testing.B, p placement) {
+	b.Helper()
+	if p.harness == nil {
+		return
+	}
+	all, err := allowedCPUs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	restore, err := pinProcess(p.harness, all)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prev := runtime.GOMAXPROCS(len(p.harness))
+	b.Cleanup(func() {
+		restore()
+		runtime.GOMAXPROCS(prev)
+		runtime.SetDefaultGOMAXPROCS()
+	})
 }
 
 func cpuTime() time.Duration {
@@ -142,10 +196,12 @@ func (l *loadClock) Build(idx []int, emit func(int, []byte)) error {
 }
 
 // benchOffline runs Offline performance over n samples issued
-// queries times in total and reports harness CPU per sample.
-func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bool) {
+// queries times in total, placed as p says, and reports harness CPU per
+// sample.
+func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bool, p placement) {
 	bm := mustBenchmark(b, bench)
-	url := startFakeProcess(b, bm.Model)
+	url := startFakeProcess(b, bm.Model, p)
+	placeHarness(b, p)
 	o := Options{
 		Benchmark:   bm,
 		Scenario:    loadgen.Offline,
@@ -207,12 +263,13 @@ func q3vlBenchData(b *testing.B, n int) *Dataset {
 }
 
 // BenchmarkHarnessOfflineQ3VL: harness CPU per sample and throughput in
-// Offline against the zero-latency fake (issue target ≤ 25 µs/sample).
+// Offline against the zero-latency fake (issue target ≤ 25 µs/sample), in
+// each placement.
 func BenchmarkHarnessOfflineQ3VL(b *testing.B) {
 	d := q3vlBenchData(b, 500)
-	for _, q := range []int{2000, 10000} {
-		b.Run(fmt.Sprintf("queries=%d", q), func(b *testing.B) {
-			benchOffline(b, d, "qwen3-vl-235b-a22b", q, false)
+	for _, p := range placements(b) {
+		b.Run("queries=10000/cpus="+p.name, func(b *testing.B) {
+			benchOffline(b, d, "qwen3-vl-235b-a22b", 10000, false, p)
 		})
 	}
 }
@@ -235,12 +292,14 @@ func llamaBenchData(b *testing.B, n int) *Dataset {
 // BenchmarkHarnessOfflineLlama: as BenchmarkHarnessOfflineQ3VL with small
 // bodies (per-request cost apart from per-byte cost), plain and
 // streamed (the fake streams 128 tokens per answer, one per event:
-// harness-cpu-ns/token is the streaming cost).
+// harness-cpu-ns/token is the streaming cost), in the first placement
+// (split where there are two CPUs).
 func BenchmarkHarnessOfflineLlama(b *testing.B) {
 	d := llamaBenchData(b, 500)
+	p := placements(b)[0]
 	for _, stream := range []bool{false, true} {
-		b.Run(fmt.Sprintf("stream=%v", stream), func(b *testing.B) {
-			benchOffline(b, d, "llama3_1-8b", 10000, stream)
+		b.Run(fmt.Sprintf("stream=%v/cpus=%s", stream, p.name), func(b *testing.B) {
+			benchOffline(b, d, "llama3_1-8b", 10000, stream, p)
 		})
 	}
 }
