@@ -104,11 +104,10 @@ func startFakeProcess(b *testing.B, model string, p placement) string {
 		b.Fatal(err)
 	}
 	if p.fake != nil {
-		err = startPinned(cmd, p.fake)
-	} else {
-		err = cmd.Start()
-	}
-	if err != nil {
+		if err := startPinned(cmd, p.fake); err != nil {
+			b.Skipf("cpus=%s: cannot start the fake endpoint on CPUs %v: %v", p.name, p.fake, err)
+		}
+	} else if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
@@ -132,7 +131,7 @@ func placeHarness(b *testing.B, p placement) {
 	}
 	restore, err := pinProcess(p.harness, all)
 	if err != nil {
-		b.Fatal(err)
+		b.Skipf("cpus=%s: cannot restrict the harness to CPUs %v: %v", p.name, p.harness, err)
 	}
 	prev := runtime.GOMAXPROCS(len(p.harness))
 	b.Cleanup(func() {

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
+	"testing"
 
 	"golang.org/x/sys/unix"
 )
@@ -81,4 +84,68 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	}
 	defer unix.SchedSetaffinity(0, &old)
 	return cmd.Start()
+}
+
+// cpusAllowed reads Cpus_allowed_list from a /proc status file.
+func cpusAllowed(t *testing.T, status string) string {
+	t.Helper()
+	data, err := os.ReadFile(status)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatalf("%s: no Cpus_allowed_list", status)
+	return ""
+}
+
+// TestCPUPlacement: the benchmark's placement helpers pin a child and every
+// thread of this process where they say, and restore this process.
+func TestCPUPlacement(t *testing.T) {
+	cpus, err := allowedCPUs()
+	if err != nil || len(cpus) < 2 {
+		t.Skipf("needs two CPUs (%d, %v)", len(cpus), err)
+	}
+	last := cpus[len(cpus)-1]
+	cmd := exec.Command("cat", "/proc/self/status")
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := startPinned(cmd, []int{last}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	status := filepath.Join(t.TempDir(), "status")
+	if err := os.WriteFile(status, []byte(out.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := cpusAllowed(t, status); got != strconv.Itoa(last) {
+		t.Errorf("child ran on CPUs %q, want %d", got, last)
+	}
+	if got, _ := allowedCPUs(); len(got) != len(cpus) {
+		t.Errorf("the forking thread kept CPUs %v, want %v", got, cpus)
+	}
+
+	before := cpusAllowed(t, "/proc/self/status")
+	restore, err := pinProcess(cpus[:1], cpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, _ := filepath.Glob("/proc/self/task/*/status")
+	for _, task := range tasks {
+		if got := cpusAllowed(t, task); got != strconv.Itoa(cpus[0]) {
+			t.Errorf("%s: CPUs %q while pinned, want %d", task, got, cpus[0])
+		}
+	}
+	restore()
+	tasks, _ = filepath.Glob("/proc/self/task/*/status")
+	for _, task := range tasks {
+		if got := cpusAllowed(t, task); got != before {
+			t.Errorf("%s: CPUs %q after restore, want %q", task, got, before)
+		}
+	}
 }
