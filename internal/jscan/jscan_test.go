@@ -137,29 +137,8 @@ func FuzzStr(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, contents []byte) {
 		lit := append(append([]byte{'"'}, contents...), '"')
-		var want string
-		werr := json.Unmarshal(lit, &want)
-		s := New(lit)
-		raw, esc, err := s.Str()
-		if err == nil {
-			err = s.End()
-		}
-		if (err == nil) != (werr == nil) {
-			t.Fatalf("%q: Scanner error %v, encoding/json error %v", lit, err, werr)
-		}
-		if err != nil {
-			return
-		}
-		if got := DecodeString(raw, esc); got != want {
-			t.Fatalf("%q: DecodeString %q, encoding/json %q", lit, got, want)
-		}
-		if got := string(AppendStr([]byte("x"), raw, esc)); got != "x"+want {
-			t.Fatalf("%q: AppendStr %q, encoding/json %q", lit, got, want)
-		}
-		if got, w := RuneCount(raw, esc), utf8.RuneCountInString(want); got != w {
-			t.Fatalf("%q: RuneCount %d, want %d", lit, got, w)
-		}
-		if !esc && !bytes.Equal(raw, contents) {
+		raw, esc, ok := checkStrLiteral(t, lit)
+		if ok && !esc && !bytes.Equal(raw, contents) {
 			t.Fatalf("%q: raw %q is not the contents", lit, raw)
 		}
 	})
@@ -627,8 +606,10 @@ func TestStrSpecialAtEveryPosition(t *testing.T) {
 	}
 }
 
-// checkStrLiteral compares Str and DecodeString on lit with encoding/json.
-func checkStrLiteral(t *testing.T, lit []byte) {
+// checkStrLiteral compares Str, DecodeString, AppendStr and RuneCount on
+// the string literal lit with encoding/json, and returns what Str
+// returned and whether lit is valid.
+func checkStrLiteral(t *testing.T, lit []byte) (raw []byte, esc, ok bool) {
 	t.Helper()
 	var want string
 	werr := json.Unmarshal(lit, &want)
@@ -638,11 +619,21 @@ func checkStrLiteral(t *testing.T, lit []byte) {
 		err = s.End()
 	}
 	if (err == nil) != (werr == nil) {
-		t.Fatalf("%q: error %v, encoding/json error %v", lit, err, werr)
+		t.Fatalf("%q: Scanner error %v, encoding/json error %v", lit, err, werr)
 	}
-	if err == nil && DecodeString(raw, esc) != want {
-		t.Fatalf("%q: decoded %q, encoding/json %q", lit, DecodeString(raw, esc), want)
+	if err != nil {
+		return nil, false, false
 	}
+	if got := DecodeString(raw, esc); got != want {
+		t.Fatalf("%q: DecodeString %q, encoding/json %q", lit, got, want)
+	}
+	if got := string(AppendStr([]byte("x"), raw, esc)); got != "x"+want {
+		t.Fatalf("%q: AppendStr %q, encoding/json %q", lit, got, want)
+	}
+	if got, w := RuneCount(raw, esc), utf8.RuneCountInString(want); got != w {
+		t.Fatalf("%q: RuneCount %d, want %d", lit, got, w)
+	}
+	return raw, esc, true
 }
 
 // TestStrLongWithEscapes: long strings whose escapes are further apart
