@@ -148,16 +148,17 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	b := s.b
 	quote := -1 // the next '"' at or after s.i, once searched for (quote >= s.i)
 	for {
-		run, found := s.i, false
+		run := s.i
 		for s.i+8 <= len(b) && s.i-run < longRun {
 			if m := specialMask(binary.LittleEndian.Uint64(b[s.i:])); m != 0 {
-				s.i += bits.TrailingZeros64(m) >> 3 // straight to it
-				found = true
+				// Straight to it; still short of longRun (the run so far
+				// is a multiple of 8 below it, plus at most 7).
+				s.i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			s.i += 8
 		}
-		if !found && s.i-run >= longRun {
+		if s.i-run >= longRun {
 			if quote < s.i {
 				// The position is kept: a long string with many escapes
 				// searches for its closing quote once, not once an escape.
@@ -295,15 +296,14 @@ func AppendStr(dst, raw []byte, esc bool) []byte {
 			x := binary.LittleEndian.Uint64(raw[j:])
 			bs := x ^ (ones * '\\')
 			if m := ((bs-ones)&^bs | x) & highBits; m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				goto stop
+				j += bits.TrailingZeros64(m) >> 3 // the byte loop stops there
+				break
 			}
 			j += 8
 		}
 		for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
 			j++
 		}
-	stop:
 		dst = append(dst, raw[i:j]...)
 		if i = j; i == len(raw) {
 			break
