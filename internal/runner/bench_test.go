@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -125,19 +126,15 @@ func placeHarness(b *testing.B, p placement) {
 	if p.harness == nil {
 		return
 	}
-	all, err := allowedCPUs()
-	if err != nil {
-		b.Fatal(err)
-	}
-	restore, err := pinProcess(p.harness, all)
+	// The two halves are every CPU the process had.
+	restore, err := pinProcess(p.harness, slices.Concat(p.harness, p.fake))
 	if err != nil {
 		b.Skipf("cpus=%s: cannot restrict the harness to CPUs %v: %v", p.name, p.harness, err)
 	}
 	prev := runtime.GOMAXPROCS(len(p.harness))
 	b.Cleanup(func() {
 		restore()
-		runtime.GOMAXPROCS(prev)
-		runtime.SetDefaultGOMAXPROCS()
+		runtime.GOMAXPROCS(prev) // as go test -cpu or the environment set it
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,20 +87,36 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	return cmd.Start()
 }
 
-// cpusAllowed reads Cpus_allowed_list from a /proc status file.
-func cpusAllowed(t *testing.T, status string) string {
+// cpusAllowed returns the Cpus_allowed_list of a /proc status text; where
+// names it in failures.
+func cpusAllowed(t *testing.T, where, status string) string {
 	t.Helper()
-	data, err := os.ReadFile(status)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.SplitSeq(string(data), "\n") {
+	for line := range strings.SplitSeq(status, "\n") {
 		if v, ok := strings.CutPrefix(line, "Cpus_allowed_list:"); ok {
 			return strings.TrimSpace(v)
 		}
 	}
-	t.Fatalf("%s: no Cpus_allowed_list", status)
+	t.Fatalf("%s: no Cpus_allowed_list", where)
 	return ""
+}
+
+// threadCPUs returns the Cpus_allowed_list of every thread of this
+// process, by /proc status path.
+func threadCPUs(t *testing.T) map[string]string {
+	t.Helper()
+	tasks, err := filepath.Glob("/proc/self/task/*/status")
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("no /proc/self/task/*/status (%v)", err)
+	}
+	cpus := make(map[string]string, len(tasks))
+	for _, task := range tasks {
+		data, err := os.ReadFile(task)
+		if err != nil {
+			continue // the thread has exited
+		}
+		cpus[task] = cpusAllowed(t, task, string(data))
+	}
+	return cpus
 }
 
 // TestCPUPlacement: the benchmark's placement helpers pin a child and every
@@ -119,32 +136,30 @@ func TestCPUPlacement(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	status := filepath.Join(t.TempDir(), "status")
-	if err := os.WriteFile(status, []byte(out.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := cpusAllowed(t, status); got != strconv.Itoa(last) {
+	if got := cpusAllowed(t, "the child", out.String()); got != strconv.Itoa(last) {
 		t.Errorf("child ran on CPUs %q, want %d", got, last)
 	}
-	if got, _ := allowedCPUs(); len(got) != len(cpus) {
+	if got, _ := allowedCPUs(); !slices.Equal(got, cpus) {
 		t.Errorf("the forking thread kept CPUs %v, want %v", got, cpus)
 	}
 
-	before := cpusAllowed(t, "/proc/self/status")
+	self, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := cpusAllowed(t, "/proc/self/status", string(self))
 	restore, err := pinProcess(cpus[:1], cpus)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks, _ := filepath.Glob("/proc/self/task/*/status")
-	for _, task := range tasks {
-		if got := cpusAllowed(t, task); got != strconv.Itoa(cpus[0]) {
+	for task, got := range threadCPUs(t) {
+		if got != strconv.Itoa(cpus[0]) {
 			t.Errorf("%s: CPUs %q while pinned, want %d", task, got, cpus[0])
 		}
 	}
 	restore()
-	tasks, _ = filepath.Glob("/proc/self/task/*/status")
-	for _, task := range tasks {
-		if got := cpusAllowed(t, task); got != before {
+	for task, got := range threadCPUs(t) {
+		if got != before {
 			t.Errorf("%s: CPUs %q after restore, want %q", task, got, before)
 		}
 	}
