@@ -184,17 +184,11 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 
 	idb := s.getBuf()
 	defer s.putBuf(idb)
-	head := append((*idb)[:0], `{"id":"chatcmpl-`...)
-	head = appendHexID(head, s.nextID())
-	head = append(head, `","object":"chat.completion`...)
+	object := "chat.completion"
 	if req.Stream {
-		head = append(head, `.chunk`...)
+		object = "chat.completion.chunk"
 	}
-	head = append(head, `","created":`...)
-	head = appendInt(head, int(time.Now().Unix()))
-	head = append(head, `,"model":`...)
-	head = appendJSONString(head, s.cfg.Model)
-	head = append(head, `,"choices":[`...)
+	head := s.appendHead((*idb)[:0], "chatcmpl-", object)
 	*idb = head
 
 	if !req.Stream {
@@ -416,13 +410,7 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 
 	idb := s.getBuf()
 	defer s.putBuf(idb)
-	head := append((*idb)[:0], `{"id":"cmpl-`...)
-	head = appendHexID(head, s.nextID())
-	head = append(head, `","object":"text_completion","created":`...)
-	head = appendInt(head, int(time.Now().Unix()))
-	head = append(head, `,"model":`...)
-	head = appendJSONString(head, s.cfg.Model)
-	head = append(head, `,"choices":[`...)
+	head := s.appendHead((*idb)[:0], "cmpl-", "text_completion")
 	*idb = head
 
 	if !req.Stream {
@@ -524,4 +512,21 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 		return append(b, "data: [DONE]\n\n"...)
 	}
 	g.stream(w, n, fault == FailCut, events, tail)
+}
+
+// appendHead appends the members every chat and text completion response
+// (and each of its stream chunks) begins with, as vLLM writes them, up to
+// the opening of "choices": a fresh ID with idPrefix, the object type, the
+// creation time and the served model.
+func (s *Server) appendHead(dst []byte, idPrefix, object string) []byte {
+	dst = append(dst, `{"id":"`...)
+	dst = append(dst, idPrefix...)
+	dst = appendHexID(dst, s.nextID())
+	dst = append(dst, `","object":"`...)
+	dst = append(dst, object...)
+	dst = append(dst, `","created":`...)
+	dst = appendInt(dst, int(time.Now().Unix()))
+	dst = append(dst, `,"model":`...)
+	dst = appendJSONString(dst, s.cfg.Model)
+	return append(dst, `,"choices":[`...)
 }
