@@ -135,6 +135,8 @@ vet: native
 
 test: native mlperf.conf vet
 	CGO_ENABLED=1 $(GO) test -race -ldflags "$(GO_LDFLAGS)" ./...
+	# jscan's portable string search, which arm64 and other CPUs run.
+	CGO_ENABLED=1 $(GO) test -race -tags purego ./internal/jscan
 
 bench-loadgen: native
 	@$(CMAKE) --build $(BUILD)/cmake -j $(JOBS) --target loadgen_null_sut_cpp -- --no-print-directory | { grep -v -e '^\[.*\] Built target' || true; }

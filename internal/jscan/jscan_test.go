@@ -425,54 +425,70 @@ func TestSpecialMask(t *testing.T) {
 	}
 }
 
-// TestControlIndex checks the word test against a byte loop: every byte
-// value in every position of a 32-byte block and of the tail after it,
-// with neighbours that could borrow into it, and random blocks.
-func TestControlIndex(t *testing.T) {
-	want := func(b []byte) int {
-		for i, c := range b {
-			if c < 0x20 {
-				return i
-			}
-		}
-		return -1
-	}
+// TestSpecialBlocks checks specialBlocks (SSE2 on amd64) and specialChunks
+// against a byte loop: every byte value at every position of 80 bytes
+// (two 32-byte rounds, the 16-byte round, a tail, controlIndex's 32-byte
+// words), with neighbours of every kind, each prefix length, and random
+// blocks with and without a special byte, some longer than a chunk.
+func TestSpecialBlocks(t *testing.T) {
+	impls := []struct {
+		name  string
+		f     func([]byte) int
+		block int
+	}{{"specialBlocks", specialBlocks, specialBlock}, {"specialChunks", specialChunks, 1}}
+	isSpecial := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 	check := func(b []byte) {
 		t.Helper()
-		if got, w := controlIndex(b), want(b); got != w {
-			t.Fatalf("%q: got %d want %d", b, got, w)
+		for _, im := range impls {
+			got := im.f(b)
+			want := -1
+			for i, c := range b {
+				if isSpecial(c) {
+					want = i
+					break
+				}
+			}
+			// Only whole blocks are searched: with no special byte there,
+			// the length they cover.
+			exp := len(b) / im.block * im.block
+			if want >= 0 && want < exp {
+				exp = want
+			}
+			if got != exp {
+				t.Fatalf("%s(%q) = %d, want %d (first special byte %d)", im.name, b, got, exp, want)
+			}
 		}
 	}
+	fills := []byte{'a', 0xff, 0x20, 0x80, '"' + 1, '\\' - 1, '\\' + 1, 0x1f + 1}
 	for c := range 256 {
-		for pos := range 40 {
-			b := []byte(strings.Repeat("abcdefgh", 5))
-			b[pos] = byte(c)
-			check(b)
-			check(b[:pos+1])
-			for i := range b { // neighbours that could borrow into it
-				if i != pos {
-					b[i] = 0xff
+		for _, fill := range fills {
+			for pos := range 80 {
+				b := bytes.Repeat([]byte{fill}, 80)
+				b[pos] = byte(c)
+				for n := pos; n <= len(b); n += 13 {
+					check(b[:n])
 				}
+				check(b)
 			}
-			check(b)
-			for i := range b {
-				if i != pos {
-					b[i] = 0x20
-				}
-			}
-			check(b)
 		}
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	b := make([]byte, 70)
-	for range 100000 {
+	b := make([]byte, 3000)
+	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for range 30000 {
+		dense := r.IntN(2) == 0
 		for i := range b {
-			b[i] = byte(r.Uint32()) | 0x20 // printable or high half
+			if dense {
+				b[i] = byte(r.Uint32()) | 0x20 // printable or high half, quotes and backslashes too
+			} else {
+				b[i] = b64[r.IntN(len(b64))] // none: a data URL's run
+			}
 		}
-		if r.IntN(2) == 0 {
-			b[r.IntN(len(b))] = byte(r.IntN(0x20))
+		if r.IntN(3) != 0 {
+			b[r.IntN(len(b))] = []byte{'"', '\\', byte(r.IntN(0x20))}[r.IntN(3)]
 		}
-		check(b[:r.IntN(len(b)+1)])
+		off := r.IntN(16) // unaligned starts
+		check(b[off : off+r.IntN(len(b)-off+1)])
 	}
 }
 
@@ -589,9 +605,9 @@ func BenchmarkInt32s(b *testing.B) {
 }
 
 // TestStrSpecialAtEveryPosition puts two special bytes (or escapes) at
-// every pair of offsets up to past longRun and the 32-byte control-check
-// blocks, so the word loop, the switch to the vectorised search and the
-// search's cached quote each meet every kind of special in every lane.
+// every pair of offsets up to past longRun and specialBlocks' 32- and
+// 16-byte rounds, so the word loop, the switch to specialBlocks and the
+// bytes it leaves each meet every kind of special in every lane.
 func TestStrSpecialAtEveryPosition(t *testing.T) {
 	specials := []string{`"`, `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `\x`, "\x01", "\x1f", "\x7f", "\xff", " "}
 	for _, sp1 := range specials {
@@ -637,8 +653,8 @@ func checkStrLiteral(t *testing.T, lit []byte) (raw []byte, esc, ok bool) {
 }
 
 // TestStrLongWithEscapes: long strings whose escapes are further apart
-// than longRun, including escaped quotes, which the cached quote position
-// must not mistake for the end.
+// than longRun, so each escape is found by specialBlocks, including
+// escaped quotes, which must not be taken for the end.
 func TestStrLongWithEscapes(t *testing.T) {
 	for _, gap := range []int{60, 64, 70, 200, 5000} {
 		for _, e := range []string{`\"`, `\n`, `\\`, `\u0041`} {
