@@ -4,22 +4,24 @@
 
 // func specialBlocks(b []byte) int
 //
-// A byte is special if it equals '"' or '\\' (PCMPEQB against a
-// broadcast) or is at most 0x1f (min(byte, 0x1f) == byte, PMINUB then
-// PCMPEQB). 32 bytes a round, then one round of 16; the 0-15 bytes
-// left are the caller's.
+// A byte x is special if x == '\\' (PCMPEQB against a broadcast) or
+// x <= 0x1f or x == '"'. The last two are one test: y = x ^ 0x02 maps
+// 0x00-0x1f onto itself and '"' (0x22) to 0x20, and every other byte above
+// 0x20, so they are the bytes with min(y, 0x20) == y (PMINUB, PCMPEQB).
+// 32 bytes a round, then one round of 16; the 0-15 bytes left are the
+// caller's.
 TEXT ·specialBlocks(SB), NOSPLIT, $0-32
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ SI, DI
 
-	MOVQ $0x2222222222222222, AX
+	MOVQ $0x0202020202020202, AX
 	MOVQ AX, X1
 	PUNPCKLQDQ X1, X1
 	MOVQ $0x5c5c5c5c5c5c5c5c, AX
 	MOVQ AX, X2
 	PUNPCKLQDQ X2, X2
-	MOVQ $0x1f1f1f1f1f1f1f1f, AX
+	MOVQ $0x2020202020202020, AX
 	MOVQ AX, X3
 	PUNPCKLQDQ X3, X3
 
@@ -30,27 +32,23 @@ loop32:
 	MOVOU 16(SI), X8
 
 	MOVO    X0, X4
-	PCMPEQB X1, X4
-	MOVO    X0, X5
-	PCMPEQB X2, X5
-	POR     X5, X4
-	MOVO    X0, X6
-	PMINUB  X3, X6
-	PCMPEQB X0, X6
-	POR     X6, X4
+	PXOR    X1, X4
+	MOVO    X4, X5
+	PMINUB  X3, X5
+	PCMPEQB X4, X5
+	PCMPEQB X2, X0
+	POR     X0, X5
 
 	MOVO    X8, X9
-	PCMPEQB X1, X9
-	MOVO    X8, X10
-	PCMPEQB X2, X10
-	POR     X10, X9
-	MOVO    X8, X11
-	PMINUB  X3, X11
-	PCMPEQB X8, X11
-	POR     X11, X9
+	PXOR    X1, X9
+	MOVO    X9, X10
+	PMINUB  X3, X10
+	PCMPEQB X9, X10
+	PCMPEQB X2, X8
+	POR     X8, X10
 
-	MOVO     X4, X12
-	POR      X9, X12
+	MOVO     X5, X12
+	POR      X10, X12
 	PMOVMSKB X12, AX
 	TESTL    AX, AX
 	JNZ      found32
@@ -59,8 +57,8 @@ loop32:
 	JMP      loop32
 
 found32:
-	PMOVMSKB X4, AX
-	PMOVMSKB X9, CX
+	PMOVMSKB X5, AX
+	PMOVMSKB X10, CX
 	SHLL     $16, CX
 	ORL      CX, AX
 	BSFL     AX, AX
@@ -72,17 +70,15 @@ found32:
 tail16:
 	CMPQ BX, $16
 	JB   none
-	MOVOU   (SI), X0
-	MOVO    X0, X4
-	PCMPEQB X1, X4
-	MOVO    X0, X5
-	PCMPEQB X2, X5
-	POR     X5, X4
-	MOVO    X0, X6
-	PMINUB  X3, X6
-	PCMPEQB X0, X6
-	POR     X6, X4
-	PMOVMSKB X4, AX
+	MOVOU    (SI), X0
+	MOVO     X0, X4
+	PXOR     X1, X4
+	MOVO     X4, X5
+	PMINUB   X3, X5
+	PCMPEQB  X4, X5
+	PCMPEQB  X2, X0
+	POR      X0, X5
+	PMOVMSKB X5, AX
 	TESTL    AX, AX
 	JNZ      found16
 	ADDQ     $16, SI
