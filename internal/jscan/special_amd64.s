@@ -2,6 +2,17 @@
 
 #include "textflag.h"
 
+// SPECIAL sets each byte of m to 0xff where x has a special byte and to 0
+// elsewhere (see below); x and t are clobbered.
+#define SPECIAL(x, t, m) \
+	MOVO    x, t;  \
+	PXOR    X1, t; \
+	MOVO    t, m;  \
+	PMINUB  X3, m; \
+	PCMPEQB t, m;  \
+	PCMPEQB X2, x; \
+	POR     x, m
+
 // func specialBlocks(b []byte) int
 //
 // A byte x is special if x == '\\' (PCMPEQB against a broadcast) or
@@ -31,21 +42,8 @@ loop32:
 	MOVOU (SI), X0
 	MOVOU 16(SI), X8
 
-	MOVO    X0, X4
-	PXOR    X1, X4
-	MOVO    X4, X5
-	PMINUB  X3, X5
-	PCMPEQB X4, X5
-	PCMPEQB X2, X0
-	POR     X0, X5
-
-	MOVO    X8, X9
-	PXOR    X1, X9
-	MOVO    X9, X10
-	PMINUB  X3, X10
-	PCMPEQB X9, X10
-	PCMPEQB X2, X8
-	POR     X8, X10
+	SPECIAL(X0, X4, X5)
+	SPECIAL(X8, X9, X10)
 
 	MOVO     X5, X12
 	POR      X10, X12
@@ -71,13 +69,7 @@ tail16:
 	CMPQ BX, $16
 	JB   none
 	MOVOU    (SI), X0
-	MOVO     X0, X4
-	PXOR     X1, X4
-	MOVO     X4, X5
-	PMINUB   X3, X5
-	PCMPEQB  X4, X5
-	PCMPEQB  X2, X0
-	POR      X0, X5
+	SPECIAL(X0, X4, X5)
 	PMOVMSKB X5, AX
 	TESTL    AX, AX
 	JNZ      found16
