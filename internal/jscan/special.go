@@ -8,7 +8,8 @@ import (
 // specialBlocks returns the index in b of the first byte that is '"',
 // '\\' or below 0x20, searching whole blocks only: when no block holds
 // one it returns the length of the blocks searched (len(b) rounded down
-// to the block size), and the caller looks at the few bytes left. On
+// to a multiple of specialBlock), and the caller looks at the few bytes
+// left. On
 // amd64 the blocks are 32 and 16 bytes compared with SSE2 (special_amd64.s),
 // which every amd64 CPU has; elsewhere, or built with -tags purego,
 // specialChunks searches all of b.
