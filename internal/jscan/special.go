@@ -9,10 +9,10 @@ import (
 // '\\' or below 0x20, searching whole blocks only: when no block holds
 // one it returns the length of the blocks searched (len(b) rounded down
 // to a multiple of specialBlock), and the caller looks at the few bytes
-// left. On
-// amd64 the blocks are 32 and 16 bytes compared with SSE2 (special_amd64.s),
-// which every amd64 CPU has; elsewhere, or built with -tags purego,
-// specialChunks searches all of b.
+// left. On amd64 (special_amd64.s) the blocks are 64 bytes compared with
+// AVX2 where the CPU has it, then 32 and 16 with SSE2, which every amd64
+// CPU has; elsewhere, or built with -tags purego, specialChunks searches
+// all of b.
 //
 // Str uses it for long runs, which in practice means the base64 image in
 // a Qwen3-VL chat request: one pass that finds the closing quote and

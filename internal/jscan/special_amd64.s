@@ -13,15 +13,23 @@
 	PCMPEQB X2, x; \
 	POR     x, m
 
-// func specialBlocks(b []byte) int
+// VSPECIAL is SPECIAL on 32 bytes (AVX2: three operands, so no copies).
+#define VSPECIAL(x, t, m) \
+	VPXOR    Y1, x, t; \
+	VPMINUB  Y3, t, m; \
+	VPCMPEQB t, m, m;  \
+	VPCMPEQB Y2, x, x; \
+	VPOR     x, m, m
+
+// func specialBlocksSIMD(b []byte, avx2 bool) int
 //
 // A byte x is special if x == '\\' (PCMPEQB against a broadcast) or
 // x <= 0x1f or x == '"'. The last two are one test: y = x ^ 0x02 maps
 // 0x00-0x1f onto itself and '"' (0x22) to 0x20, and every other byte above
 // 0x20, so they are the bytes with min(y, 0x20) == y (PMINUB, PCMPEQB).
-// 32 bytes a round, then one round of 16; the 0-15 bytes left are the
-// caller's.
-TEXT ·specialBlocks(SB), NOSPLIT, $0-32
+// With avx2, 64 bytes a round first; then 32 bytes a round
+// with SSE2, then one round of 16; the 0-15 bytes left are the caller's.
+TEXT ·specialBlocksSIMD(SB), NOSPLIT, $0-40
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
 	MOVQ SI, DI
@@ -35,6 +43,42 @@ TEXT ·specialBlocks(SB), NOSPLIT, $0-32
 	MOVQ $0x2020202020202020, AX
 	MOVQ AX, X3
 	PUNPCKLQDQ X3, X3
+
+	CMPB avx2+24(FP), $1
+	JNE  loop32
+	CMPQ BX, $64
+	JB   loop32
+	VPBROADCASTB X1, Y1
+	VPBROADCASTB X2, Y2
+	VPBROADCASTB X3, Y3
+
+loop64:
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y8
+	VSPECIAL(Y0, Y4, Y5)
+	VSPECIAL(Y8, Y9, Y10)
+	VPOR     Y5, Y10, Y12
+	VPTEST   Y12, Y12
+	JNZ      found64
+	ADDQ     $64, SI
+	SUBQ     $64, BX
+	CMPQ     BX, $64
+	JAE      loop64
+	// The low halves still hold the SSE2 constants.
+	VZEROUPPER
+	JMP      loop32
+
+found64:
+	VPMOVMSKB Y5, AX
+	VPMOVMSKB Y10, CX
+	VZEROUPPER
+	SHLQ      $32, CX
+	ORQ       CX, AX
+	BSFQ      AX, AX
+	SUBQ      DI, SI
+	ADDQ      SI, AX
+	MOVQ      AX, ret+32(FP)
+	RET
 
 loop32:
 	CMPQ BX, $32
@@ -62,7 +106,7 @@ found32:
 	BSFL     AX, AX
 	SUBQ     DI, SI
 	ADDQ     SI, AX
-	MOVQ     AX, ret+24(FP)
+	MOVQ     AX, ret+32(FP)
 	RET
 
 tail16:
@@ -77,12 +121,12 @@ tail16:
 
 none:
 	SUBQ DI, SI
-	MOVQ SI, ret+24(FP)
+	MOVQ SI, ret+32(FP)
 	RET
 
 found16:
 	BSFL AX, AX
 	SUBQ DI, SI
 	ADDQ SI, AX
-	MOVQ AX, ret+24(FP)
+	MOVQ AX, ret+32(FP)
 	RET

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package jscan
+
+func blockSearches() []blockSearch {
+	return []blockSearch{{"specialBlocks", specialBlocks, specialBlock}}
+}
