@@ -75,10 +75,7 @@ found64:
 	SHLQ      $32, CX
 	ORQ       CX, AX
 	BSFQ      AX, AX
-	SUBQ      DI, SI
-	ADDQ      SI, AX
-	MOVQ      AX, ret+32(FP)
-	RET
+	JMP       found
 
 loop32:
 	CMPQ BX, $32
@@ -104,10 +101,7 @@ found32:
 	SHLL     $16, CX
 	ORL      CX, AX
 	BSFL     AX, AX
-	SUBQ     DI, SI
-	ADDQ     SI, AX
-	MOVQ     AX, ret+32(FP)
-	RET
+	JMP      found
 
 tail16:
 	CMPQ BX, $16
@@ -126,6 +120,9 @@ none:
 
 found16:
 	BSFL AX, AX
+
+// AX is the special byte's offset from SI.
+found:
 	SUBQ DI, SI
 	ADDQ SI, AX
 	MOVQ AX, ret+32(FP)

@@ -2,13 +2,11 @@
 
 package jscan
 
-import "golang.org/x/sys/cpu"
-
 // blockSearches returns specialBlocks's SSE2 rounds alone and, where the
 // CPU has AVX2, with the AVX2 rounds first.
 func blockSearches() []blockSearch {
 	s := []blockSearch{{"specialBlocks/SSE2", func(b []byte) int { return specialBlocksSIMD(b, false) }, specialBlock}}
-	if cpu.X86.HasAVX2 {
+	if hasAVX2 {
 		s = append(s, blockSearch{"specialBlocks/AVX2", func(b []byte) int { return specialBlocksSIMD(b, true) }, specialBlock})
 	}
 	return s
