@@ -170,8 +170,7 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 			// Enough latency that the run outlasts its 200 ms minimum.
 			url, _ := startFake(t, fakeendpoint.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 8,
 				TTFT: 20 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 8})
-			stream := false
-			rep, err := Run(context.Background(), Options{
+			o := Options{
 				Benchmark:  mustBenchmark(t, bench),
 				Scenario:   loadgen.Offline,
 				Mode:       loadgen.PerformanceOnly,
@@ -179,24 +178,16 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 				Endpoints:  []string{url},
 				OutputDir:  t.TempDir(),
 				Settings:   quick,
-				Stream:     &stream,
 				Completion: sut.DefaultCompletionParams(),
 				SGLang:     sut.DefaultSGLangParams(),
-			})
-			if err == nil {
+			}
+			stream := false
+			refused := o
+			refused.Stream = &stream
+			if _, err := Run(context.Background(), refused); err == nil {
 				t.Fatal("streaming off with use_token_latencies on must be refused")
 			}
-			rep, err = Run(context.Background(), Options{
-				Benchmark:  mustBenchmark(t, bench),
-				Scenario:   loadgen.Offline,
-				Mode:       loadgen.PerformanceOnly,
-				Data:       d,
-				Endpoints:  []string{url},
-				OutputDir:  t.TempDir(),
-				Settings:   quick,
-				Completion: sut.DefaultCompletionParams(),
-				SGLang:     sut.DefaultSGLangParams(),
-			})
+			rep, err := Run(context.Background(), o)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
