@@ -32,6 +32,22 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// startFake serves a fake endpoint on loopback until the test ends and
+// returns its URL.
+func startFake(t *testing.T, cfg fakeendpoint.Config) string {
+	t.Helper()
+	fake, err := fakeendpoint.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := fake.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fake.Close() })
+	return url
+}
+
 func mustLookup(t *testing.T, name string) benchmark.Benchmark {
 	t.Helper()
 	b, err := benchmark.Lookup(name)
@@ -86,16 +102,8 @@ func TestSubmissionWorkflow(t *testing.T) {
 	if err := synth.Llama(data, 40, 5); err != nil {
 		t.Fatal(err)
 	}
-	fake, err := fakeendpoint.New(fakeendpoint.Config{Model: "meta-llama/Llama-3.1-8B-Instruct", OutputTokens: 12,
+	url := startFake(t, fakeendpoint.Config{Model: "meta-llama/Llama-3.1-8B-Instruct", OutputTokens: 12,
 		TTFT: 5 * time.Millisecond, TPOT: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := fake.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fake.Close()
 	results := filepath.Join(dir, "results")
 	common := []string{"run", "-b", "llama3_1-8b", "-s", "Server", "-d", data, "-e", url,
 		"--results-dir", results, "--system", "sys1", "--progress-interval", "0",
@@ -276,16 +284,8 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake, err := fakeendpoint.New(fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
+	url := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
 	d.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := fake.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fake.Close()
 	results := filepath.Join(dir, "results")
 	out, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", filepath.Join(dir, "acc"),
 		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0")
