@@ -239,6 +239,11 @@ func scanMessage(s *jscan.Scanner, m *chatMessage) error {
 	return typeError(s)
 }
 
+// contentMemo remembers the last long string content (a system prompt: the
+// same in every request of a run) for scanContent. It is shared by every
+// Server in the process: what it returns is exactly what scanning gives.
+var contentMemo jscan.StrMemo
+
 // scanContent does what chatContent.UnmarshalJSON does: null changes
 // nothing, a string replaces the text, a list of parts appends its text
 // parts to the text and counts its image parts; anything else is an
@@ -250,7 +255,11 @@ func scanContent(s *jscan.Scanner, c *chatContent) error {
 		_, err := s.Null()
 		return err
 	case '"':
-		return scanString(s, &c.text)
+		text, err := s.DecodeStrMemo(&contentMemo)
+		if err == nil {
+			c.text = text
+		}
+		return err
 	case '[':
 	default:
 		return typeError(s)
