@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -141,20 +140,6 @@ func placeHarness(b *testing.B, p placement) {
 	})
 }
 
-func cpuTime() time.Duration {
-	u, s := cpuSplit()
-	return u + s
-}
-
-// cpuSplit returns the process's user and system CPU time.
-func cpuSplit() (user, sys time.Duration) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
-	}
-	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
-}
-
 // settle collects all garbage and returns free memory to the system, so
 // that resident memory is what is live. Twice: sync.Pool contents (page
 // and scratch buffers) survive one collection in the pools' victim caches.
@@ -198,6 +183,9 @@ func (l *loadClock) Build(idx []int, emit func(int, []byte)) error {
 // queries times in total, placed as p says, and reports harness CPU per
 // sample.
 func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bool, p placement) {
+	if !cpuTimeKnown {
+		b.Skip("process CPU time is measured with getrusage (Unix only)")
+	}
 	bm := mustBenchmark(b, bench)
 	url := startFakeProcess(b, bm.Model, p)
 	placeHarness(b, p)
