@@ -29,15 +29,13 @@ func BenchmarkMachineWake(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	runs := []struct {
+	type pair struct {
 		name string
 		cpus [2]int
-	}{{"cpus=same", [2]int{cpus[0], cpus[0]}}}
+	}
+	runs := []pair{{"cpus=same", [2]int{cpus[0], cpus[0]}}}
 	if len(cpus) >= 2 {
-		runs = append(runs, struct {
-			name string
-			cpus [2]int
-		}{"cpus=two", [2]int{cpus[0], cpus[len(cpus)-1]}})
+		runs = append(runs, pair{"cpus=two", [2]int{cpus[0], cpus[len(cpus)-1]}})
 	}
 	for _, r := range runs {
 		b.Run(r.name, func(b *testing.B) {
