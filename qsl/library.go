@@ -1,6 +1,8 @@
-// Package qsl holds the query sample libraries: the benchmark datasets and
-// the in-memory store of ready-to-send request bodies that LoadGen loads and
-// unloads.
+// Package qsl is the generic query sample library: the in-memory store of
+// ready-to-send request bodies that LoadGen loads and unloads, each body kept
+// exactly once and a prefix every body shares kept once for all. The
+// datasets the bodies come from live with their benchmarks (benchmarks/…),
+// which hand the library a Builder.
 package qsl
 
 import (

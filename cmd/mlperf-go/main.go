@@ -11,11 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	// Every benchmark registers itself; the commands look them up by name.
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 )
 
@@ -65,7 +69,7 @@ func newApp() *cli.App {
 		Name:    "mlperf-go",
 		Usage:   "MLPerf Inference harness for LLM and VLM HTTP endpoints, on the official LoadGen",
 		Version: buildinfo.Version,
-		Description: "Runs qwen3-vl-235b-a22b, llama3_1-8b and gpt-oss-120b against vLLM, SGLang or any\n" +
+		Description: "Runs " + strings.Join(benchmark.Names(), ", ") + "\nagainst vLLM, SGLang or any " +
 			"OpenAI-compatible server. Start with `mlperf-go run --help`; try it without a GPU with\n" +
 			"`mlperf-go fake-endpoint` and `mlperf-go dataset synth` (or `make demo`).",
 		EnableBashCompletion: true,

@@ -17,7 +17,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
-	"github.com/mlperf-go/mlperf-go/internal/synth"
 )
 
 // runCLI runs mlperf-go in-process with args and returns its output and
@@ -98,10 +97,11 @@ func fillTODOs(t *testing.T, tmpl []byte, values map[string]any) []byte {
 // test runs cannot satisfy.
 func TestSubmissionWorkflow(t *testing.T) {
 	dir := t.TempDir()
-	data := filepath.Join(dir, "cnn_eval.json")
-	if err := synth.Llama(data, 40, 5); err != nil {
+	files, err := mustLookup(t, "llama3_1-8b").Synth(dir, 40, 5)
+	if err != nil {
 		t.Fatal(err)
 	}
+	data := files[0]
 	url := startFake(t, fakeendpoint.Config{Model: "meta-llama/Llama-3.1-8B-Instruct", OutputTokens: 12,
 		TTFT: 5 * time.Millisecond, TPOT: time.Millisecond})
 	results := filepath.Join(dir, "results")
@@ -277,15 +277,14 @@ func TestSamplingParams(t *testing.T) {
 func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	if _, err := synth.Q3VL(data, 20, synth.Q3VLSynthOptions{Seed: 2}); err != nil {
+	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 2); err != nil {
 		t.Fatal(err)
 	}
-	d, err := runner.OpenDataset(mustLookup(t, "qwen3-vl-235b-a22b"), []string{data}, nil)
+	truths, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
-	d.Close()
+	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1})
 	results := filepath.Join(dir, "results")
 	out, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", filepath.Join(dir, "acc"),
 		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0")

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,8 +17,6 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
-	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -50,8 +48,8 @@ Every sample LoadGen issues is completed exactly once; a failed request complete
 empty response, is logged with its sample index, and makes the command exit 1.
 
 Example:
-  mlperf-go run --benchmark qwen3-vl-235b-a22b --scenario Offline --mode accuracy \
-    --dataset ./shopify --endpoint http://gpu-node:8000 --output-dir out/acc --evaluate`,
+  mlperf-go run --benchmark NAME --scenario Offline --mode accuracy \
+    --dataset ./data --endpoint http://gpu-node:8000 --output-dir out/acc --evaluate`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Value: "Offline", Category: catLoadGen, Usage: "LoadGen scenario: Offline, Server, SingleStream or MultiStream"},
@@ -64,8 +62,8 @@ Example:
 			&cli.IntFlag{Name: "total-sample-count", Category: catLoadGen, DefaultText: "official size", Usage: "cap the QSL at `N` samples (the QSL holds min(dataset, N))"},
 			&cli.IntFlag{Name: "performance-sample-count", Category: catLoadGen, DefaultText: "all", Usage: "samples loaded at once in performance runs (performance_sample_count_override wins)"},
 			&cli.BoolFlag{Name: "trace", Category: catLoadGen, Usage: "also write LoadGen's trace log (costs CPU at high QPS)"},
-			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Category: catDataset, Usage: "dataset `PATH`: qwen3-vl parquet shards or their directory (repeatable); llama/gpt-oss one JSON or parquet file"},
-			&cli.StringSliceFlag{Name: "dataset-split", Category: catDataset, Usage: "qwen3-vl splits to use, in order (default train, test: 48,289 samples officially)"},
+			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Category: catDataset, Usage: "dataset `PATH` (repeatable where the benchmark reads several): " + datasetHelp()},
+			&cli.StringSliceFlag{Name: "dataset-split", Category: catDataset, Usage: "dataset splits to use, in order, where the benchmark's dataset has splits (default: its official ones)"},
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
 			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: openai-chat, openai-completions or sglang-generate (default: the benchmark's)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` sent in requests (default: the benchmark's reference model)"},
@@ -74,7 +72,7 @@ Example:
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
 			&cli.StringFlag{Name: "stream", Value: "auto", Category: catEndpoint, Usage: "stream responses: auto (when use_token_latencies is on), true or false"},
-			&cli.BoolFlag{Name: "guided-decoding", Category: catSampling, Usage: "qwen3-vl: send the answer's JSON schema as response_format"},
+			&cli.BoolFlag{Name: "guided-decoding", Category: catSampling, Usage: "send the answer's JSON schema as response_format (benchmarks with structured answers)"},
 			&cli.StringFlag{Name: "generation-config", Category: catSampling, Usage: "JSON `FILE` of sampling parameters; optional \"accuracy\"/\"performance\" objects override per mode"},
 			&cli.Float64Flag{Name: "temperature", Category: catSampling, DefaultText: "not sent", Usage: "sampling temperature"},
 			&cli.Float64Flag{Name: "top-p", Category: catSampling, DefaultText: "not sent", Usage: "nucleus sampling probability"},
@@ -85,11 +83,11 @@ Example:
 			&cli.Float64Flag{Name: "presence-penalty", Category: catSampling, DefaultText: "not sent", Usage: "presence penalty"},
 			&cli.IntFlag{Name: "max-tokens", Category: catSampling, DefaultText: "not sent", Usage: "maximum output tokens (max_tokens / max_new_tokens)"},
 			&cli.StringFlag{Name: "output-dir", Aliases: []string{"o"}, Value: "mlperf-output", Category: catResults, Usage: "`DIR` for LoadGen's logs and the user.conf used"},
-			&cli.BoolFlag{Name: "evaluate", Category: catResults, Usage: "after an accuracy run, evaluate it (qwen3-vl: accuracy.txt; LLMs: log checks and the official evaluator command)"},
+			&cli.BoolFlag{Name: "evaluate", Category: catResults, Usage: "after an accuracy run, evaluate it (scored in Go and accuracy.txt written where the benchmark can be; else log checks and the official evaluator command)"},
 			&cli.StringFlag{Name: "results-dir", Category: catResults, Usage: "file the run into the submission results tree `DIR`/<system>/<benchmark>/<Scenario>/…"},
 			&cli.StringFlag{Name: "system", Category: catResults, Usage: "system `NAME` for --results-dir"},
 			&cli.BoolFlag{Name: "replace", Category: catResults, Usage: "with --results-dir, move an earlier run of the same kind aside instead of refusing"},
-			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: TEST06 (llama3_1-8b), TEST07 or TEST09 (gpt-oss-120b)"},
+			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: " + complianceHelp()},
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
@@ -111,7 +109,7 @@ func runAction(c *cli.Context) error {
 	}
 	// Opened here, not in Run, so --evaluate scores against the same open
 	// dataset instead of reading (and checking) it all a second time.
-	data, err := runner.OpenDataset(o.Benchmark, o.Dataset, o.Splits)
+	data, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
 	if err != nil {
 		return err
 	}
@@ -132,9 +130,7 @@ func runAction(c *cli.Context) error {
 
 	ctx, stop := interruptible(c, log)
 	defer stop()
-	start := time.Now()
 	rep, runErr := runner.Run(ctx, o)
-	end := time.Now()
 	if ctx.Err() != nil {
 		return exitError{130, errors.New("interrupted; LoadGen's logs so far are in " + o.OutputDir)}
 	}
@@ -143,7 +139,8 @@ func runAction(c *cli.Context) error {
 		return runErr
 	}
 	printReport(c, rep)
-	if err := writeRunInfo(c, o, rep, start, end); err != nil {
+	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag")}
+	if err := runner.WriteRunInfo(o, rep, rec); err != nil {
 		return err
 	}
 
@@ -231,7 +228,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if o.APIKey, err = apiKey(c); err != nil {
 		return o, err
 	}
-	if err := samplingParams(c, &o); err != nil {
+	if err := o.SetSampling(c.String("generation-config"), samplingFlags(c)); err != nil {
 		return o, err
 	}
 	if c.String("results-dir") != "" && c.String("system") == "" {
@@ -272,30 +269,9 @@ func apiKey(c *cli.Context) (string, error) {
 	return os.Getenv(c.String("api-key-env")), nil
 }
 
-// samplingParams sets the benchmark API's sampling parameters: the
-// reference defaults, then --generation-config (its top level, then its
-// "accuracy" or "performance" object for this run's mode), then flags.
-func samplingParams(c *cli.Context, o *runner.Options) error {
-	api := o.EndpointAPI()
-	o.Completion = sut.DefaultCompletionParams()
-	o.SGLang = sut.DefaultSGLangParams()
-	var target any
-	switch api {
-	case sut.APIChat:
-		target = &o.Chat
-	case sut.APICompletions:
-		target = &o.Completion
-	default:
-		target = &o.SGLang
-	}
-	if f := c.String("generation-config"); f != "" {
-		if err := loadGenerationConfig(f, o.Mode, target); err != nil {
-			return err
-		}
-	}
-	// The flags that are set become one more generation-config layer, by
-	// their wire names, so all three parameter types take them through the
-	// same decoder (and its checks) as a --generation-config file.
+// samplingFlags returns the sampling flags that are set, by their wire
+// names: the last generation-config layer (runner.Options.SetSampling).
+func samplingFlags(c *cli.Context) map[string]any {
 	flags := map[string]any{}
 	for flag, key := range map[string]string{
 		"temperature": "temperature", "top-p": "top_p", "top-k": "top_k", "min-p": "min_p",
@@ -305,61 +281,13 @@ func samplingParams(c *cli.Context, o *runner.Options) error {
 		if !c.IsSet(flag) {
 			continue
 		}
-		if api == sut.APISGLang && key == "max_tokens" {
-			key = "max_new_tokens"
-		}
 		if flag == "top-k" || flag == "max-tokens" {
 			flags[key] = c.Int(flag)
 		} else {
 			flags[key] = c.Float64(flag)
 		}
 	}
-	if len(flags) == 0 {
-		return nil
-	}
-	b, err := json.Marshal(flags)
-	if err != nil {
-		return err
-	}
-	if err := sut.DecodeGenerationConfig(b, target); err != nil {
-		return fmt.Errorf("sampling flags: %w", err)
-	}
-	return nil
-}
-
-// loadGenerationConfig applies a generation-config file: its top-level keys,
-// then the object under "accuracy" or "performance" matching mode, so one
-// file can hold both parameter sets.
-func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("--generation-config: %w", err)
-	}
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("--generation-config %s: not a JSON object: %w", path, err)
-	}
-	sections := map[string]json.RawMessage{}
-	for _, k := range []string{"accuracy", "performance"} {
-		if v, ok := doc[k]; ok {
-			sections[k] = v
-			delete(doc, k)
-		}
-	}
-	base, _ := json.Marshal(doc)
-	if err := sut.DecodeGenerationConfig(base, target); err != nil {
-		return fmt.Errorf("--generation-config %s: %w", path, err)
-	}
-	key := "performance"
-	if mode == loadgen.AccuracyOnly {
-		key = "accuracy"
-	}
-	if v, ok := sections[key]; ok {
-		if err := sut.DecodeGenerationConfig(v, target); err != nil {
-			return fmt.Errorf("--generation-config %s, %q section: %w", path, key, err)
-		}
-	}
-	return nil
+	return flags
 }
 
 func printReport(c *cli.Context, rep *runner.Report) {
@@ -413,65 +341,15 @@ func orDash(s string) string {
 	return s
 }
 
-// writeRunInfo records how the run was made next to LoadGen's logs, for the
-// submission README.
-func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, end time.Time) error {
-	api, model := o.EndpointAPI(), o.ModelName()
-	round, _ := buildinfo.Round()
-	kind := runKind(rep, c.String("compliance"))
-	var sampling map[string]any
-	var params any = o.SGLang
-	switch api {
-	case sut.APIChat:
-		params = o.Chat
-	case sut.APICompletions:
-		params = o.Completion
-	}
-	if b, err := json.Marshal(params); err == nil {
-		_ = json.Unmarshal(b, &sampling)
-	}
-	info := submission.RunInfo{
-		Command:        commandLine(c),
-		HarnessVersion: buildinfo.Version,
-		LoadGenVersion: buildinfo.LoadGenVersion,
-		Round:          round,
-		Benchmark:      o.Benchmark.Name,
-		Scenario:       o.Scenario.String(),
-		Kind:           string(kind),
-		Endpoints:      o.Endpoints,
-		API:            api.String(),
-		Model:          model,
-		Engine:         c.String("engine"),
-		EngineFlags:    c.StringSlice("engine-flag"),
-		Sampling:       sampling,
-		Start:          start.UTC(),
-		End:            end.UTC(),
-	}
-	return submission.WriteRunInfo(rep.LogDir, info)
-}
-
-// runKind is what the run was for: a compliance test, or else the mode
-// LoadGen ran (user.conf may have changed it).
-func runKind(rep *runner.Report, compliance string) submission.RunKind {
-	switch {
-	case compliance != "":
-		return submission.RunKind(compliance)
-	case rep.Settings.Mode == loadgen.AccuracyOnly:
-		return submission.KindAccuracy
-	}
-	return submission.KindPerformance
-}
-
 // fileRun files the run into the results tree and runs the compliance
 // verification that applies.
 func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance string) error {
-	kind := runKind(rep, compliance)
 	dir, err := submission.FileRun(submission.RunRecord{
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
 		Benchmark:  o.Benchmark.Name,
 		Scenario:   o.Scenario.String(),
-		Kind:       kind,
+		Kind:       rep.Kind(compliance),
 		LogDir:     rep.LogDir,
 		UserConf:   rep.UserConf,
 		Command:    commandLine(c),
@@ -481,31 +359,17 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Filed as", dir)
-	if kind == submission.KindAccuracy {
-		if acc := filepath.Join(rep.LogDir, "accuracy.txt"); fileExists(acc) {
-			if err := copyFile(acc, filepath.Join(dir, "accuracy.txt")); err != nil {
-				return err
-			}
-		}
-	}
-	var pass bool
-	switch compliance {
-	case "":
+	if compliance == "" {
 		return nil
-	case submission.TEST06:
-		pass, err = submission.VerifyTEST06(dir, submission.TEST06Options{Scenario: o.Scenario.String(), EOSTokenID: llamaEOS})
-	case submission.TEST09:
-		pass, err = submission.VerifyTEST09(dir, o.Benchmark.Name)
-	case submission.TEST07:
-		script := c.String("accuracy-script")
-		if script == "" {
-			fmt.Fprintf(c.App.ErrWriter, "TEST07 filed; verify it with the official accuracy script: re-run with --accuracy-script, or see `mlperf-go submission --help`\n")
-			return nil
-		}
-		pass, err = submission.RunTEST07(c.Context, dir, o.Benchmark.Name, script)
 	}
+	ran, pass, err := submission.VerifyCompliance(c.Context, dir, o.Benchmark.Name, compliance,
+		submission.VerifyOptions{Scenario: o.Scenario.String(), AccuracyScript: c.String("accuracy-script")})
 	if err != nil {
 		return err
+	}
+	if !ran {
+		fmt.Fprintf(c.App.ErrWriter, "%s filed; verify it with the official accuracy script: re-run with --accuracy-script, or see `mlperf-go submission --help`\n", compliance)
+		return nil
 	}
 	fmt.Fprintf(c.App.Writer, "  %-42s %v\n", compliance+" verification passed", pass)
 	if !pass {
@@ -514,31 +378,14 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 	return nil
 }
 
-// llamaEOS is Llama 3.1's <|eot_id|>, the end of a generated answer, which
-// TEST06's EOS check looks for.
-const llamaEOS = 128009
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-func copyFile(src, dst string) error {
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(dst, b, 0o644)
-}
-
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
 func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
 		fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
 		return nil
 	}
-	opts := q3vl.DefaultOptions()
-	return evaluate(c, o.Benchmark, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), filepath.Join(rep.LogDir, "accuracy.txt"), opts)
+	return evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"),
+		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt")})
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
@@ -567,4 +414,30 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 		}
 	}()
 	return ctx, func() { signal.Stop(sig); close(done); cancel() }
+}
+
+// datasetHelp lists what --dataset takes for each benchmark.
+func datasetHelp() string {
+	var parts []string
+	for _, b := range benchmark.All() {
+		parts = append(parts, b.Name+": "+b.DatasetHelp)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// complianceHelp lists the compliance tests each benchmark takes.
+func complianceHelp() string {
+	var parts []string
+	for _, b := range benchmark.All() {
+		var tests []string
+		for t := range b.Compliance {
+			tests = append(tests, t)
+		}
+		if len(tests) == 0 {
+			continue
+		}
+		sort.Strings(tests)
+		parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
+	}
+	return strings.Join(parts, ", ")
 }

@@ -119,8 +119,8 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 				Name:  "ingest-accuracy",
 				Usage: "turn an official LLM evaluator's printed output into accuracy.txt in a results tree",
 				Description: `Run the official evaluator (see ` + "`mlperf-go evaluate`" + `), save what it prints, then:
-  mlperf-go submission ingest-accuracy --benchmark llama3_1-8b --input eval.out \
-    --out DIR/<system>/llama3.1-8b/Offline/accuracy/accuracy.txt`,
+  mlperf-go submission ingest-accuracy --benchmark NAME --input eval.out \
+    --out DIR/<system>/<benchmark>/Offline/accuracy/accuracy.txt`,
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "benchmark", Required: true, Usage: "benchmark the output is for"},
 					&cli.StringFlag{Name: "input", Value: "-", Usage: "evaluator output `FILE` (- for stdin)"},

@@ -1,36 +1,24 @@
-// Package benchmark describes the MLPerf benchmarks mlperf-go runs: their
-// LoadGen model names, the endpoint API each uses by default, and the
-// official dataset sizes the rules require. It is the single place that
-// knows these facts; the CLI, the evaluators and the submission checks read
-// them from here.
+// Package benchmark is the registry of the MLPerf benchmarks mlperf-go runs.
+// Each benchmark lives in its own folder under benchmarks/ and registers
+// itself from init with Register, carrying its facts (LoadGen model names,
+// submission directory, default API and served model, dataset sizes, the
+// submission rules of each round) and its behaviour (opening its dataset,
+// building request bodies, evaluating accuracy logs, writing a synthetic
+// dataset). The core packages — the runner, the submission checks, the CLI —
+// look benchmarks up here and never name one, as database/sql never names a
+// driver. Adding a benchmark is one folder and one import in benchmarks/all.
 package benchmark
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
-
-// ParseAPI returns the endpoint API named s: the long names the README
-// uses ("openai-chat", "openai-completions", "sglang-generate") or sut's
-// short ones ("chat", "completions", "sglang").
-func ParseAPI(s string) (sut.API, error) {
-	switch s {
-	case "openai-chat":
-		return sut.APIChat, nil
-	case "openai-completions":
-		return sut.APICompletions, nil
-	case "sglang-generate":
-		return sut.APISGLang, nil
-	}
-	a, err := sut.ParseAPI(s)
-	if err != nil {
-		return 0, fmt.Errorf("unknown API %q: use openai-chat, openai-completions or sglang-generate", s)
-	}
-	return a, nil
-}
 
 // Output says what a benchmark's responses to LoadGen hold.
 type Output int
@@ -42,12 +30,22 @@ const (
 	TokenIDs
 )
 
-// Benchmark is one MLPerf Inference benchmark.
+// Benchmark is one MLPerf Inference benchmark: its facts and its behaviour.
+// Lookup returns it with a variant's facts applied when given a variant's
+// name.
 type Benchmark struct {
-	// Name is LoadGen's model name in mlperf.conf, e.g. "llama3_1-8b".
+	// Name is LoadGen's model name in mlperf.conf, e.g. "llama3_1-8b" (a
+	// variant's own name, e.g. "llama3_1-8b-edge", when looked up by it).
 	Name string
-	// SubmissionDir is the directory name the submission tree uses.
+	// Base is the registered benchmark's Name; it differs from Name only
+	// for a variant.
+	Base string
+	// SubmissionDir is the directory name the submission tree and the
+	// official checker use, e.g. "llama3.1-8b".
 	SubmissionDir string
+	// Variants are the benchmark's other LoadGen model names (Interactive,
+	// edge), each with the facts that differ.
+	Variants []Variant
 	// API is the endpoint protocol used unless --api overrides it.
 	API sut.API
 	// Model is the served model name sent in requests by default.
@@ -60,61 +58,315 @@ type Benchmark struct {
 	AccuracySize int
 	// Description is one line for help text.
 	Description string
+	// DatasetHelp says, for help text, what --dataset takes.
+	DatasetHelp string
+	// InputDataTypes is what the harness sends, as measurements.json's
+	// input_data_types states it ("int32 token ids").
+	InputDataTypes string
+	// Sampling is the reference's default generation config per endpoint
+	// API: a JSON object with the request's wire names, the first layer
+	// under --generation-config and the sampling flags. An API without an
+	// entry sends no sampling parameter (the server's defaults apply).
+	Sampling map[sut.API]json.RawMessage
+	// Open opens the benchmark's dataset from paths (files or directories)
+	// and checks all of it, so bad input is reported before a test starts.
+	// splits picks and orders the dataset's splits where it has any.
+	Open func(paths, splits []string) (Dataset, error)
+	// Synth writes a small synthetic dataset of n samples in the real
+	// format into dir and returns the files written. The same seed gives
+	// the same bytes.
+	Synth func(dir string, n int, seed uint64) ([]string, error)
+	// Compliance lists the compliance tests the benchmark takes, by name
+	// ("TEST06"), with their official audit.config and constants.
+	Compliance map[string]Compliance
+	// Rounds holds the submission checker's rules for the benchmark per
+	// round ("v6.0", "v6.1"); a round without an entry does not have the
+	// benchmark.
+	Rounds map[string]*Rules
 }
 
-var all = map[string]Benchmark{
-	"qwen3-vl-235b-a22b": {
-		Name:          "qwen3-vl-235b-a22b",
-		SubmissionDir: "qwen3-vl-235b-a22b",
-		API:           sut.APIChat,
-		Model:         "Qwen/Qwen3-VL-235B-A22B-Instruct",
-		Output:        Text,
-		DatasetSize:   48289,
-		AccuracySize:  48289,
-		Description:   "Shopify product catalogue, images + text, OpenAI chat completions",
-	},
-	"llama3_1-8b": {
-		Name:          "llama3_1-8b",
-		SubmissionDir: "llama3.1-8b",
-		API:           sut.APICompletions,
-		Model:         "meta-llama/Llama-3.1-8B-Instruct",
-		Output:        TokenIDs,
-		DatasetSize:   13368,
-		AccuracySize:  13368,
-		Description:   "CNN/DailyMail summarisation, token IDs, vLLM /v1/completions",
-	},
-	"gpt-oss-120b": {
-		Name:          "gpt-oss-120b",
-		SubmissionDir: "gpt-oss-120b",
-		API:           sut.APISGLang,
-		Model:         "openai/gpt-oss-120b",
-		Output:        TokenIDs,
-		DatasetSize:   6396,
-		AccuracySize:  4395,
-		Description:   "reasoning mix, token IDs, SGLang /generate",
-	},
+// Variant is another LoadGen model name of a benchmark (its Interactive or
+// edge form): the same dataset reader, requests and evaluator, with the
+// facts below in place of the benchmark's where set.
+type Variant struct {
+	// Name is the variant's LoadGen model name, e.g.
+	// "llama3_1-8b-interactive".
+	Name string
+	// SubmissionDir is where its runs are filed ("" for the benchmark's).
+	SubmissionDir string
+	// DatasetSize and AccuracySize replace the benchmark's when non-zero.
+	DatasetSize, AccuracySize int
+	// Description replaces the benchmark's when set.
+	Description string
 }
 
-// Lookup returns the benchmark named name (LoadGen's model name; the
-// submission directory name "llama3.1-8b" is accepted too).
-func Lookup(name string) (Benchmark, error) {
-	if b, ok := all[name]; ok {
-		return b, nil
+// Dataset is an opened benchmark dataset.
+type Dataset interface {
+	// Len is the number of samples.
+	Len() int
+	// Close releases the dataset's files.
+	Close() error
+	// Bodies returns the qsl.Builder that turns samples into request
+	// bodies for o.API, and the prefix those bodies share (nil if none
+	// worth sharing) for qsl.Library.SharePrefix. An API the benchmark
+	// cannot be sent over is an error naming it.
+	Bodies(o BodyOptions) (qsl.Builder, []byte, error)
+	// Evaluate scores or checks an accuracy log (LoadGen's
+	// mlperf_log_accuracy.json at logPath) against the dataset.
+	Evaluate(logPath string, o EvalOptions) (Evaluation, error)
+}
+
+// BodyOptions say how request bodies are built.
+type BodyOptions struct {
+	// Benchmark is the benchmark (with its variant's facts) being run.
+	Benchmark Benchmark
+	// API is the endpoint API; Model the served model name.
+	API   sut.API
+	Model string
+	// Stream asks for streamed responses.
+	Stream bool
+	// Guided turns on guided decoding where the benchmark has it (the
+	// answer's JSON schema as response_format).
+	Guided bool
+	// Chat, Completion and SGLang are the sampling parameters of the API in
+	// use.
+	Chat       sut.ChatParams
+	Completion sut.CompletionParams
+	SGLang     sut.SGLangParams
+}
+
+// EvalOptions tune Dataset.Evaluate. Zero values take the evaluator's
+// (the reference's) defaults.
+type EvalOptions struct {
+	// Benchmark is the benchmark (with its variant's facts) the log belongs
+	// to.
+	Benchmark Benchmark
+	// Out is the accuracy.txt to write, for evaluators that write one
+	// ("": next to the log).
+	Out string
+	// Seed, when set, replaces the evaluator's random seed.
+	Seed *uint64
+	// Workers, when positive, replaces the evaluator's worker count where
+	// it changes random draws.
+	Workers int
+	// Interactive judges against the Interactive scenario's target.
+	Interactive bool
+}
+
+// Evaluation is what an evaluator found.
+type Evaluation struct {
+	// Report is the text to show: tables, checks, the next step.
+	Report string
+	// Failure is non-nil when the log failed its checks or missed the
+	// target; it says which.
+	Failure error
+}
+
+// FakeAnswer is one chat sample the fake endpoint can answer with its
+// ground truth: UserText is the exact text part of the user message the
+// harness sends for it (the fake keys answers on it); Category, Brand and
+// IsSecondhand are the right answer; Categories the candidates a wrong
+// answer picks from.
+type FakeAnswer struct {
+	UserText     string
+	Category     string
+	Brand        string
+	IsSecondhand bool
+	Categories   []string
+}
+
+// FakeAnswerer is implemented by datasets whose answers the fake endpoint
+// must be told (chat answers keyed on the user text). Token-ID benchmarks
+// need not: the fake derives their output from the prompt.
+type FakeAnswerer interface {
+	FakeAnswers() []FakeAnswer
+}
+
+// Compliance is one compliance test of a benchmark.
+type Compliance struct {
+	// AuditConfig is the official audit.config, byte for byte.
+	AuditConfig []byte
+	// EOSTokenID is the token TEST06's EOS check looks for (0 where the
+	// test has none).
+	EOSTokenID int64
+}
+
+// Rules are one benchmark's rules in one round, as the official submission
+// checker (tools/submission/submission_checker/constants.py) holds them.
+// Scenario keys are the checker's scenario directory names ("Offline").
+type Rules struct {
+	// Required and Optional list scenarios per system_type
+	// ("datacenter", "edge", "datacenter,edge"); a system_type whose suite
+	// does not contain the benchmark has no entry.
+	Required map[string][]string
+	Optional map[string][]string
+	// PerformanceSampleCount is the minimum effective_performance_sample_count.
+	PerformanceSampleCount int64
+	// AccuracySampleCount is the dataset size an accuracy run must cover,
+	// per scenario directory ("" applies to every scenario).
+	AccuracySampleCount map[string]int64
+	// OfflineMinSamplesPerQuery is OFFLINE_MIN_SPQ_SINCE_V4 (closed division).
+	OfflineMinSamplesPerQuery int64
+	// MinQueries is the min-queries table (scenarios without early stopping).
+	MinQueries map[string]int64
+	// LatencyConstraintNS is latency-constraint: the Server target latency
+	// (and Interactive's where the round sets one).
+	LatencyConstraintNS map[string]int64
+	// LLM marks benchmarks the checker treats as LLMs (get_llm_models):
+	// use_token_latencies required, TTFT/TPOT limits in Server/Interactive.
+	LLM bool
+	// TokenLimits are LLM_LATENCY_LIMITS per scenario.
+	TokenLimits map[string]TokenLimit
+	// Accuracy lists the accuracy.txt lower bounds per scenario ("" applies
+	// to every scenario); Upper the upper limits.
+	Accuracy map[string][]Bound
+	Upper    []Bound
+	// Compliance lists the compliance tests the closed division needs.
+	Compliance []string
+	// ResultField names the detail-log key holding the benchmark's metric
+	// where it overrides the scenario's usual one
+	// (RESULT_FIELD_BENCHMARK_OVERWRITE), per effective_scenario.
+	ResultField map[string]string
+}
+
+// TokenLimit is a p99 time-to-first-token / time-per-output-token limit in
+// ns; the checker requires the logged value to be strictly below it.
+type TokenLimit struct{ TTFTNS, TPOTNS int64 }
+
+// Bound is one accuracy metric's bound: Metric is the checker's
+// ACC_PATTERN name ("ROUGE1", "F1_HIERARCHICAL") and Value the float64
+// Python computes for it ("reference × 0.99"), written out literally.
+type Bound struct {
+	Metric string
+	Value  float64
+}
+
+var (
+	mu    sync.RWMutex
+	byKey = map[string]Benchmark{} // registered benchmarks by Name
+)
+
+// Register adds b to the registry; benchmarks call it from init. It panics
+// when b lacks a name, dataset reader or submission directory, or when one
+// of its names is taken, as database/sql.Register does.
+func Register(b Benchmark) {
+	mu.Lock()
+	defer mu.Unlock()
+	if b.Name == "" || b.SubmissionDir == "" || b.Open == nil {
+		panic(fmt.Sprintf("benchmark: Register(%q): Name, SubmissionDir and Open are required", b.Name))
 	}
-	for _, b := range all {
-		if b.SubmissionDir == name {
-			return b, nil
+	b.Base = b.Name
+	for _, n := range b.names() {
+		if _, _, ok := lookupLocked(n); ok {
+			panic(fmt.Sprintf("benchmark: Register(%q): the name %q is already registered", b.Name, n))
 		}
 	}
-	return Benchmark{}, fmt.Errorf("unknown benchmark %q: use one of %s", name, strings.Join(Names(), ", "))
+	byKey[b.Name] = b
 }
 
-// Names lists the benchmark names, sorted.
+// names are every name b answers to.
+func (b Benchmark) names() []string {
+	n := []string{b.Name, b.SubmissionDir}
+	for _, v := range b.Variants {
+		n = append(n, v.Name)
+		if v.SubmissionDir != "" {
+			n = append(n, v.SubmissionDir)
+		}
+	}
+	return n
+}
+
+// Lookup returns the benchmark named name: a LoadGen model name, a
+// variant's LoadGen name ("llama3_1-8b-interactive", returned with the
+// variant's facts) or a submission directory name ("llama3.1-8b").
+func Lookup(name string) (Benchmark, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if b, v, ok := lookupLocked(name); ok {
+		return b.withVariant(v), nil
+	}
+	if len(byKey) == 0 {
+		return Benchmark{}, fmt.Errorf("unknown benchmark %q: no benchmark is registered (import github.com/mlperf-go/mlperf-go/benchmarks/all)", name)
+	}
+	return Benchmark{}, fmt.Errorf("unknown benchmark %q: use one of %s", name, strings.Join(namesLocked(), ", "))
+}
+
+func lookupLocked(name string) (Benchmark, *Variant, bool) {
+	if b, ok := byKey[name]; ok {
+		return b, nil, true
+	}
+	for _, b := range byKey {
+		if b.SubmissionDir == name {
+			return b, nil, true
+		}
+		for i := range b.Variants {
+			if v := &b.Variants[i]; v.Name == name || (v.SubmissionDir != "" && v.SubmissionDir == name) {
+				return b, v, true
+			}
+		}
+	}
+	return Benchmark{}, nil, false
+}
+
+// withVariant returns b with v's facts applied (b itself for nil).
+func (b Benchmark) withVariant(v *Variant) Benchmark {
+	if v == nil {
+		return b
+	}
+	b.Name = v.Name
+	if v.SubmissionDir != "" {
+		b.SubmissionDir = v.SubmissionDir
+	}
+	if v.DatasetSize > 0 {
+		b.DatasetSize = v.DatasetSize
+	}
+	if v.AccuracySize > 0 {
+		b.AccuracySize = v.AccuracySize
+	}
+	if v.Description != "" {
+		b.Description = v.Description
+	}
+	return b
+}
+
+// Names lists the registered benchmarks' LoadGen names with their
+// variants', sorted.
 func Names() []string {
-	n := make([]string, 0, len(all))
-	for k := range all {
-		n = append(n, k)
+	mu.RLock()
+	defer mu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	var n []string
+	for _, b := range byKey {
+		n = append(n, b.Name)
+		for _, v := range b.Variants {
+			n = append(n, v.Name)
+		}
 	}
 	sort.Strings(n)
 	return n
+}
+
+// All returns the registered benchmarks (without variants applied), sorted
+// by name.
+func All() []Benchmark {
+	mu.RLock()
+	defer mu.RUnlock()
+	all := make([]Benchmark, 0, len(byKey))
+	for _, b := range byKey {
+		all = append(all, b)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all
+}
+
+// OpenDataset opens b's dataset from paths; see Benchmark.Open. No paths is
+// an error saying how to make a dataset.
+func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
+	}
+	return b.Open(paths, splits)
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -17,11 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/synth"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // The benchmarks here measure the harness as users run it: synthesized
@@ -182,7 +181,7 @@ func (l *loadClock) Build(idx []int, emit func(int, []byte)) error {
 // benchOffline runs Offline performance over n samples issued
 // queries times in total, placed as p says, and reports harness CPU per
 // sample.
-func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bool, p placement) {
+func benchOffline(b *testing.B, d benchmark.Dataset, bench string, queries int, stream bool, p placement) {
 	if !cpuTimeKnown {
 		b.Skip("process CPU time is measured with getrusage (Unix only)")
 	}
@@ -198,9 +197,12 @@ func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bo
 		OutputDir:   b.TempDir(),
 		Concurrency: 256,
 		Stream:      &stream,
-		Completion:  sut.DefaultCompletionParams(), // 128 tokens, not vLLM's default 16
-		SGLang:      sut.DefaultSGLangParams(),
 		Settings:    []string{"min_duration=0", fmt.Sprintf("min_query_count=%d", queries), "target_qps=100000"},
+	}
+	// The benchmark's reference sampling: 128 tokens for llama, not vLLM's
+	// default 16.
+	if err := o.SetSampling("", nil); err != nil {
+		b.Fatal(err)
 	}
 	if !stream {
 		// Plain requests carry no first token, so LoadGen must not
@@ -243,7 +245,7 @@ func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bo
 	}
 }
 
-func q3vlBenchData(b *testing.B, n int) *Dataset {
+func q3vlBenchData(b *testing.B, n int) *qwen3vl.Dataset {
 	b.Helper()
 	d, _ := q3vlFixture(b, n)
 	return d
@@ -263,13 +265,14 @@ func BenchmarkHarnessOfflineQ3VL(b *testing.B) {
 
 // llamaBenchData writes n synthetic llama3_1-8b samples (token-ID
 // prompts, a few KB per request body) and opens them.
-func llamaBenchData(b *testing.B, n int) *Dataset {
+func llamaBenchData(b *testing.B, n int) benchmark.Dataset {
 	b.Helper()
-	path := filepath.Join(b.TempDir(), "cnn_eval.json")
-	if err := synth.Llama(path, n, 7); err != nil {
+	bm := mustBenchmark(b, "llama3_1-8b")
+	files, err := bm.Synth(b.TempDir(), n, 7)
+	if err != nil {
 		b.Fatal(err)
 	}
-	d, err := OpenDataset(mustBenchmark(b, "llama3_1-8b"), []string{path}, nil)
+	d, err := bm.OpenDataset(files, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -301,10 +304,10 @@ func BenchmarkQ3VLLoadAndMemory(b *testing.B) {
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
-		raw += d.Q3VL.RawSize(i)
+		raw += d.RawSize(i)
 	}
-	o := Options{Benchmark: mustBenchmark(b, "qwen3-vl-235b-a22b")}
-	builder, prefix, err := bodyBuilder(d, o.Benchmark.API, o.Benchmark.Model, false, o)
+	bm := mustBenchmark(b, "qwen3-vl-235b-a22b")
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: bm, API: bm.API, Model: bm.Model})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,30 +11,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/synth"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // tokenFixture writes n synthetic samples of an LLM benchmark and opens them.
-func tokenFixture(t testing.TB, bench string, n int) *Dataset {
+func tokenFixture(t testing.TB, bench string, n int) benchmark.Dataset {
 	t.Helper()
-	dir := t.TempDir()
-	var path string
-	var err error
-	switch bench {
-	case "llama3_1-8b":
-		path = filepath.Join(dir, "cnn_eval.json")
-		err = synth.Llama(path, n, 11)
-	case "gpt-oss-120b":
-		path = filepath.Join(dir, "gpt-oss.parquet")
-		err = synth.GPTOSS(path, n, 11)
-	}
+	b := mustBenchmark(t, bench)
+	files, err := b.Synth(t.TempDir(), n, 11)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := OpenDataset(mustBenchmark(t, bench), []string{path}, nil)
+	d, err := b.OpenDataset(files, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +84,7 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 						t.Errorf("sample %d logged twice", e.QSLIndex)
 					}
 					seen[e.QSLIndex] = true
-					want := fakeendpoint.Tokens(d.Tokens.Tokens(e.QSLIndex), outTokens)
+					want := fakeendpoint.Tokens(d.(interface{ Tokens(int) []int32 }).Tokens(e.QSLIndex), outTokens)
 					if diff := cmp.Diff(want, decodeInt32(e.Data)); diff != "" {
 						t.Errorf("sample %d tokens (-fake +logged):\n%s", e.QSLIndex, diff)
 					}

@@ -21,8 +21,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
-
-	"github.com/openai/openai-go"
 )
 
 // Options configure one run. Zero values take the defaults stated.
@@ -33,10 +31,11 @@ type Options struct {
 	// Mode, as in LoadGen.
 	Scenario loadgen.Scenario
 	Mode     loadgen.Mode
-	// Dataset is opened with OpenDataset unless Data is already set.
+	// Dataset is opened with Benchmark.OpenDataset unless Data is already
+	// set (the caller then closes Data).
 	Dataset []string
 	Splits  []string
-	Data    *Dataset
+	Data    benchmark.Dataset
 	// Endpoints are server base URLs. Required.
 	Endpoints []string
 	// API overrides the benchmark's endpoint API (0: the benchmark's).
@@ -65,8 +64,8 @@ type Options struct {
 	Stream *bool
 	// APIKey is sent as a bearer token; never logged.
 	APIKey string
-	// Guided turns on guided decoding (qwen3-vl: the JSON schema as
-	// response_format).
+	// Guided turns on guided decoding where the benchmark has it (the
+	// answer's JSON schema as response_format).
 	Guided bool
 	// Chat, Completion and SGLang are the sampling parameters of the
 	// benchmark's API; the caller picks the accuracy or performance set.
@@ -125,6 +124,8 @@ type Report struct {
 	Stats   sut.Stats
 	// Elapsed is the wall time of the LoadGen test.
 	Elapsed time.Duration
+	// Start and End bound the whole run: loading the samples and the test.
+	Start, End time.Time
 }
 
 // ErrFailures is wrapped by Run's error when samples failed.
@@ -132,7 +133,13 @@ var ErrFailures = errors.New("samples failed")
 
 // Run runs one test. It returns a Report whenever LoadGen ran, together
 // with an error wrapping ErrFailures if any sample failed.
-func Run(ctx context.Context, o Options) (*Report, error) {
+func Run(ctx context.Context, o Options) (rep *Report, err error) {
+	start := time.Now()
+	defer func() {
+		if rep != nil {
+			rep.Start, rep.End = start, time.Now()
+		}
+	}()
 	log := o.Logger
 	if log == nil {
 		log = zap.NewNop()
@@ -149,7 +156,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	data := o.Data
 	if data == nil {
-		d, err := OpenDataset(o.Benchmark, o.Dataset, o.Splits)
+		d, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
 		if err != nil {
 			return nil, err
 		}
@@ -157,7 +164,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		data = d
 	}
 
-	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
+	rep = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
 	conf, err := composeUserConf(o.UserConf, o.Settings, o.Benchmark.Name, o.Scenario.String())
 	if err != nil {
 		return nil, err
@@ -188,7 +195,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, errors.New("use_token_latencies is on but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0")
 	}
 
-	builder, prefix, err := bodyBuilder(data, api, model, rep.Stream, o)
+	builder, prefix, err := data.Bodies(benchmark.BodyOptions{
+		Benchmark: o.Benchmark, API: api, Model: model, Stream: rep.Stream, Guided: o.Guided,
+		Chat: o.Chat, Completion: o.Completion, SGLang: o.SGLang,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -237,9 +247,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
 		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
 	stopProgress := startProgress(o.Progress, o.ProgressEvery, pool, lib)
-	start := time.Now()
+	testStart := time.Now()
 	testErr := loadgen.StartTestContext(ctx, pool, lib, settings, logs, audit)
-	rep.Elapsed = time.Since(start)
+	rep.Elapsed = time.Since(testStart)
 	stopProgress()
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
@@ -260,35 +270,4 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return rep, fmt.Errorf("%d of %d samples failed (%v): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, ErrFailures)
 	}
 	return rep, nil
-}
-
-// bodyBuilder returns the qsl.Builder that turns dataset samples into the
-// request bodies of api, and the prefix those bodies share (nil if none
-// worth sharing) for qsl.Library.SharePrefix.
-func bodyBuilder(d *Dataset, api sut.API, model string, stream bool, o Options) (qsl.Builder, []byte, error) {
-	switch {
-	case d.Q3VL != nil && api == sut.APIChat:
-		var rf []byte
-		if o.Guided {
-			rf = qsl.Q3VLResponseFormat()
-		}
-		// Every body starts with the model and the system prompt: the
-		// library keeps those bytes once.
-		prefix, err := sut.ChatPrefix(model, openai.SystemMessage(qsl.Q3VLSystemPrompt()), rf, o.Chat, stream)
-		if err != nil {
-			return nil, nil, err
-		}
-		return d.Q3VL.Builder(func(dst []byte, _ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
-			return sut.AppendChat(dst, model, m, rf, o.Chat, stream)
-		}), prefix, nil
-	case d.Tokens != nil && api == sut.APICompletions:
-		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
-			return sut.EncodeCompletion(model, t, o.Completion, stream)
-		}), nil, nil
-	case d.Tokens != nil && api == sut.APISGLang:
-		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
-			return sut.EncodeSGLang(t, o.SGLang, stream)
-		}), nil, nil
-	}
-	return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, api)
 }

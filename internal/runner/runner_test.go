@@ -11,11 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/synth"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
@@ -33,18 +34,29 @@ func mustBenchmark(t testing.TB, name string) benchmark.Benchmark {
 }
 
 // q3vlFixture writes n synthetic Qwen3-VL samples and opens them.
-func q3vlFixture(t testing.TB, n int) (*Dataset, string) {
+func q3vlFixture(t testing.TB, n int) (*qwen3vl.Dataset, string) {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: 7}); err != nil {
+	b := mustBenchmark(t, "qwen3-vl-235b-a22b")
+	if _, err := b.Synth(dir, n, 7); err != nil {
 		t.Fatal(err)
 	}
-	d, err := OpenDataset(mustBenchmark(t, "qwen3-vl-235b-a22b"), []string{dir}, nil)
+	d, err := b.OpenDataset([]string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	return d, dir
+	return d.(*qwen3vl.Dataset), dir
+}
+
+// fakeTruth gives the fake endpoint the answers of d.
+func fakeTruth(d benchmark.FakeAnswerer) []fakeendpoint.Q3VLTruth {
+	answers := d.FakeAnswers()
+	t := make([]fakeendpoint.Q3VLTruth, len(answers))
+	for i, a := range answers {
+		t[i] = fakeendpoint.Q3VLTruth(a)
+	}
+	return t
 }
 
 func startFake(t *testing.T, cfg fakeendpoint.Config) (string, *fakeendpoint.Server) {
@@ -68,7 +80,7 @@ var quick = []string{"min_duration=200", "min_query_count=1", "target_qps=2000"}
 func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 	const n = 40
 	d, _ := q3vlFixture(t, n)
-	url, srv := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
+	url, srv := startFake(t, fakeendpoint.Config{Q3VL: fakeTruth(d), Accuracy: 1})
 	out := t.TempDir()
 	rep, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
@@ -106,7 +118,7 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 	}
 	// The fake answered every sample with its ground truth, so the
 	// reference metrics are perfect.
-	res, err := q3vl.Evaluate(entries, d.Q3VLTruth())
+	res, err := eval.Evaluate(entries, d.Truth())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +143,7 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 
 func TestQ3VLOfflinePerformanceValid(t *testing.T) {
 	d, _ := q3vlFixture(t, 20)
-	url, _ := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1})
+	url, _ := startFake(t, fakeendpoint.Config{Q3VL: fakeTruth(d), Accuracy: 1})
 	rep, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 		Scenario:  loadgen.Offline,
@@ -160,7 +172,7 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 	d, _ := q3vlFixture(t, n)
 	for _, mode := range []string{fakeendpoint.FailStatus, fakeendpoint.FailReset, fakeendpoint.FailGarbage, fakeendpoint.FailCut, fakeendpoint.FailStall} {
 		t.Run(mode, func(t *testing.T) {
-			url, srv := startFake(t, fakeendpoint.Config{Q3VL: d.FakeTruth(), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
+			url, srv := startFake(t, fakeendpoint.Config{Q3VL: fakeTruth(d), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
 			out := t.TempDir()
 			// Only stalls need a timeout to end; elsewhere a short one
 			// would turn slow answers on a loaded machine into failures

@@ -138,7 +138,10 @@ func IngestEvaluatorOutput(benchmark string, output []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := rounds[DefaultRound].Benchmarks[bench]
+	rules, ok := mustRound(DefaultRound).Benchmarks[bench]
+	if !ok {
+		return nil, fmt.Errorf("submission: %s is not a benchmark of round %s", bench, DefaultRound)
+	}
 	content := numpyScalar.ReplaceAll(output, []byte("$1"))
 	if len(bytes.TrimSpace(content)) == 0 {
 		return nil, fmt.Errorf("submission: the %s evaluator output is empty: pass what the official evaluator printed", bench)

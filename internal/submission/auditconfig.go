@@ -1,49 +1,44 @@
 package submission
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 )
 
-// The audit.config files are byte-for-byte copies of the reference's
-// configuration data (mlcommons/inference at b66003e1):
-//
-//	auditconfig/TEST06.audit.config              compliance/TEST06/audit.config (git blob 090ec03b)
-//	auditconfig/TEST07-gpt-oss-120b.audit.config compliance/TEST07/gpt-oss-120b/audit.config (blob dc0b9fd1)
-//	auditconfig/TEST09-gpt-oss-120b.audit.config compliance/TEST09/gpt-oss-120b/audit.config (blob 8f9d7a4e)
-//
-// TEST06 has one generic file (no benchmark variant); TEST07 and TEST09 exist
-// only per benchmark. The TEST06 file has no trailing newline, as upstream.
-//
-//go:embed auditconfig/*.audit.config
-var auditConfigs embed.FS
-
-// auditConfigFile maps (test, benchmark) to the embedded file.
-var auditConfigFile = map[[2]string]string{
-	{TEST06, BenchmarkLlama8B}: "auditconfig/TEST06.audit.config",
-	{TEST07, BenchmarkGPTOSS}:  "auditconfig/TEST07-gpt-oss-120b.audit.config",
-	{TEST09, BenchmarkGPTOSS}:  "auditconfig/TEST09-gpt-oss-120b.audit.config",
+// AuditConfig returns the official audit.config content for a compliance test
+// and benchmark, from the benchmark's registry entry (each benchmark embeds
+// byte-for-byte copies of the reference's files), or an error if the
+// benchmark does not take that test.
+func AuditConfig(test, name string) ([]byte, error) {
+	b, err := benchmark.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("submission: %w", err)
+	}
+	c, ok := b.Compliance[test]
+	if !ok {
+		return nil, fmt.Errorf("submission: %s has no compliance test %q (it takes: %s)", b.SubmissionDir, test, complianceList(b))
+	}
+	return c.AuditConfig, nil
 }
 
-// AuditConfig returns the official audit.config content for a compliance test
-// and benchmark, or an error if the benchmark does not take that test
-// (qwen3-vl-235b-a22b takes none; llama3.1-8b takes TEST06; gpt-oss-120b takes
-// TEST07 and TEST09).
-func AuditConfig(test, benchmark string) ([]byte, error) {
-	b, err := CanonicalBenchmark(benchmark)
-	if err != nil {
-		return nil, err
+// complianceList names b's compliance tests, or "none".
+func complianceList(b benchmark.Benchmark) string {
+	var t []string
+	for k := range b.Compliance {
+		t = append(t, k)
 	}
-	name, ok := auditConfigFile[[2]string{test, b}]
-	if !ok {
-		return nil, fmt.Errorf("submission: %s has no compliance test %q (compliance tests: %s TEST06; %s TEST07, TEST09; %s none)",
-			b, test, BenchmarkLlama8B, BenchmarkGPTOSS, BenchmarkQwen3VL)
+	if len(t) == 0 {
+		return "none"
 	}
-	return auditConfigs.ReadFile(name)
+	sort.Strings(t)
+	return strings.Join(t, ", ")
 }
 
 // WriteAuditConfig writes the official audit.config for test and benchmark

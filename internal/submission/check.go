@@ -297,8 +297,8 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 			switch {
 			case err1 != nil || err2 != nil:
 				c.add(detailPath, rerun, "TTFT or TPOT percentile missing: the run must stream tokens with use_token_latencies")
-			case !(ttft < float64(lim.ttftNS) && tpot < float64(lim.tpotNS)):
-				c.add(detailPath, "lower the target QPS (or tune the server) until p99 TTFT and TPOT are under the limits", "p99 TTFT %s ns and TPOT %s ns must be below %d ns and %d ns for %s", fmtNum(ttft), fmtNum(tpot), lim.ttftNS, lim.tpotNS, scen)
+			case !(ttft < float64(lim.TTFTNS) && tpot < float64(lim.TPOTNS)):
+				c.add(detailPath, "lower the target QPS (or tune the server) until p99 TTFT and TPOT are under the limits", "p99 TTFT %s ns and TPOT %s ns must be below %d ns and %d ns for %s", fmtNum(ttft), fmtNum(tpot), lim.TTFTNS, lim.TPOTNS, scen)
 			}
 		}
 	}

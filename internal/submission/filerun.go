@@ -73,7 +73,8 @@ var now = time.Now
 //	performance  DIR/<system>/<benchmark>/<Scenario>/performance/run_1/
 //	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json (if any)
 //	accuracy     …/<Scenario>/accuracy/
-//	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json
+//	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json,
+//	             accuracy.txt (if the run was evaluated)
 //	TEST0x       …/<Scenario>/TEST0x/accuracy/mlperf_log_accuracy.json and
 //	             …/<Scenario>/TEST0x/performance/run_1/mlperf_log_{summary,detail}.txt
 //	             (the layout compliance/TEST07|TEST09/run_verification.py
@@ -133,7 +134,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, false}, {RunInfoFile, dest, false}}
 	case KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
-		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, true}, {RunInfoFile, dest, false}}
+		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, true}, {accTxtFile, dest, false}, {RunInfoFile, dest, false}}
 	case KindTEST06, KindTEST07, KindTEST09:
 		if _, err := AuditConfig(string(r.Kind), bench); err != nil {
 			return "", err

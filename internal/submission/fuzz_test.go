@@ -34,7 +34,7 @@ func FuzzEvalAccuracyTxt(f *testing.F) {
 	f.Add([]byte("'exact_match': 1.2.3\r\nhash=\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, bench := range []string{BenchmarkLlama8B, BenchmarkGPTOSS, BenchmarkQwen3VL} {
-			r := rounds["v6.1"].Benchmarks[bench]
+			r := mustRound("v6.1").Benchmarks[bench]
 			evalAccuracyTxt(b, r.accuracyMetrics(ScenarioOffline), r.upper)
 			out, err := IngestEvaluatorOutput(bench, b)
 			if err != nil {

@@ -346,7 +346,7 @@ func ValidateMeasurements(content []byte) []string {
 // DIR/<system>/<benchmark>/measurements.json (all scenarios) or
 // DIR/<system>/<benchmark>/<Scenario>/measurements.json (one scenario).
 func MeasurementsTemplate(benchmark string) ([]byte, error) {
-	bench, err := CanonicalBenchmark(benchmark)
+	b, err := lookupBenchmark(benchmark)
 	if err != nil {
 		return nil, err
 	}
@@ -356,11 +356,6 @@ func MeasurementsTemplate(benchmark string) ([]byte, error) {
 		"weight_data_types":         placeholderPrefix + ": e.g. bf16, fp8",
 		"weight_transformations":    placeholderPrefix + ": e.g. none, or the quantization applied",
 	}
-	switch bench {
-	case BenchmarkQwen3VL:
-		v["input_data_types"] = "text, image"
-	default:
-		v["input_data_types"] = "int32 token ids"
-	}
+	v["input_data_types"] = b.InputDataTypes
 	return orderedJSON(measurementsFields, v)
 }

@@ -1,0 +1,128 @@
+// Package gptoss120b is the gpt-oss-120b benchmark: a reasoning mix (AIME,
+// GPQA, LiveCodeBench) as harmony-format token IDs sent to SGLang's
+// /generate and returned as int32 token IDs, with its -interactive variant
+// and the TEST07/TEST09 compliance tests. It registers itself with
+// internal/benchmark.
+package gptoss120b
+
+import (
+	"embed"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// LoadGen model names; the submission directory is Name.
+const (
+	Name            = "gpt-oss-120b"
+	InteractiveName = "gpt-oss-120b-interactive"
+)
+
+// Reference numbers.
+const (
+	// AccuracySamples is mlperf.conf's accuracy_sample_count_override;
+	// PerformanceSamples its performance_sample_count_override.
+	AccuracySamples    = 4395
+	PerformanceSamples = 6396
+	// MaxNewTokens is generation_config.json's max_new_tokens for accuracy
+	// runs.
+	MaxNewTokens = 32768
+	// TEST09MinMeanTokens and TEST09MaxMeanTokens bound the mean output
+	// length of a performance-mode run over the performance set
+	// (compliance/TEST09/gpt-oss-120b/audit.config: 1278.2 ± 10%).
+	TEST09MinMeanTokens = 1150.38
+	TEST09MaxMeanTokens = 1406.02
+)
+
+// sampling is the reference's language/gpt-oss-120b/generation_config.json:
+// max_new_tokens 32768, temperature 1.0, top_k -1 (disabled), top_p 1.0.
+const sampling = `{"max_new_tokens": 32768, "temperature": 1.0, "top_k": -1, "top_p": 1.0}`
+
+// The audit.config files are byte-for-byte copies of the reference's
+// configuration data (mlcommons/inference at b66003e1):
+//
+//	TEST07.audit.config compliance/TEST07/gpt-oss-120b/audit.config (blob dc0b9fd1)
+//	TEST09.audit.config compliance/TEST09/gpt-oss-120b/audit.config (blob 8f9d7a4e)
+//
+//go:embed TEST07.audit.config TEST09.audit.config
+var auditConfigs embed.FS
+
+func init() {
+	test07, err := auditConfigs.ReadFile("TEST07.audit.config")
+	if err != nil {
+		panic(err)
+	}
+	test09, err := auditConfigs.ReadFile("TEST09.audit.config")
+	if err != nil {
+		panic(err)
+	}
+	benchmark.Register(benchmark.Benchmark{
+		Name:           Name,
+		SubmissionDir:  Name,
+		Variants:       []benchmark.Variant{{Name: InteractiveName}},
+		API:            sut.APISGLang,
+		Model:          "openai/gpt-oss-120b",
+		Output:         benchmark.TokenIDs,
+		DatasetSize:    PerformanceSamples,
+		AccuracySize:   AccuracySamples,
+		Description:    "reasoning mix, token IDs, SGLang /generate",
+		DatasetHelp:    "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
+		InputDataTypes: "int32 token ids",
+		Sampling:       map[sut.API]json.RawMessage{sut.APISGLang: json.RawMessage(sampling)},
+		Open: func(paths, _ []string) (benchmark.Dataset, error) {
+			path, err := tokenset.OnePath(Name, paths)
+			if err != nil {
+				return nil, err
+			}
+			d, err := Open(path)
+			if err != nil {
+				return nil, err
+			}
+			return dataset{d}, nil
+		},
+		Synth: func(dir string, n int, seed uint64) ([]string, error) {
+			p := filepath.Join(dir, "gpt-oss-120b.parquet")
+			return []string{p}, tokensynth.GPTOSS(p, n, int64(seed))
+		},
+		Compliance: map[string]benchmark.Compliance{
+			"TEST07": {AuditConfig: test07},
+			"TEST09": {AuditConfig: test09},
+		},
+		Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+	})
+}
+
+// dataset is an opened gpt-oss-120b set with the benchmark's evaluator.
+type dataset struct{ *tokenset.Dataset }
+
+// Evaluate checks the log against the set and gives the official
+// evaluator's command.
+func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+	return tokencheck.Evaluate(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), EvaluatorCommand(logPath, d.Path()))
+}
+
+// AccuracyInfo returns what an accuracy run of benchmark (a LoadGen name of
+// this benchmark) over d is checked against: min(d.Len(), 4395) samples,
+// mlperf.conf's accuracy_sample_count_override, with each one's
+// sub-dataset.
+func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo {
+	info := tokencheck.DatasetInfo{Benchmark: benchmark, Samples: min(d.Len(), AccuracySamples), Vocab: VocabSize, Extra: NewChecks}
+	info.Datasets = make([]string, info.Samples)
+	for i := range info.Datasets {
+		info.Datasets[i] = d.Meta(i).Dataset
+	}
+	return info
+}
+
+// EvaluatorCommand returns the official evaluator's command line for an
+// accuracy log (language/gpt-oss-120b/README.md), to run from the root of a
+// mlcommons/inference checkout; the paths are made absolute.
+func EvaluatorCommand(accLog, dataset string) string {
+	return "python3 language/gpt-oss-120b/eval_mlperf_accuracy.py --mlperf-log " + tokencheck.ShellQuote(tokencheck.AbsPath(accLog)) +
+		" --reference-data " + tokencheck.ShellQuote(tokencheck.AbsPath(dataset)) + " --tokenizer openai/gpt-oss-120b"
+}

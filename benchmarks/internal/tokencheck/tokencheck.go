@@ -1,0 +1,366 @@
+// Package tokencheck checks LoadGen accuracy logs of the token-ID LLM
+// benchmarks against their dataset before the official evaluator runs.
+//
+// Each logged response is the output token IDs as little-endian int32 — the
+// reference SUTs complete samples with np.array(tokens, np.int32).tobytes()
+// and the evaluators decode it so. The scores themselves (ROUGE, exact match)
+// need the tokenizer and the reference's Python scorers; this package checks
+// everything that can go wrong before that: coverage of the sample set,
+// duplicate or stray indices, payloads that are not whole int32 arrays,
+// token_count fields that disagree with the payload (what TEST06's sample
+// length check rejects), token IDs outside the vocabulary, and output-length
+// statistics. A benchmark adds its own findings through Extra.
+package tokencheck
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+)
+
+// DatasetInfo is what an accuracy log is checked against.
+type DatasetInfo struct {
+	// Benchmark is the LoadGen model name, e.g. "llama3_1-8b".
+	Benchmark string
+	// Samples is how many QSL indices the accuracy run must cover: every
+	// index in [0, Samples) exactly once. LoadGen's accuracy mode issues
+	// min(accuracy_sample_count, QSL total) samples (loadgen.cc
+	// GenerateLoadableSets).
+	Samples int
+	// Vocab bounds output token IDs to [0, Vocab); 0 skips that check.
+	Vocab int
+	// Datasets optionally names each index's sub-dataset (gpt-oss-120b's
+	// "dataset" column) for per-dataset statistics; nil for none.
+	Datasets []string
+	// Extra makes the benchmark's own checks for one Check call (nil:
+	// none).
+	Extra func() Extra
+}
+
+// Extra is a benchmark's own checks of one log.
+type Extra interface {
+	// Sample sees the tokens of each in-range index's first entry with
+	// well-formed data; it must not keep the slice.
+	Sample(tokens []int32)
+	// Finish adds the benchmark's warnings and notes once every entry is
+	// seen. It also reports empty outputs (WarnEmpty) as it sees fit.
+	Finish(r *Report, d DatasetInfo)
+}
+
+// EntryRef points at one accuracy-log entry with a problem.
+type EntryRef struct {
+	// Entry is the entry's position in the log, from 0.
+	Entry    int
+	SeqID    uint64
+	QSLIndex int
+	// Detail says what is wrong with it.
+	Detail string
+}
+
+func (e EntryRef) String() string {
+	return fmt.Sprintf("entry %d (seq_id %d, qsl_idx %d): %s", e.Entry, e.SeqID, e.QSLIndex, e.Detail)
+}
+
+// Stats summarises output lengths in tokens.
+type Stats struct {
+	Samples int
+	Total   int64
+	Min     int
+	Max     int
+	Mean    float64
+	// Empty counts zero-token outputs.
+	Empty int
+}
+
+func (s *Stats) add(n int) {
+	if s.Samples == 0 || n < s.Min {
+		s.Min = n
+	}
+	if n > s.Max {
+		s.Max = n
+	}
+	s.Samples++
+	s.Total += int64(n)
+	s.Mean = float64(s.Total) / float64(s.Samples)
+	if n == 0 {
+		s.Empty++
+	}
+}
+
+func (s Stats) String() string {
+	if s.Samples == 0 {
+		return "no samples"
+	}
+	return fmt.Sprintf("%d samples, total %d, mean %.2f, min %d, max %d, empty %d", s.Samples, s.Total, s.Mean, s.Min, s.Max, s.Empty)
+}
+
+// Report is the outcome of Check.
+type Report struct {
+	Benchmark string
+	// Expected is DatasetInfo.Samples.
+	Expected int
+	// Entries is the number of log entries; Present the number of distinct
+	// in-range indices among them.
+	Entries, Present int
+	// Missing lists indices in [0, Expected) absent from the log, ascending.
+	Missing []int
+	// Duplicates lists indices logged more than once, ascending.
+	Duplicates []int
+	// OutOfRange lists logged indices >= Expected, ascending, once each.
+	OutOfRange []int
+	// BadLength: entries whose data is not a whole number of int32s.
+	BadLength []EntryRef
+	// CountMismatch: entries whose token_count differs from the tokens in
+	// data (TEST06's sample length check fails on these).
+	CountMismatch []EntryRef
+	// BadTokens: entries holding a token ID outside [0, Vocab).
+	BadTokens []EntryRef
+	// NoTokenCount counts entries without token_count (LoadGen writes it
+	// only with use_token_latencies, which mlperf.conf sets for both LLMs).
+	NoTokenCount int
+	// Output is output-length statistics over the first entry of each
+	// in-range index with well-formed data (the evaluators keep the first
+	// of duplicates).
+	Output Stats
+	// ByDataset splits Output by DatasetInfo.Datasets, when given.
+	ByDataset map[string]Stats
+	// Warnings are findings that do not invalidate the log but deserve a
+	// look; Notes are context for reading the numbers.
+	Warnings, Notes []string
+}
+
+// OK reports whether the log passed every hard check: entries present,
+// every expected index exactly once, none out of range, all data whole
+// int32 arrays with matching token counts and in-vocabulary IDs.
+func (r Report) OK() bool {
+	return r.Entries > 0 && len(r.Missing) == 0 && len(r.Duplicates) == 0 && len(r.OutOfRange) == 0 &&
+		len(r.BadLength) == 0 && len(r.CountMismatch) == 0 && len(r.BadTokens) == 0
+}
+
+// Check checks an accuracy log's entries against d. It never fails: every
+// finding is in the Report.
+func Check(entries []acclog.Entry, d DatasetInfo) Report {
+	r := Report{Benchmark: d.Benchmark, Expected: d.Samples, Entries: len(entries)}
+	var extra Extra
+	if d.Extra != nil {
+		extra = d.Extra()
+	}
+	seen := make([]uint8, max(d.Samples, 0)) // 0, 1, 2 = more than once
+	stray := map[int]bool{}
+	var tokens []int32
+	for e, en := range entries {
+		ref := EntryRef{Entry: e, SeqID: en.SeqID, QSLIndex: en.QSLIndex}
+		idx := en.QSLIndex
+		first := false
+		if idx < 0 || idx >= d.Samples {
+			stray[idx] = true
+		} else {
+			switch seen[idx] {
+			case 0:
+				first = true
+				r.Present++
+				seen[idx] = 1
+			case 1:
+				r.Duplicates = append(r.Duplicates, idx)
+				seen[idx] = 2
+			}
+		}
+		if !en.HasTokenCount {
+			r.NoTokenCount++
+		}
+		if len(en.Data)%4 != 0 {
+			ref.Detail = fmt.Sprintf("%d bytes of data is not a whole number of int32 token IDs", len(en.Data))
+			r.BadLength = append(r.BadLength, ref)
+			continue
+		}
+		n := len(en.Data) / 4
+		if en.HasTokenCount && en.TokenCount != int64(n) {
+			ref.Detail = fmt.Sprintf("token_count %d, but data holds %d tokens", en.TokenCount, n)
+			r.CountMismatch = append(r.CountMismatch, ref)
+		}
+		tokens = tokens[:0]
+		for i := 0; i < n; i++ {
+			tokens = append(tokens, int32(binary.LittleEndian.Uint32(en.Data[4*i:])))
+		}
+		if d.Vocab > 0 {
+			for i, t := range tokens {
+				if t < 0 || int(t) >= d.Vocab {
+					ref.Detail = fmt.Sprintf("token %d is %d, outside the vocabulary [0,%d)", i, t, d.Vocab)
+					r.BadTokens = append(r.BadTokens, ref)
+					break
+				}
+			}
+		}
+		if !first {
+			continue
+		}
+		r.Output.add(n)
+		if d.Datasets != nil && idx < len(d.Datasets) {
+			if r.ByDataset == nil {
+				r.ByDataset = map[string]Stats{}
+			}
+			s := r.ByDataset[d.Datasets[idx]]
+			s.add(n)
+			r.ByDataset[d.Datasets[idx]] = s
+		}
+		if extra != nil {
+			extra.Sample(tokens)
+		}
+	}
+	for i, s := range seen {
+		if s == 0 {
+			r.Missing = append(r.Missing, i)
+		}
+	}
+	for i := range stray {
+		r.OutOfRange = append(r.OutOfRange, i)
+	}
+	sort.Ints(r.OutOfRange)
+	sort.Ints(r.Duplicates)
+
+	if r.Entries == 0 {
+		r.Warnings = append(r.Warnings, "the log has no entries: was the run in accuracy mode?")
+	}
+	if r.NoTokenCount > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d of %d entries have no token_count: the run did not use token latencies (mlperf.conf sets use_token_latencies = 1 for %s; was the model name right?)", r.NoTokenCount, r.Entries, d.Benchmark))
+	}
+	if extra == nil {
+		r.WarnEmpty()
+	} else {
+		extra.Finish(&r, d)
+	}
+	return r
+}
+
+// WarnEmpty adds the plain warning about empty outputs, if there are any.
+func (r *Report) WarnEmpty() {
+	if r.Output.Empty > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples have an empty output", r.Output.Empty))
+	}
+}
+
+// Format renders the report for a person: counts, problems (a few examples
+// of each), statistics, warnings, notes, and a final verdict line.
+func (r Report) Format() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s accuracy log: %d entries, %d of %d samples present\n", r.Benchmark, r.Entries, r.Present, r.Expected)
+	list := func(name string, idx []int) {
+		if len(idx) > 0 {
+			fmt.Fprintf(&b, "  %s: %d indices: %s\n", name, len(idx), Ranges(idx, 20))
+		}
+	}
+	list("missing", r.Missing)
+	list("duplicated", r.Duplicates)
+	list("out of range", r.OutOfRange)
+	refs := func(name string, rs []EntryRef) {
+		if len(rs) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "  %s: %d entries\n", name, len(rs))
+		for i, e := range rs {
+			if i == 5 {
+				fmt.Fprintf(&b, "    … and %d more\n", len(rs)-5)
+				break
+			}
+			fmt.Fprintf(&b, "    %s\n", e)
+		}
+	}
+	refs("malformed data", r.BadLength)
+	refs("token_count mismatch", r.CountMismatch)
+	refs("token IDs out of vocabulary", r.BadTokens)
+	fmt.Fprintf(&b, "  output tokens: %s\n", r.Output)
+	if len(r.ByDataset) > 0 {
+		names := make([]string, 0, len(r.ByDataset))
+		for k := range r.ByDataset {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			name := k
+			if name == "" {
+				name = "(no dataset)"
+			}
+			fmt.Fprintf(&b, "    %s: %s\n", name, r.ByDataset[k])
+		}
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  warning: %s\n", w)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
+	if r.OK() {
+		b.WriteString("  result: OK — run the official evaluator for the score\n")
+	} else {
+		b.WriteString("  result: FAILED — the official evaluator would score an incomplete or corrupt log\n")
+	}
+	return b.String()
+}
+
+// Ranges renders ascending indices compactly ("0-99, 105, 200-201"),
+// listing at most limit runs.
+func Ranges(idx []int, limit int) string {
+	var parts []string
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && idx[j+1] == idx[j]+1 {
+			j++
+		}
+		if len(parts) == limit {
+			parts = append(parts, fmt.Sprintf("… (%d more)", len(idx)-i))
+			break
+		}
+		if i == j {
+			parts = append(parts, fmt.Sprint(idx[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", idx[i], idx[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// AbsPath returns p made absolute (p itself if that fails), so a printed
+// command works from another directory.
+func AbsPath(p string) string { return absPath(p) }
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string { return shellQuote(s) }
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Evaluate checks the accuracy log at logPath against d and returns the
+// report followed by command, the official evaluator's command line that
+// computes the score. It fails when a hard check fails (Report.OK).
+func Evaluate(logPath string, d DatasetInfo, command string) (benchmark.Evaluation, error) {
+	entries, err := acclog.Read(logPath)
+	if err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	rep := Check(entries, d)
+	ev := benchmark.Evaluation{Report: rep.Format() + "\n" +
+		"\nScore it with the official evaluator, from the root of an mlcommons/inference checkout:\n  " + command + "\n"}
+	if !rep.OK() {
+		ev.Failure = errors.New("the accuracy log failed its checks (see above)")
+	}
+	return ev, nil
+}

@@ -1,0 +1,318 @@
+// Package tokenset reads the datasets of the token-ID LLM benchmarks:
+// pre-tokenized prompts in the references' JSON (pandas to_json, any orient)
+// or parquet files. Each benchmark describes its columns and vocabulary with
+// a Spec; the reader, its checks and its error messages are shared.
+package tokenset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/qsl"
+)
+
+// Spec says how one benchmark's token file looks.
+type Spec struct {
+	// Benchmark names the benchmark in messages.
+	Benchmark string
+	// TokenColumns are the accepted prompt-token column names, in order of
+	// preference (the first present wins).
+	TokenColumns []string
+	// ReferenceColumn holds the text the accuracy evaluator compares
+	// against (Dataset.Reference).
+	ReferenceColumn string
+	// MetaColumn holds SampleMeta.Dataset ("" if none).
+	MetaColumn string
+	// Vocab bounds prompt token IDs to [0, Vocab); VocabName names the
+	// vocabulary in messages.
+	Vocab     int
+	VocabName string
+	// PickleFix is the python command converting the pickled form: %[1]s
+	// is the input, %[2]s the output; PickleExt the extension it writes.
+	PickleFix, PickleExt string
+}
+
+// Open opens a token dataset described by s; see openTokens.
+func Open(path string, s *Spec) (*Dataset, error) {
+	return openTokens(path, s.internal())
+}
+
+// ReadJSON reads a token dataset in JSON form from r; name is the file
+// name messages give.
+func ReadJSON(r io.Reader, name string, s *Spec) (*Dataset, error) {
+	return readTokenJSON(r, name, s.internal())
+}
+
+// ReadParquet reads a token dataset in parquet form from r (size bytes);
+// name is the file name messages give.
+func ReadParquet(r io.ReaderAt, size int64, name string, s *Spec) (*Dataset, error) {
+	return readTokenParquet(r, size, name, s.internal())
+}
+
+func (s *Spec) internal() *tokenSpec {
+	return &tokenSpec{
+		benchmark: s.Benchmark, tokenCols: s.TokenColumns, refCol: s.ReferenceColumn,
+		metaCol: s.MetaColumn, vocab: s.Vocab, vocabName: s.VocabName,
+		pickleFix: s.PickleFix, pickleExt: s.PickleExt,
+	}
+}
+
+// Dataset is a dataset of pre-tokenized prompts, the form the LLM
+// benchmarks ship: each sample is a list of
+// prompt token IDs plus the text the accuracy evaluator compares against.
+//
+// Prompt tokens of all samples share one backing array indexed by offsets, so
+// a 13,368-sample dataset is two allocations, not 13,368. A Dataset is
+// immutable after Open and safe for concurrent use.
+type Dataset struct {
+	path   string
+	format string // "json" or "parquet"
+	column string // name of the token column actually found
+
+	tokens  []int32 // every sample's prompt tokens, back to back
+	offsets []int   // sample i is tokens[offsets[i]:offsets[i+1]]
+	refs    []string
+	meta    []SampleMeta
+}
+
+// SampleMeta is what a token dataset carries per sample besides tokens and
+// the reference text.
+type SampleMeta struct {
+	// Dataset is the source sub-dataset of the sample (the Spec's
+	// MetaColumn, e.g. aime25, gpqa_diamond); empty when the records have no
+	// such field.
+	Dataset string
+}
+
+// Path is the file the dataset was read from.
+func (d *Dataset) Path() string { return d.path }
+
+// Format is "json" or "parquet", the form the file was read in.
+func (d *Dataset) Format() string { return d.format }
+
+// TokenColumn is the name of the column the prompt tokens were read from
+// ("tok_input" or "input_tokens").
+func (d *Dataset) TokenColumn() string { return d.column }
+
+// Len is the number of samples.
+func (d *Dataset) Len() int { return len(d.offsets) - 1 }
+
+// Tokens returns sample i's prompt token IDs. The slice aliases the dataset's
+// storage and must not be modified; its capacity is capped so appending to
+// it copies. It panics if i is out of range, like a slice index.
+func (d *Dataset) Tokens(i int) []int32 {
+	lo, hi := d.offsets[i], d.offsets[i+1]
+	return d.tokens[lo:hi:hi]
+}
+
+// TotalTokens is the number of prompt tokens over all samples.
+func (d *Dataset) TotalTokens() int { return d.offsets[len(d.offsets)-1] - d.offsets[0] }
+
+// Reference returns sample i's reference text: the target summary
+// ("output") for llama3_1-8b, the "ground_truth" for gpt-oss-120b. It is ""
+// when the file has no such column or the value is null.
+func (d *Dataset) Reference(i int) string { return d.refs[i] }
+
+// Meta returns sample i's metadata.
+func (d *Dataset) Meta(i int) SampleMeta { return d.meta[i] }
+
+// Head returns a dataset of the first min(n, Len()) samples, sharing storage
+// with d. This is how a requested total sample count is applied: the
+// reference takes min(len(dataset), total_sample_count)
+// (language/llama3.1-8b/dataset.py) or df.head(max_samples)
+// (language/gpt-oss-120b/utils/tokenization.py). n <= 0 keeps every sample.
+func (d *Dataset) Head(n int) *Dataset {
+	if n <= 0 || n >= d.Len() {
+		return d
+	}
+	h := *d
+	h.offsets = d.offsets[: n+1 : n+1]
+	h.refs = d.refs[:n:n]
+	h.meta = d.meta[:n:n]
+	h.tokens = d.tokens[:d.offsets[n]:d.offsets[n]]
+	return &h
+}
+
+// Builder returns a qsl.Builder that builds sample i's request body with
+// encode(i, d.Tokens(i)). encode must not keep or modify the token slice.
+func (d *Dataset) Builder(encode func(i int, tokens []int32) ([]byte, error)) qsl.Builder {
+	return qsl.BuilderFunc(func(i int) ([]byte, error) {
+		if i < 0 || i >= d.Len() {
+			return nil, fmt.Errorf("%s: sample index %d out of range [0,%d)", d.path, i, d.Len())
+		}
+		b, err := encode(i, d.Tokens(i))
+		if err != nil {
+			return nil, fmt.Errorf("%s: sample %d: %w", d.path, i, err)
+		}
+		return b, nil
+	})
+}
+
+// tokenSpec says how one benchmark's token file looks.
+type tokenSpec struct {
+	benchmark string   // for messages
+	tokenCols []string // accepted token column names, in order of preference
+	refCol    string   // reference text column
+	metaCol   string   // SampleMeta.Dataset column, "" if none
+	vocab     int      // token IDs must lie in [0, vocab)
+	vocabName string   // for messages
+	pickleFix string   // python command converting the pickle form; %[1]s is the input, %[2]s the output stem
+	pickleExt string   // extension the conversion writes
+}
+
+// knownField reports whether name is a column this spec reads.
+func (s *tokenSpec) knownField(name string) bool {
+	if name == s.refCol || (s.metaCol != "" && name == s.metaCol) {
+		return true
+	}
+	for _, c := range s.tokenCols {
+		if name == c {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *tokenSpec) tokenColsText() string {
+	q := make([]string, len(s.tokenCols))
+	for i, c := range s.tokenCols {
+		q[i] = fmt.Sprintf("%q", c)
+	}
+	return strings.Join(q, " or ")
+}
+
+// tokenAssembler accumulates samples into a Dataset. Readers append one
+// sample at a time through addTokens/finishSample.
+type tokenAssembler struct {
+	spec    *tokenSpec
+	path    string
+	d       *Dataset
+	interns map[string]string // few distinct dataset names; share their strings
+}
+
+func newAssembler(spec *tokenSpec, path, format string) *tokenAssembler {
+	return &tokenAssembler{
+		spec: spec,
+		path: path,
+		d: &Dataset{
+			path:    path,
+			format:  format,
+			offsets: []int{0},
+		},
+		interns: map[string]string{},
+	}
+}
+
+// checkToken validates one token ID of the sample being assembled.
+// where names the record ("record 12", "row 7").
+func (a *tokenAssembler) checkToken(where string, pos int, v int64) (int32, error) {
+	if v < 0 || v >= int64(a.spec.vocab) {
+		return 0, fmt.Errorf("%s: %s: %s[%d] = %d is outside the %s vocabulary [0,%d)",
+			a.path, where, a.d.column, pos, v, a.spec.vocabName, a.spec.vocab)
+	}
+	return int32(v), nil
+}
+
+// endTokens closes the prompt whose tokens were appended to d.tokens since
+// the previous endTokens.
+func (a *tokenAssembler) endTokens(where string) error {
+	start := a.d.offsets[len(a.d.offsets)-1]
+	if len(a.d.tokens) == start {
+		return fmt.Errorf("%s: %s: empty prompt: %q has no token IDs", a.path, where, a.d.column)
+	}
+	a.d.offsets = append(a.d.offsets, len(a.d.tokens))
+	return nil
+}
+
+// addMeta records the next sample's reference text and dataset name.
+func (a *tokenAssembler) addMeta(ref, dataset string) {
+	a.d.refs = append(a.d.refs, ref)
+	if s, ok := a.interns[dataset]; ok {
+		dataset = s
+	} else if len(a.interns) < 1024 {
+		a.interns[dataset] = dataset
+	}
+	a.d.meta = append(a.d.meta, SampleMeta{Dataset: dataset})
+}
+
+func (a *tokenAssembler) finish() (*Dataset, error) {
+	if a.d.Len() == 0 {
+		return nil, fmt.Errorf("%s: the dataset has no samples", a.path)
+	}
+	// Trim the slack append left so a long-lived dataset holds no spare capacity.
+	if cap(a.d.tokens)-len(a.d.tokens) > len(a.d.tokens)/8 {
+		a.d.tokens = append([]int32(nil), a.d.tokens...)
+	}
+	return a.d, nil
+}
+
+// openTokens opens a token dataset in JSON or parquet form, deciding by the
+// file's first bytes (parquet's "PAR1" magic, JSON's '[' or '{'), so a file's
+// extension need not be right. A Python pickle gets an error with the command
+// converting it.
+func openTokens(path string, spec *tokenSpec) (*Dataset, error) {
+	d, err := openTokensFile(path, spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s dataset: %w", spec.benchmark, err)
+	}
+	return d, nil
+}
+
+func openTokensFile(path string, spec *tokenSpec) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give the dataset file", path)
+	}
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	head = head[:n]
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	ext := strings.ToLower(filepath.Ext(path))
+	switch {
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return readTokenParquet(f, st.Size(), path, spec)
+	case len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{'):
+		return readTokenJSON(f, path, spec)
+	case (len(head) > 0 && head[0] == 0x80) || ext == ".pkl" || ext == ".pickle":
+		stem := strings.TrimSuffix(path, filepath.Ext(path))
+		return nil, fmt.Errorf("%s is a Python pickle, which mlperf-go cannot read; convert it once with:\n  %s",
+			path, fmt.Sprintf(spec.pickleFix, pyQuote(path), pyQuote(stem+spec.pickleExt)))
+	case n == 0:
+		return nil, fmt.Errorf("%s is empty", path)
+	default:
+		return nil, fmt.Errorf("%s is neither JSON nor parquet (it starts with %q)", path, trimPreview(head))
+	}
+}
+
+// pyQuote quotes s as a Python string literal inside a double-quoted shell
+// argument (single quotes, with ' and \ escaped).
+func pyQuote(s string) string {
+	s = strings.NewReplacer(`\`, `\\\\`, `'`, `\'`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s)
+	return "'" + s + "'"
+}
+
+func trimPreview(b []byte) []byte {
+	if len(b) > 16 {
+		return b[:16]
+	}
+	return b
+}

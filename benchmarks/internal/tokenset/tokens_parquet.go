@@ -1,0 +1,288 @@
+package tokenset
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// readTokenParquet reads a token dataset from a parquet file as pandas/pyarrow
+// write it (language/gpt-oss-120b/utils/tokenization.py reads it back with
+// pandas.read_parquet): the token column is a list of int32 or int64
+// (list<int64> from Python ints, list<int32> from int32 numpy arrays), the
+// text columns are strings. Only the needed columns are read, page by page,
+// straight into the dataset's token storage.
+func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (d *Dataset, err error) {
+	// parquet-go trusts a file's metadata in places; a corrupt file must be
+	// an error for the user, never a crash of the harness.
+	defer func() {
+		if p := recover(); p != nil {
+			d, err = nil, fmt.Errorf("%s: corrupt parquet file: %v", path, p)
+		}
+	}()
+	// parquet-go allocates the footer length the file claims before checking
+	// it against the file size: a corrupt length would cost up to 4 GiB.
+	var tail [8]byte
+	if size < 12 {
+		return nil, fmt.Errorf("%s: not a readable parquet file: only %d bytes", path, size)
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return nil, fmt.Errorf("%s: not a readable parquet file: %w", path, err)
+	}
+	if string(tail[4:]) != "PAR1" {
+		return nil, fmt.Errorf("%s: not a readable parquet file: it does not end with the \"PAR1\" magic (truncated or encrypted?)", path)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return nil, fmt.Errorf("%s: not a readable parquet file: footer length %d exceeds the file's %d bytes (truncated?)", path, n, size)
+	}
+	f, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable parquet file: %w", path, err)
+	}
+	a := newAssembler(spec, path, "parquet")
+	schema := f.Schema()
+
+	leaves := map[string][]parquet.LeafColumn{}
+	var top []string
+	for _, p := range schema.Columns() {
+		leaf, ok := schema.Lookup(p...)
+		if !ok || len(p) == 0 {
+			continue
+		}
+		if _, seen := leaves[p[0]]; !seen {
+			top = append(top, p[0])
+		}
+		leaf.Path = p
+		leaves[p[0]] = append(leaves[p[0]], leaf)
+	}
+	for _, c := range spec.tokenCols {
+		if _, ok := leaves[c]; ok {
+			a.d.column = c
+			break
+		}
+	}
+	if a.d.column == "" {
+		return nil, fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)", path, spec.tokenColsText(), quoteList(top))
+	}
+	tl := leaves[a.d.column]
+	if len(tl) != 1 || tl[0].MaxRepetitionLevel != 1 {
+		return nil, fmt.Errorf("%s: column %q must be a list of integer token IDs, found %s", path, a.d.column, describeLeaves(tl))
+	}
+	tok := tl[0]
+	switch k := tok.Node.Type().Kind(); k {
+	case parquet.Int32, parquet.Int64:
+	default:
+		return nil, fmt.Errorf("%s: column %q holds %s values, not integer token IDs", path, a.d.column, k)
+	}
+	// A value whose definition level is one below the maximum, in a leaf that
+	// is itself optional, is a null element; anything lower is a null or
+	// empty list.
+	nullElemDef := -1
+	if tok.Node.Optional() {
+		nullElemDef = tok.MaxDefinitionLevel - 1
+	}
+
+	cols := []int{tok.ColumnIndex}
+	for _, name := range []string{spec.refCol, spec.metaCol} {
+		if ls, ok := leaves[name]; ok && name != "" {
+			for _, l := range ls {
+				cols = append(cols, l.ColumnIndex)
+			}
+		}
+	}
+	if err := checkPages(r, size, f, path, cols...); err != nil {
+		return nil, err
+	}
+
+	rows := 0
+	var pos int
+	err = forEachValue(f, path, a.d.column, tok.ColumnIndex, func(v parquet.Value) error {
+		if v.RepetitionLevel() == 0 { // a new row starts
+			if rows > 0 {
+				if err := a.endTokens("row " + strconv.Itoa(rows-1)); err != nil {
+					return err
+				}
+			}
+			rows++
+			pos = 0
+		}
+		where := func() string { return "row " + strconv.Itoa(rows-1) }
+		if v.DefinitionLevel() < tok.MaxDefinitionLevel {
+			if v.DefinitionLevel() == nullElemDef {
+				return fmt.Errorf("%s: %s: %s[%d] is null, not a token ID", path, where(), a.d.column, pos)
+			}
+			return fmt.Errorf("%s: %s: empty prompt: %q is null or empty", path, where(), a.d.column)
+		}
+		var x int64
+		if v.Kind() == parquet.Int32 {
+			x = int64(v.Int32())
+		} else {
+			x = v.Int64()
+		}
+		if x < 0 || x >= int64(spec.vocab) {
+			_, err := a.checkToken(where(), pos, x)
+			return err
+		}
+		a.d.tokens = append(a.d.tokens, int32(x))
+		pos++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if rows > 0 {
+		if err := a.endTokens("row " + strconv.Itoa(rows-1)); err != nil {
+			return nil, err
+		}
+	}
+	if int64(rows) != f.NumRows() {
+		return nil, fmt.Errorf("%s: column %q has %d rows, the file says %d", path, a.d.column, rows, f.NumRows())
+	}
+
+	refs, err := stringColumn(f, path, leaves, spec.refCol, rows)
+	if err != nil {
+		return nil, err
+	}
+	var metas []string
+	if spec.metaCol != "" {
+		if metas, err = stringColumn(f, path, leaves, spec.metaCol, rows); err != nil {
+			return nil, err
+		}
+	}
+	for i := 0; i < rows; i++ {
+		var ref, ds string
+		if refs != nil {
+			ref = refs[i]
+		}
+		if metas != nil {
+			ds = metas[i]
+		}
+		a.addMeta(ref, ds)
+	}
+	return a.finish()
+}
+
+func describeLeaves(ls []parquet.LeafColumn) string {
+	var parts []string
+	for _, l := range ls {
+		kind := "group"
+		if l.Node.Leaf() {
+			kind = l.Node.Type().Kind().String()
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s, nesting depth %d)", strings.Join(l.Path, "."), kind, l.MaxRepetitionLevel))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// stringColumn reads a scalar column as text, one entry per row; nil if the
+// file has no such column. Nulls are "", numbers their decimal form.
+func stringColumn(f *parquet.File, path string, leaves map[string][]parquet.LeafColumn, name string, rows int) ([]string, error) {
+	ls, ok := leaves[name]
+	if !ok {
+		return nil, nil
+	}
+	if len(ls) != 1 || ls[0].MaxRepetitionLevel != 0 {
+		return nil, fmt.Errorf("%s: column %q must be a plain (non-list) value, found %s", path, name, describeLeaves(ls))
+	}
+	leaf := ls[0]
+	out := make([]string, 0, rows)
+	err := forEachValue(f, path, name, leaf.ColumnIndex, func(v parquet.Value) error {
+		if len(out) == rows {
+			return fmt.Errorf("%s: column %q has more than the file's %d rows", path, name, rows)
+		}
+		out = append(out, valueText(v))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) != rows {
+		return nil, fmt.Errorf("%s: column %q has %d rows, the token column %d", path, name, len(out), rows)
+	}
+	return out, nil
+}
+
+func valueText(v parquet.Value) string {
+	if v.IsNull() {
+		return ""
+	}
+	switch v.Kind() {
+	case parquet.ByteArray, parquet.FixedLenByteArray:
+		return string(v.ByteArray())
+	case parquet.Boolean:
+		return strconv.FormatBool(v.Boolean())
+	case parquet.Int32:
+		return strconv.FormatInt(int64(v.Int32()), 10)
+	case parquet.Int64:
+		return strconv.FormatInt(v.Int64(), 10)
+	case parquet.Float:
+		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32)
+	case parquet.Double:
+		return strconv.FormatFloat(v.Double(), 'g', -1, 64)
+	default:
+		return v.String()
+	}
+}
+
+// forEachValue calls fn for every value of leaf column col, row group by row
+// group, page by page, in file order.
+// Errors of the file itself are wrapped with path and column name; fn's own
+// errors pass through unchanged.
+func forEachValue(f *parquet.File, path, name string, col int, fn func(parquet.Value) error) error {
+	fail := func(err error) error {
+		return fmt.Errorf("%s: reading column %q: %w", path, name, err)
+	}
+	buf := make([]parquet.Value, 1024)
+	for _, rg := range f.RowGroups() {
+		chunks := rg.ColumnChunks()
+		if col >= len(chunks) {
+			return fail(fmt.Errorf("row group has %d columns, want column %d", len(chunks), col))
+		}
+		pages := chunks[col].Pages()
+		err := func() error {
+			defer pages.Close()
+			for {
+				page, err := pages.ReadPage()
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				if err != nil {
+					return fail(err)
+				}
+				err = func() error {
+					defer parquet.Release(page)
+					vr := page.Values()
+					for {
+						n, err := vr.ReadValues(buf)
+						for _, v := range buf[:n] {
+							if e := fn(v); e != nil {
+								return e
+							}
+						}
+						if errors.Is(err, io.EOF) {
+							return nil
+						}
+						if err != nil {
+							return fail(err)
+						}
+						if n == 0 {
+							return fail(io.ErrNoProgress)
+						}
+					}
+				}()
+				if err != nil {
+					return err
+				}
+			}
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

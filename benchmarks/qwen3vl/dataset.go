@@ -1,0 +1,723 @@
+package qwen3vl
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
+)
+
+// Q3VL column names, as in the Hugging Face dataset Shopify/product-catalogue
+// that the reference (multimodal/qwen3-vl) loads with datasets.load_dataset.
+const (
+	q3vlColTitle      = "product_title"
+	q3vlColDesc       = "product_description"
+	q3vlColImage      = "product_image"
+	q3vlColCats       = "potential_product_categories"
+	q3vlColCategory   = "ground_truth_category"
+	q3vlColBrand      = "ground_truth_brand"
+	q3vlColSecondhand = "ground_truth_is_secondhand"
+)
+
+// Options configures Open.
+type Options struct {
+	// Splits names the dataset splits to use and their order; the samples
+	// are the concatenation of the splits' rows in this order, as with the
+	// reference's load_dataset(split="train+test"). Default ["train", "test"]
+	// (48,289 samples in the official dataset).
+	Splits []string
+	// Workers bounds the goroutines that read row groups at open and build
+	// request bodies at load. Default runtime.GOMAXPROCS(0).
+	Workers int
+}
+
+// Dataset is the Qwen3-VL benchmark dataset (the Shopify product catalogue) read
+// from its parquet shards.
+//
+// Open reads every column except the images into memory and checks every
+// image's header; the image bytes themselves are read again, a row group at a
+// time, only when samples are loaded (Builder), and are not kept: only the
+// finished request bodies are.
+//
+// The text and the messages are exactly the reference's. The image differs in
+// one deliberate way: the reference decodes each image with Pillow and
+// re-encodes it in the same format before base64 (task.py
+// formulate_loaded_sample); Q3VL sends the original bytes, which decode to the
+// same picture for lossless formats and to the source picture (one lossy
+// generation fewer) for JPEG.
+//
+// A Dataset is safe for concurrent use once opened.
+type Dataset struct {
+	files   []*q3vlFile
+	rows    []q3vlRow
+	workers int
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	closeErr  error
+}
+
+type q3vlFile struct {
+	path  string
+	split string
+	// r is the shard's bytes: osf once opened, or set beforehand (tests).
+	r       io.ReaderAt
+	size    int64
+	osf     *os.File
+	pf      *parquet.File
+	cols    q3vlColumns
+	rgStart []int64 // row number, within the file, of each row group's first row
+}
+
+// q3vlColumns locates the leaf columns used, by index into ColumnChunks.
+type q3vlColumns struct {
+	title, desc, cats, category, brand, secondhand, image int
+
+	// Levels of the category list column: a definition level below catsNull
+	// is a null list, below catsSlot an empty list, below catsMax a null
+	// element, and catsMax an element.
+	catsNull, catsSlot, catsMax int
+}
+
+// Bits of q3vlRow.nulls: fields that were null in the parquet file, which the
+// reference's f-string writes as "None".
+const (
+	q3vlNullTitle = 1 << iota
+	q3vlNullDesc
+	q3vlNullCats
+)
+
+type q3vlRow struct {
+	title, desc     string
+	cats            []string
+	catNulls        []int32 // indices of null elements in cats (rare; nil normally)
+	category, brand string
+	secondhand      bool
+	nulls           uint8
+	format          imageFormat
+	file            uint16
+	rowGroup        int32
+	row             int32 // within the row group
+	imageSize       int64
+}
+
+// Sample is one sample's metadata, without its image.
+type Sample struct {
+	// Title and Description are the product's; empty when null in the file
+	// (the user text then says "None", as Python's f-string does).
+	Title, Description string
+	// Truth is the ground truth (Category, Brand and IsSecondhand, zero
+	// when null) and the potential categories the model chooses from
+	// (Categories): the dataset's one ground-truth type, which the
+	// evaluator scores against.
+	eval.Truth
+	// Source is "file:row" (row 0-based within the file), for messages.
+	Source string
+}
+
+var q3vlShardName = regexp.MustCompile(`^(\w+(?:\.\w+)*)-\d+-of-\d+(?:-.*)?\.parquet$`)
+
+// q3vlSplitOf names the split of a parquet shard from its file name as the
+// Hugging Face hub writes it ("data/train-00000-of-00004.parquet"), or, for
+// the hub's converted layout ("default/train/0000.parquet"), from its parent
+// directory.
+func q3vlSplitOf(path string) (string, bool) {
+	base := filepath.Base(path)
+	if m := q3vlShardName.FindStringSubmatch(base); m != nil {
+		return m[1], true
+	}
+	if regexp.MustCompile(`^\d+\.parquet$`).MatchString(base) {
+		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
+			return dir, true
+		}
+	}
+	return "", false
+}
+
+// Open opens the dataset's parquet shards. Each path is a shard or a
+// directory searched recursively for *.parquet files. A shard's split comes
+// from its name (train-00000-of-00004.parquet); shards of splits not in
+// opts.Splits are skipped, and a requested split without shards is an error.
+//
+// Everything that could fail while loading samples is checked here, before
+// any test starts: that each file is parquet with the expected columns and
+// types, that text is UTF-8, and that every image has bytes whose header
+// decodes as JPEG, PNG, GIF, BMP, WEBP or TIFF. Errors name the file and the
+// row (0-based within the file).
+func Open(paths []string, opts Options) (*Dataset, error) {
+	splits := opts.Splits
+	if len(splits) == 0 {
+		splits = []string{"train", "test"}
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if len(paths) == 0 {
+		return nil, errors.New("qsl q3vl: no dataset path given; pass the directory holding the parquet shards")
+	}
+
+	var shards []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("qsl q3vl: dataset path: %w", err)
+		}
+		if !st.IsDir() {
+			shards = append(shards, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".parquet") {
+				shards = append(shards, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("qsl q3vl: listing %s: %w", p, err)
+		}
+	}
+
+	bySplit := map[string][]string{}
+	for _, s := range shards {
+		split, ok := q3vlSplitOf(s)
+		if !ok {
+			return nil, fmt.Errorf("qsl q3vl: cannot tell the split of %s: name shards as the hub does, e.g. train-00000-of-00001.parquet", s)
+		}
+		if !slices.Contains(bySplit[split], s) {
+			bySplit[split] = append(bySplit[split], s)
+		}
+	}
+	var ordered []*q3vlFile
+	for i, split := range splits {
+		if slices.Contains(splits[:i], split) {
+			return nil, fmt.Errorf("qsl q3vl: split %q requested twice", split)
+		}
+		files := bySplit[split]
+		if len(files) == 0 {
+			have := make([]string, 0, len(bySplit))
+			for s := range bySplit {
+				have = append(have, s)
+			}
+			slices.Sort(have)
+			return nil, fmt.Errorf("qsl q3vl: no parquet shards for split %q under %s (found splits %v)", split, strings.Join(paths, ", "), have)
+		}
+		slices.Sort(files)
+		for _, f := range files {
+			ordered = append(ordered, &q3vlFile{path: f, split: split})
+		}
+	}
+	if len(ordered) > 1<<16 {
+		return nil, fmt.Errorf("qsl q3vl: %d shards is more than the %d supported", len(ordered), 1<<16)
+	}
+
+	d := &Dataset{files: ordered, workers: workers}
+	if err := d.open(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// open opens every file, then reads all row groups in parallel.
+func (d *Dataset) open() error {
+	type task struct {
+		file, rg int
+		base     int // index of the row group's first row in d.rows
+	}
+	var tasks []task
+	total := 0
+	for fi, f := range d.files {
+		if err := f.open(); err != nil {
+			return err
+		}
+		for rg, g := range f.pf.RowGroups() {
+			tasks = append(tasks, task{file: fi, rg: rg, base: total})
+			total += int(g.NumRows())
+		}
+	}
+	if total == 0 {
+		return fmt.Errorf("qsl q3vl: the dataset's %d shard(s) hold no rows", len(d.files))
+	}
+	d.rows = make([]q3vlRow, total)
+
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  = make(chan task)
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+	}
+	for range min(d.workers, len(tasks)) {
+		wg.Go(func() {
+			for t := range next {
+				f := d.files[t.file]
+				g := f.pf.RowGroups()[t.rg]
+				if err := f.readRowGroup(t.file, t.rg, g, d.rows[t.base:t.base+int(g.NumRows())]); err != nil {
+					fail(err)
+				}
+			}
+		})
+	}
+	for _, t := range tasks {
+		mu.Lock()
+		stop := first != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		next <- t
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
+
+func (f *q3vlFile) open() (err error) {
+	if f.r == nil {
+		if f.osf, err = os.Open(f.path); err != nil {
+			return fmt.Errorf("qsl q3vl: %w", err)
+		}
+		st, err := f.osf.Stat()
+		if err != nil {
+			return fmt.Errorf("qsl q3vl: %w", err)
+		}
+		f.r, f.size = f.osf, st.Size()
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("qsl q3vl: %s: not a readable parquet file (parquet reader panicked: %v)", f.path, p)
+		}
+	}()
+	if err := q3vlCheckFooter(f.r, f.size); err != nil {
+		return fmt.Errorf("qsl q3vl: %s: not a readable parquet file: %w", f.path, err)
+	}
+	f.pf, err = parquet.OpenFile(f.r, f.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("qsl q3vl: %s: not a readable parquet file: %w", f.path, err)
+	}
+	f.cols, err = resolveQ3VLColumns(f.pf.Root())
+	if err != nil {
+		return fmt.Errorf("qsl q3vl: %s: %w", f.path, err)
+	}
+	var start int64
+	for i, g := range f.pf.RowGroups() {
+		if n := g.NumRows(); n < 0 || n > f.size {
+			return fmt.Errorf("qsl q3vl: %s: row group %d claims %d rows in a %d-byte file (corrupt metadata)", f.path, i, n, f.size)
+		}
+		f.rgStart = append(f.rgStart, start)
+		start += g.NumRows()
+	}
+	if start > 1<<31-1 {
+		return fmt.Errorf("qsl q3vl: %s: %d rows is too many for one shard", f.path, start)
+	}
+	return nil
+}
+
+// q3vlCheckFooter checks the footer length against the file size before
+// parquet-go allocates a buffer of the length the file claims (up to 4 GiB
+// for a corrupt file).
+func q3vlCheckFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short for parquet", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("footer length %d exceeds the file's %d bytes (truncated or corrupt file)", n, size)
+	}
+	return nil
+}
+
+// resolveQ3VLColumns finds the columns the benchmark reads and checks their
+// types against the hub's schema.
+func resolveQ3VLColumns(root *parquet.Column) (q3vlColumns, error) {
+	var (
+		c    q3vlColumns
+		errs []error
+	)
+	have := func() string {
+		var names []string
+		for _, ch := range root.Columns() {
+			names = append(names, ch.Name())
+		}
+		return strings.Join(names, ", ")
+	}
+	leaf := func(name string, kind parquet.Kind, want string) int {
+		col := root.Column(name)
+		switch {
+		case col == nil:
+			errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", name, have()))
+			return -1
+		case !col.Leaf() || col.MaxRepetitionLevel() != 0 || col.Type().Kind() != kind:
+			errs = append(errs, fmt.Errorf("column %q is %s, want %s", name, q3vlDescribeColumn(col), want))
+			return -1
+		}
+		return col.Index()
+	}
+	c.title = leaf(q3vlColTitle, parquet.ByteArray, "a string")
+	c.desc = leaf(q3vlColDesc, parquet.ByteArray, "a string")
+	c.category = leaf(q3vlColCategory, parquet.ByteArray, "a string")
+	c.brand = leaf(q3vlColBrand, parquet.ByteArray, "a string")
+	c.secondhand = leaf(q3vlColSecondhand, parquet.Boolean, "a boolean")
+
+	c.image = -1
+	switch img := root.Column(q3vlColImage); {
+	case img == nil:
+		errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", q3vlColImage, have()))
+	case img.Leaf() || img.Column("bytes") == nil || !img.Column("bytes").Leaf() ||
+		img.Column("bytes").Type().Kind() != parquet.ByteArray || img.Column("bytes").MaxRepetitionLevel() != 0:
+		errs = append(errs, fmt.Errorf("column %q is %s, want a struct with binary field \"bytes\" (a datasets Image)", q3vlColImage, q3vlDescribeColumn(img)))
+	default:
+		c.image = img.Column("bytes").Index()
+	}
+
+	c.cats = -1
+	switch top := root.Column(q3vlColCats); {
+	case top == nil:
+		errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", q3vlColCats, have()))
+	default:
+		// Walk down the single-child chain (LIST group, repeated group,
+		// element) to the leaf, noting the repeated node.
+		node, slot := top, -1
+		for {
+			if node.Repeated() && slot < 0 {
+				slot = node.MaxDefinitionLevel()
+			}
+			if node.Leaf() || len(node.Columns()) != 1 {
+				break
+			}
+			node = node.Columns()[0]
+		}
+		if !node.Leaf() || slot < 0 || node.MaxRepetitionLevel() != 1 || node.Type().Kind() != parquet.ByteArray {
+			errs = append(errs, fmt.Errorf("column %q is %s, want a list of strings", q3vlColCats, q3vlDescribeColumn(top)))
+			break
+		}
+		c.cats = node.Index()
+		c.catsSlot = slot
+		c.catsMax = node.MaxDefinitionLevel()
+		if top.Optional() {
+			c.catsNull = top.MaxDefinitionLevel()
+		}
+	}
+	return c, errors.Join(errs...)
+}
+
+func q3vlDescribeColumn(c *parquet.Column) string {
+	s := strings.Join(strings.Fields(c.String()), " ")
+	s = strings.TrimSuffix(s, ";")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func (f *q3vlFile) where(rg int, row int) string {
+	return fmt.Sprintf("%s row %d", f.path, f.rgStart[rg]+int64(row))
+}
+
+// readRowGroup fills rows (the row group's rows) from every column but the
+// image, whose headers it only checks.
+func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3vlRow) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("qsl q3vl: %s row group %d: corrupt parquet data (parquet reader panicked: %v)", f.path, rg, p)
+		}
+	}()
+	chunks := g.ColumnChunks()
+	for i := range rows {
+		rows[i].file = uint16(fileIndex)
+		rows[i].rowGroup = int32(rg)
+		rows[i].row = int32(i)
+	}
+	str := func(col int, name string, set func(r *q3vlRow, s string, null bool)) error {
+		return q3vlReadFlat(chunks[col], name, len(rows), func(row int, v parquet.Value) error {
+			if v.IsNull() {
+				set(&rows[row], "", true)
+				return nil
+			}
+			b := v.ByteArray()
+			if !utf8.Valid(b) {
+				return fmt.Errorf("%s: column %q is not valid UTF-8", f.where(rg, row), name)
+			}
+			set(&rows[row], string(b), false)
+			return nil
+		})
+	}
+	steps := []func() error{
+		func() error {
+			return str(f.cols.title, q3vlColTitle, func(r *q3vlRow, s string, null bool) {
+				r.title = s
+				if null {
+					r.nulls |= q3vlNullTitle
+				}
+			})
+		},
+		func() error {
+			return str(f.cols.desc, q3vlColDesc, func(r *q3vlRow, s string, null bool) {
+				r.desc = s
+				if null {
+					r.nulls |= q3vlNullDesc
+				}
+			})
+		},
+		func() error {
+			return str(f.cols.category, q3vlColCategory, func(r *q3vlRow, s string, _ bool) { r.category = s })
+		},
+		func() error {
+			return str(f.cols.brand, q3vlColBrand, func(r *q3vlRow, s string, _ bool) { r.brand = s })
+		},
+		func() error {
+			return q3vlReadFlat(chunks[f.cols.secondhand], q3vlColSecondhand, len(rows), func(row int, v parquet.Value) error {
+				rows[row].secondhand = !v.IsNull() && v.Boolean()
+				return nil
+			})
+		},
+		func() error { return f.readCategories(chunks[f.cols.cats], rg, rows) },
+		func() error {
+			return q3vlReadFlat(chunks[f.cols.image], q3vlColImage, len(rows), func(row int, v parquet.Value) error {
+				if v.IsNull() {
+					return fmt.Errorf("%s: %s has no bytes (null image)", f.where(rg, row), q3vlColImage)
+				}
+				b := v.ByteArray()
+				format, err := checkImage(b)
+				if err != nil {
+					return fmt.Errorf("%s: %s: %w", f.where(rg, row), q3vlColImage, err)
+				}
+				rows[row].format = format
+				rows[row].imageSize = int64(len(b))
+				return nil
+			})
+		},
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			var ce *q3vlColumnError
+			if errors.As(err, &ce) {
+				return fmt.Errorf("qsl q3vl: %s row group %d: %w", f.path, rg, err)
+			}
+			return fmt.Errorf("qsl q3vl: %w", err)
+		}
+	}
+	return nil
+}
+
+// readCategories reads the list column, one list per row.
+func (f *q3vlFile) readCategories(chunk parquet.ColumnChunk, rg int, rows []q3vlRow) error {
+	row := -1
+	return q3vlReadValues(chunk, q3vlColCats, func(v parquet.Value) error {
+		if v.RepetitionLevel() == 0 {
+			row++
+			if row >= len(rows) {
+				return &q3vlColumnError{fmt.Errorf("column %q has more rows than the row group's %d", q3vlColCats, len(rows))}
+			}
+			rows[row].cats = []string{} // an empty list, not a missing one
+		}
+		if row < 0 {
+			return &q3vlColumnError{fmt.Errorf("column %q starts inside a list", q3vlColCats)}
+		}
+		r := &rows[row]
+		switch def := v.DefinitionLevel(); {
+		case def < f.cols.catsNull:
+			r.cats = nil
+			r.nulls |= q3vlNullCats
+		case def < f.cols.catsSlot:
+			// empty list
+		case def < f.cols.catsMax:
+			r.catNulls = append(r.catNulls, int32(len(r.cats)))
+			r.cats = append(r.cats, "")
+		default:
+			b := v.ByteArray()
+			if !utf8.Valid(b) {
+				return fmt.Errorf("%s: column %q is not valid UTF-8", f.where(rg, row), q3vlColCats)
+			}
+			r.cats = append(r.cats, string(b))
+		}
+		return nil
+	}, func() error {
+		if row+1 != len(rows) {
+			return &q3vlColumnError{fmt.Errorf("column %q has %d rows, the row group %d", q3vlColCats, row+1, len(rows))}
+		}
+		return nil
+	})
+}
+
+// q3vlColumnError is a structural problem of a column chunk (no single row to
+// blame).
+type q3vlColumnError struct{ err error }
+
+func (e *q3vlColumnError) Error() string { return e.err.Error() }
+func (e *q3vlColumnError) Unwrap() error { return e.err }
+
+// q3vlReadFlat calls fn with each value of a non-repeated column and its row
+// number within the row group, and checks the column has n rows.
+func q3vlReadFlat(chunk parquet.ColumnChunk, name string, n int, fn func(row int, v parquet.Value) error) error {
+	row := 0
+	return q3vlReadValues(chunk, name, func(v parquet.Value) error {
+		if row >= n {
+			return &q3vlColumnError{fmt.Errorf("column %q has more values than the row group's %d rows", name, n)}
+		}
+		err := fn(row, v)
+		row++
+		return err
+	}, func() error {
+		if row != n {
+			return &q3vlColumnError{fmt.Errorf("column %q has %d values, the row group %d rows", name, row, n)}
+		}
+		return nil
+	})
+}
+
+// q3vlReadValues calls fn with every value of a column chunk, in order, then
+// done. Values are only valid during fn.
+func q3vlReadValues(chunk parquet.ColumnChunk, name string, fn func(parquet.Value) error, done func() error) error {
+	pages := chunk.Pages()
+	defer pages.Close()
+	buf := make([]parquet.Value, 64)
+	for {
+		page, err := pages.ReadPage()
+		if err == io.EOF {
+			return done()
+		}
+		if err != nil {
+			return &q3vlColumnError{fmt.Errorf("reading column %q: %w", name, err)}
+		}
+		err = q3vlEachPageValue(page, name, buf, fn)
+		parquet.Release(page)
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func q3vlEachPageValue(page parquet.Page, name string, buf []parquet.Value, fn func(parquet.Value) error) error {
+	vr := page.Values()
+	for {
+		n, err := vr.ReadValues(buf)
+		for _, v := range buf[:n] {
+			if e := fn(v); e != nil {
+				return e
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &q3vlColumnError{fmt.Errorf("reading column %q: %w", name, err)}
+		}
+	}
+}
+
+// Len returns the number of samples.
+func (d *Dataset) Len() int { return len(d.rows) }
+
+// Sample returns sample i's metadata (no image). It panics if i is out of
+// range, like a slice index.
+func (d *Dataset) Sample(i int) Sample {
+	r := &d.rows[i]
+	f := d.files[r.file]
+	return Sample{
+		Title:       r.title,
+		Description: r.desc,
+		Truth: eval.Truth{
+			Category:     r.category,
+			Brand:        r.brand,
+			IsSecondhand: r.secondhand,
+			Categories:   slices.Clone(r.cats),
+		},
+		Source: fmt.Sprintf("%s:%d", f.path, f.rgStart[r.rowGroup]+int64(r.row)),
+	}
+}
+
+// RawSize returns the bytes sample i occupies in the dataset: its image plus
+// its title, description and categories. Load-memory targets are ratios to
+// this.
+func (d *Dataset) RawSize(i int) int64 {
+	r := &d.rows[i]
+	n := r.imageSize + int64(len(r.title)+len(r.desc))
+	for _, c := range r.cats {
+		n += int64(len(c))
+	}
+	return n
+}
+
+// UserText returns the text part of sample i's user message exactly as the
+// reference writes it (task.py formulate_loaded_sample): the title, the
+// description and Python's repr of the category list in its template. A
+// null title, description, list or list element appears as None, as
+// Python's f-string writes it.
+func (d *Dataset) UserText(i int) string {
+	r := &d.rows[i]
+	title, desc := r.title, r.desc
+	if r.nulls&q3vlNullTitle != 0 {
+		title = "None"
+	}
+	if r.nulls&q3vlNullDesc != 0 {
+		desc = "None"
+	}
+	return q3vlUserText(title, desc, r.catsRepr())
+}
+
+func (r *q3vlRow) catsRepr() string {
+	if r.nulls&q3vlNullCats != 0 {
+		return "None"
+	}
+	if len(r.catNulls) == 0 {
+		return PyReprList(r.cats)
+	}
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, c := range r.cats {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if slices.Contains(r.catNulls, int32(i)) {
+			b.WriteString("None")
+			continue
+		}
+		appendPyRepr(&b, c)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// Close closes the shards. It is safe to call more than once; loading
+// samples after Close fails.
+func (d *Dataset) Close() error {
+	d.closeOnce.Do(func() {
+		d.closed.Store(true)
+		var errs []error
+		for _, f := range d.files {
+			if f.osf != nil {
+				errs = append(errs, f.osf.Close())
+			}
+		}
+		d.closeErr = errors.Join(errs...)
+	})
+	return d.closeErr
+}

@@ -1,0 +1,229 @@
+package qwen3vl
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+	"github.com/mlperf-go/mlperf-go/qsl"
+)
+
+// q3vlVector is one entry of testdata/q3vl_request_messages.json: a sample
+// and the messages the reference (task.py formulate_loaded_sample, run with
+// its own templates and pydantic) builds from it. A copy of
+// /work/shared/testdata/q3vl/request_messages.json.
+type q3vlVector struct {
+	Sample struct {
+		Title        string   `json:"product_title"`
+		Description  string   `json:"product_description"`
+		Categories   []string `json:"potential_product_categories"`
+		Category     string   `json:"ground_truth_category"`
+		Brand        string   `json:"ground_truth_brand"`
+		IsSecondhand bool     `json:"ground_truth_is_secondhand"`
+	} `json:"sample"`
+	ImageBase64    string          `json:"image_base64"`
+	ImageFormat    string          `json:"image_format"`
+	Messages       json.RawMessage `json:"messages"`
+	ResponseFormat json.RawMessage `json:"response_format_when_guided"`
+}
+
+func q3vlVectors(t testing.TB) []q3vlVector {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "q3vl_request_messages.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []q3vlVector
+	if err := json.Unmarshal(b, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) == 0 {
+		t.Fatal("no vectors")
+	}
+	return vs
+}
+
+// q3vlVectorDataset writes the vectors' samples as a hub-style shard and
+// opens it.
+func q3vlVectorDataset(t testing.TB, vs []q3vlVector, opts synth.Q3VLShardOptions) *Dataset {
+	t.Helper()
+	rows := make([]synth.Q3VLRow, len(vs))
+	for i, v := range vs {
+		img, err := base64.StdEncoding.DecodeString(v.ImageBase64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[i] = synth.Q3VLRow{
+			Title: v.Sample.Title, Description: v.Sample.Description, Image: img,
+			Categories: v.Sample.Categories, Category: v.Sample.Category,
+			Brand: v.Sample.Brand, IsSecondhand: v.Sample.IsSecondhand,
+		}
+	}
+	dir := t.TempDir()
+	if err := synth.WriteQ3VLShard(filepath.Join(dir, "train-00000-of-00001.parquet"), rows, opts); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func q3vlParse(t testing.TB, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("invalid JSON %q: %v", b, err)
+	}
+	return v
+}
+
+// q3vlTexts pulls the system content, user text and image URL out of a
+// messages array in the reference's shape.
+func q3vlTexts(t testing.TB, messages []byte) (system, user, url string) {
+	t.Helper()
+	var m []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(messages, &m); err != nil || len(m) != 2 {
+		t.Fatalf("messages %s: %v", messages, err)
+	}
+	if err := json.Unmarshal(m[0].Content, &system); err != nil {
+		t.Fatal(err)
+	}
+	var parts []struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if err := json.Unmarshal(m[1].Content, &parts); err != nil || len(parts) != 2 {
+		t.Fatalf("user content %s: %v", m[1].Content, err)
+	}
+	return system, parts[0].Text, parts[1].ImageURL.URL
+}
+
+// TestQ3VLMessagesMatchReference checks, for every reference vector, that
+// the messages built from a parquet shard marshal to the reference's
+// messages, and that each text is byte-identical.
+func TestQ3VLMessagesMatchReference(t *testing.T) {
+	vs := q3vlVectors(t)
+	for _, dict := range []bool{false, true} {
+		d := q3vlVectorDataset(t, vs, synth.Q3VLShardOptions{DictionaryImages: dict, RowGroupSize: 2})
+		if d.Len() != len(vs) {
+			t.Fatalf("Len = %d, want %d", d.Len(), len(vs))
+		}
+		for i, v := range vs {
+			msgs, err := d.Messages(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(q3vlParse(t, v.Messages), q3vlParse(t, got)); diff != "" {
+				t.Errorf("vector %d (dict=%v): messages differ from the reference (-want +got):\n%s", i, dict, diff)
+			}
+			wantSys, wantUser, wantURL := q3vlTexts(t, v.Messages)
+			gotSys, gotUser, gotURL := q3vlTexts(t, got)
+			if gotSys != wantSys {
+				t.Errorf("vector %d: system prompt differs:\n got %q\nwant %q", i, gotSys, wantSys)
+			}
+			if gotUser != wantUser {
+				t.Errorf("vector %d: user text differs:\n got %q\nwant %q", i, gotUser, wantUser)
+			}
+			if d.UserText(i) != wantUser {
+				t.Errorf("vector %d: UserText differs:\n got %q\nwant %q", i, d.UserText(i), wantUser)
+			}
+			if gotURL != wantURL {
+				t.Errorf("vector %d: image URL differs:\n got %.80q\nwant %.80q", i, gotURL, wantURL)
+			}
+			if want := "data:image/" + v.ImageFormat + ";base64,"; !strings.HasPrefix(gotURL, want) {
+				t.Errorf("vector %d: image URL starts %.40q, want %q", i, gotURL, want)
+			}
+			s := d.Sample(i)
+			if s.Title != v.Sample.Title || s.Description != v.Sample.Description || s.Category != v.Sample.Category ||
+				s.Brand != v.Sample.Brand || s.IsSecondhand != v.Sample.IsSecondhand || !cmp.Equal(s.Categories, v.Sample.Categories) {
+				t.Errorf("vector %d: Sample = %+v, want %+v", i, s, v.Sample)
+			}
+		}
+	}
+}
+
+func TestQ3VLSystemPromptAndResponseFormat(t *testing.T) {
+	for i, v := range q3vlVectors(t) {
+		sys, _, _ := q3vlTexts(t, v.Messages)
+		if SystemPrompt() != sys {
+			t.Errorf("vector %d: SystemPrompt differs:\n got %q\nwant %q", i, SystemPrompt(), sys)
+		}
+		if diff := cmp.Diff(q3vlParse(t, v.ResponseFormat), q3vlParse(t, ResponseFormat())); diff != "" {
+			t.Errorf("vector %d: response_format differs (-want +got):\n%s", i, diff)
+		}
+	}
+	b := ResponseFormat()
+	b[0] = 'x'
+	if ResponseFormat()[0] != '{' {
+		t.Error("ResponseFormat returned shared memory")
+	}
+}
+
+// TestQ3VLBuilderBodies loads the vectors through a Library and checks that
+// the bodies carry the reference's messages.
+func TestQ3VLBuilderBodies(t *testing.T) {
+	vs := q3vlVectors(t)
+	d := q3vlVectorDataset(t, vs, synth.Q3VLShardOptions{RowGroupSize: 1})
+	lib, err := qsl.NewLibrary("q3vl", d.Len(), 0, d.Builder(q3vlMinimalEncode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := []int{2, 0, 1, 0}
+	if err := lib.LoadSamplesToRam(idx); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		var body struct {
+			Model    string          `json:"model"`
+			Messages json.RawMessage `json:"messages"`
+		}
+		if err := json.Unmarshal(lib.Body(i), &body); err != nil {
+			t.Fatalf("sample %d body: %v", i, err)
+		}
+		if diff := cmp.Diff(q3vlParse(t, v.Messages), q3vlParse(t, body.Messages)); diff != "" {
+			t.Errorf("sample %d body messages differ (-want +got):\n%s", i, diff)
+		}
+	}
+	if n, _ := lib.Loaded(); n != len(vs) {
+		t.Errorf("loaded %d, want %d", n, len(vs))
+	}
+}
+
+// q3vlMinimalEncode is the smallest request an encoder would make.
+func q3vlMinimalEncode(dst []byte, _ int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
+	b, err := json.Marshal(openai.ChatCompletionNewParams{Model: "m", Messages: messages})
+	return append(dst, b...), err
+}
+
+func TestQ3VLDataURL(t *testing.T) {
+	img := []byte{0xff, 0xd8, 0xff, 0xe0, 1, 2, 3}
+	got := q3vlDataURL(formatJPEG, img)
+	want := "data:image/JPEG;base64," + base64.StdEncoding.EncodeToString(img)
+	if got != want {
+		t.Errorf("q3vlDataURL = %q, want %q", got, want)
+	}
+	if !bytes.Equal([]byte(q3vlDataURL(formatPNG, nil)), []byte("data:image/PNG;base64,")) {
+		t.Error("empty image URL wrong")
+	}
+}

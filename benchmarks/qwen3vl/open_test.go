@@ -1,0 +1,413 @@
+package qwen3vl
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go"
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+)
+
+func q3vlTinyPNG(t testing.TB) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	img.Set(1, 1, color.RGBA{200, 10, 10, 255})
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func q3vlWriteShard(t testing.TB, dir, name string, rows []synth.Q3VLRow) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := synth.WriteQ3VLShard(p, rows, synth.Q3VLShardOptions{RowGroupSize: 2}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func q3vlRowsNamed(t testing.TB, titles ...string) []synth.Q3VLRow {
+	img := q3vlTinyPNG(t)
+	var rows []synth.Q3VLRow
+	for _, s := range titles {
+		rows = append(rows, synth.Q3VLRow{Title: s, Image: img, Categories: []string{"A > B"}, Category: "A > B"})
+	}
+	return rows
+}
+
+func q3vlTitles(d *Dataset) []string {
+	var out []string
+	for i := range d.Len() {
+		out = append(out, d.Sample(i).Title)
+	}
+	return out
+}
+
+// TestQ3VLSplits checks split discovery from hub shard names and ordering.
+func TestQ3VLSplits(t *testing.T) {
+	dir := t.TempDir()
+	q3vlWriteShard(t, dir, "data/train-00001-of-00002.parquet", q3vlRowsNamed(t, "tr1a", "tr1b", "tr1c"))
+	q3vlWriteShard(t, dir, "data/train-00000-of-00002.parquet", q3vlRowsNamed(t, "tr0a"))
+	q3vlWriteShard(t, dir, "data/test-00000-of-00001.parquet", q3vlRowsNamed(t, "te0a", "te0b"))
+	q3vlWriteShard(t, dir, "data/validation-00000-of-00001.parquet", q3vlRowsNamed(t, "va"))
+	for _, tc := range []struct {
+		paths  []string
+		splits []string
+		want   []string
+	}{
+		{[]string{dir}, nil, []string{"tr0a", "tr1a", "tr1b", "tr1c", "te0a", "te0b"}},
+		{[]string{dir}, []string{"test", "train"}, []string{"te0a", "te0b", "tr0a", "tr1a", "tr1b", "tr1c"}},
+		{[]string{dir}, []string{"validation"}, []string{"va"}},
+		{[]string{filepath.Join(dir, "data", "test-00000-of-00001.parquet"), filepath.Join(dir, "data")}, []string{"test"}, []string{"te0a", "te0b"}},
+	} {
+		d, err := Open(tc.paths, Options{Splits: tc.splits, Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, q3vlTitles(d)); diff != "" {
+			t.Errorf("splits %v (-want +got):\n%s", tc.splits, diff)
+		}
+		d.Close()
+	}
+
+	// The hub's converted layout names the split by directory.
+	conv := t.TempDir()
+	q3vlWriteShard(t, conv, "default/test/0000.parquet", q3vlRowsNamed(t, "c"))
+	d, err := Open([]string{conv}, Options{Splits: []string{"test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q3vlTitles(d); !cmp.Equal(got, []string{"c"}) {
+		t.Errorf("converted layout: %q", got)
+	}
+	d.Close()
+
+	for _, tc := range []struct {
+		paths  []string
+		splits []string
+		want   string
+	}{
+		{[]string{dir}, []string{"dev"}, `no parquet shards for split "dev"`},
+		{[]string{dir}, []string{"train", "train"}, "requested twice"},
+		{nil, nil, "no dataset path"},
+		{[]string{filepath.Join(dir, "nope")}, nil, "nope"},
+	} {
+		_, err := Open(tc.paths, Options{Splits: tc.splits})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Open(%v, %v) error = %v, want it to mention %q", tc.paths, tc.splits, err, tc.want)
+		}
+	}
+	odd := t.TempDir()
+	q3vlWriteShard(t, odd, "products.parquet", q3vlRowsNamed(t, "x"))
+	if _, err := Open([]string{odd}, Options{}); err == nil || !strings.Contains(err.Error(), "products.parquet") {
+		t.Errorf("unnamed shard: error = %v", err)
+	}
+}
+
+// Rows written with schemas other than the hub's.
+type q3vlNoImageRow struct {
+	ProductTitle string `parquet:"product_title"`
+}
+
+type q3vlWrongTypes struct {
+	ProductTitle               string            `parquet:"product_title"`
+	ProductDescription         int64             `parquet:"product_description"`
+	ProductImage               []byte            `parquet:"product_image"`
+	PotentialProductCategories string            `parquet:"potential_product_categories"`
+	GroundTruthCategory        string            `parquet:"ground_truth_category"`
+	GroundTruthBrand           string            `parquet:"ground_truth_brand"`
+	GroundTruthIsSecondhand    string            `parquet:"ground_truth_is_secondhand"`
+	Extra                      map[string]string `parquet:"extra"`
+}
+
+func q3vlWriteRows[T any](t *testing.T, path string, rows []T) {
+	t.Helper()
+	var b bytes.Buffer
+	w := parquet.NewGenericWriter[T](&b)
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestQ3VLSchemaAndCorruptionErrors(t *testing.T) {
+	good := t.TempDir()
+	goodPath := q3vlWriteShard(t, good, "train-00000-of-00001.parquet", q3vlRowsNamed(t, "a", "b", "c", "d", "e"))
+	goodBytes, err := os.ReadFile(goodPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, tc := range []struct {
+		name  string
+		write func(path string)
+		want  []string
+	}{
+		{"missing columns", func(p string) { q3vlWriteRows(t, p, []q3vlNoImageRow{{"x"}}) },
+			[]string{`missing column "product_image"`, `missing column "ground_truth_brand"`}},
+		{"wrong types", func(p string) { q3vlWriteRows(t, p, []q3vlWrongTypes{{ProductTitle: "x"}}) },
+			[]string{`column "product_description"`, "want a string", `column "product_image"`, `column "potential_product_categories"`, "want a list of strings", `"ground_truth_is_secondhand"`, "want a boolean"}},
+		{"not parquet", func(p string) { os.WriteFile(p, []byte("hello, this is not parquet"), 0o644) },
+			[]string{"not a readable parquet file"}},
+		{"truncated", func(p string) { os.WriteFile(p, goodBytes[:len(goodBytes)/2], 0o644) },
+			[]string{"not a readable parquet file"}},
+		{"corrupt pages", func(p string) {
+			b := bytes.Clone(goodBytes)
+			for i := 4; i < len(b)/2; i += 7 {
+				b[i] ^= 0x5a
+			}
+			os.WriteFile(p, b, 0o644)
+		}, []string{"row group"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "train-00000-of-00001.parquet")
+			tc.write(path)
+			_, err := Open([]string{dir}, Options{Splits: []string{"train"}})
+			if err == nil {
+				t.Fatal("Open succeeded")
+			}
+			t.Logf("error: %v", err)
+			for _, w := range append(tc.want, path) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\ndoes not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestQ3VLNulls checks that null text is written as Python's f-string
+// writes None.
+func TestQ3VLNulls(t *testing.T) {
+	rows := q3vlRowsNamed(t, "t0", "t1", "t2")
+	rows[0].Null = []string{synth.Q3VLColTitle, synth.Q3VLColDescription, synth.Q3VLColCategories, synth.Q3VLColBrand, synth.Q3VLColIsSecondhand}
+	rows[1].Categories = nil // empty list
+	rows[2].Categories = []string{"it's", "x"}
+	dir := t.TempDir()
+	q3vlWriteShard(t, dir, "train-00000-of-00001.parquet", rows)
+	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	want := []string{
+		q3vlUserText("None", "None", "None"),
+		q3vlUserText("t1", "", "[]"),
+		q3vlUserText("t2", "", `["it's", 'x']`),
+	}
+	for i, w := range want {
+		if got := d.UserText(i); got != w {
+			t.Errorf("UserText(%d) = %q, want %q", i, got, w)
+		}
+	}
+	if s := d.Sample(0); s.Title != "" || s.Brand != "" || s.IsSecondhand || s.Categories != nil {
+		t.Errorf("null sample = %+v", s)
+	}
+}
+
+// TestQ3VLNullCategoryElement checks a null inside the list is None.
+func TestQ3VLNullCategoryElement(t *testing.T) {
+	type row struct {
+		ProductTitle       *string `parquet:"product_title,optional"`
+		ProductDescription *string `parquet:"product_description,optional"`
+		ProductImage       *struct {
+			Bytes []byte `parquet:"bytes,optional"`
+		} `parquet:"product_image,optional"`
+		PotentialProductCategories []*string `parquet:"potential_product_categories,optional,list"`
+		GroundTruthCategory        *string   `parquet:"ground_truth_category,optional"`
+		GroundTruthBrand           *string   `parquet:"ground_truth_brand,optional"`
+		GroundTruthIsSecondhand    *bool     `parquet:"ground_truth_is_secondhand,optional"`
+	}
+	a, s := "a'", "t"
+	r := row{ProductTitle: &s, ProductDescription: &s, PotentialProductCategories: []*string{&a, nil, &a}}
+	r.ProductImage = &struct {
+		Bytes []byte `parquet:"bytes,optional"`
+	}{q3vlTinyPNG(t)}
+	dir := t.TempDir()
+	q3vlWriteRows(t, filepath.Join(dir, "train-00000-of-00001.parquet"), []row{r})
+	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got, want := d.UserText(0), q3vlUserText("t", "t", `["a'", None, "a'"]`); got != want {
+		t.Errorf("UserText = %q, want %q", got, want)
+	}
+}
+
+// TestQ3VLBuilderManyRowGroups loads random batches spanning many row groups
+// and shards with several workers and checks every body against the
+// per-sample messages (which read the image on their own), so a page reused
+// too early would show.
+func TestQ3VLBuilderManyRowGroups(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := synth.Q3VL(dir, 90, synth.Q3VLSynthOptions{Seed: 5, Shards: 2, RowGroupSize: 7}); err != nil {
+		t.Fatal(err)
+	}
+	for _, dict := range []bool{false, true} {
+		if dict {
+			dir = t.TempDir()
+			if _, err := synth.Q3VL(dir, 40, synth.Q3VLSynthOptions{Seed: 6, RowGroupSize: 5, DictionaryImages: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, err := Open([]string{dir}, Options{Workers: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		idx := rng.Perm(d.Len())[:d.Len()*2/3]
+		var mu sync.Mutex
+		bodies := map[int][]byte{}
+		err = d.Builder(q3vlMinimalEncode).Build(idx, func(i int, b []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			if _, dup := bodies[i]; dup {
+				t.Errorf("index %d emitted twice", i)
+			}
+			bodies[i] = bytes.Clone(b) // b is the builder's scratch space
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bodies) != len(idx) {
+			t.Fatalf("%d bodies for %d indices", len(bodies), len(idx))
+		}
+		for _, i := range idx {
+			msgs, err := d.Messages(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := q3vlMinimalEncode(nil, i, msgs)
+			if !bytes.Equal(bodies[i], want) {
+				t.Fatalf("dict=%v sample %d: body differs from the sample's own messages", dict, i)
+			}
+		}
+		if err := d.Builder(q3vlMinimalEncode).Build([]int{d.Len()}, func(int, []byte) {}); err == nil {
+			t.Error("out-of-range index accepted")
+		}
+		encErr := fmt.Errorf("boom")
+		err = d.Builder(func([]byte, int, []openai.ChatCompletionMessageParamUnion) ([]byte, error) { return nil, encErr }).Build(idx, func(int, []byte) {})
+		if err == nil || !strings.Contains(err.Error(), "boom") || !strings.Contains(err.Error(), "row") {
+			t.Errorf("encode error = %v", err)
+		}
+		d.Close()
+		if err := d.Builder(q3vlMinimalEncode).Build(idx[:1], func(int, []byte) {}); err == nil {
+			t.Error("load after Close succeeded")
+		}
+	}
+}
+
+// TestQ3VLImageFormats checks the format names Pillow would give.
+func TestQ3VLImageFormats(t *testing.T) {
+	var jb bytes.Buffer
+	if err := jpeg.Encode(&jb, image.NewGray(image.Rect(0, 0, 4, 4)), nil); err != nil {
+		t.Fatal(err)
+	}
+	j := jb.Bytes()
+	mpo := q3vlWithMPF(j, 2, binary.BigEndian)
+	single := q3vlWithMPF(j, 1, binary.LittleEndian)
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want imageFormat
+		ok   bool
+	}{
+		{"jpeg", j, formatJPEG, true},
+		{"mpo", mpo, formatMPO, true},
+		{"mpf with one image", single, formatJPEG, true},
+		{"png", q3vlTinyPNG(t), formatPNG, true},
+		{"gif magic only", []byte("GIF89a\x00"), formatGIF, false},
+		{"bmp magic only", []byte("BM\x00\x00"), formatBMP, false},
+		{"webp magic only", []byte("RIFF\x00\x00\x00\x00WEBPVP8 "), formatWEBP, false},
+		{"tiff magic only", []byte("II\x2a\x00\x08\x00\x00\x00"), formatTIFF, false},
+		{"text", []byte("hello"), formatUnknown, false},
+		{"empty", nil, formatUnknown, false},
+	} {
+		got, err := checkImage(tc.b)
+		if got != tc.want || (err == nil) != tc.ok {
+			t.Errorf("%s: checkImage = %v, %v; want %v, ok=%v", tc.name, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// q3vlWithMPF inserts an APP2 "MPF" segment with the given NumberOfImages
+// after the JPEG's SOI marker.
+func q3vlWithMPF(j []byte, images uint32, order binary.ByteOrder) []byte {
+	var tiff bytes.Buffer
+	if order == binary.BigEndian {
+		tiff.WriteString("MM\x00\x2a")
+	} else {
+		tiff.WriteString("II\x2a\x00")
+	}
+	binary.Write(&tiff, order, uint32(8)) // IFD offset
+	binary.Write(&tiff, order, uint16(2)) // entries
+	binary.Write(&tiff, order, []uint16{0xB000, 7})
+	binary.Write(&tiff, order, uint32(4))
+	tiff.WriteString("0100")
+	binary.Write(&tiff, order, []uint16{0xB001, 4})
+	binary.Write(&tiff, order, []uint32{1, images})
+	binary.Write(&tiff, order, uint32(0))
+	seg := append([]byte("MPF\x00"), tiff.Bytes()...)
+	out := append([]byte{}, j[:2]...)
+	out = append(out, 0xFF, 0xE2, byte((len(seg)+2)>>8), byte(len(seg)+2))
+	out = append(out, seg...)
+	return append(out, j[2:]...)
+}
+
+// FuzzQ3VLOpen feeds arbitrary bytes as a shard (from memory, so that each
+// run is cheap): opening must fail or succeed cleanly, never panic, and a
+// dataset that opens must load without panicking.
+func FuzzQ3VLOpen(f *testing.F) {
+	dir := f.TempDir()
+	p := q3vlWriteShard(f, dir, "train-00000-of-00001.parquet", q3vlRowsNamed(f, "a", "b", "c"))
+	good, err := os.ReadFile(p)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)-10])
+	f.Add([]byte("PAR1PAR1"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d := &Dataset{workers: 2, files: []*q3vlFile{{path: "fuzz.parquet", split: "train", r: bytes.NewReader(b), size: int64(len(b))}}}
+		if err := d.open(); err != nil {
+			if !strings.Contains(err.Error(), "fuzz.parquet") {
+				t.Errorf("error does not name the file: %v", err)
+			}
+			return
+		}
+		idx := make([]int, d.Len())
+		for i := range idx {
+			idx[i] = i
+			_ = d.UserText(i)
+			_ = d.Sample(i)
+		}
+		_ = d.Builder(q3vlMinimalEncode).Build(idx, func(int, []byte) {})
+	})
+}

@@ -1,0 +1,135 @@
+// Package qwen3vl is the qwen3-vl-235b-a22b benchmark: the Shopify product
+// catalogue (parquet shards with images) sent as OpenAI chat completions,
+// answered with product metadata text and scored in Go as the reference's
+// evaluator does. It registers itself with internal/benchmark.
+package qwen3vl
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/openai/openai-go"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/qsl"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// Name is the benchmark's LoadGen model name and submission directory.
+const Name = "qwen3-vl-235b-a22b"
+
+// Samples is the size of the official dataset: the catalogue's train and
+// test splits, 48,289 samples.
+const Samples = 48289
+
+func init() {
+	benchmark.Register(benchmark.Benchmark{
+		Name:           Name,
+		SubmissionDir:  Name,
+		API:            sut.APIChat,
+		Model:          "Qwen/Qwen3-VL-235B-A22B-Instruct",
+		Output:         benchmark.Text,
+		DatasetSize:    Samples,
+		AccuracySize:   Samples,
+		Description:    "Shopify product catalogue, images + text, OpenAI chat completions",
+		InputDataTypes: "text, image",
+		DatasetHelp:    "parquet shards or their directory (repeatable); --dataset-split picks splits (default train, test)",
+		// The reference sends no sampling parameter (its SamplingParams
+		// fields all default to None): Sampling has no entry.
+		Open: open,
+		Synth: func(dir string, n int, seed uint64) ([]string, error) {
+			return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
+		},
+		Rounds: rounds,
+	})
+}
+
+func open(paths, splits []string) (benchmark.Dataset, error) {
+	d, err := Open(paths, Options{Splits: splits})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Bodies builds chat completions requests: every body starts with the model
+// and the system prompt, which the library keeps once.
+func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
+	if o.API != sut.APIChat {
+		return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, o.API)
+	}
+	var rf []byte
+	if o.Guided {
+		rf = ResponseFormat()
+	}
+	model, stream, params := o.Model, o.Stream, o.Chat
+	prefix, err := sut.ChatPrefix(model, openai.SystemMessage(SystemPrompt()), rf, params, stream)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.Builder(func(dst []byte, _ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
+		return sut.AppendChat(dst, model, m, rf, params, stream)
+	}), prefix, nil
+}
+
+// Truth returns the ground truth the evaluator scores against, one per
+// sample index.
+func (d *Dataset) Truth() []eval.Truth {
+	t := make([]eval.Truth, d.Len())
+	for i := range t {
+		t[i] = d.Sample(i).Truth
+	}
+	return t
+}
+
+// FakeAnswers returns the answers the fake endpoint keys on the exact user
+// text the harness sends for each sample.
+func (d *Dataset) FakeAnswers() []benchmark.FakeAnswer {
+	t := make([]benchmark.FakeAnswer, d.Len())
+	for i := range t {
+		s := d.Sample(i)
+		t[i] = benchmark.FakeAnswer{UserText: d.UserText(i), Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand, Categories: s.Categories}
+	}
+	return t
+}
+
+// Evaluate scores the log as the reference's evaluator does, writes
+// accuracy.txt in its format and fails when the F1 misses the target.
+func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+	entries, err := acclog.Read(logPath)
+	if err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	opts := eval.DefaultOptions()
+	if o.Seed != nil {
+		opts.Seed = *o.Seed
+	}
+	if o.Workers > 0 {
+		opts.Workers = o.Workers
+	}
+	opts.Interactive = o.Interactive
+	res, err := opts.Evaluate(entries, d.Truth())
+	if err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	out := o.Out
+	if out == "" {
+		out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
+	}
+	if err := eval.WriteAccuracyTxt(out, res, ""); err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintln(&b, res.Table())
+	fmt.Fprintln(&b, res.Summary())
+	fmt.Fprintf(&b, "wrote %s\n", out)
+	ev := benchmark.Evaluation{Report: b.String()}
+	if !res.MeetsTarget() {
+		ev.Failure = fmt.Errorf("f1 %.6f is below the target %.6f", res.CategoryF1, res.Target)
+	}
+	return ev, nil
+}

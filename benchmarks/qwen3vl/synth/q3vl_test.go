@@ -1,0 +1,258 @@
+package synth_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+)
+
+func TestQ3VLRoundTrip(t *testing.T) {
+	const n = 60
+	opts := synth.Q3VLSynthOptions{Seed: 7, TestFraction: 0.25, Shards: 2, RowGroupSize: 8}
+	dir := t.TempDir()
+	paths, err := synth.Q3VL(dir, n, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range paths {
+		names = append(names, strings.TrimPrefix(p, dir+string(filepath.Separator)))
+	}
+	wantNames := []string{
+		"data/train-00000-of-00002.parquet", "data/train-00001-of-00002.parquet",
+		"data/test-00000-of-00002.parquet", "data/test-00001-of-00002.parquet",
+	}
+	if diff := cmp.Diff(wantNames, names); diff != "" {
+		t.Fatalf("shards (-want +got):\n%s", diff)
+	}
+	rows, err := synth.Q3VLRows(n, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const nTest = 15 // 25% of 60
+
+	for _, tc := range []struct {
+		splits []string
+		want   []synth.Q3VLRow
+	}{
+		{nil, rows}, // default train then test
+		{[]string{"test", "train"}, append(append([]synth.Q3VLRow{}, rows[n-nTest:]...), rows[:n-nTest]...)},
+		{[]string{"test"}, rows[n-nTest:]},
+	} {
+		d, err := qwen3vl.Open([]string{dir}, qwen3vl.Options{Splits: tc.splits})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Len() != len(tc.want) {
+			t.Fatalf("splits %v: Len = %d, want %d", tc.splits, d.Len(), len(tc.want))
+		}
+		for i, r := range tc.want {
+			s := d.Sample(i)
+			got := synth.Q3VLRow{Title: s.Title, Description: s.Description, Categories: s.Categories,
+				Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand}
+			want := r
+			want.Image, want.ImagePath = nil, ""
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("splits %v sample %d (-want +got):\n%s", tc.splits, i, diff)
+			}
+			if !strings.Contains(s.Source, "data/") {
+				t.Errorf("Source %q does not name the shard", s.Source)
+			}
+		}
+		// Every image comes back byte for byte in its data URL, and decodes.
+		for _, i := range []int{0, len(tc.want) / 2, len(tc.want) - 1} {
+			msgs, err := d.Messages(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(msgs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m []struct {
+				Content json.RawMessage `json:"content"`
+			}
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			var parts []struct {
+				Text     string               `json:"text"`
+				ImageURL struct{ URL string } `json:"image_url"`
+			}
+			if err := json.Unmarshal(m[1].Content, &parts); err != nil {
+				t.Fatal(err)
+			}
+			if parts[0].Text != d.UserText(i) {
+				t.Errorf("user text differs from UserText")
+			}
+			format, b64, ok := strings.Cut(strings.TrimPrefix(parts[1].ImageURL.URL, "data:image/"), ";base64,")
+			if !ok {
+				t.Fatalf("bad URL %.60q", parts[1].ImageURL.URL)
+			}
+			img, err := base64.StdEncoding.DecodeString(b64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(img, tc.want[i].Image) {
+				t.Errorf("sample %d: image bytes differ from the ones written", i)
+			}
+			cfg, kind, err := image.DecodeConfig(bytes.NewReader(img))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.ToUpper(kind) != format {
+				t.Errorf("sample %d: URL says %s, image is %s", i, format, kind)
+			}
+			if cfg.Width < 256 || cfg.Width > 512 || cfg.Height < 256 || cfg.Height > 512 {
+				t.Errorf("sample %d: %dx%d image, want 256-512 px", i, cfg.Width, cfg.Height)
+			}
+		}
+		d.Close()
+	}
+}
+
+// TestQ3VLRealistic checks the generated data has what makes the real data
+// hard: both image formats at realistic sizes and the awkward strings.
+func TestQ3VLRealistic(t *testing.T) {
+	rows, err := synth.Q3VLRows(300, synth.Q3VLSynthOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jpegs, pngs, total, secondhand int
+	var all strings.Builder
+	for _, r := range rows {
+		_, kind, err := image.DecodeConfig(bytes.NewReader(r.Image))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch kind {
+		case "jpeg":
+			jpegs++
+		case "png":
+			pngs++
+		}
+		total += len(r.Image)
+		if r.IsSecondhand {
+			secondhand++
+		}
+		if !containsString(r.Categories, r.Category) {
+			t.Errorf("ground truth %q not among the potential categories %q", r.Category, r.Categories)
+		}
+		if !strings.Contains(r.Category, " > ") {
+			t.Errorf("category %q is not a hierarchy", r.Category)
+		}
+		all.WriteString(r.Title + r.Description + strings.Join(r.Categories, "") + r.Brand)
+	}
+	if jpegs == 0 || pngs == 0 {
+		t.Errorf("%d JPEG, %d PNG; want both", jpegs, pngs)
+	}
+	if avg := total / len(rows); avg < 10_000 || avg > 150_000 {
+		t.Errorf("average image is %d bytes, want tens of KB", avg)
+	}
+	if secondhand == 0 || secondhand == len(rows) {
+		t.Errorf("%d of %d second-hand", secondhand, len(rows))
+	}
+	for _, s := range []string{"'", `"`, `\`, "\n", "\t", "é", "🌞", "<script>", "&amp;"} {
+		if !strings.Contains(all.String(), s) {
+			t.Errorf("no sample contains %q", s)
+		}
+	}
+}
+
+func containsString(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestQ3VLDeterministic(t *testing.T) {
+	digest := func(seed uint64) [32]byte {
+		dir := t.TempDir()
+		paths, err := synth.Q3VL(dir, 12, synth.Q3VLSynthOptions{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.Write(b)
+		}
+		return [32]byte(h.Sum(nil))
+	}
+	if digest(3) != digest(3) {
+		t.Error("same seed gave different files")
+	}
+	if digest(3) == digest(4) {
+		t.Error("different seeds gave the same files")
+	}
+}
+
+// TestQ3VLErrorsNameFileAndRow checks that broken shards fail at open with
+// the file and row named.
+func TestQ3VLErrorsNameFileAndRow(t *testing.T) {
+	rows, err := synth.Q3VLRows(5, synth.Q3VLSynthOptions{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		mutate func(rows []synth.Q3VLRow)
+		want   []string
+	}{
+		{"undecodable image", func(r []synth.Q3VLRow) { r[3].Image = []byte("not an image at all") }, []string{"row 3", "unrecognised image format"}},
+		{"truncated header", func(r []synth.Q3VLRow) { r[2].Image = r[2].Image[:20] }, []string{"row 2", "image header"}},
+		{"null image", func(r []synth.Q3VLRow) { r[4].Null = []string{synth.Q3VLColImage} }, []string{"row 4", "null image"}},
+		{"bad utf-8", func(r []synth.Q3VLRow) { r[1].Title = "caf\xe9" }, []string{"row 1", "UTF-8", "product_title"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := append([]synth.Q3VLRow(nil), rows...)
+			tc.mutate(rs)
+			dir := t.TempDir()
+			path := filepath.Join(dir, "train-00000-of-00001.parquet")
+			if err := synth.WriteQ3VLShard(path, rs, synth.Q3VLShardOptions{RowGroupSize: 2}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := qwen3vl.Open([]string{dir}, qwen3vl.Options{Splits: []string{"train"}})
+			if err == nil {
+				t.Fatal("OpenQ3VL succeeded")
+			}
+			t.Logf("error: %v", err)
+			for _, w := range append(tc.want, path) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQ3VL measures writing a synthetic dataset (images drawn and
+// encoded, parquet written).
+func BenchmarkQ3VL(b *testing.B) {
+	const n = 200
+	for b.Loop() {
+		if _, err := synth.Q3VL(b.TempDir(), n, synth.Q3VLSynthOptions{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}

@@ -1,0 +1,58 @@
+package runner
+
+import (
+	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// Record is what the run record says beyond Options and Report: how the
+// harness was invoked and what the user declared about the server.
+type Record struct {
+	// Command is the mlperf-go argv.
+	Command []string
+	// Compliance is the compliance test the run was for ("" for none).
+	Compliance string
+	// Engine and EngineFlags describe the serving engine, as declared.
+	Engine      string
+	EngineFlags []string
+}
+
+// Kind is what the run was for: a compliance test, or else the mode LoadGen
+// ran (user.conf may have changed it).
+func (rep *Report) Kind(compliance string) submission.RunKind {
+	switch {
+	case compliance != "":
+		return submission.RunKind(compliance)
+	case rep.Settings.Mode == loadgen.AccuracyOnly:
+		return submission.KindAccuracy
+	}
+	return submission.KindPerformance
+}
+
+// WriteRunInfo records how the run was made next to LoadGen's logs
+// (submission.RunInfoFile), for the submission README: the command, the
+// harness and LoadGen versions and round, the benchmark, scenario and kind,
+// the endpoints, API, model and sampling sent, and when the run started and
+// ended.
+func WriteRunInfo(o Options, rep *Report, rec Record) error {
+	round, _ := buildinfo.Round()
+	info := submission.RunInfo{
+		Command:        rec.Command,
+		HarnessVersion: buildinfo.Version,
+		LoadGenVersion: buildinfo.LoadGenVersion,
+		Round:          round,
+		Benchmark:      o.Benchmark.Name,
+		Scenario:       o.Scenario.String(),
+		Kind:           string(rep.Kind(rec.Compliance)),
+		Endpoints:      o.Endpoints,
+		API:            o.EndpointAPI().String(),
+		Model:          o.ModelName(),
+		Engine:         rec.Engine,
+		EngineFlags:    rec.EngineFlags,
+		Sampling:       o.SamplingParams(),
+		Start:          rep.Start.UTC(),
+		End:            rep.End.UTC(),
+	}
+	return submission.WriteRunInfo(rep.LogDir, info)
+}
