@@ -1,0 +1,49 @@
+package submission
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestVerifyCompliance: the dispatch picks the verification and the
+// benchmark's constants from the registry (TEST06 with llama's <|eot_id|>),
+// leaves TEST07 unverified without a script, and refuses tests a benchmark
+// does not take.
+func TestVerifyCompliance(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	// One response ending in two <|eot_id|>: TEST06's EOS check fails only
+	// if the dispatch passed the benchmark's EOS id (the reference's default
+	// is 2).
+	writeAccLog(t, dir, []sample{{data: []int32{5, eot, eot}, count: cnt(3)}})
+	ran, pass, err := VerifyCompliance(ctx, dir, "llama3_1-8b", TEST06, VerifyOptions{Scenario: "Offline"})
+	if err != nil || !ran || pass {
+		t.Errorf("TEST06: ran %v pass %v err %v; want ran, failed", ran, pass, err)
+	}
+	if got := mustRead(t, filepath.Join(dir, "verify_accuracy.txt")); !strings.Contains(got, "EOS check pass: False") {
+		t.Errorf("verify_accuracy.txt:\n%s", got)
+	}
+
+	dir = t.TempDir()
+	writeAccLog(t, dir, lenSamples(1100, 1300))
+	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST09, VerifyOptions{Scenario: "Offline"}); err != nil || !ran || !pass {
+		t.Errorf("TEST09: ran %v pass %v err %v", ran, pass, err)
+	}
+	if ran, _, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST07, VerifyOptions{}); err != nil || ran {
+		t.Errorf("TEST07 without a script: ran %v err %v; want not run, no error", ran, err)
+	}
+	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST07, VerifyOptions{AccuracyScript: `echo "'exact_match': 70.25"`}); err != nil || !ran || !pass {
+		t.Errorf("TEST07 with a script: ran %v pass %v err %v", ran, pass, err)
+	}
+	for _, tc := range []struct{ bench, test, want string }{
+		{"qwen3-vl-235b-a22b", TEST06, "takes: none"},
+		{"llama3_1-8b", TEST09, "takes: TEST06"},
+		{"resnet50", TEST06, "unknown benchmark"},
+	} {
+		if _, _, err := VerifyCompliance(ctx, dir, tc.bench, tc.test, VerifyOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %s: error %v, want one containing %q", tc.bench, tc.test, err, tc.want)
+		}
+	}
+}
