@@ -18,8 +18,9 @@ func datasetCommand() *cli.Command {
 		Subcommands: []*cli.Command{{
 			Name:  "synth",
 			Usage: "write a small synthetic dataset in a benchmark's real format (for tests and demos)",
-			Description: `Writes the benchmark's real on-disk format (` + datasetHelp() + `),
-with real images where the benchmark has them. The same --seed gives the same bytes.`,
+			Description: `Writes the files --dataset takes, in the benchmark's real on-disk format (parquet shards
+named as on the hub with real JPEG/PNG images, or the reference's token-ID JSON or parquet),
+and prints their paths. The same --seed gives the same bytes.`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 				&cli.IntFlag{Name: "samples", Aliases: []string{"n"}, Value: 100, Usage: "number of samples"},

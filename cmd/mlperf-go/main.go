@@ -69,7 +69,7 @@ func newApp() *cli.App {
 		Name:    "mlperf-go",
 		Usage:   "MLPerf Inference harness for LLM and VLM HTTP endpoints, on the official LoadGen",
 		Version: buildinfo.Version,
-		Description: "Runs " + strings.Join(benchmark.Names(), ", ") + "\nagainst vLLM, SGLang or any " +
+		Description: "Runs " + strings.Join(baseNames(), ", ") + " (and their variants)\nagainst vLLM, SGLang or any " +
 			"OpenAI-compatible server. Start with `mlperf-go run --help`; try it without a GPU with\n" +
 			"`mlperf-go fake-endpoint` and `mlperf-go dataset synth` (or `make demo`).",
 		EnableBashCompletion: true,
@@ -111,4 +111,13 @@ func versionCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// baseNames lists the registered benchmarks without their variants.
+func baseNames() []string {
+	var n []string
+	for _, b := range benchmark.All() {
+		n = append(n, b.Name)
+	}
+	return n
 }

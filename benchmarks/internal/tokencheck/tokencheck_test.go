@@ -134,99 +134,6 @@ func TestRanges(t *testing.T) {
 	}
 }
 
-func hasLine(lines []string, sub string) bool {
-	for _, l := range lines {
-		if strings.Contains(l, sub) {
-			return true
-		}
-	}
-	return false
-}
-
-func TestLlamaChecks(t *testing.T) {
-	info := DatasetInfo{Benchmark: "llama3_1-8b", Samples: 5, Vocab: llama31_8b.VocabSize, Extra: llama31_8b.NewChecks}
-	entries := []acclog.Entry{
-		ent(0, 0, seq(129)...),       // over max_tokens
-		ent(1, 1, 5, 128009, 128009), // two trailing EOS: TEST06 fails
-		ent(2, 2, 5, 128009),         // one EOS is fine
-		ent(3, 3, 128001, 128001),    // TEST06 does not look at index 0
-		ent(4, 4),                    // empty
-	}
-	r := Check(entries, info)
-	for _, want := range []string{
-		"1 samples have more than 128 output tokens",
-		"1 samples end with two or more EOS tokens",
-		"1 samples have an empty output; the reference sets min_tokens = 1",
-	} {
-		if !hasLine(r.Warnings, want) {
-			t.Errorf("warnings lack %q: %q", want, r.Warnings)
-		}
-	}
-	if !hasLine(r.Notes, "not the full 13368") {
-		t.Errorf("notes lack the partial-set note: %q", r.Notes)
-	}
-
-	full := make([]acclog.Entry, llama31_8b.Samples)
-	for i := range full {
-		full[i] = ent(uint64(i), llama31_8b.Samples-1-i, seq(100)...)
-	}
-	r = Check(full, DatasetInfo{Benchmark: "llama3_1-8b", Samples: llama31_8b.Samples, Vocab: llama31_8b.VocabSize, Extra: llama31_8b.NewChecks})
-	if !r.OK() || len(r.Warnings) != 0 {
-		t.Errorf("full clean log: OK %v, warnings %q", r.OK(), r.Warnings)
-	}
-	if r.Output.Total != 100*llama31_8b.Samples {
-		t.Errorf("total tokens %d, want %d", r.Output.Total, 100*llama31_8b.Samples)
-	}
-	if !hasLine(r.Notes, "±10% of 8167644 ([7350879, 8984408])") || !hasLine(r.Notes, "counts characters") {
-		t.Errorf("notes lack the gen_len target: %q", r.Notes)
-	}
-	r = Check(full[:llama31_8b.EdgeSamples], DatasetInfo{Benchmark: "llama3_1-8b-edge", Samples: llama31_8b.EdgeSamples, Extra: llama31_8b.NewChecks})
-	if !hasLine(r.Notes, "3051113") {
-		t.Errorf("edge notes lack the edge gen_len target: %q", r.Notes)
-	}
-}
-
-func TestGPTOSSChecks(t *testing.T) {
-	perf := func(n int) []acclog.Entry {
-		out := make([]acclog.Entry, gptoss120b.PerformanceSamples)
-		for i := range out {
-			out[i] = ent(uint64(i), i, seq(n)...)
-		}
-		return out
-	}
-	info := DatasetInfo{Benchmark: "gpt-oss-120b", Samples: gptoss120b.PerformanceSamples, Vocab: gptoss120b.VocabSize, Extra: gptoss120b.NewChecks}
-	r := Check(perf(1278), info)
-	if !hasLine(r.Notes, "1278.00 tokens is inside TEST09's bounds") || len(r.Warnings) != 0 {
-		t.Errorf("mean 1278: notes %q warnings %q", r.Notes, r.Warnings)
-	}
-	r = Check(perf(1100), info)
-	if !hasLine(r.Warnings, "1100.00 tokens is outside TEST09's bounds") || !hasLine(r.Warnings, "TEST09 would fail") {
-		t.Errorf("mean 1100: warnings %q", r.Warnings)
-	}
-
-	// An accuracy-set log with per-dataset statistics.
-	entries := []acclog.Entry{ent(0, 0, seq(10)...), ent(1, 1, seq(20)...), ent(2, 2, seq(30)...), ent(3, 3, seq(gptoss120b.MaxNewTokens+1)...)}
-	r = Check(entries, DatasetInfo{Benchmark: "gpt-oss-120b", Samples: 4, Vocab: gptoss120b.VocabSize, Extra: gptoss120b.NewChecks,
-		Datasets: []string{"aime25", "gpqa_diamond", "aime25", "livecodebench_v6"}})
-	want := map[string]Stats{
-		"aime25":           {Samples: 2, Total: 40, Min: 10, Max: 30, Mean: 20},
-		"gpqa_diamond":     {Samples: 1, Total: 20, Min: 20, Max: 20, Mean: 20},
-		"livecodebench_v6": {Samples: 1, Total: gptoss120b.MaxNewTokens + 1, Min: gptoss120b.MaxNewTokens + 1, Max: gptoss120b.MaxNewTokens + 1, Mean: gptoss120b.MaxNewTokens + 1},
-	}
-	if diff := cmp.Diff(want, r.ByDataset); diff != "" {
-		t.Errorf("by dataset (-want +got):\n%s", diff)
-	}
-	if !hasLine(r.Warnings, "more than the reference's max_new_tokens 32768") {
-		t.Errorf("warnings lack the max_new_tokens finding: %q", r.Warnings)
-	}
-	if !hasLine(r.Notes, "only a rough comparison") || !hasLine(r.Notes, "covers the 4395-sample accuracy set; this one covers 4") {
-		t.Errorf("notes: %q", r.Notes)
-	}
-	if f := r.Format(); !strings.Contains(f, "gpqa_diamond: 1 samples, total 20") {
-		t.Errorf("Format lacks per-dataset lines:\n%s", f)
-	}
-}
-
 // TestEndToEnd writes a dataset with synth, opens it with qsl, writes an
 // accuracy log in LoadGen's layout and reads it back with acclog.
 func TestEndToEnd(t *testing.T) {
@@ -280,36 +187,6 @@ func TestEndToEnd(t *testing.T) {
 	li := llama31_8b.AccuracyInfo("llama3_1-8b", ld)
 	if li.Samples != 12 || li.Vocab != llama31_8b.VocabSize || li.Datasets != nil {
 		t.Errorf("llama AccuracyInfo = %+v", li)
-	}
-}
-
-func TestEvaluatorCommand(t *testing.T) {
-	cmd := map[string]func(string, string) string{
-		"llama3_1-8b": llama31_8b.EvaluatorCommand, "llama3_1-8b-edge": llama31_8b.EvaluatorCommand,
-		"gpt-oss-120b": gptoss120b.EvaluatorCommand,
-	}
-	tests := []struct {
-		bench, log, data, want string
-	}{
-		{"llama3_1-8b", "/r/mlperf_log_accuracy.json", "/d/cnn_eval.json",
-			"python3 language/llama3.1-8b/evaluation.py --mlperf-accuracy-file /r/mlperf_log_accuracy.json --dataset-file /d/cnn_eval.json --dtype int32"},
-		{"llama3_1-8b-edge", "/r/acc.json", "/d/sample_cnn_eval_5000.json",
-			"python3 language/llama3.1-8b/evaluation.py --mlperf-accuracy-file /r/acc.json --dataset-file /d/sample_cnn_eval_5000.json --dtype int32"},
-		{"gpt-oss-120b", "/r/mlperf_log_accuracy.json", "/d/acc_eval_inputs.parquet",
-			"python3 language/gpt-oss-120b/eval_mlperf_accuracy.py --mlperf-log /r/mlperf_log_accuracy.json --reference-data /d/acc_eval_inputs.parquet --tokenizer openai/gpt-oss-120b"},
-		{"gpt-oss-120b", "/my runs/it's.json", "/d/a.parquet",
-			`python3 language/gpt-oss-120b/eval_mlperf_accuracy.py --mlperf-log '/my runs/it'\''s.json' --reference-data /d/a.parquet --tokenizer openai/gpt-oss-120b`},
-	}
-	for _, tc := range tests {
-		got := cmd[tc.bench](tc.log, tc.data)
-		if got != tc.want {
-			t.Errorf("%s EvaluatorCommand(%q, %q) =\n  %q\nwant\n  %q", tc.bench, tc.log, tc.data, got, tc.want)
-		}
-	}
-	wd, _ := os.Getwd()
-	got := llama31_8b.EvaluatorCommand("acc.json", "data.json")
-	if !strings.Contains(got, filepath.Join(wd, "acc.json")) || !strings.Contains(got, filepath.Join(wd, "data.json")) {
-		t.Errorf("relative paths not made absolute: %s", got)
 	}
 }
 
