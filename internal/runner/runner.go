@@ -67,8 +67,9 @@ type Options struct {
 	// Guided turns on guided decoding where the benchmark has it (the
 	// answer's JSON schema as response_format).
 	Guided bool
-	// Chat, Completion and SGLang are the sampling parameters of the
-	// benchmark's API; the caller picks the accuracy or performance set.
+	// Chat, Completion and SGLang are the sampling parameters of the API
+	// in use, sent as they are; SetSampling layers the benchmark's
+	// defaults, a generation-config file and flag values into them.
 	Chat       sut.ChatParams
 	Completion sut.CompletionParams
 	SGLang     sut.SGLangParams
