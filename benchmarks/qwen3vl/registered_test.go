@@ -1,0 +1,87 @@
+package qwen3vl_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
+	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// TestRegistered drives the benchmark through the registry alone:
+// synthesize, open, the fake's answers, request bodies, and an evaluation
+// that writes accuracy.txt and fails the target.
+func TestRegistered(t *testing.T) {
+	b, err := benchmark.Lookup(qwen3vl.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := b.Synth(dir, 6, 1); err != nil {
+		t.Fatal(err)
+	}
+	d, err := b.OpenDataset([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	q := d.(*qwen3vl.Dataset)
+	answers := d.(benchmark.FakeAnswerer).FakeAnswers()
+	if len(answers) != 6 {
+		t.Fatalf("%d fake answers for 6 samples", len(answers))
+	}
+	for i, a := range answers {
+		if a.UserText != q.UserText(i) || a.Category != q.Sample(i).Category || len(a.Categories) == 0 {
+			t.Errorf("answer %d = %+v, sample %+v", i, a, q.Sample(i))
+		}
+	}
+	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: sut.APICompletions}); err == nil || !strings.Contains(err.Error(), "cannot be sent over") {
+		t.Errorf("completions API: error %v", err)
+	}
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: sut.APIChat, Model: b.Model})
+	if err != nil || !strings.Contains(string(prefix), "Please analyze the product") {
+		t.Fatalf("chat prefix %.80q, err %v", prefix, err)
+	}
+	built := 0
+	err = builder.Build([]int{0, 5}, func(i int, body []byte) {
+		built++
+		if !bytes.HasPrefix(body, prefix) || !bytes.Contains(body, []byte(b.Model)) {
+			t.Errorf("sample %d body does not start with the shared prefix or lacks the model", i)
+		}
+	})
+	if err != nil || built != 2 {
+		t.Errorf("built %d bodies, err %v", built, err)
+	}
+
+	// Every answer empty: schema-invalid, far below the target.
+	var entries []acclog.Entry
+	for i := 0; i < d.Len(); i++ {
+		entries = append(entries, acclog.Entry{SeqID: uint64(i), QSLIndex: i, Data: []byte{}})
+	}
+	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := acclog.Write(f, entries); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	seed := uint64(7)
+	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Failure == nil || !strings.Contains(ev.Failure.Error(), "below the target") {
+		t.Errorf("failure %v\n%s", ev.Failure, ev.Report)
+	}
+	acc, err := os.ReadFile(filepath.Join(dir, "accuracy.txt"))
+	if err != nil || !strings.Contains(string(acc), `"f1"`) || !strings.Contains(ev.Report, "wrote "+filepath.Join(dir, "accuracy.txt")) {
+		t.Errorf("accuracy.txt %q, err %v\n%s", acc, err, ev.Report)
+	}
+}
