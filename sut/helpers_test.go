@@ -131,7 +131,7 @@ func decodeMap(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("decoding %q: %v", clip(string(b), 200), err)
+		t.Fatalf("decoding %q: %v", jsonClip(b, 200), err)
 	}
 	return m
 }
@@ -147,3 +147,5 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

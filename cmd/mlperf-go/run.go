@@ -22,6 +22,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -67,7 +69,7 @@ Example:
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Category: catDataset, Usage: "dataset `PATH`: qwen3-vl parquet shards or their directory (repeatable); llama/gpt-oss one JSON or parquet file"},
 			&cli.StringSliceFlag{Name: "dataset-split", Category: catDataset, Usage: "qwen3-vl splits to use, in order (default train, test: 48,289 samples officially)"},
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
-			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: openai-chat, openai-completions or sglang-generate (default: the benchmark's)"},
+			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: " + strings.Join(protocol.Names(), ", ") + " (default: the benchmark's)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` sent in requests (default: the benchmark's reference model)"},
 			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
@@ -216,7 +218,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 		o.Settings = append(o.Settings, fmt.Sprintf("min_query_count=%d", c.Uint64("min-query-count")))
 	}
 	if a := c.String("api"); a != "" {
-		if o.API, err = benchmark.ParseAPI(a); err != nil {
+		if o.API, err = protocol.Lookup(a); err != nil {
 			return o, fmt.Errorf("--api: %w", err)
 		}
 	}
@@ -276,18 +278,8 @@ func apiKey(c *cli.Context) (string, error) {
 // reference defaults, then --generation-config (its top level, then its
 // "accuracy" or "performance" object for this run's mode), then flags.
 func samplingParams(c *cli.Context, o *runner.Options) error {
-	api := o.EndpointAPI()
-	o.Completion = sut.DefaultCompletionParams()
-	o.SGLang = sut.DefaultSGLangParams()
-	var target any
-	switch api {
-	case sut.APIChat:
-		target = &o.Chat
-	case sut.APICompletions:
-		target = &o.Completion
-	default:
-		target = &o.SGLang
-	}
+	target := o.EndpointAPI().DefaultParams()
+	o.Sampling = target
 	if f := c.String("generation-config"); f != "" {
 		if err := loadGenerationConfig(f, o.Mode, target); err != nil {
 			return err
@@ -300,13 +292,10 @@ func samplingParams(c *cli.Context, o *runner.Options) error {
 	for flag, key := range map[string]string{
 		"temperature": "temperature", "top-p": "top_p", "top-k": "top_k", "min-p": "min_p",
 		"repetition-penalty": "repetition_penalty", "frequency-penalty": "frequency_penalty",
-		"presence-penalty": "presence_penalty", "max-tokens": "max_tokens",
+		"presence-penalty": "presence_penalty", "max-tokens": target.MaxTokensKey(),
 	} {
 		if !c.IsSet(flag) {
 			continue
-		}
-		if api == sut.APISGLang && key == "max_tokens" {
-			key = "max_new_tokens"
 		}
 		if flag == "top-k" || flag == "max-tokens" {
 			flags[key] = c.Int(flag)
@@ -321,7 +310,7 @@ func samplingParams(c *cli.Context, o *runner.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := sut.DecodeGenerationConfig(b, target); err != nil {
+	if err := protocol.DecodeGenerationConfig(b, target); err != nil {
 		return fmt.Errorf("sampling flags: %w", err)
 	}
 	return nil
@@ -330,7 +319,7 @@ func samplingParams(c *cli.Context, o *runner.Options) error {
 // loadGenerationConfig applies a generation-config file: its top-level keys,
 // then the object under "accuracy" or "performance" matching mode, so one
 // file can hold both parameter sets.
-func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
+func loadGenerationConfig(path string, mode loadgen.Mode, target protocol.Params) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("--generation-config: %w", err)
@@ -347,7 +336,7 @@ func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
 		}
 	}
 	base, _ := json.Marshal(doc)
-	if err := sut.DecodeGenerationConfig(base, target); err != nil {
+	if err := protocol.DecodeGenerationConfig(base, target); err != nil {
 		return fmt.Errorf("--generation-config %s: %w", path, err)
 	}
 	key := "performance"
@@ -355,7 +344,7 @@ func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
 		key = "accuracy"
 	}
 	if v, ok := sections[key]; ok {
-		if err := sut.DecodeGenerationConfig(v, target); err != nil {
+		if err := protocol.DecodeGenerationConfig(v, target); err != nil {
 			return fmt.Errorf("--generation-config %s, %q section: %w", path, key, err)
 		}
 	}
@@ -386,6 +375,9 @@ func printReport(c *cli.Context, rep *runner.Report) {
 	fmt.Fprintf(w, "  %-42s %d issued, %d completed, %d failed\n", "Samples", s.Issued, s.Completed, s.Failed)
 	if s.OutputTokens > 0 {
 		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
+	}
+	if s.Retries > 0 {
+		fmt.Fprintf(w, "  %-42s %d\n", "Requests retried on a new connection", s.Retries)
 	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
@@ -420,14 +412,7 @@ func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, e
 	round, _ := buildinfo.Round()
 	kind := runKind(rep, c.String("compliance"))
 	var sampling map[string]any
-	var params any = o.SGLang
-	switch api {
-	case sut.APIChat:
-		params = o.Chat
-	case sut.APICompletions:
-		params = o.Completion
-	}
-	if b, err := json.Marshal(params); err == nil {
+	if b, err := json.Marshal(o.SamplingParams()); err == nil {
 		_ = json.Unmarshal(b, &sampling)
 	}
 	info := submission.RunInfo{
@@ -439,7 +424,7 @@ func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, e
 		Scenario:       o.Scenario.String(),
 		Kind:           string(kind),
 		Endpoints:      o.Endpoints,
-		API:            api.String(),
+		API:            api.Name(),
 		Model:          model,
 		Engine:         c.String("engine"),
 		EngineFlags:    c.StringSlice("engine-flag"),

@@ -10,27 +10,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
-
-// ParseAPI returns the endpoint API named s: the long names the README
-// uses ("openai-chat", "openai-completions", "sglang-generate") or sut's
-// short ones ("chat", "completions", "sglang").
-func ParseAPI(s string) (sut.API, error) {
-	switch s {
-	case "openai-chat":
-		return sut.APIChat, nil
-	case "openai-completions":
-		return sut.APICompletions, nil
-	case "sglang-generate":
-		return sut.APISGLang, nil
-	}
-	a, err := sut.ParseAPI(s)
-	if err != nil {
-		return 0, fmt.Errorf("unknown API %q: use openai-chat, openai-completions or sglang-generate", s)
-	}
-	return a, nil
-}
 
 // Output says what a benchmark's responses to LoadGen hold.
 type Output int
@@ -49,7 +33,7 @@ type Benchmark struct {
 	// SubmissionDir is the directory name the submission tree uses.
 	SubmissionDir string
 	// API is the endpoint protocol used unless --api overrides it.
-	API sut.API
+	API protocol.Protocol
 	// Model is the served model name sent in requests by default.
 	Model string
 	// Output is what responses carry.
@@ -66,7 +50,7 @@ var all = map[string]Benchmark{
 	"qwen3-vl-235b-a22b": {
 		Name:          "qwen3-vl-235b-a22b",
 		SubmissionDir: "qwen3-vl-235b-a22b",
-		API:           sut.APIChat,
+		API:           openaichat.Protocol,
 		Model:         "Qwen/Qwen3-VL-235B-A22B-Instruct",
 		Output:        Text,
 		DatasetSize:   48289,
@@ -76,7 +60,7 @@ var all = map[string]Benchmark{
 	"llama3_1-8b": {
 		Name:          "llama3_1-8b",
 		SubmissionDir: "llama3.1-8b",
-		API:           sut.APICompletions,
+		API:           openaicompletions.Protocol,
 		Model:         "meta-llama/Llama-3.1-8B-Instruct",
 		Output:        TokenIDs,
 		DatasetSize:   13368,
@@ -86,7 +70,7 @@ var all = map[string]Benchmark{
 	"gpt-oss-120b": {
 		Name:          "gpt-oss-120b",
 		SubmissionDir: "gpt-oss-120b",
-		API:           sut.APISGLang,
+		API:           sglang.Protocol,
 		Model:         "openai/gpt-oss-120b",
 		Output:        TokenIDs,
 		DatasetSize:   6396,

@@ -21,7 +21,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/synth"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // The benchmarks here measure the harness as users run it: synthesized
@@ -198,8 +197,6 @@ func benchOffline(b *testing.B, d *Dataset, bench string, queries int, stream bo
 		OutputDir:   b.TempDir(),
 		Concurrency: 256,
 		Stream:      &stream,
-		Completion:  sut.DefaultCompletionParams(), // 128 tokens, not vLLM's default 16
-		SGLang:      sut.DefaultSGLangParams(),
 		Settings:    []string{"min_duration=0", fmt.Sprintf("min_query_count=%d", queries), "target_qps=100000"},
 	}
 	if !stream {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
 
@@ -39,8 +40,8 @@ type Options struct {
 	Data    *Dataset
 	// Endpoints are server base URLs. Required.
 	Endpoints []string
-	// API overrides the benchmark's endpoint API (0: the benchmark's).
-	API sut.API
+	// API overrides the benchmark's endpoint API (nil: the benchmark's).
+	API protocol.Protocol
 	// Model is the served model name (default: the benchmark's).
 	Model string
 	// OutputDir receives LoadGen's logs and the user.conf used. Required.
@@ -58,7 +59,7 @@ type Options struct {
 	PerformanceSampleCount int
 	// Concurrency caps requests in flight (default sut.DefaultConcurrency).
 	Concurrency int
-	// Timeout bounds each request (default sut.DefaultTimeout(API)).
+	// Timeout bounds each request (default API.DefaultTimeout()).
 	Timeout time.Duration
 	// Stream forces streaming on or off; nil streams exactly when LoadGen's
 	// use_token_latencies is on (TTFT/TPOT need the first token).
@@ -68,11 +69,10 @@ type Options struct {
 	// Guided turns on guided decoding (qwen3-vl: the JSON schema as
 	// response_format).
 	Guided bool
-	// Chat, Completion and SGLang are the sampling parameters of the
-	// benchmark's API; the caller picks the accuracy or performance set.
-	Chat       sut.ChatParams
-	Completion sut.CompletionParams
-	SGLang     sut.SGLangParams
+	// Sampling are the sampling parameters, of the endpoint API's own type
+	// (nil: its DefaultParams, the reference's); the caller picks the
+	// accuracy or performance set.
+	Sampling protocol.Params
 	// AuditConfig is the compliance audit.config path ("" for none). A
 	// run without compliance passes a path that does not exist, so a stray
 	// audit.config in the working directory cannot change the run.
@@ -92,11 +92,20 @@ type Options struct {
 }
 
 // EndpointAPI is the API requests use: API, or the benchmark's.
-func (o Options) EndpointAPI() sut.API {
-	if o.API != 0 {
+func (o Options) EndpointAPI() protocol.Protocol {
+	if o.API != nil {
 		return o.API
 	}
 	return o.Benchmark.API
+}
+
+// SamplingParams are the sampling parameters requests carry: Sampling, or
+// the endpoint API's defaults.
+func (o Options) SamplingParams() protocol.Params {
+	if o.Sampling != nil {
+		return o.Sampling
+	}
+	return o.EndpointAPI().DefaultParams()
 }
 
 // ModelName is the model name requests carry: Model, or the benchmark's.
@@ -265,30 +274,35 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 // bodyBuilder returns the qsl.Builder that turns dataset samples into the
 // request bodies of api, and the prefix those bodies share (nil if none
 // worth sharing) for qsl.Library.SharePrefix.
-func bodyBuilder(d *Dataset, api sut.API, model string, stream bool, o Options) (qsl.Builder, []byte, error) {
+func bodyBuilder(d *Dataset, api protocol.Protocol, model string, stream bool, o Options) (qsl.Builder, []byte, error) {
+	params := o.SamplingParams()
 	switch {
-	case d.Q3VL != nil && api == sut.APIChat:
+	case d.Q3VL != nil:
+		enc, ok := api.(protocol.MessagesEncoder)
+		if !ok {
+			break
+		}
 		var rf []byte
 		if o.Guided {
 			rf = qsl.Q3VLResponseFormat()
 		}
 		// Every body starts with the model and the system prompt: the
 		// library keeps those bytes once.
-		prefix, err := sut.ChatPrefix(model, openai.SystemMessage(qsl.Q3VLSystemPrompt()), rf, o.Chat, stream)
+		prefix, err := enc.MessagesPrefix(model, openai.SystemMessage(qsl.Q3VLSystemPrompt()), rf, params, stream)
 		if err != nil {
 			return nil, nil, err
 		}
 		return d.Q3VL.Builder(func(dst []byte, _ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
-			return sut.AppendChat(dst, model, m, rf, o.Chat, stream)
+			return enc.AppendMessages(dst, model, m, rf, params, stream)
 		}), prefix, nil
-	case d.Tokens != nil && api == sut.APICompletions:
+	case d.Tokens != nil:
+		enc, ok := api.(protocol.TokenEncoder)
+		if !ok {
+			break
+		}
 		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
-			return sut.EncodeCompletion(model, t, o.Completion, stream)
-		}), nil, nil
-	case d.Tokens != nil && api == sut.APISGLang:
-		return d.Tokens.Builder(func(_ int, t []int32) ([]byte, error) {
-			return sut.EncodeSGLang(t, o.SGLang, stream)
+			return enc.EncodeTokens(model, t, params, stream)
 		}), nil, nil
 	}
-	return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, api)
+	return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, api.Name())
 }
