@@ -131,7 +131,7 @@ func decodeMap(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("decoding %q: %v", jsonClip(b, 200), err)
+		t.Fatalf("decoding %q: %v", clip(b, 200), err)
 	}
 	return m
 }

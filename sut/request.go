@@ -104,7 +104,7 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 	switch {
 	case resp.StatusCode != http.StatusOK:
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[ep], jsonClip(bytes.TrimSpace(snippet), 300)))
+		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[ep], clip(bytes.TrimSpace(snippet), 300)))
 	case p.cfg.Stream:
 		f = p.readStream(w, st, resp.Body, resp.Header.Get("Content-Type"), netFail)
 	default:
@@ -118,8 +118,8 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 	return f
 }
 
-// jsonClip shortens a response snippet for a message.
-func jsonClip(b []byte, n int) string {
+// clip shortens a response snippet for a message.
+func clip(b []byte, n int) string {
 	if len(b) > n {
 		return string(b[:n]) + "…"
 	}
