@@ -100,10 +100,11 @@ func newClients(rt http.RoundTripper, concurrency, endpoints int) (*http.Client,
 // gets exactly one completion, from the retry. On the server's side a
 // generation request changes no state; at worst a server that did read the
 // request before dropping the connection computes one answer twice, which
-// the count makes visible. There is one retry at most (none when net/http
-// already retried on another connection), none after a failure on a new
-// connection (the server is refusing us, not timing us out, as net/http
-// reasons too) and none once the request's context has ended.
+// the count makes visible. There is one such retry at most (net/http's
+// own, which only resend a request no byte of which was written, are
+// counted but not limited here), none after a failure on a new connection
+// (the server is refusing us, not timing us out, as net/http reasons too)
+// and none once the request's context has ended.
 func (p *Pool) send(ctx context.Context, ep int, prefix, body []byte) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
 		var t attemptTrace
@@ -176,8 +177,8 @@ func (t *attemptTrace) hooks() *httptrace.ClientTrace {
 	}
 }
 
-// retryable reports a failure send may retry: on the one reused connection
-// the request was given, before any response byte.
+// retryable reports a failure send may retry: on a reused connection (the
+// last one net/http gave the request), before any response byte.
 func (t *attemptTrace) retryable() bool {
-	return t.conns.Load() == 1 && t.reused.Load() && !t.responded.Load()
+	return t.conns.Load() > 0 && t.reused.Load() && !t.responded.Load()
 }
