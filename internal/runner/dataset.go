@@ -76,12 +76,13 @@ func (d *Dataset) Q3VLTruth() []q3vl.Truth {
 }
 
 // FakeTruth returns the answers the fake endpoint keys on the exact user
-// text the harness sends for each sample.
+// text the harness sends for each sample, as round v6.0's requests write it
+// and as round v6.1's do.
 func (d *Dataset) FakeTruth() []fakeendpoint.Q3VLTruth {
 	t := make([]fakeendpoint.Q3VLTruth, d.Q3VL.Len())
 	for i := range t {
 		s := d.Q3VL.Sample(i)
-		t[i] = fakeendpoint.Q3VLTruth{UserText: d.Q3VL.UserText(i), Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand, Categories: s.Categories}
+		t[i] = fakeendpoint.Q3VLTruth{UserText: d.Q3VL.UserText(i), AltUserTexts: []string{d.Q3VL.UserTextV61(i)}, Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand, Categories: s.Categories}
 	}
 	return t
 }

@@ -67,12 +67,16 @@ type Options struct {
 	// APIKey is sent as a bearer token; never logged.
 	APIKey string
 	// Guided turns on guided decoding (qwen3-vl: the JSON schema as
-	// response_format).
+	// response_format; round v6.0 only).
 	Guided bool
 	// Sampling are the sampling parameters, of the endpoint API's own type
 	// (nil: its DefaultParams, the reference's); the caller picks the
 	// accuracy or performance set.
 	Sampling protocol.Params
+	// Round is the MLPerf round whose reference the requests follow:
+	// "v6.0" or "v6.1" ("" is v6.1). It changes Qwen3-VL's bodies (see
+	// q3vl_round.go).
+	Round string
 	// AuditConfig is the compliance audit.config path ("" for none). A
 	// run without compliance passes a path that does not exist, so a stray
 	// audit.config in the working directory cannot change the run.
@@ -281,6 +285,13 @@ func bodyBuilder(d *Dataset, api protocol.Protocol, model string, stream bool, o
 		enc, ok := api.(protocol.MessagesEncoder)
 		if !ok {
 			break
+		}
+		v60, err := q3vlRequestsV60(o.Round)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !v60 {
+			return q3vlBuilderV61(d, model, stream, o)
 		}
 		var rf []byte
 		if o.Guided {

@@ -1,0 +1,128 @@
+package runner
+
+import (
+	"context"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/qsl"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// TestQ3VLRoundBodies runs an Offline accuracy test per round against a
+// loopback server that records every body, and checks that the bodies are
+// the round's: v6.1's (the default) exactly as qsl.Q3VLRequestV61 encodes
+// them, v6.0's with the LoadGen harness's system prompt and no
+// max_completion_tokens.
+func TestQ3VLRoundBodies(t *testing.T) {
+	const n = 6
+	d, _ := q3vlFixture(t, n)
+	for _, round := range []string{"", q3vl.RoundV61, q3vl.RoundV60} {
+		t.Run("round="+round, func(t *testing.T) {
+			var mu sync.Mutex
+			var bodies []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				b, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				bodies = append(bodies, string(b))
+				mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"{}"}}],"usage":{"completion_tokens":1}}`)
+			}))
+			defer srv.Close()
+			model := mustBenchmark(t, "qwen3-vl-235b-a22b").Model
+			_, err := Run(context.Background(), Options{
+				Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+				Scenario:  loadgen.Offline, Mode: loadgen.AccuracyOnly,
+				Data: d, Endpoints: []string{srv.URL}, OutputDir: t.TempDir(), Settings: quick,
+				Round: round,
+			})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if len(bodies) != n {
+				t.Fatalf("server saw %d requests, want %d", len(bodies), n)
+			}
+			want := map[string]bool{}
+			for i := range n {
+				if round == q3vl.RoundV60 {
+					continue
+				}
+				img := readImage(t, d, i)
+				b, err := qsl.Q3VLRequestV61{Model: model, Params: qsl.DefaultQ3VLParamsV61()}.AppendBody(nil, d.Q3VL.UserTextV61(i), img.format, img.bytes)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want[string(b)] = true
+			}
+			for _, b := range bodies {
+				switch round {
+				case q3vl.RoundV60:
+					if !strings.Contains(b, "specifc") || strings.Contains(b, "max_completion_tokens") || !strings.HasPrefix(b, `{"messages":`) {
+						t.Errorf("v6.0 body is not the LoadGen harness's: %.200s", b)
+					}
+				default:
+					if !want[b] {
+						t.Errorf("v6.1 body is not one qsl.Q3VLRequestV61 encodes for the dataset: %.200s", b)
+					}
+				}
+			}
+		})
+	}
+}
+
+type q3vlImage struct {
+	format string
+	bytes  []byte
+}
+
+// readImage gets sample i's image back out of the messages the dataset builds.
+func readImage(t *testing.T, d *Dataset, i int) q3vlImage {
+	t.Helper()
+	msgs, err := d.Q3VL.Messages(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := msgs[1].OfUser.Content.OfArrayOfContentParts[1].OfImageURL.ImageURL.URL
+	format, b64, ok := strings.Cut(strings.TrimPrefix(url, "data:image/"), ";base64,")
+	if !ok {
+		t.Fatalf("image URL %.40q", url)
+	}
+	img, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q3vlImage{format, img}
+}
+
+func TestQ3VLParamsV61(t *testing.T) {
+	f, n := 0.5, 64
+	m := 32
+	p, err := q3vlParamsV61(sut.ChatParams{})
+	if err != nil || *p.MaxCompletionTokens != 150 || p.Temperature != nil {
+		t.Errorf("defaults: %+v, %v; want max_completion_tokens 150 and nothing else", p, err)
+	}
+	p, err = q3vlParamsV61(sut.ChatParams{Temperature: &f, MaxTokens: &n})
+	if err != nil || *p.MaxCompletionTokens != 64 || *p.Temperature != 0.5 {
+		t.Errorf("--max-tokens 64 --temperature 0.5: %+v, %v", p, err)
+	}
+	for _, bad := range []sut.ChatParams{{MinP: &f}, {MaxTokens: &n, MaxCompletionTokens: &m}} {
+		if _, err := q3vlParamsV61(bad); err == nil || !strings.Contains(err.Error(), "v6.1") {
+			t.Errorf("%+v: error %v, want one naming round v6.1", bad, err)
+		}
+	}
+	d, _ := q3vlFixture(t, 6)
+	if _, _, err := q3vlBuilderV61(d, "m", false, Options{Guided: true}); err == nil || !strings.Contains(err.Error(), "--round v6.0") {
+		t.Errorf("guided decoding in v6.1: error %v", err)
+	}
+	if _, err := q3vlRequestsV60("v7"); err == nil {
+		t.Error("unknown round accepted")
+	}
+}
