@@ -35,6 +35,7 @@ the target is missed.`,
 			&cli.Uint64Flag{Name: "seed", Value: q3vl.DefaultOptions().Seed, Usage: "qwen3-vl: random seed of the baseline and of invalid-response fills (the reference's --random-seed)"},
 			&cli.IntFlag{Name: "workers", Value: q3vl.DefaultOptions().Workers, Usage: "qwen3-vl: the reference's worker count min(cpu_count, 4); changes only random draws"},
 			&cli.BoolFlag{Name: "interactive", Usage: "qwen3-vl: judge against the Interactive scenario's target"},
+			roundFlag(""),
 		},
 		Action: func(c *cli.Context) error {
 			b, err := benchmark.Lookup(c.String("benchmark"))
@@ -51,7 +52,11 @@ the target is missed.`,
 			if out == "" {
 				out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
 			}
-			opts := q3vl.Options{Seed: c.Uint64("seed"), Workers: c.Int("workers"), Interactive: c.Bool("interactive")}
+			round, err := flagRound(c, nil)
+			if err != nil {
+				return err
+			}
+			opts := q3vl.Options{Seed: c.Uint64("seed"), Workers: c.Int("workers"), Interactive: c.Bool("interactive"), Round: round}
 			return evaluate(c, b, d, logPath, out, opts)
 		},
 	}

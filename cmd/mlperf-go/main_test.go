@@ -181,9 +181,18 @@ func TestSubmissionWorkflow(t *testing.T) {
 	os.WriteFile(meas, fillTODOs(t, b, nil), 0o644)
 
 	sub := filepath.Join(dir, "sub")
-	if out, err := runCLI(t, "submission", "package", "--submitter", "Org", "--results", results,
-		"--systems", filepath.Join(dir, "systems"), "--out", sub); err != nil {
-		t.Fatalf("package: %v\n%s", err, out)
+	pkgOut, err := runCLI(t, "submission", "package", "--submitter", "Org", "--results", results,
+		"--systems", filepath.Join(dir, "systems"), "--out", sub)
+	if err != nil {
+		t.Fatalf("package: %v\n%s", err, pkgOut)
+	}
+	// The check command package prints works as printed.
+	printed := regexp.MustCompile(`now run: mlperf-go (submission check .*)`).FindStringSubmatch(pkgOut)
+	if printed == nil {
+		t.Fatalf("package does not print the check command:\n%s", pkgOut)
+	}
+	if out, err := runCLI(t, strings.Fields(printed[1])...); exitCode(err) != 1 || !strings.Contains(out, "min_duration") {
+		t.Errorf("the printed %q: exit %d, want 1 with the short runs' problems\n%s", printed[1], exitCode(err), out)
 	}
 	pkg := filepath.Join(sub, "closed", "Org")
 	for _, f := range []string{"systems/sys1.json", "src/README.md", "results/sys1/llama3.1-8b/Server/README.md",

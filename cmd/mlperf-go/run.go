@@ -75,6 +75,7 @@ Example:
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
+			roundFlag(catSampling),
 			&cli.StringFlag{Name: "stream", Value: "auto", Category: catEndpoint, Usage: "stream responses: auto (when use_token_latencies is on), true or false"},
 			&cli.BoolFlag{Name: "guided-decoding", Category: catSampling, Usage: "qwen3-vl: send the answer's JSON schema as response_format"},
 			&cli.StringFlag{Name: "generation-config", Category: catSampling, Usage: "JSON `FILE` of sampling parameters; optional \"accuracy\"/\"performance\" objects override per mode"},
@@ -229,6 +230,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 		o.Stream = &v
 	default:
 		return o, fmt.Errorf("--stream %q: use auto, true or false", s)
+	}
+	if o.Round, err = flagRound(c, log); err != nil {
+		return o, err
 	}
 	if o.APIKey, err = apiKey(c); err != nil {
 		return o, err
@@ -409,7 +413,6 @@ func orDash(s string) string {
 // submission README.
 func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, end time.Time) error {
 	api, model := o.EndpointAPI(), o.ModelName()
-	round, _ := buildinfo.Round()
 	kind := runKind(rep, c.String("compliance"))
 	var sampling map[string]any
 	if b, err := json.Marshal(o.SamplingParams()); err == nil {
@@ -419,7 +422,8 @@ func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, e
 		Command:        commandLine(c),
 		HarnessVersion: buildinfo.Version,
 		LoadGenVersion: buildinfo.LoadGenVersion,
-		Round:          round,
+		Round:          o.Round,
+		Requests:       o.RequestReference(),
 		Benchmark:      o.Benchmark.Name,
 		Scenario:       o.Scenario.String(),
 		Kind:           string(kind),
@@ -523,6 +527,7 @@ func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 		return nil
 	}
 	opts := q3vl.DefaultOptions()
+	opts.Round = o.Round
 	return evaluate(c, o.Benchmark, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), filepath.Join(rep.LogDir, "accuracy.txt"), opts)
 }
 

@@ -69,3 +69,16 @@ func q3vlParamsV61(c openaichat.Params) (qsl.Q3VLParamsV61, error) {
 	p.FrequencyPenalty = c.FrequencyPenalty
 	return p, nil
 }
+
+// RequestReference names the reference whose requests the run sends, where
+// the round decides it (the Qwen3-VL dataset, in Data, over chat
+// completions), for the run record and the submission README; "" otherwise.
+func (o Options) RequestReference() string {
+	if o.Data == nil || o.Data.Q3VL == nil || o.EndpointAPI() != sut.APIChat {
+		return ""
+	}
+	if v60, err := q3vlRequestsV60(o.Round); err == nil && v60 {
+		return "round v6.0 reference: the LoadGen harness of mlcommons/inference multimodal/qwen3-vl (task.py)"
+	}
+	return "round v6.1 reference: mlcommons/endpoints (Shopify formatter, OpenAIMsgspecAdapter; max_completion_tokens 150)"
+}
