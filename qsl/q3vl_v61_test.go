@@ -2,6 +2,7 @@ package qsl
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/internal/synth"
 )
@@ -241,4 +243,60 @@ func TestQ3VLV61BadUserText(t *testing.T) {
 	if _, err := (Q3VLRequestV61{}).AppendBody(nil, "not the template", "PNG", nil); err == nil {
 		t.Error("a user text outside the template was accepted")
 	}
+}
+
+// FuzzQ3VLV61Body: for any title, description and categories (valid
+// UTF-8, as the reader guarantees), the body is valid JSON whose user text
+// decodes to UserTextV61's, whose category list decodes back to the
+// categories, and which begins with the shared prefix.
+func FuzzQ3VLV61Body(f *testing.F) {
+	f.Add("Polo", "100% cotton\n", "A > B", "Kids' \"x\"", []byte{1, 2, 3})
+	f.Add("", "<script>'a\\\\b'</script>\t", "é🎒\u2028", "\x00\x1f\x7f\b\f", []byte{})
+	f.Fuzz(func(t *testing.T, title, desc, cat1, cat2 string, img []byte) {
+		if !utf8.ValidString(title) || !utf8.ValidString(desc) || !utf8.ValidString(cat1) || !utf8.ValidString(cat2) {
+			t.Skip()
+		}
+		cats := []string{cat1, cat2}
+		text := q3vlUserText(title, desc, string(appendPyJSONList(nil, cats, nil)))
+		q := Q3VLRequestV61{Model: "m\"", Params: DefaultQ3VLParamsV61(), Stream: true}
+		body, err := q.AppendBody(nil, text, "PNG", img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(body, q.Prefix()) {
+			t.Fatal("body does not begin with the prefix")
+		}
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+			MaxCompletionTokens int  `json:"max_completion_tokens"`
+			Stream              bool `json:"stream"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatalf("invalid JSON: %v\n%s", err, body)
+		}
+		var parts []struct {
+			Text     string `json:"text"`
+			ImageURL struct {
+				URL string `json:"url"`
+			} `json:"image_url"`
+		}
+		if err := json.Unmarshal(req.Messages[1].Content, &parts); err != nil || len(parts) != 2 {
+			t.Fatalf("user content: %v", err)
+		}
+		if parts[0].Text != text || req.Model != "m\"" || req.MaxCompletionTokens != 150 || !req.Stream {
+			t.Fatalf("decoded text %q model %q max %d stream %v", parts[0].Text, req.Model, req.MaxCompletionTokens, req.Stream)
+		}
+		if want := "data:image/PNG;base64," + base64.StdEncoding.EncodeToString(img); parts[0].Text == "" || parts[1].ImageURL.URL != want {
+			t.Fatalf("image URL %.60q", parts[1].ImageURL.URL)
+		}
+		_, after, _ := strings.Cut(text, "```json\n")
+		list, _, _ := strings.Cut(after, "\n```\n")
+		var back []string
+		if err := json.Unmarshal([]byte(list), &back); err != nil || len(back) != 2 || back[0] != cat1 || back[1] != cat2 {
+			t.Fatalf("categories %q decode to %q, %v", list, back, err)
+		}
+	})
 }

@@ -128,3 +128,15 @@ func TestWorkersChangeFills(t *testing.T) {
 		t.Errorf("the category F1 must not depend on workers: %v and %v", r2.CategoryF1, r4.CategoryF1)
 	}
 }
+
+// FuzzCountCPUList: any text gives a count of at least one CPU or is refused.
+func FuzzCountCPUList(f *testing.F) {
+	for _, s := range []string{"0-3\n", "0,2-5", "", "1-", "9-3", "0-9999999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, ok := countCPUList(s); ok && n < 1 {
+			t.Fatalf("countCPUList(%q) = %d, ok", s, n)
+		}
+	})
+}
