@@ -39,6 +39,12 @@ func q3vlBuilderV61(d *Dataset, model string, stream bool, o Options) (qsl.Build
 	if err != nil {
 		return nil, nil, err
 	}
+	if stream && o.Logger != nil {
+		// endpoints counts output tokens with a tokenizer; mlperf-go takes
+		// the count from the stream's usage, which a server sends only
+		// when asked (stream_options) or configured to.
+		o.Logger.Warn("round v6.1's streamed requests carry no stream_options (as endpoints' do): unless the server sends usage in its last chunk anyway, no completion_tokens arrive and LoadGen gets 0 tokens per sample, so TPOT is meaningless; use --round v6.0 for token latencies until then")
+	}
 	q := qsl.Q3VLRequestV61{Model: model, Params: params, Stream: stream}
 	return d.Q3VL.BuilderV61(q), q.Prefix(), nil
 }
