@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
-	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
 // Which reference Qwen3-VL requests follow depends on the round: v6.0's is
@@ -80,7 +80,7 @@ func q3vlParamsV61(c openaichat.Params) (qsl.Q3VLParamsV61, error) {
 // the round decides it (the Qwen3-VL dataset, in Data, over chat
 // completions), for the run record and the submission README; "" otherwise.
 func (o Options) RequestReference() string {
-	if o.Data == nil || o.Data.Q3VL == nil || o.EndpointAPI() != sut.APIChat {
+	if o.Data == nil || o.Data.Q3VL == nil || o.EndpointAPI() != openaichat.Protocol {
 		return ""
 	}
 	if v60, err := q3vlRequestsV60(o.Round); err == nil && v60 {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // TestQ3VLRoundBodies runs an Offline accuracy test per round against a
@@ -105,15 +105,15 @@ func readImage(t *testing.T, d *Dataset, i int) q3vlImage {
 func TestQ3VLParamsV61(t *testing.T) {
 	f, n := 0.5, 64
 	m := 32
-	p, err := q3vlParamsV61(sut.ChatParams{})
+	p, err := q3vlParamsV61(openaichat.Params{})
 	if err != nil || *p.MaxCompletionTokens != 150 || p.Temperature != nil {
 		t.Errorf("defaults: %+v, %v; want max_completion_tokens 150 and nothing else", p, err)
 	}
-	p, err = q3vlParamsV61(sut.ChatParams{Temperature: &f, MaxTokens: &n})
+	p, err = q3vlParamsV61(openaichat.Params{Temperature: &f, MaxTokens: &n})
 	if err != nil || *p.MaxCompletionTokens != 64 || *p.Temperature != 0.5 {
 		t.Errorf("--max-tokens 64 --temperature 0.5: %+v, %v", p, err)
 	}
-	for _, bad := range []sut.ChatParams{{MinP: &f}, {MaxTokens: &n, MaxCompletionTokens: &m}} {
+	for _, bad := range []openaichat.Params{{MinP: &f}, {MaxTokens: &n, MaxCompletionTokens: &m}} {
 		if _, err := q3vlParamsV61(bad); err == nil || !strings.Contains(err.Error(), "v6.1") {
 			t.Errorf("%+v: error %v, want one naming round v6.1", bad, err)
 		}
