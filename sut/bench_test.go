@@ -11,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
 // countingCompleter signals when n final responses have arrived.
@@ -32,7 +36,7 @@ func (c *countingCompleter) FirstTokenComplete([]loadgen.Response) error { retur
 // fixed response and reports process CPU per sample. The server runs in
 // the same process, so cpu-µs/sample is harness plus server (an upper
 // bound on the harness's own cost).
-func benchPool(b *testing.B, api API, stream bool, body []byte, contentType string, response []byte) {
+func benchPool(b *testing.B, api protocol.Protocol, stream bool, body []byte, contentType string, response []byte) {
 	if !cpuTimeKnown {
 		b.Skip("process CPU time is measured with getrusage (Unix only)")
 	}
@@ -71,7 +75,7 @@ func benchPool(b *testing.B, api API, stream bool, body []byte, contentType stri
 
 func benchChatBody(b *testing.B) []byte {
 	recs := loadQ3VL(b)
-	body, err := EncodeChat("Qwen/Qwen3-VL-235B-A22B-Instruct", chatMessages(b, recs[0].Messages), recs[0].ResponseFormat, ChatParams{}, false)
+	body, err := openaichat.Encode("Qwen/Qwen3-VL-235B-A22B-Instruct", chatMessages(b, recs[0].Messages), recs[0].ResponseFormat, openaichat.Params{}, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -81,7 +85,7 @@ func benchChatBody(b *testing.B) []byte {
 const benchChatResponse = `{"id":"chatcmpl-8d2c","object":"chat.completion","created":1732000000,"model":"Qwen/Qwen3-VL-235B-A22B-Instruct","choices":[{"index":0,"message":{"role":"assistant","content":"{\"category\": \"Clothing & Accessories > Clothing > Shirts > Polo Shirts\", \"brand\": \"giorgio armani\", \"is_secondhand\": false}","refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"stop","stop_reason":null}],"service_tier":null,"system_fingerprint":null,"usage":{"prompt_tokens":1834,"total_tokens":1867,"completion_tokens":33,"prompt_tokens_details":null},"prompt_logprobs":null,"kv_transfer_params":null}`
 
 func BenchmarkPoolChat(b *testing.B) {
-	benchPool(b, APIChat, false, benchChatBody(b), "application/json", []byte(benchChatResponse))
+	benchPool(b, openaichat.Protocol, false, benchChatBody(b), "application/json", []byte(benchChatResponse))
 }
 
 // benchIDs are n plausible token IDs.
@@ -107,11 +111,11 @@ func BenchmarkPoolCompletions(b *testing.B) {
 	for i, v := range benchIDs(1000) {
 		prompt[i] = int32(v)
 	}
-	body, err := EncodeCompletion("meta-llama/Llama-3.1-8B-Instruct", prompt, DefaultCompletionParams(), false)
+	body, err := openaicompletions.Encode("meta-llama/Llama-3.1-8B-Instruct", prompt, llamaParams(), false)
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchPool(b, APICompletions, false, body, "application/json", benchCompletionResponse())
+	benchPool(b, openaicompletions.Protocol, false, body, "application/json", benchCompletionResponse())
 }
 
 // benchSGLangStream is an SGLang stream of n tokens in SGLang's default
@@ -136,136 +140,9 @@ func BenchmarkPoolSGLangStream(b *testing.B) {
 	for i, v := range benchIDs(800) {
 		prompt[i] = int32(v)
 	}
-	body, err := EncodeSGLang(prompt, DefaultSGLangParams(), true)
+	body, err := sglang.Encode(prompt, gptossParams(), true)
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchPool(b, APISGLang, true, body, "text/event-stream", benchSGLangStream(64))
-}
-
-// Parser micro-benchmarks, each beside an encoding/json decode of the same
-// body into a struct holding just the needed fields.
-
-func BenchmarkParseChat(b *testing.B) {
-	body := []byte(benchChatResponse)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	buf := make([]byte, 0, 1024)
-	for b.Loop() {
-		var err error
-		if buf, _, err = parseChat(buf[:0], body); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkParseChatEncodingJSON(b *testing.B) {
-	body := []byte(benchChatResponse)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		var r struct {
-			Choices []struct {
-				Message struct {
-					Content *string `json:"content"`
-				} `json:"message"`
-			} `json:"choices"`
-			Usage *struct {
-				CompletionTokens int64 `json:"completion_tokens"`
-			} `json:"usage"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkParseCompletion(b *testing.B) {
-	body := benchCompletionResponse()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	buf := make([]byte, 0, 1024)
-	for b.Loop() {
-		var err error
-		if buf, _, err = parseCompletion(buf[:0], body); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkParseCompletionEncodingJSON(b *testing.B) {
-	body := benchCompletionResponse()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		var r struct {
-			Choices []struct {
-				TokenIDs []int32 `json:"token_ids"`
-			} `json:"choices"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// sglangChunk1000 is one cumulative chunk 1,000 tokens into a stream.
-func sglangChunk1000() []byte {
-	ij, _ := json.Marshal(benchIDs(1000))
-	return []byte(fmt.Sprintf(`{"text":"%s","output_ids":%s,"meta_info":{"id":"5b1f","finish_reason":null,"prompt_tokens":800,"completion_tokens":1000,"cached_tokens":0}}`, strings.Repeat("ab", 1000), ij))
-}
-
-func BenchmarkParseSGLangChunk(b *testing.B) {
-	body := sglangChunk1000()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	pf := &idPrefix{}
-	for b.Loop() {
-		pf.raw, pf.ids = pf.raw[:0], pf.ids[:0] // no prefix: parse all 1,000 IDs
-		if _, err := parseSGLangChunk(pf, body); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkParseSGLangChunkCumulative is the same chunk in its stream:
-// the previous chunk carried the first 999 IDs.
-func BenchmarkParseSGLangChunkCumulative(b *testing.B) {
-	ids := benchIDs(1000)
-	prev, _ := json.Marshal(ids[:999])
-	body := sglangChunk1000()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	pf := &idPrefix{}
-	prevChunk := []byte(fmt.Sprintf(`{"output_ids":%s,"meta_info":{"completion_tokens":999}}`, prev))
-	for b.Loop() {
-		b.StopTimer()
-		if _, err := parseSGLangChunk(pf, prevChunk); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		c, err := parseSGLangChunk(pf, body)
-		if err != nil || len(c.ids) != 1000 {
-			b.Fatal(err, len(c.ids))
-		}
-	}
-}
-
-func BenchmarkParseSGLangChunkEncodingJSON(b *testing.B) {
-	body := sglangChunk1000()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		var r struct {
-			Text      string  `json:"text"`
-			OutputIDs []int32 `json:"output_ids"`
-			MetaInfo  struct {
-				CompletionTokens int64           `json:"completion_tokens"`
-				FinishReason     json.RawMessage `json:"finish_reason"`
-			} `json:"meta_info"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchPool(b, sglang.Protocol, true, body, "text/event-stream", benchSGLangStream(64))
 }

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go"
+
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 )
 
 // q3vlRecord is one entry of the shared q3vl test vectors.
@@ -39,56 +40,6 @@ func chatMessages(t testing.TB, raw json.RawMessage) []openai.ChatCompletionMess
 		t.Fatal(err)
 	}
 	return m
-}
-
-func TestEncodeChat(t *testing.T) {
-	recs := loadQ3VL(t)
-	temp, topK, minP := 0.0, 1, 0.05
-	for _, tc := range []struct {
-		name   string
-		params ChatParams
-		guided bool
-		stream bool
-		extra  map[string]any
-	}{
-		{name: "no params", extra: map[string]any{}},
-		{name: "all sampling params", params: ChatParams{
-			FrequencyPenalty: ptr(0.1), PresencePenalty: ptr(0.2), Temperature: &temp, TopP: ptr(0.9),
-			TopK: &topK, MinP: &minP, RepetitionPenalty: ptr(1.05), MaxTokens: ptr(100), MaxCompletionTokens: ptr(200),
-		}, extra: map[string]any{
-			"frequency_penalty": 0.1, "presence_penalty": 0.2, "temperature": 0.0, "top_p": 0.9,
-			"top_k": 1.0, "min_p": 0.05, "repetition_penalty": 1.05, "max_tokens": 100.0, "max_completion_tokens": 200.0,
-		}},
-		{name: "guided streaming", guided: true, stream: true, params: ChatParams{Temperature: &temp},
-			extra: map[string]any{"temperature": 0.0, "stream": true, "stream_options": map[string]any{"include_usage": true}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for i, rec := range recs {
-				var rf json.RawMessage
-				if tc.guided {
-					rf = rec.ResponseFormat
-				}
-				body, err := EncodeChat("Qwen/Qwen3-VL-235B-A22B-Instruct", chatMessages(t, rec.Messages), rf, tc.params, tc.stream)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var msgs any
-				json.Unmarshal(rec.Messages, &msgs)
-				want := map[string]any{"model": "Qwen/Qwen3-VL-235B-A22B-Instruct", "messages": msgs}
-				for k, v := range tc.extra {
-					want[k] = v
-				}
-				if tc.guided {
-					var f any
-					json.Unmarshal(rec.ResponseFormat, &f)
-					want["response_format"] = f
-				}
-				if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
-					t.Errorf("sample %d body (-want +got):\n%s", i, d)
-				}
-			}
-		})
-	}
 }
 
 // chatServer answers like vLLM: the content echoes the request's last
@@ -159,7 +110,7 @@ func chatBodies(t testing.TB, n int, stream bool) (sliceBodies, []string) {
 	for i := range bodies {
 		msgs := chatMessages(t, recs[i%len(recs)].Messages)
 		msgs = append(msgs, openai.UserMessage(strings.Repeat("x", i)))
-		b, err := EncodeChat("m", msgs, nil, ChatParams{Temperature: ptr(0.0)}, stream)
+		b, err := openaichat.Encode("m", msgs, nil, openaichat.Params{Temperature: ptr(0.0)}, stream)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +127,7 @@ func TestPoolChat(t *testing.T) {
 			bodies, answers := chatBodies(t, n, stream)
 			reqs := make(chan map[string]any, n)
 			srv := serve(t, chatServer(t, reqs))
-			p, rec := newPool(t, Config{Endpoints: []string{srv.URL + "/v1/"}, API: APIChat, Stream: stream, Bodies: bodies})
+			p, rec := newPool(t, Config{Endpoints: []string{srv.URL + "/v1/"}, API: openaichat.Protocol, Stream: stream, Bodies: bodies})
 			p.IssueQuery(samples(n))
 			p.Close()
 			firsts, finals, dups := rec.snapshot()

@@ -14,6 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
 // Fault kinds, chosen by sample index modulo faultKinds.
@@ -127,7 +131,7 @@ func TestPoolFaults(t *testing.T) {
 			}
 			srv := serve(t, faultServer(t))
 			p, rec := newPool(t, Config{
-				Endpoints: []string{srv.URL}, API: APIChat, Stream: stream, Bodies: bodies,
+				Endpoints: []string{srv.URL}, API: openaichat.Protocol, Stream: stream, Bodies: bodies,
 				Timeout: time.Second, MaxFailureRecords: n, // generous: the machine may be loaded
 			})
 			p.IssueQuery(samples(n))
@@ -191,7 +195,7 @@ func TestPoolServerDown(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	bodies := sliceBodies{[]byte(`{"i":0}`), []byte(`{"i":0}`)}
-	p, rec := newPool(t, Config{Endpoints: []string{url}, API: APIChat, Stream: true, Bodies: bodies})
+	p, rec := newPool(t, Config{Endpoints: []string{url}, API: openaichat.Protocol, Stream: true, Bodies: bodies})
 	p.IssueQuery(samples(2))
 	p.Close()
 	firsts, finals, _ := rec.snapshot()
@@ -223,7 +227,7 @@ func TestPoolCancel(t *testing.T) {
 	for i := range bodies {
 		bodies[i] = []byte(`{}`)
 	}
-	p, err := New(ctx, Config{Endpoints: []string{srv.URL}, API: APISGLang, Bodies: bodies, Completer: rec, Concurrency: 4})
+	p, err := New(ctx, Config{Endpoints: []string{srv.URL}, API: sglang.Protocol, Bodies: bodies, Completer: rec, Concurrency: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +249,7 @@ func TestPoolCancel(t *testing.T) {
 func TestPoolCloseTimeoutAndReuse(t *testing.T) {
 	var started atomic.Int64
 	srv := serve(t, hangServer(&started))
-	p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: APIChat, Stream: true,
+	p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: openaichat.Protocol, Stream: true,
 		Bodies: sliceBodies{[]byte(`{}`), []byte(`{}`)}, CloseTimeout: 100 * time.Millisecond})
 	p.IssueQuery(samples(2))
 	waitFor(t, "in flight", func() bool { return started.Load() == 2 })
@@ -294,7 +298,7 @@ func TestPoolLeastOutstanding(t *testing.T) {
 	for i := range bodies {
 		bodies[i] = []byte(`{}`)
 	}
-	p, rec := newPool(t, Config{Endpoints: urls, API: APISGLang, Bodies: bodies, Concurrency: 12})
+	p, rec := newPool(t, Config{Endpoints: urls, API: sglang.Protocol, Bodies: bodies, Concurrency: 12})
 	p.IssueQuery(samples(9))
 	waitFor(t, "9 started", func() bool { return started.Load() == 9 })
 	mu.Lock()
@@ -318,7 +322,7 @@ func TestPoolManySamplesRace(t *testing.T) {
 	srv1 := serve(t, faultServer(t))
 	srv2 := serve(t, faultServer(t))
 	for _, stream := range []bool{false, true} {
-		p, rec := newPool(t, Config{Endpoints: []string{srv1.URL, srv2.URL}, API: APIChat, Stream: stream, Bodies: bodies, Concurrency: 64})
+		p, rec := newPool(t, Config{Endpoints: []string{srv1.URL, srv2.URL}, API: openaichat.Protocol, Stream: stream, Bodies: bodies, Concurrency: 64})
 		var wg sync.WaitGroup
 		qs := samples(n)
 		for k := 0; k < n; k += 100 { // many IssueQuery callers at once
@@ -352,25 +356,25 @@ func TestPoolManySamplesRace(t *testing.T) {
 func TestEndpointURL(t *testing.T) {
 	for _, tc := range []struct {
 		base string
-		api  API
+		api  protocol.Protocol
 		want string
 	}{
-		{"http://h:8000", APIChat, "http://h:8000/v1/chat/completions"},
-		{"http://h:8000/v1", APIChat, "http://h:8000/v1/chat/completions"},
-		{"http://h:8000/v1/", APICompletions, "http://h:8000/v1/completions"},
-		{"http://h:8000/v1/completions", APICompletions, "http://h:8000/v1/completions"},
-		{"https://h/proxy/v1", APIChat, "https://h/proxy/v1/chat/completions"},
-		{"http://h:30000/", APISGLang, "http://h:30000/generate"},
-		{"http://h:30000/v1", APISGLang, "http://h:30000/generate"},
-		{" http://h:30000/generate ", APISGLang, "http://h:30000/generate"},
+		{"http://h:8000", openaichat.Protocol, "http://h:8000/v1/chat/completions"},
+		{"http://h:8000/v1", openaichat.Protocol, "http://h:8000/v1/chat/completions"},
+		{"http://h:8000/v1/", openaicompletions.Protocol, "http://h:8000/v1/completions"},
+		{"http://h:8000/v1/completions", openaicompletions.Protocol, "http://h:8000/v1/completions"},
+		{"https://h/proxy/v1", openaichat.Protocol, "https://h/proxy/v1/chat/completions"},
+		{"http://h:30000/", sglang.Protocol, "http://h:30000/generate"},
+		{"http://h:30000/v1", sglang.Protocol, "http://h:30000/generate"},
+		{" http://h:30000/generate ", sglang.Protocol, "http://h:30000/generate"},
 	} {
 		got, err := endpointURL(tc.base, tc.api)
 		if err != nil || got != tc.want {
-			t.Errorf("endpointURL(%q, %v) = %q, %v; want %q", tc.base, tc.api, got, err, tc.want)
+			t.Errorf("endpointURL(%q, %s) = %q, %v; want %q", tc.base, tc.api.Name(), got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"h:8000", "ftp://h", "http://", "::"} {
-		if _, err := endpointURL(bad, APIChat); err == nil {
+		if _, err := endpointURL(bad, openaichat.Protocol); err == nil {
 			t.Errorf("endpointURL(%q) accepted", bad)
 		}
 	}
@@ -382,7 +386,7 @@ func TestAPIKeyHeader(t *testing.T) {
 		auth <- r.Header.Get("Authorization")
 		io.WriteString(w, `{"output_ids":[],"meta_info":{}}`)
 	})
-	p, _ := newPool(t, Config{Endpoints: []string{srv.URL}, API: APISGLang, APIKey: "sk-test", Bodies: sliceBodies{[]byte(`{}`)}})
+	p, _ := newPool(t, Config{Endpoints: []string{srv.URL}, API: sglang.Protocol, APIKey: "sk-test", Bodies: sliceBodies{[]byte(`{}`)}})
 	p.IssueQuery(samples(1))
 	if got := <-auth; got != "Bearer sk-test" {
 		t.Errorf("Authorization = %q", got)

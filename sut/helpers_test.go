@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
@@ -131,7 +133,7 @@ func decodeMap(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("decoding %q: %v", clip(string(b), 200), err)
+		t.Fatalf("decoding %q: %v", clip(b, 200), err)
 	}
 	return m
 }
@@ -146,4 +148,19 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// llamaParams are llama3_1-8b's registered default sampling (its
+// reference's gen_kwargs), the bodies these tests send over completions.
+func llamaParams() openaicompletions.Params {
+	return openaicompletions.Params{Temperature: ptr(0.0), TopP: ptr(1.0), TopK: ptr(1), Seed: ptr(int64(42)), MaxTokens: ptr(128), MinTokens: ptr(1)}
+}
+
+// gptossParams are gpt-oss-120b's registered default sampling (its
+// reference's generation_config.json), the bodies these tests send over
+// SGLang.
+func gptossParams() sglang.Params {
+	return sglang.Params{MaxNewTokens: ptr(32768), Temperature: ptr(1.0), TopK: ptr(-1), TopP: ptr(1.0)}
 }

@@ -1,18 +1,18 @@
 // Package sut is the system under test: a pool of HTTP workers that sends
-// each LoadGen query to an inference endpoint (vLLM/OpenAI chat
-// completions, vLLM completions or SGLang /generate) and reports the
-// answer back through a loadgen.Completer.
+// each LoadGen query to an inference endpoint and reports the answer back
+// through a loadgen.Completer. What goes over the wire - the request path,
+// how a response or a stream is read - belongs to a protocol.Protocol
+// (packages under protocol/); the pool sends bytes and keeps the books.
 //
-// Request bodies are built once, at sample-load time, by the Encode*
-// functions and stored in a qsl.Library; the pool only writes those bytes
-// to a socket and scans the response for the few fields LoadGen needs.
+// Request bodies are built once, at sample-load time, by the protocol's
+// encoders and stored in a qsl.Library; the pool only hands those bytes to
+// net/http and gives the response to the protocol to decode.
 package sut
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -23,70 +23,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
-
-// API is the wire protocol of an endpoint.
-type API int
-
-// APIs. The zero value is invalid so a forgotten Config.API is caught.
-const (
-	// APIChat is OpenAI-compatible /v1/chat/completions (qwen3-vl).
-	APIChat API = iota + 1
-	// APICompletions is vLLM /v1/completions with token-ID prompts and
-	// return_token_ids (llama3_1-8b).
-	APICompletions
-	// APISGLang is SGLang's native /generate with input_ids (gpt-oss-120b).
-	APISGLang
-)
-
-// String returns the name ParseAPI accepts.
-func (a API) String() string {
-	switch a {
-	case APIChat:
-		return "chat"
-	case APICompletions:
-		return "completions"
-	case APISGLang:
-		return "sglang"
-	}
-	return fmt.Sprintf("API(%d)", int(a))
-}
-
-// ParseAPI maps "chat", "completions" or "sglang" to an API.
-func ParseAPI(s string) (API, error) {
-	for _, a := range []API{APIChat, APICompletions, APISGLang} {
-		if strings.EqualFold(s, a.String()) {
-			return a, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown API %q: want chat, completions or sglang", s)
-}
-
-// path is the request path appended to an endpoint's base URL.
-func (a API) path() string {
-	switch a {
-	case APIChat:
-		return "/v1/chat/completions"
-	case APICompletions:
-		return "/v1/completions"
-	case APISGLang:
-		return "/generate"
-	}
-	return ""
-}
-
-// DefaultTimeout is the per-request timeout when Config.Timeout is zero,
-// per API, taken from the references: 2 h for chat (qwen3-vl schema.py
-// Endpoint.request_timeout, chosen there because Offline queues long),
-// 1200 s for SGLang (gpt-oss-120b run_mlperf.py --timeout) and, as the
-// llama3.1-8b reference has no HTTP client, the same 1200 s for
-// completions.
-func DefaultTimeout(a API) time.Duration {
-	if a == APIChat {
-		return 2 * time.Hour
-	}
-	return 1200 * time.Second
-}
 
 // Defaults for Config fields left zero.
 const (
@@ -106,8 +44,6 @@ const (
 	DefaultMaxFailureRecords = 20
 	// DefaultMaxResponseBytes bounds a non-streamed response body.
 	DefaultMaxResponseBytes = 256 << 20
-	// connectTimeout matches task.py's httpx.Timeout(connect=5.0).
-	connectTimeout = 5 * time.Second
 	// maxBatch bounds one Completer call.
 	maxBatch = 1024
 )
@@ -121,8 +57,7 @@ type Bodies interface {
 
 // PrefixedBodies is a Bodies that keeps a prefix many bodies share once
 // (qsl.Library.SharePrefix). The pool asks it for the two pieces and
-// writes them back to back, in one writev, instead of asking for whole
-// bodies.
+// sends them back to back as one body, without joining them in memory.
 type PrefixedBodies interface {
 	Bodies
 	// Parts returns a loaded sample's body as the shared prefix (nil
@@ -138,8 +73,8 @@ type Config struct {
 	// accepted and normalised). At least one is required; requests go to
 	// the endpoint with the fewest outstanding requests.
 	Endpoints []string
-	// API selects the wire protocol. Required.
-	API API
+	// API is the endpoints' wire protocol (see protocol.Lookup). Required.
+	API protocol.Protocol
 	// Stream reads responses as server-sent events and reports the first
 	// token with FirstTokenComplete. The bodies must have been built with
 	// stream=true to match.
@@ -147,12 +82,12 @@ type Config struct {
 	// Concurrency caps requests in flight (default DefaultConcurrency).
 	Concurrency int
 	// Timeout bounds each request from send to the last byte (default
-	// DefaultTimeout(API)).
+	// API.DefaultTimeout()).
 	Timeout time.Duration
 	// APIKey, if set, is sent as "Authorization: Bearer <key>". It is never
 	// logged.
 	APIKey string
-	// Name is the SUT name LoadGen logs (default "mlperf-go-<api>").
+	// Name is the SUT name LoadGen logs (default "mlperf-go-<API.Name()>").
 	Name string
 	// Bodies supplies request bodies. Required.
 	Bodies Bodies
@@ -170,39 +105,14 @@ type Config struct {
 	// MaxResponseBytes bounds a non-streamed response (default
 	// DefaultMaxResponseBytes).
 	MaxResponseBytes int64
-	// Transport, if set, sends every request through net/http with this
-	// transport. By default plain http:// endpoints are served by the
-	// pool's own HTTP/1.1 client (one keep-alive connection per worker and
-	// endpoint, see h1.go), and https:// or proxied endpoints by a
-	// net/http keep-alive transport sized to Concurrency.
+	// Transport, if set, carries every request instead of the pool's own
+	// net/http Transport (see newTransport), e.g. to add TLS roots. A
+	// *http.Transport is cloned, keep-alives off, for retries (see send).
 	Transport http.RoundTripper
 }
 
-// h1Targets prepares the pool's own HTTP/1.1 client for urls, or returns
-// nil when one of them needs net/http: https (TLS) or an HTTP proxy from
-// the environment.
-func h1Targets(urls []string, stream bool, auth string) ([]h1Target, error) {
-	ts := make([]h1Target, len(urls))
-	for i, raw := range urls {
-		u, err := url.Parse(raw)
-		if err != nil {
-			return nil, err
-		}
-		if u.Scheme != "http" {
-			return nil, nil
-		}
-		if proxy, err := http.ProxyFromEnvironment(&http.Request{URL: u}); err != nil || proxy != nil {
-			return nil, nil
-		}
-		if ts[i], err = newH1Target(raw, stream, auth); err != nil {
-			return nil, err
-		}
-	}
-	return ts, nil
-}
-
 // endpointURL turns a base URL into the request URL for api.
-func endpointURL(base string, api API) (string, error) {
+func endpointURL(base string, api protocol.Protocol) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil {
 		return "", fmt.Errorf("endpoint %q: %w", base, err)
@@ -211,10 +121,10 @@ func endpointURL(base string, api API) (string, error) {
 		return "", fmt.Errorf("endpoint %q: want an http:// or https:// URL with a host", base)
 	}
 	p := strings.TrimRight(u.Path, "/")
-	p = strings.TrimSuffix(p, api.path())
+	p = strings.TrimSuffix(p, api.Path())
 	p = strings.TrimRight(p, "/")
 	p = strings.TrimSuffix(p, "/v1")
-	u.Path = p + api.path()
+	u.Path = p + api.Path()
 	u.RawPath = ""
 	return u.String(), nil
 }
@@ -259,6 +169,11 @@ type Stats struct {
 	CompleterErrors int64
 	// OutputTokens is the sum of NTokens over successful samples.
 	OutputTokens int64
+	// Retries counts requests sent a second time, on a fresh connection,
+	// because the keep-alive connection they went out on failed before
+	// any response byte arrived (see send). A retried sample is not a
+	// failure unless its second attempt fails too.
+	Retries int64
 }
 
 // Progress is a cheap snapshot for a progress line.
@@ -273,11 +188,10 @@ type Progress struct {
 	MeanLatency, MeanTTFT time.Duration
 }
 
-// worker is one pool goroutine's state: its keep-alive connection to each
-// endpoint (nil when it has none) and scratch for request heads.
+// worker is one pool goroutine's state: its stream decoder, reset for
+// every streamed response.
 type worker struct {
-	conns []*h1Conn
-	hdr   []byte
+	stream protocol.Stream
 }
 
 // event is one response on its way to the Completer.
@@ -293,7 +207,8 @@ type Pool struct {
 	cfg    Config
 	parts  PrefixedBodies // cfg.Bodies when it is one
 	log    *zap.Logger
-	client *http.Client
+	client *http.Client // the keep-alive pool
+	fresh  *http.Client // retries: a new connection every time
 	urls   []string
 	auth   string
 
@@ -313,12 +228,6 @@ type Pool struct {
 	workers   sync.WaitGroup
 	closeOnce sync.Once
 
-	// targets is set when requests go over the pool's own HTTP/1.1
-	// connections (h1.go) rather than net/http; conns are all of them.
-	targets []h1Target
-	connMu  sync.Mutex
-	conns   map[*h1Conn]struct{}
-
 	// Responses on their way to the Completer (see emit).
 	evMu                 sync.Mutex
 	evPending, evSpare   []event
@@ -327,7 +236,7 @@ type Pool struct {
 
 	issued, done, failed, inFlight, queued atomic.Int64
 	outTokens, latencyNs, latencyN         atomic.Int64
-	ttftNs, ttftN, completerErrs           atomic.Int64
+	ttftNs, ttftN, completerErrs, retries  atomic.Int64
 
 	failMu   sync.Mutex
 	byReason map[string]int64
@@ -343,8 +252,8 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if len(cfg.Endpoints) == 0 {
 		return nil, errors.New("sut: no endpoints configured")
 	}
-	if cfg.API.path() == "" {
-		return nil, fmt.Errorf("sut: invalid API %v", cfg.API)
+	if cfg.API == nil {
+		return nil, errors.New("sut: Config.API is required (see protocol.Lookup)")
 	}
 	if cfg.Bodies == nil || cfg.Completer == nil {
 		return nil, errors.New("sut: Config.Bodies and Config.Completer are required")
@@ -353,10 +262,10 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		cfg.Concurrency = DefaultConcurrency
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout(cfg.API)
+		cfg.Timeout = cfg.API.DefaultTimeout()
 	}
 	if cfg.Name == "" {
-		cfg.Name = "mlperf-go-" + cfg.API.String()
+		cfg.Name = "mlperf-go-" + cfg.API.Name()
 	}
 	if cfg.CloseTimeout <= 0 {
 		cfg.CloseTimeout = DefaultCloseTimeout
@@ -374,7 +283,6 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		log:         cfg.Logger,
 		outstanding: make([]int, len(cfg.Endpoints)),
 		byReason:    map[string]int64{},
-		conns:       map[*h1Conn]struct{}{},
 	}
 	if p.log == nil {
 		p.log = zap.NewNop()
@@ -389,34 +297,7 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.APIKey != "" {
 		p.auth = "Bearer " + cfg.APIKey
 	}
-	tr := cfg.Transport
-	if tr == nil {
-		tr = &http.Transport{
-			Proxy: http.ProxyFromEnvironment,
-			DialContext: (&net.Dialer{
-				Timeout:   connectTimeout,
-				KeepAlive: 30 * time.Second,
-			}).DialContext,
-			// Idle connections are kept for every possible in-flight
-			// request so a burst never closes and re-dials sockets
-			// (which would exhaust ephemeral ports under load).
-			MaxIdleConns:        cfg.Concurrency * len(cfg.Endpoints),
-			MaxIdleConnsPerHost: cfg.Concurrency,
-			IdleConnTimeout:     90 * time.Second,
-			// Servers do not compress; asking would only cost CPU.
-			DisableCompression: true,
-			WriteBufferSize:    64 << 10,
-			ReadBufferSize:     64 << 10,
-		}
-	}
-	p.client = &http.Client{Transport: tr}
-	if cfg.Transport == nil {
-		var err error
-		p.targets, err = h1Targets(p.urls, cfg.Stream, p.auth)
-		if err != nil {
-			return nil, fmt.Errorf("sut: %w", err)
-		}
-	}
+	p.client, p.fresh = newClients(cfg.Transport, cfg.Concurrency, len(cfg.Endpoints))
 	p.ctx, p.cancel = context.WithCancel(ctx)
 	p.qcond = sync.NewCond(&p.qmu)
 	p.workers.Add(cfg.Concurrency)
@@ -424,13 +305,12 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		go p.worker()
 	}
 	// On cancellation, wake idle workers so queued samples fail promptly
-	// and interrupt requests on the wire.
+	// (requests on the wire end with their contexts).
 	go func() {
 		<-p.ctx.Done()
 		p.qmu.Lock()
 		p.qcond.Broadcast()
 		p.qmu.Unlock()
-		p.interruptConns()
 	}()
 	return p, nil
 }
@@ -485,14 +365,7 @@ func (p *Pool) pop() (loadgen.QuerySample, bool) {
 
 func (p *Pool) worker() {
 	defer p.workers.Done()
-	w := &worker{conns: make([]*h1Conn, len(p.urls))}
-	defer func() {
-		for _, c := range w.conns {
-			if c != nil {
-				p.closeConn(c)
-			}
-		}
-	}()
+	w := &worker{}
 	for {
 		qs, ok := p.pop()
 		if !ok {
@@ -650,6 +523,7 @@ func (p *Pool) Stats() Stats {
 		FirstFailures:    first,
 		CompleterErrors:  p.completerErrs.Load(),
 		OutputTokens:     p.outTokens.Load(),
+		Retries:          p.retries.Load(),
 	}
 }
 
@@ -699,12 +573,7 @@ func (p *Pool) Close() error {
 		// everything pending before returning.
 		p.cancel()
 		p.client.CloseIdleConnections()
-		p.connMu.Lock()
-		for c := range p.conns {
-			c.nc.Close()
-		}
-		clear(p.conns)
-		p.connMu.Unlock()
+		p.fresh.CloseIdleConnections()
 	})
 	return nil
 }

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
 // Buffers for response payloads, returned by the completer goroutine once
@@ -35,8 +35,6 @@ func putBuf(b *[]byte) {
 var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 32<<10) }}
 
 var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-var prefixPool = sync.Pool{New: func() any { return &idPrefix{ids: make([]int32, 0, 1024)} }}
 
 // reqState tracks one sample through its request.
 type reqState struct {
@@ -94,110 +92,24 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 	}
 	ep := p.acquire()
 	defer p.release(ep)
-	if p.targets != nil {
-		return p.doH1(w, st, ep, prefix, body)
-	}
-	return p.doHTTP(st, ep, prefix, body)
-}
-
-// doH1 sends the request over the worker's own connection to endpoint ep
-// (see h1.go).
-func (p *Pool) doH1(w *worker, st *reqState, ep int, prefix, body []byte) *failure {
-	t := &p.targets[ep]
-	deadline := st.start.Add(p.cfg.Timeout)
-	netFail := func(err error) *failure {
-		switch {
-		case p.ctx.Err() != nil:
-			return fail(ReasonCanceled, fmt.Errorf("run cancelled: %w", err))
-		case errors.Is(err, os.ErrDeadlineExceeded):
-			return fail(ReasonTimeout, fmt.Errorf("no complete response within %v: %w", p.cfg.Timeout, err))
-		}
-		return fail(ReasonTransport, fmt.Errorf("POST %s: %w", p.urls[ep], err))
-	}
-	var (
-		c    *h1Conn
-		resp h1Response
-		err  error
-	)
-	for attempt := 0; ; attempt++ {
-		c = w.conns[ep]
-		w.conns[ep] = nil
-		// Every reuse is checked (one non-blocking peek): a POST that was
-		// written is never sent again (below), so a connection the server
-		// closed while idle must be caught before writing to it.
-		if c != nil && !c.alive() {
-			p.closeConn(c)
-			c = nil
-		}
-		if c == nil {
-			dctx, cancel := context.WithDeadline(p.ctx, deadline)
-			c, err = p.dial(dctx, t)
-			cancel()
-			if err != nil {
-				return netFail(err)
-			}
-		}
-		// The deadline is set before the cancellation check so that a
-		// cancellation either is seen here or interrupts the I/O
-		// (interruptConns runs after the context is done).
-		if err = c.nc.SetDeadline(deadline); err == nil && p.ctx.Err() != nil {
-			err = p.ctx.Err()
-		}
-		if err == nil {
-			resp, w.hdr, err = c.roundTrip(t, prefix, body, w.hdr, p.cfg.Stream)
-		}
-		var stale *errStale
-		if err != nil && errors.As(err, &stale) && attempt == 0 {
-			p.closeConn(c) // the server closed it while idle: once more, fresh
-			continue
-		}
-		break
-	}
-	if err != nil {
-		p.closeConn(c)
-		return netFail(err)
-	}
-	c.used = true
-	f := p.handle(st, resp.status, resp.statusLine, resp.contentType, c.body.lengthHint(), &c.body, p.urls[ep], netFail)
-	if resp.keepAlive && c.body.drain(1<<20) {
-		c.lastUsed = time.Now()
-		w.conns[ep] = c
-	} else {
-		p.closeConn(c)
-	}
-	return f
-}
-
-// doHTTP sends the request through net/http (https endpoints, proxies,
-// Config.Transport).
-func (p *Pool) doHTTP(st *reqState, ep int, prefix, body []byte) *failure {
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(body))
+	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
+	resp, err := p.send(ctx, ep, prefix, body)
 	if err != nil {
-		return fail(ReasonInternal, err)
-	}
-	if len(prefix) > 0 {
-		req.ContentLength = int64(len(prefix) + len(body))
-		req.GetBody = func() (io.ReadCloser, error) {
-			return io.NopCloser(io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(body))), nil
-		}
-		req.Body, _ = req.GetBody()
-	}
-	req.Header = http.Header{"Content-Type": {"application/json"}}
-	if p.cfg.Stream {
-		req.Header["Accept"] = []string{"text/event-stream"}
-	}
-	if p.auth != "" {
-		req.Header["Authorization"] = []string{p.auth}
-	}
-	resp, err := p.client.Do(req)
-	if err != nil {
-		return p.netFailure(ctx, err)
+		return netFail(err)
 	}
 	defer resp.Body.Close()
-	f := p.handle(st, resp.StatusCode, resp.Status, resp.Header.Get("Content-Type"), resp.ContentLength, resp.Body, p.urls[ep],
-		func(err error) *failure { return p.netFailure(ctx, err) })
+	var f *failure
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[ep], clip(bytes.TrimSpace(snippet), 300)))
+	case p.cfg.Stream:
+		f = p.readStream(w, st, resp.Body, resp.Header.Get("Content-Type"), netFail)
+	default:
+		f = p.readBody(st, resp.ContentLength, resp.Body, netFail)
+	}
 	if f == nil {
 		// Read to the end (the chunked trailer after [DONE]) so the
 		// connection goes back to the pool instead of being closed.
@@ -206,18 +118,12 @@ func (p *Pool) doHTTP(st *reqState, ep int, prefix, body []byte) *failure {
 	return f
 }
 
-// handle reads a response whose head has arrived: status, the status line
-// for messages, the Content-Type of streams, the body length (-1 when
-// unknown) and the body.
-func (p *Pool) handle(st *reqState, status int, statusLine, contentType string, length int64, body io.Reader, where string, netFail func(error) *failure) *failure {
-	if status != http.StatusOK {
-		snippet, _ := io.ReadAll(io.LimitReader(body, 512))
-		return fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", statusLine, where, clip(string(bytes.TrimSpace(snippet)), 300)))
+// clip shortens a response snippet for a message.
+func clip(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
 	}
-	if p.cfg.Stream {
-		return p.readStream(st, body, contentType, netFail)
-	}
-	return p.readBody(st, length, body, netFail)
+	return string(b)
 }
 
 // netFailure classifies a transport error.
@@ -233,7 +139,7 @@ func (p *Pool) netFailure(ctx context.Context, err error) *failure {
 
 // parseFailure classifies a parse error.
 func parseFailure(err error) *failure {
-	var se *serverError
+	var se *protocol.ServerError
 	if errors.As(err, &se) {
 		return fail(ReasonServerError, err)
 	}
@@ -262,14 +168,7 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 	}
 	buf := getBuf()
 	var tokens int64
-	switch p.cfg.API {
-	case APIChat:
-		*buf, tokens, err = parseChat(*buf, bb.Bytes())
-	case APICompletions:
-		*buf, tokens, err = parseCompletion(*buf, bb.Bytes())
-	case APISGLang:
-		*buf, tokens, err = parseSGLang(*buf, bb.Bytes())
-	}
+	*buf, tokens, err = p.cfg.API.DecodeResponse(*buf, bb.Bytes())
 	if err != nil {
 		putBuf(buf)
 		return parseFailure(err)
@@ -278,12 +177,21 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 	return nil
 }
 
-// readStream handles a server-sent-event response.
-func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netFail func(error) *failure) *failure {
+// readStream handles a server-sent-event response: the protocol decodes
+// each event; the pool reports the first token when the protocol says an
+// event carries it and completes the sample at "[DONE]" or the event the
+// protocol says ends the stream.
+func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType string, netFail func(error) *failure) *failure {
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(body)
 	defer func() { br.Reset(nil); readerPool.Put(br) }()
-	sse := sseReader{r: br}
+	var sse protocol.SSEReader
+	sse.Reset(br)
+	if w.stream == nil {
+		w.stream = p.cfg.API.NewStream()
+	}
+	dec := w.stream
+	dec.Reset()
 
 	acc := getBuf()
 	ok := false
@@ -292,17 +200,9 @@ func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netF
 			putBuf(acc)
 		}
 	}()
-	var tokens int64
-	var sg sglangStream
-	var pf *idPrefix
-	if p.cfg.API == APISGLang {
-		pf = prefixPool.Get().(*idPrefix)
-		defer func() { pf.raw, pf.ids = pf.raw[:0], pf.ids[:0]; prefixPool.Put(pf) }()
-		sg.acc = *acc
-	}
-	done, sawData := false, false
+	done, sawData := false, false // done: [DONE] or the protocol's end event
 	for !done {
-		data, err := sse.next()
+		data, err := sse.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -310,54 +210,19 @@ func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netF
 			return netFail(err)
 		}
 		sawData = true
-		if bytes.Equal(data, doneMarker) {
+		if bytes.Equal(data, protocol.Done) {
 			done = true
 			break
 		}
-		switch p.cfg.API {
-		case APIChat:
-			// task.py: the first non-empty content delta is the first
-			// token (reported with n_tokens 1); the final usage chunk
-			// gives n_tokens.
-			before := len(*acc)
-			var c chatChunk
-			*acc, c, err = parseChatChunk(*acc, data)
-			if err != nil {
-				return parseFailure(err)
-			}
-			if c.hasUsage {
-				tokens = c.tokens
-			}
-			if !st.firstSent && len(*acc) > before {
-				p.firstToken(st, (*acc)[before:], 1)
-			}
-		case APICompletions:
-			before := len(*acc)
-			var n int
-			*acc, n, err = parseCompletionChunk(*acc, data)
-			if err != nil {
-				return parseFailure(err)
-			}
-			tokens += int64(n)
-			if !st.firstSent && n > 0 {
-				p.firstToken(st, (*acc)[before:], int64(n))
-			}
-		case APISGLang:
-			c, err := parseSGLangChunk(pf, data)
-			if err != nil {
-				return parseFailure(err)
-			}
-			if sg.add(c) && !st.firstSent {
-				// server_sut.py: only the first token, n_tokens 1.
-				first := sg.acc[:min(len(sg.acc), 4)]
-				p.firstToken(st, first, int64(len(first)/4))
-			}
-			*acc = sg.acc
-			tokens = int64(sg.n)
-			if c.finished {
-				done = true
-			}
+		var ev protocol.Event
+		*acc, ev, err = dec.Next(*acc, data)
+		if err != nil {
+			return parseFailure(err)
 		}
+		if ev.First && !st.firstSent {
+			p.firstToken(st, ev.FirstData, ev.FirstTokens)
+		}
+		done = ev.Done
 	}
 	if !sawData {
 		return fail(ReasonMalformed, fmt.Errorf("no server-sent events in the response (Content-Type %q); was the body built with stream=true?", contentType))
@@ -373,7 +238,7 @@ func (p *Pool) readStream(st *reqState, body io.Reader, contentType string, netF
 		p.firstToken(st, nil, 0)
 	}
 	ok = true
-	p.complete(st, acc, tokens, nil)
+	p.complete(st, acc, dec.Tokens(), nil)
 	return nil
 }
 
@@ -415,3 +280,6 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 	}
 	p.emit(ev)
 }
+
+// errTruncated is a stream that ended before its end marker.
+var errTruncated = errors.New("stream ended before data: [DONE] or a finish_reason")

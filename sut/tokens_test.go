@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
 // outputFor is the fake model: a deterministic output for a prompt,
@@ -49,98 +52,6 @@ func asInts(v any) []int {
 		out[i] = int(f)
 	}
 	return out
-}
-
-func TestEncodeCompletion(t *testing.T) {
-	body, err := EncodeCompletion("meta-llama/Llama-3.1-8B-Instruct", []int32{128000, 791, 4062}, DefaultCompletionParams(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]any{
-		"model":  "meta-llama/Llama-3.1-8B-Instruct",
-		"prompt": []any{128000.0, 791.0, 4062.0},
-		// SUT_VLLM.py gen_kwargs.
-		"temperature": 0.0, "top_p": 1.0, "top_k": 1.0, "seed": 42.0, "max_tokens": 128.0, "min_tokens": 1.0,
-		"return_token_ids": true,
-	}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
-		t.Errorf("body (-want +got):\n%s", d)
-	}
-	body, err = EncodeCompletion("", []int64{1}, CompletionParams{MaxTokens: ptr(5)}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want = map[string]any{"prompt": []any{1.0}, "max_tokens": 5.0, "return_token_ids": true, "stream": true}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
-		t.Errorf("streaming body (-want +got):\n%s", d)
-	}
-	if _, err := EncodeCompletion("m", []int{}, CompletionParams{}, false); err == nil {
-		t.Error("empty prompt accepted")
-	}
-}
-
-func TestEncodeSGLang(t *testing.T) {
-	body, err := EncodeSGLang([]int32{200006, 17360}, DefaultSGLangParams(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// sglang_backend.py payload with generation_config.json values.
-	want := map[string]any{
-		"input_ids":       []any{200006.0, 17360.0},
-		"sampling_params": map[string]any{"max_new_tokens": 32768.0, "temperature": 1.0, "top_k": -1.0, "top_p": 1.0},
-	}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
-		t.Errorf("body (-want +got):\n%s", d)
-	}
-	body, err = EncodeSGLang([]int{5}, SGLangParams{MaxNewTokens: ptr(10), Stop: []string{"<|end|>"}, IgnoreEOS: ptr(false)}, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want = map[string]any{
-		"input_ids":       []any{5.0},
-		"sampling_params": map[string]any{"max_new_tokens": 10.0, "stop": []any{"<|end|>"}, "ignore_eos": false},
-		"stream":          true,
-	}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
-		t.Errorf("streaming body (-want +got):\n%s", d)
-	}
-}
-
-func TestDecodeGenerationConfig(t *testing.T) {
-	// Shaped like the reference's generation_config.json: comment keys
-	// (including a nested object) and the four sampling keys.
-	cfg := []byte(`{
-  "_comment": "Generation configuration",
-  "max_new_tokens": 10240,
-  "temperature": 0.001,
-  "top_k": 1,
-  "top_p": 1.0,
-  "_parameter_descriptions": {"top_k": "Top-k sampling", "_x": {"y": 1}}
-}`)
-	p := DefaultSGLangParams()
-	if err := DecodeGenerationConfig(cfg, &p); err != nil {
-		t.Fatal(err)
-	}
-	want := SGLangParams{MaxNewTokens: ptr(10240), Temperature: ptr(0.001), TopK: ptr(1), TopP: ptr(1.0)}
-	if d := cmp.Diff(want, p); d != "" {
-		t.Errorf("params (-want +got):\n%s", d)
-	}
-	// Absent keys keep their defaults.
-	c := DefaultCompletionParams()
-	if err := DecodeGenerationConfig([]byte(`{"max_tokens": 64}`), &c); err != nil {
-		t.Fatal(err)
-	}
-	wantC := DefaultCompletionParams()
-	wantC.MaxTokens = ptr(64)
-	if d := cmp.Diff(wantC, c); d != "" {
-		t.Errorf("completion params (-want +got):\n%s", d)
-	}
-	for _, bad := range []string{`{"temprature": 1}`, `[1]`, `{"top_k": "one"}`} {
-		var cp ChatParams
-		if err := DecodeGenerationConfig([]byte(bad), &cp); err == nil {
-			t.Errorf("%s accepted", bad)
-		}
-	}
 }
 
 // completionsServer answers like vLLM with return_token_ids.
@@ -194,13 +105,13 @@ func TestPoolCompletions(t *testing.T) {
 			bodies := make(sliceBodies, n)
 			for i := range bodies {
 				var err error
-				if bodies[i], err = EncodeCompletion("m", promptFor(i), DefaultCompletionParams(), stream); err != nil {
+				if bodies[i], err = openaicompletions.Encode("m", promptFor(i), llamaParams(), stream); err != nil {
 					t.Fatal(err)
 				}
 			}
 			reqs := make(chan map[string]any, n)
 			srv := serve(t, completionsServer(reqs))
-			p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: APICompletions, Stream: stream, Bodies: bodies})
+			p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: openaicompletions.Protocol, Stream: stream, Bodies: bodies})
 			p.IssueQuery(samples(n))
 			p.Close()
 			firsts, finals, dups := rec.snapshot()
@@ -285,12 +196,12 @@ func TestPoolSGLang(t *testing.T) {
 			bodies := make(sliceBodies, n)
 			for i := range bodies {
 				var err error
-				if bodies[i], err = EncodeSGLang(promptFor(i), DefaultSGLangParams(), tc.stream); err != nil {
+				if bodies[i], err = sglang.Encode(promptFor(i), gptossParams(), tc.stream); err != nil {
 					t.Fatal(err)
 				}
 			}
 			srv := serve(t, sglangServer(tc.cumulative))
-			p, rec := newPool(t, Config{Endpoints: []string{srv.URL + "/v1"}, API: APISGLang, Stream: tc.stream, Bodies: bodies})
+			p, rec := newPool(t, Config{Endpoints: []string{srv.URL + "/v1"}, API: sglang.Protocol, Stream: tc.stream, Bodies: bodies})
 			p.IssueQuery(samples(n))
 			p.Close()
 			firsts, finals, dups := rec.snapshot()
@@ -316,59 +227,6 @@ func TestPoolSGLang(t *testing.T) {
 			}
 			if st := p.Stats(); st.Failed != 0 || st.OutputTokens == 0 {
 				t.Errorf("stats %+v", st)
-			}
-		})
-	}
-}
-
-// TestSGLangStreamAccounting checks the reference's token accounting
-// rules chunk by chunk (sglang_backend.py generate_stream).
-func TestSGLangStreamAccounting(t *testing.T) {
-	type step struct {
-		chunk     string
-		wantIDs   []int
-		wantFirst bool
-	}
-	for _, tc := range []struct {
-		name  string
-		steps []step
-	}{
-		{"cumulative", []step{
-			{`{"output_ids":[5],"meta_info":{"completion_tokens":1}}`, []int{5}, true},
-			{`{"output_ids":[5,6,7],"meta_info":{"completion_tokens":3}}`, []int{5, 6, 7}, false},
-		}},
-		{"incremental", []step{
-			{`{"output_ids":[5,6],"meta_info":{"completion_tokens":2}}`, []int{5, 6}, true},
-			{`{"output_ids":[7],"meta_info":{"completion_tokens":3}}`, []int{5, 6, 7}, false},
-		}},
-		{"retraction keeps the count", []step{
-			{`{"output_ids":[5,6,7],"meta_info":{"completion_tokens":3}}`, []int{5, 6, 7}, true},
-			{`{"output_ids":[5,6],"meta_info":{"completion_tokens":3}}`, []int{5, 6, 7}, false},
-		}},
-		{"fewer ids than new tokens: placeholders", []step{
-			{`{"output_ids":[9],"meta_info":{"completion_tokens":3}}`, []int{0, 1, 2}, true},
-		}},
-		{"no completion_tokens: ids are a delta", []step{
-			{`{"output_ids":[4,4]}`, []int{4, 4}, true},
-			{`{"output_ids":[8],"meta_info":{"completion_tokens":null}}`, []int{4, 4, 8}, false},
-		}},
-		{"text only: len/4 zeros", []step{
-			{`{"text":"","meta_info":{}}`, nil, false},
-			{`{"text":"abcdefghi"}`, []int{0, 0}, true},
-			{`{"text":"é"}`, []int{0, 0, 0}, false},
-		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var st sglangStream
-			for k, s := range tc.steps {
-				c, err := parseSGLangChunk(nil, []byte(s.chunk))
-				if err != nil {
-					t.Fatal(err)
-				}
-				first := st.add(c)
-				if d := cmp.Diff(le32(s.wantIDs), st.acc); d != "" || st.n != len(s.wantIDs) || first != s.wantFirst {
-					t.Errorf("step %d: n=%d first=%v (want %v); ids (-want +got):\n%s", k, st.n, first, s.wantFirst, d)
-				}
 			}
 		})
 	}

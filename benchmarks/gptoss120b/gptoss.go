@@ -14,7 +14,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
 // LoadGen model names; the submission directory is Name.
@@ -65,7 +66,7 @@ func init() {
 		Name:           Name,
 		SubmissionDir:  Name,
 		Variants:       []benchmark.Variant{{Name: InteractiveName}},
-		API:            sut.APISGLang,
+		API:            sglang.Protocol,
 		Model:          "openai/gpt-oss-120b",
 		Output:         benchmark.TokenIDs,
 		DatasetSize:    PerformanceSamples,
@@ -73,7 +74,7 @@ func init() {
 		Description:    "reasoning mix, token IDs, SGLang /generate",
 		DatasetHelp:    "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
 		InputDataTypes: "int32 token ids",
-		Sampling:       map[sut.API]json.RawMessage{sut.APISGLang: json.RawMessage(sampling)},
+		Sampling:       map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(sampling)},
 		Open: func(paths, _ []string) (benchmark.Dataset, error) {
 			path, err := tokenset.OnePath(Name, paths)
 			if err != nil {

@@ -13,7 +13,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
 
 // LoadGen model names and the submission directory.
@@ -73,7 +74,7 @@ func init() {
 			{Name: EdgeName, SubmissionDir: EdgeSubmissionDir, DatasetSize: EdgeSamples, AccuracySize: EdgeSamples,
 				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions"},
 		},
-		API:            sut.APICompletions,
+		API:            openaicompletions.Protocol,
 		Model:          "meta-llama/Llama-3.1-8B-Instruct",
 		Output:         benchmark.TokenIDs,
 		DatasetSize:    Samples,
@@ -81,7 +82,7 @@ func init() {
 		Description:    "CNN/DailyMail summarisation, token IDs, vLLM /v1/completions",
 		DatasetHelp:    "one JSON or parquet file (cnn_eval.json)",
 		InputDataTypes: "int32 token ids",
-		Sampling:       map[sut.API]json.RawMessage{sut.APICompletions: json.RawMessage(sampling)},
+		Sampling:       map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
 		Open: func(paths, _ []string) (benchmark.Dataset, error) {
 			path, err := tokenset.OnePath(Name, paths)
 			if err != nil {

@@ -11,7 +11,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/llama31_8b"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
 
 // TestRegistered runs what the harness does with the benchmark through the
@@ -37,14 +38,14 @@ func TestRegistered(t *testing.T) {
 	if d.Len() != 6 {
 		t.Fatalf("Len = %d, want 6", d.Len())
 	}
-	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: sut.APIChat}); err == nil || !strings.Contains(err.Error(), "cannot be sent over") {
+	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol}); err == nil || !strings.Contains(err.Error(), "cannot be sent over") {
 		t.Errorf("chat API: error %v", err)
 	}
-	var p sut.CompletionParams
-	if err := sut.DecodeGenerationConfig(b.Sampling[sut.APICompletions], &p); err != nil {
+	p, err := b.DefaultSampling(openaicompletions.Protocol)
+	if err != nil {
 		t.Fatal(err)
 	}
-	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: sut.APICompletions, Model: b.Model, Completion: p})
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaicompletions.Protocol, Model: b.Model, Sampling: p})
 	if err != nil || prefix != nil {
 		t.Fatalf("Bodies: prefix %q, err %v", prefix, err)
 	}

@@ -15,8 +15,9 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // Name is the benchmark's LoadGen model name and submission directory.
@@ -30,7 +31,7 @@ func init() {
 	benchmark.Register(benchmark.Benchmark{
 		Name:           Name,
 		SubmissionDir:  Name,
-		API:            sut.APIChat,
+		API:            openaichat.Protocol,
 		Model:          "Qwen/Qwen3-VL-235B-A22B-Instruct",
 		Output:         benchmark.Text,
 		DatasetSize:    Samples,
@@ -44,7 +45,8 @@ func init() {
 		Synth: func(dir string, n int, seed uint64) ([]string, error) {
 			return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
 		},
-		Rounds: rounds,
+		Rounds:   rounds,
+		Requests: requestReference,
 	})
 }
 
@@ -56,23 +58,37 @@ func open(paths, splits []string) (benchmark.Dataset, error) {
 	return d, nil
 }
 
-// Bodies builds chat completions requests: every body starts with the model
+// Bodies builds chat completions requests as o.Round's reference does
+// (round.go): v6.1's as mlcommons/endpoints encodes them, v6.0's through
+// the protocol's messages encoder, where every body starts with the model
 // and the system prompt, which the library keeps once.
 func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
-	if o.API != sut.APIChat {
-		return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, o.API)
+	enc, ok := o.API.(protocol.MessagesEncoder)
+	if !ok {
+		return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API: its requests carry chat messages", o.Benchmark.Name, o.API.Name())
+	}
+	v60, err := requestsV60(o.Round)
+	if err != nil {
+		return nil, nil, err
+	}
+	params, err := o.Params()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !v60 {
+		return d.bodiesV61(o, params)
 	}
 	var rf []byte
 	if o.Guided {
 		rf = ResponseFormat()
 	}
-	model, stream, params := o.Model, o.Stream, o.Chat
-	prefix, err := sut.ChatPrefix(model, openai.SystemMessage(SystemPrompt()), rf, params, stream)
+	model, stream := o.Model, o.Stream
+	prefix, err := enc.MessagesPrefix(model, openai.SystemMessage(SystemPrompt()), rf, params, stream)
 	if err != nil {
 		return nil, nil, err
 	}
 	return d.Builder(func(dst []byte, _ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
-		return sut.AppendChat(dst, model, m, rf, params, stream)
+		return enc.AppendMessages(dst, model, m, rf, params, stream)
 	}), prefix, nil
 }
 
@@ -87,12 +103,13 @@ func (d *Dataset) Truth() []eval.Truth {
 }
 
 // FakeAnswers returns the answers the fake endpoint keys on the exact user
-// text the harness sends for each sample.
+// text the harness sends for each sample, as round v6.0's requests write it
+// and as round v6.1's do.
 func (d *Dataset) FakeAnswers() []benchmark.FakeAnswer {
 	t := make([]benchmark.FakeAnswer, d.Len())
 	for i := range t {
 		s := d.Sample(i)
-		t[i] = benchmark.FakeAnswer{UserText: d.UserText(i), Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand, Categories: s.Categories}
+		t[i] = benchmark.FakeAnswer{UserText: d.UserText(i), AltUserTexts: []string{d.UserTextV61(i)}, Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand, Categories: s.Categories}
 	}
 	return t
 }
@@ -112,6 +129,9 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 		opts.Workers = o.Workers
 	}
 	opts.Interactive = o.Interactive
+	if o.Round != "" {
+		opts.Round = o.Round
+	}
 	res, err := opts.Evaluate(entries, d.Truth())
 	if err != nil {
 		return benchmark.Evaluation{}, err

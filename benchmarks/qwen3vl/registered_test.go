@@ -2,6 +2,7 @@ package qwen3vl_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
 
 // TestRegistered drives the benchmark through the registry alone:
@@ -36,26 +38,46 @@ func TestRegistered(t *testing.T) {
 		t.Fatalf("%d fake answers for 6 samples", len(answers))
 	}
 	for i, a := range answers {
-		if a.UserText != q.UserText(i) || a.Category != q.Sample(i).Category || len(a.Categories) == 0 {
+		if a.UserText != q.UserText(i) || len(a.AltUserTexts) != 1 || a.AltUserTexts[0] != q.UserTextV61(i) || a.Category != q.Sample(i).Category || len(a.Categories) == 0 {
 			t.Errorf("answer %d = %+v, sample %+v", i, a, q.Sample(i))
 		}
 	}
-	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: sut.APICompletions}); err == nil || !strings.Contains(err.Error(), "cannot be sent over") {
+	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaicompletions.Protocol}); err == nil || !strings.Contains(err.Error(), "cannot be sent over") {
 		t.Errorf("completions API: error %v", err)
 	}
-	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: sut.APIChat, Model: b.Model})
-	if err != nil || !strings.Contains(string(prefix), "Please analyze the product") {
-		t.Fatalf("chat prefix %.80q, err %v", prefix, err)
+	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol, Round: "v5.1"}); err == nil || !strings.Contains(err.Error(), `round "v5.1"`) {
+		t.Errorf("unknown round: error %v", err)
 	}
-	built := 0
-	err = builder.Build([]int{0, 5}, func(i int, body []byte) {
-		built++
-		if !bytes.HasPrefix(body, prefix) || !bytes.Contains(body, []byte(b.Model)) {
-			t.Errorf("sample %d body does not start with the shared prefix or lacks the model", i)
+	// Each round's bodies (v6.1's by default) carry its own user text.
+	for round, userText := range map[string]func(int) string{"": q.UserTextV61, "v6.1": q.UserTextV61, "v6.0": q.UserText} {
+		builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol, Model: b.Model, Round: round})
+		if err != nil || !strings.Contains(string(prefix), "Please analyze the product") {
+			t.Fatalf("round %q: chat prefix %.80q, err %v", round, prefix, err)
 		}
-	})
-	if err != nil || built != 2 {
-		t.Errorf("built %d bodies, err %v", built, err)
+		built := 0
+		err = builder.Build([]int{0, 5}, func(i int, body []byte) {
+			built++
+			if !bytes.HasPrefix(body, prefix) || !bytes.Contains(body, []byte(b.Model)) {
+				t.Errorf("round %q: sample %d body does not start with the shared prefix or lacks the model", round, i)
+			}
+			var req struct {
+				Messages []struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"messages"`
+			}
+			var parts []struct {
+				Text string `json:"text"`
+			}
+			if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) != 2 {
+				t.Fatalf("round %q: sample %d body: %v", round, i, err)
+			}
+			if err := json.Unmarshal(req.Messages[1].Content, &parts); err != nil || len(parts) != 2 || parts[0].Text != userText(i) {
+				t.Errorf("round %q: sample %d body lacks its round's user text (%v)", round, i, err)
+			}
+		})
+		if err != nil || built != 2 {
+			t.Errorf("round %q: built %d bodies, err %v", round, built, err)
+		}
 	}
 
 	// Every answer empty: schema-invalid, far below the target.

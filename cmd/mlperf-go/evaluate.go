@@ -29,6 +29,7 @@ the target is missed.`,
 			&cli.Uint64Flag{Name: "seed", DefaultText: "the reference's", Usage: "random seed of the evaluator's baseline and of invalid-response fills (the reference's --random-seed)"},
 			&cli.IntFlag{Name: "workers", DefaultText: "the reference's", Usage: "the reference evaluator's worker count min(cpu_count, 4); changes only random draws"},
 			&cli.BoolFlag{Name: "interactive", Usage: "judge against the Interactive scenario's target"},
+			roundFlag(""),
 		},
 		Action: func(c *cli.Context) error {
 			b, err := benchmark.Lookup(c.String("benchmark"))
@@ -48,6 +49,9 @@ the target is missed.`,
 			if c.IsSet("seed") {
 				seed := c.Uint64("seed")
 				o.Seed = &seed
+			}
+			if o.Round, err = flagRound(c, nil); err != nil {
+				return err
 			}
 			return evaluate(c, d, logPath, o)
 		},

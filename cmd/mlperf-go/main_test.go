@@ -17,6 +17,9 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
 // runCLI runs mlperf-go in-process with args and returns its output and
@@ -178,9 +181,18 @@ func TestSubmissionWorkflow(t *testing.T) {
 	os.WriteFile(meas, fillTODOs(t, b, nil), 0o644)
 
 	sub := filepath.Join(dir, "sub")
-	if out, err := runCLI(t, "submission", "package", "--submitter", "Org", "--results", results,
-		"--systems", filepath.Join(dir, "systems"), "--out", sub); err != nil {
-		t.Fatalf("package: %v\n%s", err, out)
+	pkgOut, err := runCLI(t, "submission", "package", "--submitter", "Org", "--results", results,
+		"--systems", filepath.Join(dir, "systems"), "--out", sub)
+	if err != nil {
+		t.Fatalf("package: %v\n%s", err, pkgOut)
+	}
+	// The check command package prints works as printed.
+	printed := regexp.MustCompile(`now run: mlperf-go (submission check .*)`).FindStringSubmatch(pkgOut)
+	if printed == nil {
+		t.Fatalf("package does not print the check command:\n%s", pkgOut)
+	}
+	if out, err := runCLI(t, strings.Fields(printed[1])...); exitCode(err) != 1 || !strings.Contains(out, "min_duration") {
+		t.Errorf("the printed %q: exit %d, want 1 with the short runs' problems\n%s", printed[1], exitCode(err), out)
 	}
 	pkg := filepath.Join(sub, "closed", "Org")
 	for _, f := range []string{"systems/sys1.json", "src/README.md", "results/sys1/llama3.1-8b/Server/README.md",
@@ -251,7 +263,7 @@ func TestSamplingParams(t *testing.T) {
 	if err := runApp(app, append(base, "-b", "gpt-oss-120b", "-m", "accuracy", "--max-tokens", "64", "--min-p", "0.05")); err != nil {
 		t.Fatal(err)
 	}
-	p := got.SGLang
+	p := got.Sampling.(*sglang.Params)
 	if *p.Temperature != 0 || *p.TopP != 0.9 || *p.MaxNewTokens != 64 || *p.MinP != 0.05 || *p.TopK != -1 {
 		t.Errorf("gpt-oss accuracy params: temperature %v top_p %v max_new_tokens %v min_p %v top_k %v",
 			*p.Temperature, *p.TopP, *p.MaxNewTokens, *p.MinP, *p.TopK)
@@ -259,14 +271,14 @@ func TestSamplingParams(t *testing.T) {
 	if err := runApp(app, append(base, "-b", "llama3_1-8b", "--top-p", "0.8")); err != nil {
 		t.Fatal(err)
 	}
-	q := got.Completion
+	q := got.Sampling.(*openaicompletions.Params)
 	if *q.Temperature != 0.5 || *q.TopP != 0.8 || *q.TopK != 20 || *q.MaxTokens != 128 {
 		t.Errorf("llama performance params: temperature %v top_p %v top_k %v max_tokens %v", *q.Temperature, *q.TopP, *q.TopK, *q.MaxTokens)
 	}
 	if err := runApp(app, append(base, "-b", "qwen3-vl-235b-a22b", "--top-k", "5")); err != nil {
 		t.Fatal(err)
 	}
-	if r := got.Chat; *r.TopK != 5 || *r.Temperature != 0.5 || r.MaxTokens != nil {
+	if r := got.Sampling.(*openaichat.Params); *r.TopK != 5 || *r.Temperature != 0.5 || r.MaxTokens != nil {
 		t.Errorf("qwen3-vl params: %+v", r)
 	}
 }

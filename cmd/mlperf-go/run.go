@@ -20,6 +20,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -65,12 +67,13 @@ Example:
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Category: catDataset, Usage: "dataset `PATH` (repeatable where the benchmark reads several): " + datasetHelp()},
 			&cli.StringSliceFlag{Name: "dataset-split", Category: catDataset, Usage: "dataset splits to use, in order, where the benchmark's dataset has splits (default: its official ones)"},
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
-			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: openai-chat, openai-completions or sglang-generate (default: the benchmark's)"},
+			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: " + strings.Join(protocol.Names(), ", ") + " (default: the benchmark's)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` sent in requests (default: the benchmark's reference model)"},
 			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
+			roundFlag(catSampling),
 			&cli.StringFlag{Name: "stream", Value: "auto", Category: catEndpoint, Usage: "stream responses: auto (when use_token_latencies is on), true or false"},
 			&cli.BoolFlag{Name: "guided-decoding", Category: catSampling, Usage: "send the answer's JSON schema as response_format (benchmarks with structured answers)"},
 			&cli.StringFlag{Name: "generation-config", Category: catSampling, Usage: "JSON `FILE` of sampling parameters; optional \"accuracy\"/\"performance\" objects override per mode"},
@@ -213,7 +216,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 		o.Settings = append(o.Settings, fmt.Sprintf("min_query_count=%d", c.Uint64("min-query-count")))
 	}
 	if a := c.String("api"); a != "" {
-		if o.API, err = benchmark.ParseAPI(a); err != nil {
+		if o.API, err = protocol.Lookup(a); err != nil {
 			return o, fmt.Errorf("--api: %w", err)
 		}
 	}
@@ -224,6 +227,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 		o.Stream = &v
 	default:
 		return o, fmt.Errorf("--stream %q: use auto, true or false", s)
+	}
+	if o.Round, err = flagRound(c, log); err != nil {
+		return o, err
 	}
 	if o.APIKey, err = apiKey(c); err != nil {
 		return o, err
@@ -315,6 +321,9 @@ func printReport(c *cli.Context, rep *runner.Report) {
 	if s.OutputTokens > 0 {
 		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
 	}
+	if s.Retries > 0 {
+		fmt.Fprintf(w, "  %-42s %d\n", "Requests retried on a new connection", s.Retries)
+	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
 }
@@ -385,7 +394,7 @@ func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 		return nil
 	}
 	return evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"),
-		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt")})
+		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round})
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,7 +23,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
   mlperf-go submission system-template --out systems/NAME.json   (fill in the TODOs)
   mlperf-go submission measurements-template --benchmark B --out DIR/NAME/B/measurements.json
   mlperf-go submission package --division closed --submitter ORG --results DIR --systems systems --out OUT
-  mlperf-go submission check OUT --round v6.1`,
+  mlperf-go submission check --round v6.1 OUT`,
 		Subcommands: []*cli.Command{
 			{
 				Name:  "package",
@@ -53,8 +54,8 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(c.App.Writer, "packaged %s; now run: mlperf-go submission check %s --round %s\n",
-						filepath.Join(c.String("out"), c.String("division"), c.String("submitter")), c.String("out"), round)
+					fmt.Fprintf(c.App.Writer, "packaged %s; now run: mlperf-go submission check --round %s %s\n",
+						filepath.Join(c.String("out"), c.String("division"), c.String("submitter")), round, c.String("out"))
 					return nil
 				},
 			},
@@ -66,21 +67,26 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					&cli.StringFlag{Name: "round", Usage: "round whose rules apply: " + fmt.Sprint(submission.RoundNames()) + " (default: the round of the linked LoadGen)"},
 				},
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return fmt.Errorf("usage: mlperf-go submission check OUT (the directory holding closed/ or open/)")
+					args, err := positionalArgs(c)
+					if err != nil {
+						return err
 					}
+					if len(args) != 1 {
+						return fmt.Errorf("usage: mlperf-go submission check [--round ROUND] OUT (the directory holding closed/ or open/)")
+					}
+					out := args[0]
 					round := c.String("round")
 					if round == "" {
 						round = defaultRound()
 					}
-					problems := submission.Check(c.Args().First(), round)
+					problems := submission.Check(out, round)
 					for _, p := range problems {
 						fmt.Fprintln(c.App.Writer, p)
 					}
 					if len(problems) > 0 {
 						return exitError{1, fmt.Errorf("%d problem(s) found; fix them before submitting", len(problems))}
 					}
-					fmt.Fprintf(c.App.Writer, "%s: no problems found under the %s rules\n", c.Args().First(), round)
+					fmt.Fprintf(c.App.Writer, "%s: no problems found under the %s rules\n", out, round)
 					return nil
 				},
 			},
@@ -100,7 +106,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 				Name:  "measurements-template",
 				Usage: "write a measurements.json for a benchmark, the fixed fields filled in",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "benchmark", Required: true, Usage: "benchmark"},
+					&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 					&cli.StringFlag{Name: "out", Required: true, Usage: "`FILE` to write; - for stdout"},
 				},
 				Action: func(c *cli.Context) error {
@@ -122,7 +128,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
   mlperf-go submission ingest-accuracy --benchmark NAME --input eval.out \
     --out DIR/<system>/<benchmark>/Offline/accuracy/accuracy.txt`,
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "benchmark", Required: true, Usage: "benchmark the output is for"},
+					&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the output is for"},
 					&cli.StringFlag{Name: "input", Value: "-", Usage: "evaluator output `FILE` (- for stdin)"},
 					&cli.StringFlag{Name: "out", Required: true, Usage: "accuracy.txt `FILE` to write"},
 				},

@@ -16,8 +16,10 @@ import (
 	"strings"
 	"sync"
 
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // Output says what a benchmark's responses to LoadGen hold.
@@ -47,7 +49,7 @@ type Benchmark struct {
 	// edge), each with the facts that differ.
 	Variants []Variant
 	// API is the endpoint protocol used unless --api overrides it.
-	API sut.API
+	API protocol.Protocol
 	// Model is the served model name sent in requests by default.
 	Model string
 	// Output is what responses carry.
@@ -64,10 +66,17 @@ type Benchmark struct {
 	// input_data_types states it ("int32 token ids").
 	InputDataTypes string
 	// Sampling is the reference's default generation config per endpoint
-	// API: a JSON object with the request's wire names, the first layer
-	// under --generation-config and the sampling flags. An API without an
-	// entry sends no sampling parameter (the server's defaults apply).
-	Sampling map[sut.API]json.RawMessage
+	// protocol: a JSON object with the request's wire names, decoded over
+	// the protocol's DefaultParams (DefaultSampling) as the first layer
+	// under --generation-config and the sampling flags. A protocol without
+	// an entry sends its DefaultParams (no sampling parameter: the server's
+	// defaults apply).
+	Sampling map[protocol.Protocol]json.RawMessage
+	// Requests, when set, names the reference whose request bodies a run
+	// over api in round sends, for the run record and the submission
+	// README ("" where the round does not decide it). It reports an
+	// unknown round as an error.
+	Requests func(api protocol.Protocol, round string) (string, error)
 	// Open opens the benchmark's dataset from paths (files or directories)
 	// and checks all of it, so bad input is reported before a test starts.
 	// splits picks and orders the dataset's splits where it has any.
@@ -120,19 +129,33 @@ type Dataset interface {
 type BodyOptions struct {
 	// Benchmark is the benchmark (with its variant's facts) being run.
 	Benchmark Benchmark
-	// API is the endpoint API; Model the served model name.
-	API   sut.API
+	// API is the endpoint protocol; Model the served model name.
+	API   protocol.Protocol
 	Model string
 	// Stream asks for streamed responses.
 	Stream bool
 	// Guided turns on guided decoding where the benchmark has it (the
 	// answer's JSON schema as response_format).
 	Guided bool
-	// Chat, Completion and SGLang are the sampling parameters of the API in
-	// use.
-	Chat       sut.ChatParams
-	Completion sut.CompletionParams
-	SGLang     sut.SGLangParams
+	// Sampling are the sampling parameters, of API's own type
+	// (API.DefaultParams); nil sends the benchmark's defaults
+	// (DefaultSampling).
+	Sampling protocol.Params
+	// Round is the MLPerf round whose reference the bodies follow ("v6.0",
+	// "v6.1"; "" is the benchmark's default), where the round changes them.
+	// A round the benchmark does not know is an error.
+	Round string
+	// Logger receives warnings about the bodies chosen (nil: none).
+	Logger *zap.Logger
+}
+
+// Params returns the sampling parameters the bodies carry: Sampling, or the
+// benchmark's defaults for API.
+func (o BodyOptions) Params() (protocol.Params, error) {
+	if o.Sampling != nil {
+		return o.Sampling, nil
+	}
+	return o.Benchmark.DefaultSampling(o.API)
 }
 
 // EvalOptions tune Dataset.Evaluate. Zero values take the evaluator's
@@ -151,6 +174,9 @@ type EvalOptions struct {
 	Workers int
 	// Interactive judges against the Interactive scenario's target.
 	Interactive bool
+	// Round is the MLPerf round whose scorer applies, where the rounds
+	// score differently ("": the evaluator's default).
+	Round string
 }
 
 // Evaluation is what an evaluator found.
@@ -164,11 +190,13 @@ type Evaluation struct {
 
 // FakeAnswer is one chat sample the fake endpoint can answer with its
 // ground truth: UserText is the exact text part of the user message the
-// harness sends for it (the fake keys answers on it); Category, Brand and
+// harness sends for it (the fake keys answers on it), AltUserTexts the same
+// sample's text as other rounds' requests write it; Category, Brand and
 // IsSecondhand are the right answer; Categories the candidates a wrong
 // answer picks from.
 type FakeAnswer struct {
 	UserText     string
+	AltUserTexts []string
 	Category     string
 	Brand        string
 	IsSecondhand bool
@@ -247,8 +275,9 @@ var (
 )
 
 // Register adds b to the registry; benchmarks call it from init. It panics
-// when b lacks a name, dataset reader or submission directory, or when one
-// of its names is taken, as database/sql.Register does.
+// when b lacks a name, dataset reader or submission directory, when a
+// default sampling entry does not decode into its protocol's parameters, or
+// when one of its names is taken, as database/sql.Register does.
 func Register(b Benchmark) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -256,6 +285,11 @@ func Register(b Benchmark) {
 		panic(fmt.Sprintf("benchmark: Register(%q): Name, SubmissionDir and Open are required", b.Name))
 	}
 	b.Base = b.Name
+	for api := range b.Sampling {
+		if _, err := b.DefaultSampling(api); err != nil {
+			panic(fmt.Sprintf("benchmark: Register(%q): %v", b.Name, err))
+		}
+	}
 	for _, n := range b.names() {
 		if _, _, ok := lookupLocked(n); ok {
 			panic(fmt.Sprintf("benchmark: Register(%q): the name %q is already registered", b.Name, n))
@@ -369,4 +403,18 @@ func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
 		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
 	}
 	return b.Open(paths, splits)
+}
+
+// DefaultSampling returns the sampling parameters b sends over api when the
+// user sets none: api's DefaultParams with b's Sampling entry for api, if
+// any, decoded over them (protocol.DecodeGenerationConfig, so a key api
+// does not take is an error naming it).
+func (b Benchmark) DefaultSampling(api protocol.Protocol) (protocol.Params, error) {
+	p := api.DefaultParams()
+	if def, ok := b.Sampling[api]; ok {
+		if err := protocol.DecodeGenerationConfig(def, p); err != nil {
+			return nil, fmt.Errorf("%s's default sampling for %s: %w", b.Name, api.Name(), err)
+		}
+	}
+	return p, nil
 }

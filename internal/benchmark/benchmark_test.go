@@ -1,6 +1,7 @@
 package benchmark_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -8,22 +9,28 @@ import (
 
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	. "github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
+// TestLookup: each benchmark by its LoadGen name (or submission
+// directory), with its default endpoint API. The API names themselves are
+// parsed, and tested, in package protocol.
 func TestLookup(t *testing.T) {
 	for _, tc := range []struct {
 		name, want string
-		api        sut.API
+		api        string
 		size       int
 	}{
-		{"qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b", sut.APIChat, 48289},
-		{"llama3_1-8b", "llama3_1-8b", sut.APICompletions, 13368},
-		{"llama3.1-8b", "llama3_1-8b", sut.APICompletions, 13368}, // the submission directory name
-		{"gpt-oss-120b", "gpt-oss-120b", sut.APISGLang, 6396},
+		{"qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b", "openai-chat", 48289},
+		{"llama3_1-8b", "llama3_1-8b", "openai-completions", 13368},
+		{"llama3.1-8b", "llama3_1-8b", "openai-completions", 13368}, // the submission directory name
+		{"gpt-oss-120b", "gpt-oss-120b", "sglang-generate", 6396},
 	} {
 		b, err := Lookup(tc.name)
-		if err != nil || b.Name != tc.want || b.API != tc.api || b.DatasetSize != tc.size {
+		if err != nil || b.Name != tc.want || b.API.Name() != tc.api || b.DatasetSize != tc.size {
 			t.Errorf("Lookup(%q) = %+v, %v", tc.name, b, err)
 		}
 	}
@@ -87,26 +94,41 @@ func TestRegisterRefusesTakenNames(t *testing.T) {
 }
 
 // TestDefaultSampling: each benchmark's default generation config is the
-// reference's, as sut states it.
+// reference's (language/llama3.1-8b/SUT_VLLM.py gen_kwargs,
+// language/gpt-oss-120b/generation_config.json), decoded into its
+// protocol's parameters; a protocol a benchmark has no defaults for, and
+// qwen3-vl's chat, send the protocol's DefaultParams: nothing.
 func TestDefaultSampling(t *testing.T) {
-	llama, _ := Lookup("llama3_1-8b")
-	var c sut.CompletionParams
-	if err := sut.DecodeGenerationConfig(llama.Sampling[sut.APICompletions], &c); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(sut.DefaultCompletionParams(), c); diff != "" {
-		t.Errorf("llama3_1-8b sampling (-reference +registered):\n%s", diff)
-	}
-	gptoss, _ := Lookup("gpt-oss-120b")
-	var s sut.SGLangParams
-	if err := sut.DecodeGenerationConfig(gptoss.Sampling[sut.APISGLang], &s); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(sut.DefaultSGLangParams(), s); diff != "" {
-		t.Errorf("gpt-oss-120b sampling (-reference +registered):\n%s", diff)
+	ptr := func(v float64) *float64 { return &v }
+	iptr := func(v int) *int { return &v }
+	seed := int64(42)
+	for _, tc := range []struct {
+		bench string
+		api   protocol.Protocol
+		want  protocol.Params
+	}{
+		{"llama3_1-8b", openaicompletions.Protocol, &openaicompletions.Params{
+			Temperature: ptr(0), TopP: ptr(1), TopK: iptr(1), Seed: &seed, MaxTokens: iptr(128), MinTokens: iptr(1)}},
+		{"gpt-oss-120b", sglang.Protocol, &sglang.Params{MaxNewTokens: iptr(32768), Temperature: ptr(1), TopK: iptr(-1), TopP: ptr(1)}},
+		{"llama3_1-8b", sglang.Protocol, &sglang.Params{}},
+		{"gpt-oss-120b", openaicompletions.Protocol, &openaicompletions.Params{}},
+		{"qwen3-vl-235b-a22b", openaichat.Protocol, &openaichat.Params{}},
+	} {
+		b, _ := Lookup(tc.bench)
+		got, err := b.DefaultSampling(tc.api)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s over %s sampling (-reference +registered):\n%s", tc.bench, tc.api.Name(), diff)
+		}
 	}
 	if q, _ := Lookup("qwen3-vl-235b-a22b"); len(q.Sampling) != 0 {
 		t.Errorf("qwen3-vl sends no sampling parameter by default, registered %s", q.Sampling)
+	}
+	bad := Benchmark{Name: "bad", Sampling: map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(`{"max_tokens": 1}`)}}
+	if _, err := bad.DefaultSampling(sglang.Protocol); err == nil || !strings.Contains(err.Error(), "max_tokens") {
+		t.Errorf("a key SGLang does not take: error %v", err)
 	}
 }
 
@@ -129,20 +151,5 @@ func TestEveryBenchmarkIsComplete(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-func TestParseAPI(t *testing.T) {
-	for in, want := range map[string]sut.API{
-		"openai-chat": sut.APIChat, "chat": sut.APIChat,
-		"openai-completions": sut.APICompletions, "completions": sut.APICompletions,
-		"sglang-generate": sut.APISGLang, "sglang": sut.APISGLang,
-	} {
-		if got, err := ParseAPI(in); err != nil || got != want {
-			t.Errorf("ParseAPI(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	if _, err := ParseAPI("grpc"); err == nil || !strings.Contains(err.Error(), "sglang-generate") {
-		t.Errorf("ParseAPI(grpc): error %v should list the APIs", err)
 	}
 }

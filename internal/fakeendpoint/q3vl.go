@@ -8,8 +8,11 @@ import "strings"
 // ShopifyGlobalCatalogue.formulate_loaded_sample); answers are keyed on it.
 // Category, Brand and IsSecondhand are the ground truth; Categories are the
 // sample's potential product categories, from which wrong answers pick.
+// AltUserTexts are the same sample's user text as other rounds' requests
+// write it (round v6.1's, mlcommons/endpoints'); they get the same answer.
 type Q3VLTruth struct {
 	UserText     string
+	AltUserTexts []string
 	Category     string
 	Brand        string
 	IsSecondhand bool
@@ -78,11 +81,14 @@ func buildQ3VL(truths []Q3VLTruth, accuracy float64, seed int64) map[string]*ans
 	m := make(map[string]*answer, len(truths))
 	for _, t := range truths {
 		h := hashString(uint64(seed), t.UserText)
+		a := newAnswer(productJSON(wrongCategory(t, h), wrongBrand(t.Brand), !t.IsSecondhand), false)
 		if unitFloat(h) < accuracy {
-			m[t.UserText] = newAnswer(productJSON(t.Category, t.Brand, t.IsSecondhand), true)
-			continue
+			a = newAnswer(productJSON(t.Category, t.Brand, t.IsSecondhand), true)
 		}
-		m[t.UserText] = newAnswer(productJSON(wrongCategory(t, h), wrongBrand(t.Brand), !t.IsSecondhand), false)
+		m[t.UserText] = a
+		for _, alt := range t.AltUserTexts {
+			m[alt] = a
+		}
 	}
 	return m
 }

@@ -6,7 +6,10 @@
 //     string (HTML escaping on), so hand-assembled request bodies stay
 //     byte-identical to openai-go's marshalling;
 //   - AppendMinimal escapes only what JSON requires, as an inference server
-//     writing UTF-8 JSON does (the fake endpoint's responses).
+//     writing UTF-8 JSON does (the fake endpoint's responses);
+//   - AppendShort escapes the same but spells \b and \f short, as msgspec
+//     (mlcommons/endpoints' request encoder) and Python's
+//     json.dumps(ensure_ascii=False) do.
 //
 // Both replace each invalid UTF-8 byte with U+FFFD (as encoding/json does),
 // so the output is always valid JSON. Runs of ASCII bytes that need no
@@ -34,7 +37,7 @@ var safe = func() (t [2][utf8.RuneSelf]bool) {
 // as \ufffd; everything else, other UTF-8 included, copied.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	dst = appendEscaped(dst, s, true)
+	dst = appendEscaped(dst, s, true, true)
 	return append(dst, '"')
 }
 
@@ -47,19 +50,37 @@ func AppendString(dst []byte, s string) []byte {
 // \b and \f short; both forms decode the same.
 func AppendMinimal(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	dst = appendEscaped(dst, s, false)
+	dst = appendEscaped(dst, s, false, false)
 	return append(dst, '"')
 }
 
 // AppendMinimalBody is AppendMinimal without the quotes, for pieces of a
 // string literal written separately (streamed text deltas).
 func AppendMinimalBody(dst []byte, s string) []byte {
-	return appendEscaped(dst, s, false)
+	return appendEscaped(dst, s, false, false)
+}
+
+// AppendShort appends s as a JSON string literal, quotes included, as
+// msgspec.json.encode and Python's json.dumps(ensure_ascii=False) write it:
+// \" \\ \b \f \n \r \t; other control characters as \u00xx; each invalid
+// UTF-8 byte as \ufffd; everything else, DEL, < > & and U+2028/U+2029
+// included, copied.
+func AppendShort(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s, false, true)
+	return append(dst, '"')
+}
+
+// AppendShortBody is AppendShort without the quotes, for pieces of a string
+// literal written separately.
+func AppendShortBody(dst []byte, s string) []byte {
+	return appendEscaped(dst, s, false, true)
 }
 
 // appendEscaped appends s escaped, without quotes; html selects
-// AppendString's rules, otherwise AppendMinimal's.
-func appendEscaped(dst []byte, s string, html bool) []byte {
+// AppendString's rules, otherwise AppendMinimal's, or with shortBF
+// AppendShort's (\b and \f written short; html implies it).
+func appendEscaped(dst []byte, s string, html, shortBF bool) []byte {
 	tab := &safe[0]
 	if html {
 		tab = &safe[1]
@@ -91,7 +112,7 @@ func appendEscaped(dst []byte, s string, html bool) []byte {
 				case '\t':
 					dst = append(dst, '\\', 't')
 				case '\b', '\f':
-					if !html { // the minimal flavour writes \u0008 and \u000c
+					if !shortBF { // the minimal flavour writes \u0008 and \u000c
 						dst = append(dst, '\\', 'u', '0', '0', '0', lowerHex[c])
 						break
 					}

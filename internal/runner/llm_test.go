@@ -14,7 +14,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // tokenFixture writes n synthetic samples of an LLM benchmark and opens them.
@@ -60,9 +59,6 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 					Endpoints: []string{url},
 					OutputDir: out,
 					Settings:  quick,
-					// The CLI's defaults: the reference's sampling parameters.
-					Completion: sut.DefaultCompletionParams(),
-					SGLang:     sut.DefaultSGLangParams(),
 				})
 				if err != nil {
 					t.Fatalf("Run: %v", err)
@@ -108,15 +104,13 @@ func TestServerTokenLatenciesFollowTheFake(t *testing.T) {
 			d := tokenFixture(t, bench, 20)
 			url, _ := startFake(t, fakeendpoint.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 16, TTFT: ttft, TPOT: tpot})
 			rep, err := Run(context.Background(), Options{
-				Benchmark:  mustBenchmark(t, bench),
-				Scenario:   loadgen.Server,
-				Mode:       loadgen.PerformanceOnly,
-				Data:       d,
-				Endpoints:  []string{url},
-				OutputDir:  t.TempDir(),
-				Settings:   []string{"min_duration=1000", "min_query_count=20", "target_qps=20"},
-				Completion: sut.DefaultCompletionParams(),
-				SGLang:     sut.DefaultSGLangParams(),
+				Benchmark: mustBenchmark(t, bench),
+				Scenario:  loadgen.Server,
+				Mode:      loadgen.PerformanceOnly,
+				Data:      d,
+				Endpoints: []string{url},
+				OutputDir: t.TempDir(),
+				Settings:  []string{"min_duration=1000", "min_query_count=20", "target_qps=20"},
 			})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
@@ -162,15 +156,13 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 			url, _ := startFake(t, fakeendpoint.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 8,
 				TTFT: 20 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 8})
 			o := Options{
-				Benchmark:  mustBenchmark(t, bench),
-				Scenario:   loadgen.Offline,
-				Mode:       loadgen.PerformanceOnly,
-				Data:       d,
-				Endpoints:  []string{url},
-				OutputDir:  t.TempDir(),
-				Settings:   quick,
-				Completion: sut.DefaultCompletionParams(),
-				SGLang:     sut.DefaultSGLangParams(),
+				Benchmark: mustBenchmark(t, bench),
+				Scenario:  loadgen.Offline,
+				Mode:      loadgen.PerformanceOnly,
+				Data:      d,
+				Endpoints: []string{url},
+				OutputDir: t.TempDir(),
+				Settings:  quick,
 			}
 			stream := false
 			refused := o

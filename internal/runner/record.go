@@ -32,25 +32,30 @@ func (rep *Report) Kind(compliance string) submission.RunKind {
 
 // WriteRunInfo records how the run was made next to LoadGen's logs
 // (submission.RunInfoFile), for the submission README: the command, the
-// harness and LoadGen versions and round, the benchmark, scenario and kind,
-// the endpoints, API, model and sampling sent, and when the run started and
-// ended.
+// harness and LoadGen versions, the round followed (Options.Round, else the
+// linked LoadGen's) and whose requests were sent, the benchmark, scenario
+// and kind, the endpoints, API, model and sampling sent, and when the run
+// started and ended.
 func WriteRunInfo(o Options, rep *Report, rec Record) error {
-	round, _ := buildinfo.Round()
+	round := o.Round
+	if round == "" {
+		round, _ = buildinfo.Round()
+	}
 	info := submission.RunInfo{
 		Command:        rec.Command,
 		HarnessVersion: buildinfo.Version,
 		LoadGenVersion: buildinfo.LoadGenVersion,
 		Round:          round,
+		Requests:       o.RequestReference(),
 		Benchmark:      o.Benchmark.Name,
 		Scenario:       o.Scenario.String(),
 		Kind:           string(rep.Kind(rec.Compliance)),
 		Endpoints:      o.Endpoints,
-		API:            o.EndpointAPI().String(),
+		API:            o.EndpointAPI().Name(),
 		Model:          o.ModelName(),
 		Engine:         rec.Engine,
 		EngineFlags:    rec.EngineFlags,
-		Sampling:       o.SamplingParams(),
+		Sampling:       o.SamplingRecord(),
 		Start:          rep.Start.UTC(),
 		End:            rep.End.UTC(),
 	}

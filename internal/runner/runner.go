@@ -19,6 +19,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -38,8 +39,8 @@ type Options struct {
 	Data    benchmark.Dataset
 	// Endpoints are server base URLs. Required.
 	Endpoints []string
-	// API overrides the benchmark's endpoint API (0: the benchmark's).
-	API sut.API
+	// API overrides the benchmark's endpoint API (nil: the benchmark's).
+	API protocol.Protocol
 	// Model is the served model name (default: the benchmark's).
 	Model string
 	// OutputDir receives LoadGen's logs and the user.conf used. Required.
@@ -57,7 +58,7 @@ type Options struct {
 	PerformanceSampleCount int
 	// Concurrency caps requests in flight (default sut.DefaultConcurrency).
 	Concurrency int
-	// Timeout bounds each request (default sut.DefaultTimeout(API)).
+	// Timeout bounds each request (default API.DefaultTimeout()).
 	Timeout time.Duration
 	// Stream forces streaming on or off; nil streams exactly when LoadGen's
 	// use_token_latencies is on (TTFT/TPOT need the first token).
@@ -67,12 +68,16 @@ type Options struct {
 	// Guided turns on guided decoding where the benchmark has it (the
 	// answer's JSON schema as response_format).
 	Guided bool
-	// Chat, Completion and SGLang are the sampling parameters of the API
-	// in use, sent as they are; SetSampling layers the benchmark's
-	// defaults, a generation-config file and flag values into them.
-	Chat       sut.ChatParams
-	Completion sut.CompletionParams
-	SGLang     sut.SGLangParams
+	// Sampling are the sampling parameters, of the endpoint API's own type
+	// (its DefaultParams), sent as they are; nil sends the benchmark's
+	// defaults for the API (Benchmark.DefaultSampling). SetSampling layers
+	// those defaults, a generation-config file and flag values into it.
+	Sampling protocol.Params
+	// Round is the MLPerf round whose reference the requests and the
+	// scoring follow ("v6.0", "v6.1"; "": each benchmark's default), for
+	// benchmarks whose rounds differ; a round the benchmark does not know
+	// is an error.
+	Round string
 	// AuditConfig is the compliance audit.config path ("" for none). A
 	// run without compliance passes a path that does not exist, so a stray
 	// audit.config in the working directory cannot change the run.
@@ -92,8 +97,8 @@ type Options struct {
 }
 
 // EndpointAPI is the API requests use: API, or the benchmark's.
-func (o Options) EndpointAPI() sut.API {
-	if o.API != 0 {
+func (o Options) EndpointAPI() protocol.Protocol {
+	if o.API != nil {
 		return o.API
 	}
 	return o.Benchmark.API
@@ -198,7 +203,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 
 	builder, prefix, err := data.Bodies(benchmark.BodyOptions{
 		Benchmark: o.Benchmark, API: api, Model: model, Stream: rep.Stream, Guided: o.Guided,
-		Chat: o.Chat, Completion: o.Completion, SGLang: o.SGLang,
+		Sampling: o.Sampling, Round: o.Round, Logger: log,
 	})
 	if err != nil {
 		return nil, err

@@ -6,69 +6,66 @@ import (
 	"os"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
-// SetSampling sets the sampling parameters of the endpoint API in use
-// (o.Chat, o.Completion or o.SGLang) in three layers, each over the one
-// before: the benchmark's reference defaults for that API
-// (Benchmark.Sampling), then the generation-config file configFile ("" for
-// none: its top level, then its "accuracy" or "performance" object for
-// o.Mode, so one file holds both sets), then overrides (flag values by wire
-// name; "max_tokens" is SGLang's "max_new_tokens"). Every layer goes
-// through sut.DecodeGenerationConfig and its checks, so a key the API does
-// not take is an error naming it.
+// SetSampling sets o.Sampling, the sampling parameters of the endpoint API
+// in use, in three layers, each over the one before: the benchmark's
+// reference defaults for that API (Benchmark.DefaultSampling), then the
+// generation-config file configFile ("" for none: its top level, then its
+// "accuracy" or "performance" object for o.Mode, so one file holds both
+// sets), then overrides (flag values by wire name; "max_tokens" is the
+// API's own output cap, e.g. SGLang's "max_new_tokens"). Every layer goes
+// through protocol.DecodeGenerationConfig and its checks, so a key the API
+// does not take is an error naming it.
 func (o *Options) SetSampling(configFile string, overrides map[string]any) error {
-	api := o.EndpointAPI()
-	o.Chat, o.Completion, o.SGLang = sut.ChatParams{}, sut.CompletionParams{}, sut.SGLangParams{}
-	var target any
-	switch api {
-	case sut.APIChat:
-		target = &o.Chat
-	case sut.APICompletions:
-		target = &o.Completion
-	default:
-		target = &o.SGLang
-	}
-	if def, ok := o.Benchmark.Sampling[api]; ok {
-		if err := sut.DecodeGenerationConfig(def, target); err != nil {
-			return fmt.Errorf("%s's default sampling for %s: %w", o.Benchmark.Name, api, err)
-		}
+	o.Sampling = nil
+	target, err := o.SamplingParams()
+	if err != nil {
+		return err
 	}
 	if configFile != "" {
 		if err := loadGenerationConfig(configFile, o.Mode, target); err != nil {
 			return err
 		}
 	}
-	if len(overrides) == 0 {
-		return nil
-	}
-	layer := make(map[string]any, len(overrides))
-	for k, v := range overrides {
-		if api == sut.APISGLang && k == "max_tokens" {
-			k = "max_new_tokens"
+	if len(overrides) > 0 {
+		layer := make(map[string]any, len(overrides))
+		for k, v := range overrides {
+			if k == "max_tokens" {
+				k = target.MaxTokensKey()
+			}
+			layer[k] = v
 		}
-		layer[k] = v
+		b, err := json.Marshal(layer)
+		if err != nil {
+			return err
+		}
+		if err := protocol.DecodeGenerationConfig(b, target); err != nil {
+			return fmt.Errorf("sampling flags: %w", err)
+		}
 	}
-	b, err := json.Marshal(layer)
-	if err != nil {
-		return err
-	}
-	if err := sut.DecodeGenerationConfig(b, target); err != nil {
-		return fmt.Errorf("sampling flags: %w", err)
-	}
+	o.Sampling = target
 	return nil
 }
 
-// SamplingParams returns the sampling parameters of the API in use as the
-// wire-name map requests carry (for run records).
-func (o Options) SamplingParams() map[string]any {
-	var params any = o.SGLang
-	switch o.EndpointAPI() {
-	case sut.APIChat:
-		params = o.Chat
-	case sut.APICompletions:
-		params = o.Completion
+// SamplingParams returns the sampling parameters requests carry:
+// o.Sampling, or else the benchmark's defaults for the endpoint API (a
+// fresh value).
+func (o Options) SamplingParams() (protocol.Params, error) {
+	if o.Sampling != nil {
+		return o.Sampling, nil
+	}
+	return o.Benchmark.DefaultSampling(o.EndpointAPI())
+}
+
+// SamplingRecord returns the sampling parameters requests carry as the
+// wire-name map they are sent as (for run records; nil if they cannot be
+// had).
+func (o Options) SamplingRecord() map[string]any {
+	params, err := o.SamplingParams()
+	if err != nil {
+		return nil
 	}
 	var m map[string]any
 	if b, err := json.Marshal(params); err == nil {
@@ -77,10 +74,24 @@ func (o Options) SamplingParams() map[string]any {
 	return m
 }
 
+// RequestReference names the reference whose requests the run sends, where
+// the benchmark's round decides it (Benchmark.Requests), for the run record
+// and the submission README; "" otherwise.
+func (o Options) RequestReference() string {
+	if o.Benchmark.Requests == nil {
+		return ""
+	}
+	ref, err := o.Benchmark.Requests(o.EndpointAPI(), o.Round)
+	if err != nil {
+		return ""
+	}
+	return ref
+}
+
 // loadGenerationConfig applies a generation-config file: its top-level keys,
 // then the object under "accuracy" or "performance" matching mode, so one
 // file can hold both parameter sets.
-func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
+func loadGenerationConfig(path string, mode loadgen.Mode, target protocol.Params) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("--generation-config: %w", err)
@@ -97,7 +108,7 @@ func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
 		}
 	}
 	base, _ := json.Marshal(doc)
-	if err := sut.DecodeGenerationConfig(base, target); err != nil {
+	if err := protocol.DecodeGenerationConfig(base, target); err != nil {
 		return fmt.Errorf("--generation-config %s: %w", path, err)
 	}
 	key := "performance"
@@ -105,7 +116,7 @@ func loadGenerationConfig(path string, mode loadgen.Mode, target any) error {
 		key = "accuracy"
 	}
 	if v, ok := sections[key]; ok {
-		if err := sut.DecodeGenerationConfig(v, target); err != nil {
+		if err := protocol.DecodeGenerationConfig(v, target); err != nil {
 			return fmt.Errorf("--generation-config %s, %q section: %w", path, key, err)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
 
 // TestSetSampling: the benchmark's defaults for the API in use, then the
@@ -22,20 +22,26 @@ func TestSetSampling(t *testing.T) {
 	if err := o.SetSampling(cfg, map[string]any{"max_tokens": 64}); err != nil {
 		t.Fatal(err)
 	}
-	if p := o.SGLang; *p.TopP != 0.9 || *p.Temperature != 0.5 || *p.MaxNewTokens != 64 || *p.TopK != -1 {
-		t.Errorf("gpt-oss SGLang params: %+v", p)
+	if p, ok := o.Sampling.(*sglang.Params); !ok || *p.TopP != 0.9 || *p.Temperature != 0.5 || *p.MaxNewTokens != 64 || *p.TopK != -1 {
+		t.Errorf("gpt-oss SGLang params: %#v", o.Sampling)
 	}
-	if got := o.SamplingParams(); got["max_new_tokens"] != float64(64) || got["top_k"] != float64(-1) {
-		t.Errorf("SamplingParams() = %v", got)
+	if got := o.SamplingRecord(); got["max_new_tokens"] != float64(64) || got["top_k"] != float64(-1) {
+		t.Errorf("SamplingRecord() = %v", got)
+	}
+
+	// Without SetSampling, requests carry the benchmark's defaults.
+	o = Options{Benchmark: mustBenchmark(t, "gpt-oss-120b")}
+	if got := o.SamplingRecord(); got["max_new_tokens"] != float64(32768) || got["top_k"] != float64(-1) {
+		t.Errorf("default SamplingRecord() = %v", got)
 	}
 
 	// llama3_1-8b over SGLang: no reference defaults for that API.
-	o = Options{Benchmark: mustBenchmark(t, "llama3_1-8b"), API: sut.APISGLang}
+	o = Options{Benchmark: mustBenchmark(t, "llama3_1-8b"), API: sglang.Protocol}
 	if err := o.SetSampling("", nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(o.SamplingParams()) != 0 {
-		t.Errorf("llama over SGLang sends %+v, want nothing", o.SGLang)
+	if len(o.SamplingRecord()) != 0 {
+		t.Errorf("llama over SGLang sends %+v, want nothing", o.Sampling)
 	}
 
 	o = Options{Benchmark: mustBenchmark(t, "llama3_1-8b")}

@@ -301,6 +301,7 @@ func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 		field("Round", info.Round)
 		field("Endpoints", strings.Join(info.Endpoints, ", "))
 		field("API", info.API)
+		field("Requests", info.Requests)
 		field("Model", info.Model)
 		field("Engine", info.Engine)
 		if len(info.EngineFlags) > 0 {

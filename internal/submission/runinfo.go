@@ -33,6 +33,9 @@ type RunInfo struct {
 	Endpoints []string `json:"endpoints,omitempty"`
 	// API is the request API ("chat/completions", "completions", "generate").
 	API string `json:"api,omitempty"`
+	// Requests names the reference whose requests the run sent, where the
+	// round decides it (the benchmark says: benchmark.Benchmark.Requests).
+	Requests string `json:"requests,omitempty"`
 	// Model is the model name sent to the endpoint.
 	Model string `json:"model,omitempty"`
 	// Engine and EngineFlags describe the serving engine (e.g. "vLLM 0.11.0"

@@ -5,28 +5,27 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
-// Bodies builds the request bodies of the prompts: vLLM /v1/completions or
-// SGLang /generate requests carrying the token IDs as they are. It
-// implements benchmark.Dataset.Bodies for the token-ID benchmarks.
+// Bodies builds the request bodies of the prompts over any protocol whose
+// requests carry token IDs (protocol.TokenEncoder: vLLM /v1/completions,
+// SGLang /generate), the IDs as they are. It implements
+// benchmark.Dataset.Bodies for the token-ID benchmarks.
 func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
-	model, stream := o.Model, o.Stream
-	switch o.API {
-	case sut.APICompletions:
-		params := o.Completion
-		return d.Builder(func(_ int, t []int32) ([]byte, error) {
-			return sut.EncodeCompletion(model, t, params, stream)
-		}), nil, nil
-	case sut.APISGLang:
-		params := o.SGLang
-		return d.Builder(func(_ int, t []int32) ([]byte, error) {
-			return sut.EncodeSGLang(t, params, stream)
-		}), nil, nil
+	enc, ok := o.API.(protocol.TokenEncoder)
+	if !ok {
+		return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API: its requests carry token IDs", o.Benchmark.Name, o.API.Name())
 	}
-	return nil, nil, fmt.Errorf("benchmark %s cannot be sent over the %s API", o.Benchmark.Name, o.API)
+	params, err := o.Params()
+	if err != nil {
+		return nil, nil, err
+	}
+	model, stream := o.Model, o.Stream
+	return d.Builder(func(_ int, t []int32) ([]byte, error) {
+		return enc.EncodeTokens(model, t, params, stream)
+	}), nil, nil
 }
 
 // Close releases nothing: the dataset is all in memory.

@@ -8,7 +8,8 @@
 // as the ground truth has, so it adds to both totals and matches none), a
 // padding brand and a random is_secondhand. Then:
 //   - category: hierarchical F1, micro-averaged over the whole log — levels
-//     split on " > " and stripped, the intersection is the common prefix;
+//     split on " > " and stripped (round v6.1 strips the whole path first;
+//     see RoundV61), the intersection is the common prefix;
 //     hP = Σ∩/Σ|pred|, hR = Σ∩/Σ|true|, F1 = 2·hP·hR/(hP+hR). This is the
 //     "f1" the submission checker reads.
 //   - brand: the fraction of samples whose stripped, lower-cased brand has a
@@ -87,17 +88,25 @@ type Options struct {
 	// (default 12345).
 	Seed uint64
 	// Workers is the reference's worker count, min(os.cpu_count(), 4)
-	// (default 4). It decides how the log is cut into chunks, each with its
-	// own generator, so it changes the random draws: use the value of the
-	// machine that ran the reference to reproduce its numbers exactly.
+	// (default DefaultWorkers(), that count on this machine). It decides how
+	// the log is cut into chunks, each with its own generator, so it changes
+	// the random draws: use the value of the machine that ran the reference
+	// to reproduce its numbers exactly.
 	Workers int
+	// Round selects the round's scorer, RoundV60 or RoundV61 (see
+	// DefaultRound for ""): they differ in where category paths are
+	// stripped.
+	Round string
 	// Interactive selects the Interactive scenario's target (Target(true)).
 	Interactive bool
 }
 
-// DefaultOptions returns the reference defaults: seed 12345, 4 workers,
-// Offline/Server target.
-func DefaultOptions() Options { return Options{Seed: 12345, Workers: 4} }
+// DefaultOptions returns the reference defaults: seed 12345,
+// min(os.cpu_count(), 4) workers, DefaultRound's scorer, Offline/Server
+// target.
+func DefaultOptions() Options {
+	return Options{Seed: 12345, Workers: DefaultWorkers(), Round: DefaultRound}
+}
 
 // Invalid describes one response that did not validate against the schema.
 type Invalid struct {
@@ -234,6 +243,10 @@ func (o Options) Evaluate(entries []acclog.Entry, truth []Truth) (Result, error)
 	if o.Workers < 1 {
 		return Result{}, fmt.Errorf("q3vl: Workers = %d, want ≥ 1 (the reference uses min(os.cpu_count(), 4))", o.Workers)
 	}
+	strip, err := stripWhole(o.Round)
+	if err != nil {
+		return Result{}, err
+	}
 	res := Result{Samples: len(entries), DatasetSize: len(truth), Target: Target(o.Interactive)}
 	seen := make([]int32, len(truth))
 	for i, e := range entries {
@@ -276,18 +289,25 @@ func (o Options) Evaluate(entries []acclog.Entry, truth []Truth) (Result, error)
 			if !ok {
 				return Result{}, fmt.Errorf("q3vl: log entry %d (qsl_idx %d): the response is not valid UTF-8 (the reference's bytes.decode(\"utf-8\") fails here)", i, e.QSLIndex)
 			}
+			gtCategory := gt.Category
+			if strip {
+				gtCategory = pyStrip(gtCategory)
+			}
 			pm, err := ValidateResponse(response)
+			if err == nil && strip {
+				pm.Category = pyStrip(pm.Category)
+			}
 			if err != nil {
 				res.Unparsable++
 				res.Invalid = append(res.Invalid, Invalid{Entry: i, QSLIndex: e.QSLIndex, Reason: err.Error(), Response: response})
-				levels := len(strings.Split(gt.Category, categorySeparator))
+				levels := len(strings.Split(gtCategory, categorySeparator))
 				pm = ProductMetadata{
 					Category:     strings.Join(slices.Repeat([]string{predCategoryPad}, levels), categorySeparator),
 					Brand:        predBrandPad,
 					IsSecondhand: boolChoice[local.index(2)],
 				}
 			}
-			cat.add(pm.Category, gt.Category)
+			cat.add(pm.Category, gtCategory)
 			sh.add(pm.IsSecondhand, gt.IsSecondhand)
 			brand.add(pm.Brand, gt.Brand)
 			if len(gt.Categories) == 0 {

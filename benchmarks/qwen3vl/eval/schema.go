@@ -350,7 +350,16 @@ func (p *jsonParser) digits() int {
 	return n
 }
 
+// maxIntChars is the longest integer part, sign included, pydantic's JSON
+// parser (jiter) reads: it refuses a number whose integer part is longer
+// ("number out of range"), like Python's int() past sys.int_info's default
+// max_str_digits of 4,300, even where a float would follow ("1…1.5").
+// Checked with pydantic 2.13: 4,300 digits parse, 4,301 do not, nor do
+// "-" and 4,300 digits; digits after the point do not count.
+const maxIntChars = 4300
+
 func (p *jsonParser) number() error {
+	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
 		if strings.HasPrefix(p.s[p.i:], "Infinity") {
@@ -365,6 +374,9 @@ func (p *jsonParser) number() error {
 		}
 	} else if p.digits() == 0 {
 		return p.errf("invalid number")
+	}
+	if p.i-start > maxIntChars {
+		return p.errf("number out of range (an integer part of %d characters; pydantic reads at most %d)", p.i-start, maxIntChars)
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++

@@ -1,4 +1,4 @@
-package sut
+package protocol
 
 import (
 	"bufio"
@@ -7,21 +7,26 @@ import (
 	"io"
 )
 
-// sseReader yields the payloads of server-sent-event "data:" lines. Like
+// SSEReader yields the payloads of server-sent-event "data:" lines. Like
 // the reference clients it treats each data line as one message (vLLM and
 // SGLang never split a JSON chunk over several lines) and ignores other
 // fields and comments.
-type sseReader struct {
+type SSEReader struct {
 	r    *bufio.Reader
 	long []byte // assembles lines longer than the bufio buffer
 }
 
-var doneMarker = []byte("[DONE]")
+// Done is the payload of the event that ends an OpenAI-style stream
+// ("data: [DONE]").
+var Done = []byte("[DONE]")
 
-// next returns the next data payload with surrounding whitespace trimmed.
+// Reset makes the reader read events from r.
+func (s *SSEReader) Reset(r *bufio.Reader) { s.r = r }
+
+// Next returns the next data payload with surrounding whitespace trimmed.
 // The slice is valid until the following call. At the end of the body it
 // returns io.EOF; a body cut mid-line returns that partial line first.
-func (s *sseReader) next() ([]byte, error) {
+func (s *SSEReader) Next() ([]byte, error) {
 	for {
 		line, err := s.r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {

@@ -1,4 +1,4 @@
-package sut
+package openaichat
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/openai/openai-go"
+
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
 
 // chatExtraKeys are the top-level fields openai-go adds in map order.
@@ -25,7 +27,7 @@ func topMembers(t testing.TB, b []byte) []member {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %q", clip(string(b), 200))
+		t.Fatalf("not an object: %q", jsonwire.Clip(string(b), 200))
 	}
 	var ms []member
 	for dec.More() {
@@ -45,10 +47,10 @@ func topMembers(t testing.TB, b []byte) []member {
 // sameAsGeneric checks that the direct encoder's body equals the generic
 // (openai-go) one byte for byte once the generic body's extra fields, which
 // it emits in random order, are put in sorted order.
-func sameAsGeneric(t testing.TB, model string, msgs []openai.ChatCompletionMessageParamUnion, rf json.RawMessage, p ChatParams, stream bool) {
+func sameAsGeneric(t testing.TB, model string, msgs []openai.ChatCompletionMessageParamUnion, rf json.RawMessage, p Params, stream bool) {
 	t.Helper()
-	got, gotErr := EncodeChat(model, msgs, rf, p, stream)
-	want, wantErr := encodeChatGeneric(model, msgs, rf, p, stream)
+	got, gotErr := Encode(model, msgs, rf, p, stream)
+	want, wantErr := encodeGeneric(model, msgs, rf, p, stream)
 	if (gotErr != nil) != (wantErr != nil) {
 		t.Fatalf("error %v, generic encoder's %v", gotErr, wantErr)
 	}
@@ -82,7 +84,7 @@ func sameAsGeneric(t testing.TB, model string, msgs []openai.ChatCompletionMessa
 			i++
 		}
 		lo := max(0, i-80)
-		t.Fatalf("bodies differ at byte %d:\n direct:  %q\n generic: %q", i, clip(string(got[lo:]), 200), clip(string(sorted.Bytes()[lo:]), 200))
+		t.Fatalf("bodies differ at byte %d:\n direct:  %q\n generic: %q", i, jsonwire.Clip(string(got[lo:]), 200), jsonwire.Clip(string(sorted.Bytes()[lo:]), 200))
 	}
 }
 
@@ -90,7 +92,7 @@ func sameAsGeneric(t testing.TB, model string, msgs []openai.ChatCompletionMessa
 // parameter sets.
 func TestEncodeChatMatchesGeneric(t *testing.T) {
 	recs := loadQ3VL(t)
-	for _, p := range []ChatParams{
+	for _, p := range []Params{
 		{},
 		{Temperature: ptr(0.0)},
 		{FrequencyPenalty: ptr(0.1), PresencePenalty: ptr(-0.2), Temperature: ptr(1e-7), TopP: ptr(0.9), TopK: ptr(-1), MinP: ptr(1e-7),
@@ -175,7 +177,7 @@ func randFloat(r *rand.Rand) *float64 {
 func TestEncodeChatRandomMatchesGeneric(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 3000 {
-		p := ChatParams{FrequencyPenalty: randFloat(r), PresencePenalty: randFloat(r), Temperature: randFloat(r), TopP: randFloat(r),
+		p := Params{FrequencyPenalty: randFloat(r), PresencePenalty: randFloat(r), Temperature: randFloat(r), TopP: randFloat(r),
 			MinP: randFloat(r), RepetitionPenalty: randFloat(r)}
 		if r.IntN(2) == 0 {
 			p.TopK, p.MaxTokens, p.Seed = ptr(r.IntN(100)-1), ptr(r.IntN(5000)), ptr(r.Int64())
@@ -190,16 +192,16 @@ func TestEncodeChatRandomMatchesGeneric(t *testing.T) {
 
 func TestEncodeChatErrors(t *testing.T) {
 	msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("x")}
-	for _, p := range []ChatParams{{Temperature: ptr(math.NaN())}, {MinP: ptr(math.Inf(1))}} {
-		if _, err := EncodeChat("m", msgs, nil, p, false); err == nil {
+	for _, p := range []Params{{Temperature: ptr(math.NaN())}, {MinP: ptr(math.Inf(1))}} {
+		if _, err := Encode("m", msgs, nil, p, false); err == nil {
 			t.Errorf("%+v encoded", p)
 		}
 	}
-	if _, err := EncodeChat("m", msgs, json.RawMessage(`{`), ChatParams{}, false); err == nil {
+	if _, err := Encode("m", msgs, json.RawMessage(`{`), Params{}, false); err == nil {
 		t.Error("invalid response_format encoded")
 	}
 	for _, msgs := range [][]openai.ChatCompletionMessageParamUnion{nil, {}} {
-		sameAsGeneric(t, "m", msgs, nil, ChatParams{}, false)
+		sameAsGeneric(t, "m", msgs, nil, Params{}, false)
 	}
 }
 
@@ -216,7 +218,7 @@ func FuzzEncodeChat(f *testing.F) {
 				openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: url}),
 			}),
 		}
-		p := ChatParams{Temperature: &temp}
+		p := Params{Temperature: &temp}
 		if flags&1 != 0 {
 			p.MinP, p.TopK = &minP, &topK
 		}
@@ -246,19 +248,19 @@ func BenchmarkEncodeChat(b *testing.B) {
 	})}
 	for _, enc := range []struct {
 		name string
-		fn   func(string, []openai.ChatCompletionMessageParamUnion, json.RawMessage, ChatParams, bool) ([]byte, error)
+		fn   func(string, []openai.ChatCompletionMessageParamUnion, json.RawMessage, Params, bool) ([]byte, error)
 		msgs []openai.ChatCompletionMessageParamUnion
 	}{
-		{"vector/direct", EncodeChat, msgs}, {"vector/openai-go", encodeChatGeneric, msgs},
-		{"60KB/direct", EncodeChat, bigMsgs}, {"60KB/openai-go", encodeChatGeneric, bigMsgs},
+		{"vector/direct", Encode, msgs}, {"vector/openai-go", encodeGeneric, msgs},
+		{"60KB/direct", Encode, bigMsgs}, {"60KB/openai-go", encodeGeneric, bigMsgs},
 	} {
 		msgs := enc.msgs
 		b.Run(enc.name, func(b *testing.B) {
-			body, _ := enc.fn("Qwen/Qwen3-VL-235B-A22B-Instruct", msgs, rf, ChatParams{Temperature: ptr(0.0)}, false)
+			body, _ := enc.fn("Qwen/Qwen3-VL-235B-A22B-Instruct", msgs, rf, Params{Temperature: ptr(0.0)}, false)
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				body, err := enc.fn("Qwen/Qwen3-VL-235B-A22B-Instruct", msgs, rf, ChatParams{Temperature: ptr(0.0)}, false)
+				body, err := enc.fn("Qwen/Qwen3-VL-235B-A22B-Instruct", msgs, rf, Params{Temperature: ptr(0.0)}, false)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package sut
+package openaichat
 
 import (
 	"bytes"
@@ -8,10 +8,136 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
 	"github.com/openai/openai-go"
 	"github.com/openai/openai-go/packages/param"
+
+	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
+
+// Request encoders. Bodies are built once, when LoadGen loads a sample
+// (qsl.Builder), so the hot path only writes bytes; fidelity matters most,
+// but loading tens of thousands of 60 KB chat bodies must not take minutes
+// (see the direct encoder below).
+
+// Encode builds a /v1/chat/completions body the way the reference
+// does (multimodal/qwen3-vl/src/mlperf_inf_mm_q3vl/task.py,
+// _query_endpoint_async_batch and _query_endpoint_async_stream): model,
+// messages, the set sampling parameters (top_k, min_p and
+// repetition_penalty as top-level extra fields, as the reference's
+// extra_body does), response_format when responseFormat is non-nil (the
+// raw json_schema object guided decoding sends), and for streaming
+// "stream": true with stream_options.include_usage so the final chunk
+// carries usage.completion_tokens.
+//
+// The body is JSON-equal to json.Marshal of the openai-go request, and
+// byte-equal except that the extra fields come sorted by key (openai-go
+// emits them in map order); it has no spare capacity.
+func Encode(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
+	if len(messages) == 0 { // openai-go omits a nil list; leave such oddities to it
+		b, err := encodeGeneric(model, messages, responseFormat, p, stream)
+		return jsonwire.Exact(b), err
+	}
+	return encodeDirect(model, messages, responseFormat, p, stream)
+}
+
+// Prefix returns the bytes every Encode body begins with when its
+// messages are first and then a user message whose content is a list of
+// parts starting with text, as the Qwen3-VL requests are, for the given
+// model and parameters: the part qsl.Library.SharePrefix can keep once
+// (the model and the 1.8 KB system prompt). It is found by encoding two
+// such requests whose user text differs in its first byte, so it is
+// exactly what Encode writes.
+func Prefix(model string, first openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
+	probe := func(text string) ([]byte, error) {
+		return Encode(model, []openai.ChatCompletionMessageParamUnion{
+			first,
+			openai.UserMessage([]openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(text)}),
+		}, responseFormat, p, stream)
+	}
+	a, err := probe("a")
+	if err != nil {
+		return nil, err
+	}
+	b, err := probe("b")
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for n < min(len(a), len(b)) && a[n] == b[n] {
+		n++
+	}
+	return a[:n:n], nil
+}
+
+// Append appends the body Encode returns to dst, for builders
+// that keep one scratch buffer per worker (qsl.Library copies what it is
+// given).
+func Append(dst []byte, model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
+	if len(messages) == 0 {
+		b, err := encodeGeneric(model, messages, responseFormat, p, stream)
+		return append(dst, b...), err
+	}
+	return appendDirect(dst, model, messages, responseFormat, p, stream)
+}
+
+// encodeGeneric is Encode through openai-go's marshalling: the
+// reference the direct encoder is tested against.
+func encodeGeneric(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
+	req := openai.ChatCompletionNewParams{
+		Model:    model,
+		Messages: messages,
+	}
+	if p.FrequencyPenalty != nil {
+		req.FrequencyPenalty = openai.Float(*p.FrequencyPenalty)
+	}
+	if p.PresencePenalty != nil {
+		req.PresencePenalty = openai.Float(*p.PresencePenalty)
+	}
+	if p.Temperature != nil {
+		req.Temperature = openai.Float(*p.Temperature)
+	}
+	if p.TopP != nil {
+		req.TopP = openai.Float(*p.TopP)
+	}
+	if p.MaxTokens != nil {
+		req.MaxTokens = openai.Int(int64(*p.MaxTokens))
+	}
+	if p.MaxCompletionTokens != nil {
+		req.MaxCompletionTokens = openai.Int(int64(*p.MaxCompletionTokens))
+	}
+	if p.Seed != nil {
+		req.Seed = openai.Int(*p.Seed)
+	}
+	extra := map[string]any{}
+	if p.TopK != nil {
+		extra["top_k"] = *p.TopK
+	}
+	if p.MinP != nil {
+		extra["min_p"] = *p.MinP
+	}
+	if p.RepetitionPenalty != nil {
+		extra["repetition_penalty"] = *p.RepetitionPenalty
+	}
+	if responseFormat != nil {
+		if !json.Valid(responseFormat) {
+			return nil, fmt.Errorf("chat request: response_format is not valid JSON")
+		}
+		extra["response_format"] = responseFormat
+	}
+	if stream {
+		extra["stream"] = true
+		req.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	}
+	if len(extra) > 0 {
+		req.SetExtraFields(extra)
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("chat request: %w", err)
+	}
+	return body, nil
+}
 
 // A direct encoder for chat requests. openai-go marshals its params
 // through nested MarshalJSON calls, and encoding/json re-validates and
@@ -36,21 +162,21 @@ import (
 // loaded, so spare capacity would be resident memory).
 var chatScratch = sync.Pool{New: func() any { return new([]byte) }}
 
-// encodeChatDirect is EncodeChat's implementation: appendChatDirect into
+// encodeDirect is Encode's implementation: appendDirect into
 // scratch space, then an exact copy.
-func encodeChatDirect(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
+func encodeDirect(model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
 	sp := chatScratch.Get().(*[]byte)
 	defer chatScratch.Put(sp)
-	b, err := appendChatDirect((*sp)[:0], model, messages, responseFormat, p, stream)
+	b, err := appendDirect((*sp)[:0], model, messages, responseFormat, p, stream)
 	if err != nil {
 		return nil, err
 	}
 	*sp = b
-	return exact(b), nil
+	return jsonwire.Exact(b), nil
 }
 
-// appendChatDirect is AppendChat's implementation.
-func appendChatDirect(dst []byte, model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p ChatParams, stream bool) ([]byte, error) {
+// appendDirect is Append's implementation.
+func appendDirect(dst []byte, model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
 	var rf []byte
 	if responseFormat != nil {
 		var err error

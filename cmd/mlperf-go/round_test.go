@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
+)
+
+// TestRoundFlag: --round defaults to the linked LoadGen's round (v6.1 when
+// the build does not say), takes v6.0, and refuses other names.
+func TestRoundFlag(t *testing.T) {
+	app := newApp()
+	var got runner.Options
+	app.Commands[0].Action = func(c *cli.Context) error {
+		var err error
+		got, err = runOptions(c, zap.NewNop())
+		return err
+	}
+	base := []string{"mlperf-go", "run", "-b", "qwen3-vl-235b-a22b", "-d", "x"}
+	if err := runApp(app, base); err != nil {
+		t.Fatal(err)
+	}
+	if got.Round != defaultRound() || (defaultRound() != "v6.0" && defaultRound() != "v6.1") {
+		t.Errorf("default round %q, want %q", got.Round, defaultRound())
+	}
+	if err := runApp(app, append(base, "--round", "v6.0")); err != nil || got.Round != "v6.0" {
+		t.Errorf("--round v6.0: %q, %v", got.Round, err)
+	}
+	if err := runApp(app, append(base, "--round", "v7.0")); err == nil || !strings.Contains(err.Error(), `--round "v7.0"`) {
+		t.Errorf("--round v7.0: error %v, want one naming the flag", err)
+	}
+}
+
+// TestQ3VLRunRecordsRound: a Qwen3-VL accuracy run with --round v6.0 sends
+// v6.0's requests (the fake answers them, so the score is perfect), is
+// scored by the v6.0 evaluator, and records the round and the requests'
+// reference in mlperf_go_run.json; the default run records v6.1's.
+func TestQ3VLRunRecordsRound(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 12, 5); err != nil {
+		t.Fatal(err)
+	}
+	truth, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := startFake(t, fakeendpoint.Config{Q3VL: truth, Accuracy: 1})
+	for _, tc := range []struct {
+		args           []string
+		round, request string
+	}{
+		{[]string{"--round", "v6.0"}, "v6.0", "multimodal/qwen3-vl"},
+		{nil, defaultRound(), "mlcommons/endpoints"},
+	} {
+		out := filepath.Join(dir, "acc"+tc.round)
+		args := append([]string{"run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", out,
+			"--evaluate", "--progress-interval", "0"}, tc.args...)
+		stdout, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", tc.args, err, stdout)
+		}
+		info, err := submission.ReadRunInfo(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Round != tc.round || !strings.Contains(info.Requests, tc.request) || !strings.Contains(info.Requests, tc.round) {
+			t.Errorf("%v: run record round %q requests %q, want %q and %q", tc.args, info.Round, info.Requests, tc.round, tc.request)
+		}
+		acc, err := os.ReadFile(filepath.Join(out, "accuracy.txt"))
+		if err != nil || !strings.Contains(string(acc), `{"f1": 1.0}`) {
+			t.Errorf("%v: accuracy.txt %q, %v; want a perfect f1 (the fake knows both rounds' texts)", tc.args, acc, err)
+		}
+	}
+}
+
+// TestCheckFlagsAfterDirectory: `submission check OUT --round R` reads the
+// flag as `check --round R OUT` does, and a bad flag after OUT is an error.
+func TestCheckFlagsAfterDirectory(t *testing.T) {
+	out := t.TempDir()
+	before, errBefore := runCLI(t, "submission", "check", "--round", "v6.0", out)
+	after, errAfter := runCLI(t, "submission", "check", out, "--round", "v6.0")
+	if before != after || exitCode(errBefore) != exitCode(errAfter) {
+		t.Errorf("flag after the directory is not read like before it:\nbefore (%v):\n%s\nafter (%v):\n%s", errBefore, before, errAfter, after)
+	}
+	if _, err := runCLI(t, "submission", "check", out, "--round=v6.1", "--", "x"); err == nil || !strings.Contains(err.Error(), "usage") {
+		t.Errorf("two directories: error %v, want the usage", err)
+	}
+	if _, err := runCLI(t, "submission", "check", out, "--no-such-flag"); err == nil || !strings.Contains(err.Error(), "no-such-flag") {
+		t.Errorf("unknown flag after the directory: error %v, want one naming it", err)
+	}
+	// The round really is read: an unknown one is refused whichever side
+	// of the directory it is on.
+	for _, args := range [][]string{{"--round", "v0.1", out}, {out, "--round", "v0.1"}} {
+		o, err := runCLI(t, append([]string{"submission", "check"}, args...)...)
+		if err == nil || !strings.Contains(o+err.Error(), "v0.1") {
+			t.Errorf("check %v: %v\n%s; want the unknown round reported", args, err, o)
+		}
+	}
+}
+
+// TestReadmeCommandsParse: every `mlperf-go …` command in README.md's code
+// blocks names subcommands and flags the CLI defines.
+func TestReadmeCommandsParse(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cmds []string
+	inBlock, cont := false, ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "```") {
+			inBlock, cont = !inBlock, ""
+			continue
+		}
+		if !inBlock {
+			continue
+		}
+		if cont != "" {
+			line = cont + " " + strings.TrimSpace(line)
+			cont = ""
+		}
+		if strings.HasSuffix(line, `\`) {
+			cont = strings.TrimSuffix(line, `\`)
+			continue
+		}
+		if regexp.MustCompile(`(^|[\s/])mlperf-go\s`).MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			cmds = append(cmds, line)
+		}
+	}
+	if len(cmds) < 10 {
+		t.Fatalf("found only %d mlperf-go commands in README.md", len(cmds))
+	}
+	app := newApp()
+	for _, line := range cmds {
+		// Shell substitutions, such as $(… | head -1), are not mlperf-go's.
+		words := strings.Fields(regexp.MustCompile(`\$\([^)]*\)`).ReplaceAllString(line, "X"))
+		for len(words) > 0 && !strings.HasSuffix(words[0], "mlperf-go") {
+			words = words[1:]
+		}
+		words = words[1:]
+		flags := app.Flags
+		var cmd *cli.Command
+		subs := app.Commands
+		for len(words) > 0 {
+			var next *cli.Command
+			for _, c := range subs {
+				if c.HasName(words[0]) {
+					next = c
+				}
+			}
+			if next == nil {
+				break
+			}
+			cmd, subs, words = next, next.Subcommands, words[1:]
+			flags = append(append([]cli.Flag(nil), app.Flags...), cmd.Flags...)
+		}
+		if cmd == nil {
+			t.Errorf("README command %q: no such subcommand", line)
+			continue
+		}
+		for _, w := range words {
+			w = strings.Trim(w, "[]")
+			if !strings.HasPrefix(w, "-") || w == "-" || strings.HasPrefix(w, "$") {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+			found := false
+			for _, fl := range flags {
+				for _, n := range fl.Names() {
+					found = found || n == name
+				}
+			}
+			if !found {
+				t.Errorf("README command %q: %s has no flag %s", line, cmd.FullName(), w)
+			}
+		}
+	}
+}

@@ -1,0 +1,9 @@
+// Package all registers every wire protocol mlperf-go speaks; import it
+// for its side effect where users name protocols (the CLI's --api).
+package all
+
+import (
+	_ "github.com/mlperf-go/mlperf-go/protocol/openaichat"        // openai-chat
+	_ "github.com/mlperf-go/mlperf-go/protocol/openaicompletions" // openai-completions
+	_ "github.com/mlperf-go/mlperf-go/protocol/sglang"            // sglang-generate
+)

@@ -1,0 +1,80 @@
+// Package jsonwire holds what the protocol packages share to write request
+// bodies and read responses: the error-member and token-ID readers built on
+// jscan.Scanner, and the body encoders' exact-size copies.
+package jsonwire
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/mlperf-go/mlperf-go/internal/jscan"
+	"github.com/mlperf-go/mlperf-go/internal/slab"
+	"github.com/mlperf-go/mlperf-go/protocol"
+)
+
+// TokenID is any integer type a tokenised dataset may store.
+type TokenID interface {
+	~int | ~int32 | ~int64 | ~uint32
+}
+
+// FieldError marks a well-formed body that lacks a field the harness
+// needs.
+type FieldError struct{ Msg string }
+
+func (e *FieldError) Error() string { return e.Msg }
+
+// Clip shortens s to n bytes for messages, marking the cut.
+func Clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// ErrorField reads the value of an "error" member into *srvErr: null
+// clears it (duplicate keys: the last one wins), anything else becomes a
+// *protocol.ServerError. A malformed value is returned as the walk's
+// error.
+func ErrorField(s *jscan.Scanner, srvErr *error) error {
+	if isNull, err := s.Null(); isNull || err != nil {
+		if err == nil {
+			*srvErr = nil
+		}
+		return err
+	}
+	raw, err := s.Raw()
+	if err != nil {
+		return err
+	}
+	*srvErr = &protocol.ServerError{Message: Clip(string(raw), 300)}
+	return nil
+}
+
+// ReplaceTokenIDs reads a token-ID member's value into dst[base:] as
+// int32 little-endian words, replacing what an earlier member of the same
+// name put there (duplicate keys: the last one wins, as in encoding/json).
+// A null value reads as no IDs at all: have is false.
+func ReplaceTokenIDs(s *jscan.Scanner, dst []byte, base int) (out []byte, n int, have bool, err error) {
+	dst = dst[:base]
+	if isNull, err := s.Null(); isNull || err != nil {
+		return dst, 0, false, err
+	}
+	dst, n, err = s.AppendInt32sLE(dst)
+	return dst, n, true, err
+}
+
+// MarshalNoEscape is json.Marshal without HTML escaping, as Python's
+// json.dumps writes, returned without spare capacity (Exact).
+func MarshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return Exact(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// Exact returns a copy of b without spare capacity: bodies stay in memory
+// while their sample is loaded (see package slab).
+func Exact(b []byte) []byte { return slab.Copy(b) }

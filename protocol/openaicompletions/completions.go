@@ -1,0 +1,195 @@
+// Package openaicompletions is vLLM's OpenAI-compatible completions
+// protocol (POST /v1/completions) with token-ID prompts, as llama3_1-8b
+// uses it: the prompt is sent as its token IDs (what the reference
+// SUT_VLLM.py passes to generate(prompt_token_ids=...)) and the answer is
+// read as the generated token IDs, which vLLM (>= 0.10.2) returns when the
+// request asks for return_token_ids. Importing it registers it as
+// "openai-completions" (alias "completions").
+package openaicompletions
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/jscan"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
+)
+
+// Protocol is the completions protocol.
+var Protocol protocol.Protocol = completions{}
+
+func init() { protocol.Register(Protocol) }
+
+// completions implements protocol.Protocol and protocol.TokenEncoder.
+type completions struct{}
+
+var _ protocol.TokenEncoder = completions{}
+
+func (completions) Name() string      { return "openai-completions" }
+func (completions) Aliases() []string { return []string{"completions"} }
+func (completions) Path() string      { return "/v1/completions" }
+
+// DefaultTimeout is 1200 s: the llama3.1-8b reference has no HTTP client,
+// so this is the gpt-oss-120b reference's (run_mlperf.py --timeout).
+func (completions) DefaultTimeout() time.Duration { return 1200 * time.Second }
+
+// DefaultParams sends no sampling parameter (the server's defaults apply);
+// a benchmark's reference values are its registered default sampling
+// (internal/benchmark Benchmark.Sampling).
+func (completions) DefaultParams() protocol.Params { return &Params{} }
+
+func (completions) DecodeResponse(out, body []byte) ([]byte, int64, error) {
+	return parseResponse(out, body)
+}
+
+func (completions) NewStream() protocol.Stream { return &stream{} }
+
+func (completions) EncodeTokens(model string, prompt []int32, params protocol.Params, stream bool) ([]byte, error) {
+	p, ok := params.(*Params)
+	if !ok || p == nil {
+		return nil, fmt.Errorf("openai-completions: sampling parameters of type %T, want *openaicompletions.Params", params)
+	}
+	return Encode(model, prompt, *p, stream)
+}
+
+// Params are the sampling parameters of a vLLM /v1/completions request.
+// nil fields are not sent.
+type Params struct {
+	MaxTokens         *int     `json:"max_tokens,omitempty"`
+	MinTokens         *int     `json:"min_tokens,omitempty"`
+	Temperature       *float64 `json:"temperature,omitempty"`
+	TopP              *float64 `json:"top_p,omitempty"`
+	TopK              *int     `json:"top_k,omitempty"`
+	MinP              *float64 `json:"min_p,omitempty"`
+	Seed              *int64   `json:"seed,omitempty"`
+	FrequencyPenalty  *float64 `json:"frequency_penalty,omitempty"`
+	PresencePenalty   *float64 `json:"presence_penalty,omitempty"`
+	RepetitionPenalty *float64 `json:"repetition_penalty,omitempty"`
+	Stop              []string `json:"stop,omitempty"`
+	StopTokenIDs      []int    `json:"stop_token_ids,omitempty"`
+	IgnoreEOS         *bool    `json:"ignore_eos,omitempty"`
+}
+
+// MaxTokensKey implements protocol.Params.
+func (*Params) MaxTokensKey() string { return "max_tokens" }
+
+// request is a vLLM /v1/completions request.
+type request[T jsonwire.TokenID] struct {
+	Model  string `json:"model,omitempty"`
+	Prompt []T    `json:"prompt"`
+	Params
+	// ReturnTokenIDs asks vLLM (>= 0.10.2) to add choices[i].token_ids,
+	// the generated token IDs, to the response (and, when streaming, the
+	// delta IDs to every chunk). We use it rather than
+	// return_tokens_as_token_ids, which only changes how tokens are
+	// spelled inside logprobs ("token_id:123") and so needs logprobs
+	// computed and parsed as strings: return_token_ids gives the IDs the
+	// reference SUT reports (output.outputs[0].token_ids) directly.
+	ReturnTokenIDs bool `json:"return_token_ids"`
+	Stream         bool `json:"stream,omitempty"`
+}
+
+// Encode builds a vLLM /v1/completions body: the prompt as its token-ID
+// list, the set sampling parameters, "return_token_ids": true, and
+// "stream": true when streaming. model may be empty (vLLM then uses its
+// served model). The body has no spare capacity.
+func Encode[T jsonwire.TokenID](model string, prompt []T, p Params, stream bool) ([]byte, error) {
+	if len(prompt) == 0 {
+		return nil, fmt.Errorf("completions request: empty prompt")
+	}
+	return jsonwire.MarshalNoEscape(request[T]{
+		Model:          model,
+		Prompt:         prompt,
+		Params:         p,
+		ReturnTokenIDs: true,
+		Stream:         stream,
+	})
+}
+
+// parseResponse decodes a non-streamed vLLM /v1/completions response
+// requested with return_token_ids: choices[0].token_ids is appended to dst
+// as int32 little-endian words and its length returned. A response without
+// token_ids is an error: the server does not support return_token_ids
+// (vLLM before 0.10.2) and the harness cannot report tokens.
+func parseResponse(dst, body []byte) ([]byte, int64, error) {
+	dst, n, have, err := parseBody(dst, body)
+	if err == nil && !have {
+		err = &jsonwire.FieldError{Msg: "completions response has no choices[0].token_ids; the server must support return_token_ids (vLLM >= 0.10.2)"}
+	}
+	return dst, int64(n), err
+}
+
+// parseChunk decodes one streamed completions chunk and appends its
+// choices[0].token_ids (the delta, per vLLM's return_token_ids) to dst.
+// Chunks without token_ids (the usage chunk) append nothing.
+func parseChunk(dst, data []byte) ([]byte, int, error) {
+	dst, n, _, err := parseBody(dst, data)
+	return dst, n, err
+}
+
+func parseBody(dst, body []byte) ([]byte, int, bool, error) {
+	s := jscan.New(body)
+	base := len(dst)
+	n := 0
+	have := false
+	var srvErr error
+	err := s.Object(func(k []byte) error {
+		switch string(k) {
+		case "choices":
+			dst, n, have = dst[:base], 0, false
+			if isNull, err := s.Null(); isNull || err != nil {
+				return err
+			}
+			return s.Array(func(idx int) error {
+				if idx != 0 {
+					return s.Skip()
+				}
+				return s.Object(func(k []byte) error {
+					if string(k) != "token_ids" {
+						return s.Skip()
+					}
+					var err error
+					dst, n, have, err = jsonwire.ReplaceTokenIDs(&s, dst, base)
+					return err
+				})
+			})
+		case "error":
+			return jsonwire.ErrorField(&s, &srvErr)
+		}
+		return s.Skip()
+	})
+	if err == nil {
+		err = s.End()
+	}
+	if err == nil {
+		err = srvErr
+	}
+	if err != nil {
+		return dst[:base], 0, false, err
+	}
+	return dst, n, have, nil
+}
+
+// stream accumulates a streamed completions response: every chunk's
+// token_ids are the next tokens; the first chunk with any is the first
+// token event, reporting all of its IDs.
+type stream struct{ tokens int64 }
+
+func (st *stream) Reset() { st.tokens = 0 }
+
+func (st *stream) Tokens() int64 { return st.tokens }
+
+func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
+	before := len(out)
+	out, n, err := parseChunk(out, data)
+	if err != nil {
+		return out, protocol.Event{}, err
+	}
+	var ev protocol.Event
+	if st.tokens == 0 && n > 0 {
+		ev = protocol.Event{First: true, FirstData: out[before:], FirstTokens: int64(n)}
+	}
+	st.tokens += int64(n)
+	return out, ev, nil
+}

@@ -1,0 +1,184 @@
+package sut
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// Transport settings.
+const (
+	// connectTimeout matches task.py's httpx.Timeout(connect=5.0).
+	connectTimeout = 5 * time.Second
+	// tlsHandshakeTimeout is net/http's default for its DefaultTransport.
+	tlsHandshakeTimeout = 10 * time.Second
+	// idleConnTimeout closes keep-alive connections unused this long,
+	// as net/http's DefaultTransport.
+	idleConnTimeout = 90 * time.Second
+)
+
+// newTransport is the pool's one HTTP stack: a net/http Transport tuned for
+// concurrency requests in flight over endpoints servers. http and https
+// endpoints and proxies all take it.
+func newTransport(concurrency, endpoints int) *http.Transport {
+	return &http.Transport{
+		// HTTP_PROXY, HTTPS_PROXY and NO_PROXY apply as for any Go
+		// program (loopback addresses are never proxied).
+		Proxy: http.ProxyFromEnvironment,
+		DialContext: (&net.Dialer{
+			Timeout:   connectTimeout,
+			KeepAlive: 30 * time.Second,
+		}).DialContext,
+		TLSHandshakeTimeout: tlsHandshakeTimeout,
+		// There is no ResponseHeaderTimeout: a non-streamed answer's
+		// headers come only when generation ends, so the request's own
+		// deadline (Config.Timeout) bounds the wait.
+		//
+		// Idle connections are kept for every possible in-flight request
+		// so a burst never closes and re-dials sockets (which would
+		// exhaust ephemeral ports under load).
+		MaxIdleConns:        concurrency * endpoints,
+		MaxIdleConnsPerHost: concurrency,
+		IdleConnTimeout:     idleConnTimeout,
+		// Inference servers do not compress; asking would only cost CPU
+		// and make streams arrive in bursts.
+		DisableCompression: true,
+		// Bodies are tens of kilobytes (qwen3-vl images): fewer, larger
+		// writes.
+		WriteBufferSize: 64 << 10,
+		ReadBufferSize:  64 << 10,
+		// HTTP/1.1 only (a custom DialContext without ForceAttemptHTTP2
+		// turns HTTP/2 off): one connection per request in flight, as the
+		// reference clients use, so least-outstanding selection and the
+		// server's own batching see every request apart.
+	}
+}
+
+// newClients returns the client for requests and the one for retries:
+// rt (or newTransport) and, when rt is an *http.Transport, a clone of it
+// with keep-alives off, so a retry always gets a new connection rather than
+// another idle one that may be just as stale.
+func newClients(rt http.RoundTripper, concurrency, endpoints int) (*http.Client, *http.Client) {
+	if rt == nil {
+		rt = newTransport(concurrency, endpoints)
+	}
+	retry := rt
+	if t, ok := rt.(*http.Transport); ok {
+		t = t.Clone()
+		t.DisableKeepAlives = true
+		retry = t
+	}
+	// A redirect is answered as a status failure, not followed: an
+	// endpoint URL that redirects is a setting to fix, and following it
+	// would send every body twice.
+	noRedirect := func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &http.Client{Transport: rt, CheckRedirect: noRedirect},
+		&http.Client{Transport: retry, CheckRedirect: noRedirect}
+}
+
+// send posts one body (prefix then rest) to endpoint ep and returns the
+// response once its head has arrived.
+//
+// A request whose reused keep-alive connection fails before any byte of a
+// response arrives is sent once more, on a new connection, and counted in
+// Stats.Retries. That is the race of a server closing a connection it
+// thinks idle (its keep-alive timeout) just as the pool writes a request
+// on it. net/http notices most such closes before it reuses a connection,
+// and itself retries a request it could not write at all (GetBody is
+// set), but a POST that was written when the close arrived comes back as an
+// error: net/http replays only idempotent requests (shouldRetryRequest in
+// its transport.go). Sending it again is safe here because nothing of the
+// sample has happened yet on our side: no response byte came back, so
+// nothing was reported to LoadGen, which still waits for the sample and
+// gets exactly one completion, from the retry. On the server's side a
+// generation request changes no state; at worst a server that did read the
+// request before dropping the connection computes one answer twice, which
+// the count makes visible. There is one such retry at most (net/http's
+// own, which only resend a request no byte of which was written, are
+// counted but not limited here), none after a failure on a new connection
+// (the server is refusing us, not timing us out, as net/http reasons too)
+// and none once the request's context has ended.
+func (p *Pool) send(ctx context.Context, ep int, prefix, body []byte) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		var t attemptTrace
+		req, err := p.newRequest(httptrace.WithClientTrace(ctx, t.hooks()), ep, prefix, body)
+		if err != nil {
+			return nil, err
+		}
+		client := p.client
+		if attempt > 0 {
+			client = p.fresh
+		}
+		resp, err := client.Do(req)
+		if n := t.conns.Load(); n > 1 {
+			p.retries.Add(int64(n - 1)) // net/http sent it again itself
+		}
+		if err == nil || attempt > 0 || !t.retryable() || ctx.Err() != nil {
+			return resp, err
+		}
+		p.retries.Add(1)
+		p.log.Debug("request failed on a reused connection before any response; sending it again on a new one",
+			zap.String("endpoint", p.urls[ep]), zap.Error(err))
+	}
+}
+
+// newRequest builds the POST of prefix+body to endpoint ep. The two parts
+// are read in turn, never joined in memory; GetBody lets net/http rewind
+// the body for its own retries.
+func (p *Pool) newRequest(ctx context.Context, ep int, prefix, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	if len(prefix) > 0 {
+		req.ContentLength = int64(len(prefix) + len(body))
+		req.GetBody = func() (io.ReadCloser, error) {
+			return io.NopCloser(io.MultiReader(bytes.NewReader(prefix), bytes.NewReader(body))), nil
+		}
+		req.Body, _ = req.GetBody()
+	}
+	req.Header = http.Header{
+		"Content-Type": {"application/json"},
+		"User-Agent":   {"mlperf-go"},
+	}
+	if p.cfg.Stream {
+		req.Header["Accept"] = []string{"text/event-stream"}
+	}
+	if p.auth != "" {
+		req.Header["Authorization"] = []string{p.auth}
+	}
+	return req, nil
+}
+
+// attemptTrace records what net/http did with one attempt: how many
+// connections it was given (more than one when net/http retried it),
+// whether the last had carried requests before, and whether any response
+// byte arrived. The hooks run on net/http's goroutines.
+type attemptTrace struct {
+	conns     atomic.Int32
+	reused    atomic.Bool
+	responded atomic.Bool
+}
+
+func (t *attemptTrace) hooks() *httptrace.ClientTrace {
+	return &httptrace.ClientTrace{
+		GotConn: func(i httptrace.GotConnInfo) {
+			t.conns.Add(1)
+			t.reused.Store(i.Reused)
+		},
+		GotFirstResponseByte: func() { t.responded.Store(true) },
+	}
+}
+
+// retryable reports a failure send may retry: on a reused connection (the
+// last one net/http gave the request), before any response byte.
+func (t *attemptTrace) retryable() bool {
+	return t.conns.Load() > 0 && t.reused.Load() && !t.responded.Load()
+}
