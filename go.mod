@@ -11,6 +11,7 @@ require (
 	go.uber.org/zap v1.28.0
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
