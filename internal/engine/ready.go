@@ -16,7 +16,7 @@ import (
 type ReadyOptions struct {
 	// Timeout bounds the whole wait (no bound when 0).
 	Timeout time.Duration
-	// Poll is the time between probes (default 1 s).
+	// Poll is the time between probes (default 500 ms).
 	Poll time.Duration
 	// Progress, when set, gets a line every ProgressEvery (default 15 s)
 	// saying what the engine answers so far.
@@ -38,7 +38,7 @@ var ErrModelNotServed = errors.New("the engine does not serve the model")
 // when ctx ends, with context.Cause(ctx).
 func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 	if o.Poll <= 0 {
-		o.Poll = time.Second
+		o.Poll = 500 * time.Millisecond
 	}
 	if o.ProgressEvery <= 0 {
 		o.ProgressEvery = 15 * time.Second
@@ -64,7 +64,10 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 			}
 			return nil
 		}
-		state = st
+		// A probe cut short by the deadline says nothing about the engine.
+		if ctx.Err() == nil || state == "not probed yet" {
+			state = st
+		}
 		if o.Progress != nil && time.Since(lastProgress) >= o.ProgressEvery {
 			lastProgress = time.Now()
 			fmt.Fprintf(o.Progress, "waiting for the engine at %s (%s of %s): %s%s\n", base,
