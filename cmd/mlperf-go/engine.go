@@ -53,7 +53,7 @@ func (a *engineArgs) String() string     { return strings.Join(*a, " ") }
 
 func engineFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "launch", Category: catEngine, Usage: "start the engine to run against, and stop it when the run ends: " + strings.Join(engine.Kinds(), ", ") + " (--endpoint then defaults to it)"},
+		&cli.StringFlag{Name: "launch", Category: catEngine, Usage: "start an engine of `KIND` to run against, and stop it when the run ends: " + strings.Join(engine.Kinds(), ", ") + " (--endpoint then defaults to it)"},
 		&cli.StringFlag{Name: "engine-config", Category: catEngine, Usage: "server-config `FILE` (YAML or JSON): engine, model, host, port, command, args, env; flags override it"},
 		&cli.StringFlag{Name: "engine-model", Category: catEngine, DefaultText: "--model, else the benchmark's reference model", Usage: "model `NAME` or path the engine loads"},
 		&cli.GenericFlag{Name: "engine-arg", Category: catEngine, Value: &engineArgs{}, Usage: "extra engine `ARG` (repeatable, one argument each: --engine-arg=--tensor-parallel-size --engine-arg=8); the rules' flags are added and forbidden ones refused"},
