@@ -39,10 +39,10 @@ type chatContent struct {
 	images int
 }
 
-// UnmarshalJSON decodes a string or a list of content parts. The request
-// path decodes with scanChat, which does the same in one pass; this runs
-// only when scanChat rejects a request, so that encoding/json can say what
-// is wrong in its own words.
+// UnmarshalJSON decodes a string or a list of content parts: text parts
+// are concatenated, image parts (OpenAI's image_url and the image /
+// input_image spellings other clients use) counted, their data never
+// kept.
 func (c *chatContent) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	switch {
@@ -71,21 +71,13 @@ func (c *chatContent) UnmarshalJSON(b []byte) error {
 	return errors.New("content must be a string or a list of content parts")
 }
 
-// parseChat decodes and validates a chat request the way vLLM rejects bad
-// ones (400 with a message). scanChat decodes; a body it rejects is
-// decoded again by encoding/json into the same types, whose error is the
-// message (byte for byte what it was when encoding/json did all the
-// decoding: it names the field and Go type). Rejections are rare, so
-// the second pass costs nothing that matters.
+// parseChat decodes (encoding/json) and validates a chat request the way
+// vLLM rejects bad ones: an error here becomes a 400 whose message the
+// client sees.
 func parseChat(body []byte) (*chatRequest, error) {
 	req := new(chatRequest)
-	if scanChat(body, req) != nil {
-		*req = chatRequest{}
-		if err := json.Unmarshal(body, req); err != nil {
-			return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
-		}
-		// encoding/json accepts what scanChat rejected: a scanChat bug
-		// (FuzzParseChat looks for them). encoding/json's reading stands.
+	if err := json.Unmarshal(body, req); err != nil {
+		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
 	}
 	if err := req.validate(); err != nil {
 		return nil, err
@@ -154,7 +146,7 @@ func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
 	var req *chatRequest
-	if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = s.parseChat(b); return err }) {
+	if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = parseChat(b); return err }) {
 		return
 	}
 	if !s.checkModel(w, req.Model) {
@@ -329,23 +321,10 @@ func parsePrompts(raw json.RawMessage) ([][]int32, error) {
 	}
 }
 
-// parseCompletion decodes and validates a completions request the way
-// vLLM rejects bad ones (400 with a message). scanCompletion decodes;
-// a body it rejects goes to parseCompletionEncodingJSON, which decides
-// and words the rejection as the fake always did.
+// parseCompletion decodes (encoding/json) and validates a completions
+// request the way vLLM rejects bad ones (400 with a message), and returns
+// its prompts as token IDs.
 func parseCompletion(body []byte) (*completionRequest, [][]int32, error) {
-	req := new(completionRequest)
-	if prompts, err := scanCompletion(body, req); err == nil {
-		return req, prompts, nil
-	}
-	return parseCompletionEncodingJSON(body)
-}
-
-// parseCompletionEncodingJSON is the original encoding/json completions
-// parser. It runs only for bodies scanCompletion rejects (so 400 messages
-// are encoding/json's, naming the field and Go type) and is the oracle
-// FuzzParseCompletion holds scanCompletion to.
-func parseCompletionEncodingJSON(body []byte) (*completionRequest, [][]int32, error) {
 	var req completionRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, nil, fmt.Errorf("invalid completion request JSON: %v", err)

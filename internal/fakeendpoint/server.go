@@ -12,10 +12,10 @@
 package fakeendpoint
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -149,10 +149,6 @@ type Server struct {
 	maxFlight  atomic.Int64
 
 	bufPool sync.Pool
-
-	// parseChat decodes chat requests: parseChat, except in benchmarks
-	// that compare it with the encoding/json original.
-	parseChat func(body []byte) (*chatRequest, error)
 }
 
 var faultModes = [...]string{FailStatus, FailReset, FailStall, FailGarbage, FailCut}
@@ -209,12 +205,11 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	s := &Server{
-		cfg:       cfg,
-		log:       cfg.Logger,
-		answers:   buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
-		done:      make(chan struct{}),
-		mux:       http.NewServeMux(),
-		parseChat: parseChat,
+		cfg:     cfg,
+		log:     cfg.Logger,
+		answers: buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
+		done:    make(chan struct{}),
+		mux:     http.NewServeMux(),
 	}
 	if cfg.MaxConcurrency > 0 {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)
@@ -498,20 +493,15 @@ func (s *Server) putBuf(b *[]byte) {
 	s.bufPool.Put(b)
 }
 
-// decodeBody reads the request body into a pooled buffer and hands it to
-// parse, answering 400 as vLLM and SGLang do when either fails; false when
-// that answer has been written. parse's results must not alias the body:
-// the buffer goes back to the pool on return.
+// decodeBody reads the request body and hands it to parse, answering 400
+// as vLLM and SGLang do when either fails; false when that answer has been
+// written.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(body []byte) error) bool {
-	b := s.getBuf()
-	defer s.putBuf(b)
-	buf := bytes.NewBuffer(*b)
-	_, err := buf.ReadFrom(r.Body)
-	*b = buf.Bytes()
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		err = fmt.Errorf("reading request body: %w", err)
 	} else {
-		err = parse(*b)
+		err = parse(body)
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
