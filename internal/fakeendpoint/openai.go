@@ -152,7 +152,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if !s.checkModel(w, req.Model) {
 		return
 	}
-	fault := s.pickFault()
+	fault := s.pickFault(requestKind{stream: req.Stream})
 	if s.injectEarly(w, r, fault, req.Stream) {
 		return
 	}
@@ -166,6 +166,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if m := req.maxTokens(); m > 0 && m < n {
 		n, finish = m, "length"
 	}
+	if f := finishReason(fault); f != "" {
+		n, finish = min(n, 1), f
+	}
+	endless := fault == FailEndless
 	prompt := req.promptTokens()
 
 	g, ok := s.begin(r, arrived)
@@ -225,10 +229,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		b = append(b, head...)
 		b = append(b, `{"index":0,"delta":{"content":"`...)
 		for i := from; i < to; i++ {
-			b = append(b, ans.pieceEsc[i]...)
+			b = append(b, ans.pieceEsc[i%n]...) // past n only when endless
 		}
 		b = append(b, `"},"logprobs":null,"finish_reason":`...)
-		if to == n {
+		if to == n && !endless {
 			b = append(b, '"')
 			b = append(b, finish...)
 			b = append(b, `","stop_reason":null}]`...)
@@ -249,9 +253,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			b = appendUsage(b, prompt, n, false)
 			b = append(b, "}\n\n"...)
 		}
-		return append(b, "data: [DONE]\n\n"...)
+		return appendDone(b, fault)
 	}
-	g.stream(w, n, fault == FailCut, events, tail)
+	g.stream(w, n, fault, events, tail)
 }
 
 type completionRequest struct {
@@ -361,10 +365,11 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	if !s.checkModel(w, req.Model) {
 		return
 	}
-	fault := s.pickFault()
+	fault := s.pickFault(requestKind{stream: req.Stream, tokenIDs: true})
 	if s.injectEarly(w, r, fault, req.Stream) {
 		return
 	}
+	returnIDs := req.ReturnTokenIDs && fault != FailNoTokenIDs
 
 	maxTok := completionDefaultMaxTokens
 	if req.MaxTokens != nil {
@@ -374,6 +379,10 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	if n >= maxTok {
 		n, finish = maxTok, "length"
 	}
+	if f := finishReason(fault); f != "" {
+		n, finish = min(n, 1), f
+	}
+	endless := fault == FailEndless
 	outs := make([][]int32, len(prompts))
 	promptTotal := 0
 	for i, p := range prompts {
@@ -412,13 +421,13 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 			b = append(b, `","logprobs":null,"finish_reason":"`...)
 			b = append(b, finish...)
 			b = append(b, `","stop_reason":null,"token_ids":`...)
-			if req.ReturnTokenIDs {
+			if returnIDs {
 				b = appendTokenIDs(b, out)
 			} else {
 				b = append(b, "null"...)
 			}
 			b = append(b, `,"prompt_logprobs":null,"prompt_token_ids":`...)
-			if req.ReturnTokenIDs {
+			if returnIDs {
 				b = appendTokenIDs(b, prompts[i])
 			} else {
 				b = append(b, "null"...)
@@ -441,7 +450,11 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	includeUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 	continuous := req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
 	events := func(b []byte, from, to int) []byte {
-		for i, out := range outs {
+		for i := range outs {
+			if to > len(outs[i]) { // endless: Tokens(p, k) extends Tokens(p, n)
+				outs[i] = Tokens(prompts[i], 2*to)
+			}
+			out := outs[i]
 			b = append(b, "data: "...)
 			b = append(b, head...)
 			b = append(b, `{"index":`...)
@@ -451,7 +464,7 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 				b = appendTokenText(b, t)
 			}
 			b = append(b, `","logprobs":null,"finish_reason":`...)
-			if to == n {
+			if to == n && !endless {
 				b = append(b, '"')
 				b = append(b, finish...)
 				b = append(b, `","stop_reason":null`...)
@@ -459,13 +472,13 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 				b = append(b, `null,"stop_reason":null`...)
 			}
 			b = append(b, `,"prompt_token_ids":`...)
-			if req.ReturnTokenIDs && from == 0 {
+			if returnIDs && from == 0 {
 				b = appendTokenIDs(b, prompts[i])
 			} else {
 				b = append(b, "null"...)
 			}
 			b = append(b, `,"token_ids":`...)
-			if req.ReturnTokenIDs {
+			if returnIDs {
 				b = appendTokenIDs(b, out[from:to])
 			} else {
 				b = append(b, "null"...)
@@ -488,9 +501,9 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 			b = appendUsage(b, promptTotal, n*len(outs), false)
 			b = append(b, "}\n\n"...)
 		}
-		return append(b, "data: [DONE]\n\n"...)
+		return appendDone(b, fault)
 	}
-	g.stream(w, n, fault == FailCut, events, tail)
+	g.stream(w, n, fault, events, tail)
 }
 
 // appendHead appends the members every chat and text completion response
@@ -508,4 +521,13 @@ func (s *Server) appendHead(dst []byte, idPrefix, object string) []byte {
 	dst = append(dst, `,"model":`...)
 	dst = appendJSONString(dst, s.cfg.Model)
 	return append(dst, `,"choices":[`...)
+}
+
+// appendDone appends the "data: [DONE]" that ends vLLM's and SGLang's
+// streams, except under FailNoDone.
+func appendDone(b []byte, fault string) []byte {
+	if fault == FailNoDone {
+		return b
+	}
+	return append(b, "data: [DONE]\n\n"...)
 }

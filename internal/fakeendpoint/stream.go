@@ -11,6 +11,10 @@ import (
 // one write, so a tiny TPOT costs neither a timer nor a syscall per token.
 const minSleep = 500 * time.Microsecond
 
+// endlessMinTPOT is the fastest FailEndless streams tokens (one event per
+// interval at most), so an endless stream at zero latency does not spin.
+const endlessMinTPOT = time.Millisecond
+
 // writeChunk is the threshold above which buffered events are handed to the
 // connection even when no flush is due.
 const writeChunk = 64 << 10
@@ -30,9 +34,7 @@ func (s *Server) begin(r *http.Request, arrived time.Time) (generation, bool) {
 	if !s.acquire(g.ctx) {
 		return g, false
 	}
-	if !s.zeroLatency() {
-		g.start = time.Now()
-	}
+	g.start = time.Now()
 	return g, true
 }
 
@@ -50,15 +52,20 @@ func (g generation) waitAll(n int) bool {
 	return g.s.sleepUntil(g.ctx, g.s.due(g.start, last))
 }
 
-// eventWriter appends the SSE event(s) for tokens [from, to) of n.
+// eventWriter appends the SSE event(s) for tokens [from, to) of n. Under
+// FailEndless to goes past n, and the writer must keep producing tokens.
 type eventWriter func(dst []byte, from, to int) []byte
 
 // stream writes an SSE response of n tokens, one event at a time as the
 // latency model makes tokens due, grouped by Config.StreamInterval. The first
-// event is flushed on its own (it is the client's time to first token). With
-// cut set, the connection is reset right after it. tail appends what follows
-// the last token (usage chunk, [DONE]). stream reports whether it completed.
-func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventWriter, tail func([]byte) []byte) bool {
+// event is flushed on its own (it is the client's time to first token).
+// fault shapes the stream: FailCut resets the connection right after the
+// first event, FailSSEError sends sseErrorEvent after it and ends the
+// response, FailEndless never reaches n (tokens keep coming, at least
+// endlessMinTPOT apart, until the client leaves or the server closes).
+// tail appends what follows the last token (usage chunk, [DONE]). stream
+// reports whether it completed.
+func (g generation) stream(w http.ResponseWriter, n int, fault string, events eventWriter, tail func([]byte) []byte) bool {
 	s := g.s
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -78,8 +85,13 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 	}
 	defer func() { *bp = buf }()
 
+	endless := fault == FailEndless
 	interval := s.cfg.StreamInterval
-	zero := s.zeroLatency()
+	tpot := s.cfg.TPOT
+	if endless {
+		tpot = max(tpot, endlessMinTPOT)
+	}
+	zero := s.cfg.TTFT == 0 && tpot == 0
 	if !zero && !flush() { // headers go out at once, as uvicorn sends them
 		return false
 	}
@@ -87,18 +99,22 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 	// counts them (1, k+1, 2k+1, …), and at n. A zero-token answer is one
 	// event covering nothing.
 	prev, first := 0, true
-	for to := min(1, n); ; to++ {
-		if to < n && interval > 1 && to%interval != 1 {
+	to := min(1, n)
+	if endless {
+		to = 1
+	}
+	for ; ; to++ {
+		if (endless || to < n) && interval > 1 && to%interval != 1 {
 			continue
 		}
 		if !zero {
-			due := s.due(g.start, max(to-1, 0))
+			due := g.start.Add(s.cfg.TTFT + time.Duration(max(to-1, 0))*tpot)
 			if now := time.Now(); due.After(now) {
 				if !first {
 					if !flush() {
 						return false
 					}
-					if s.cfg.TPOT < minSleep {
+					if tpot < minSleep {
 						due = maxTime(due, now.Add(minSleep))
 					}
 				}
@@ -113,8 +129,13 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 			if !flush() {
 				return false
 			}
-			if cut {
+			switch fault {
+			case FailCut:
 				resetConn(w)
+				return false
+			case FailSSEError:
+				buf = append(buf, sseErrorEvent...)
+				flush()
 				return false
 			}
 			first = false
@@ -125,7 +146,7 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 			buf = buf[:0]
 		}
 		prev = to
-		if to >= n {
+		if !endless && to >= n {
 			break
 		}
 	}
