@@ -19,7 +19,8 @@ func fakeEndpointCommand() *cli.Command {
 		Name:  "fake-endpoint",
 		Usage: "serve a fake vLLM/SGLang endpoint (chat, completions, /generate) for trying the harness without a GPU",
 		Description: `Serves /v1/chat/completions, /v1/completions, /v1/models, /health and SGLang's /generate,
-streaming and not, in the real servers' wire formats. Output token IDs are derived from the
+streaming and not, in the real servers' wire formats, and /metrics with vLLM's and SGLang's
+engine metrics (running, waiting, cache usage, tokens) taken from the fake's own state. Output token IDs are derived from the
 prompt, so runs are reproducible. Given --dataset (qwen3-vl), it answers --accuracy of the
 samples with the ground truth and the rest with a plausible wrong answer.
 

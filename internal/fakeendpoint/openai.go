@@ -172,7 +172,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	endless := fault == FailEndless
 	prompt := req.promptTokens()
 
-	g, ok := s.begin(r, arrived)
+	g, ok := s.begin(r, arrived, prompt, nil)
 	if !ok {
 		return
 	}
@@ -390,7 +390,7 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 		promptTotal += len(p)
 	}
 
-	g, ok := s.begin(r, arrived)
+	g, ok := s.begin(r, arrived, promptTotal, prompts)
 	if !ok {
 		return
 	}

@@ -1,9 +1,11 @@
 // Package fakeendpoint is an in-process stand-in for the inference servers
 // the harness talks to: a vLLM-like OpenAI server (/v1/chat/completions,
-// /v1/completions, /v1/models, /health) and SGLang's native /generate. It
-// answers deterministically, models time to first token, time per output
-// token and a concurrency limit with FIFO queueing, and injects faults on
-// request, so the whole harness runs and is tested without a GPU.
+// /v1/completions, /v1/models, /health), SGLang's native /generate, and
+// both servers' Prometheus /metrics. It answers deterministically, models
+// time to first token, time per output token and a concurrency limit with
+// FIFO queueing, and injects faults on request (faults.go), so the whole
+// harness runs and is tested without a GPU. It is a test instrument, not a
+// benchmark target: requests are decoded with encoding/json.
 //
 // Wire formats follow vLLM v0.12 (vllm/entrypoints/openai/serving_chat.py,
 // serving_completion.py, protocol.py) and SGLang v0.5.4 (the image the
@@ -138,6 +140,8 @@ type Server struct {
 	maxFlight  atomic.Int64
 
 	bufPool sync.Pool
+
+	metrics engineMetrics
 }
 
 // New validates cfg, fills its defaults and builds the server.
@@ -206,13 +210,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.bufPool.New = func() any { b := make([]byte, 0, 4096); return &b }
 
-	s.paths = []string{"/v1/chat/completions", "/v1/completions", "/generate", "/v1/models", "/health"}
+	s.paths = []string{"/v1/chat/completions", "/v1/completions", "/generate", "/v1/models", "/health", "/metrics"}
 	s.reqCounts = make([]atomic.Uint64, len(s.paths)+1)
 	s.mux.HandleFunc("/v1/chat/completions", s.counted(0, s.post(s.handleChat)))
 	s.mux.HandleFunc("/v1/completions", s.counted(1, s.post(s.handleCompletions)))
 	s.mux.HandleFunc("/generate", s.counted(2, s.post(s.handleGenerate)))
 	s.mux.HandleFunc("/v1/models", s.counted(3, s.handleModels))
 	s.mux.HandleFunc("/health", s.counted(4, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
+	s.mux.HandleFunc("/metrics", s.counted(5, s.handleMetrics))
 	s.mux.HandleFunc("/", s.counted(len(s.paths), func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
@@ -359,6 +364,8 @@ func (s *Server) Stats() Stats {
 // the client went away or the server closed first.
 func (s *Server) acquire(ctx context.Context) bool {
 	if s.slots != nil {
+		s.metrics.queued.Add(1)
+		defer s.metrics.queued.Add(-1)
 		select {
 		case s.slots <- struct{}{}:
 		case <-ctx.Done():

@@ -112,11 +112,13 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	rids := s.rids(req.RID, len(prompts))
 	outs := make([]*encodedTokens, len(prompts))
+	promptTotal := 0
 	for i, p := range prompts {
 		outs[i] = encodeTokens(Tokens(p, n))
+		promptTotal += len(p)
 	}
 
-	g, ok := s.begin(r, arrived)
+	g, ok := s.begin(r, arrived, promptTotal, prompts)
 	if !ok {
 		return
 	}

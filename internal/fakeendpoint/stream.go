@@ -25,31 +25,38 @@ type generation struct {
 	ctx     context.Context
 	arrived time.Time // when the request came in (SGLang's e2e_latency base)
 	start   time.Time // when it got its slot; token i is due at start+TTFT+i*TPOT
+	choices int       // answers generated side by side (a batch's prompts)
 }
 
-// begin takes a slot for the request; the caller must call end when it
-// returns true.
-func (s *Server) begin(r *http.Request, arrived time.Time) (generation, bool) {
-	g := generation{s: s, ctx: r.Context(), arrived: arrived}
+// begin takes a slot for the request and records its prompt in the
+// engine metrics: promptTokens in all, prompts its token prompts (nil for
+// chat), one answer per prompt (at least one). The caller must call end
+// when it returns true.
+func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens int, prompts [][]int32) (generation, bool) {
+	g := generation{s: s, ctx: r.Context(), arrived: arrived, choices: max(len(prompts), 1)}
 	if !s.acquire(g.ctx) {
 		return g, false
 	}
 	g.start = time.Now()
+	s.metrics.admit(promptTokens, prompts)
 	return g, true
 }
 
-func (g generation) end() { g.s.release() }
+func (g generation) end() {
+	g.s.metrics.finished.Add(1)
+	g.s.release()
+}
+
+// sent records n tokens of each answer as generated.
+func (g generation) sent(n int) { g.s.metrics.generationTokens.Add(uint64(n * g.choices)) }
 
 // waitAll sleeps until all n tokens are generated (a non-streaming answer).
 func (g generation) waitAll(n int) bool {
-	if g.s.zeroLatency() {
-		return true
+	if !g.s.zeroLatency() && !g.s.sleepUntil(g.ctx, g.s.due(g.start, max(n-1, 0))) {
+		return false
 	}
-	last := n - 1
-	if last < 0 {
-		last = 0
-	}
-	return g.s.sleepUntil(g.ctx, g.s.due(g.start, last))
+	g.sent(n)
+	return true
 }
 
 // eventWriter appends the SSE event(s) for tokens [from, to) of n. Under
@@ -124,6 +131,7 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 			}
 		}
 		buf = events(buf, prev, to)
+		g.sent(to - prev)
 		if first {
 			// The first event is the client's first token: send it now.
 			if !flush() {
