@@ -1,4 +1,4 @@
-// Package jscan is a small validating JSON scanner for hot paths.
+// Package jscan is a small validating JSON scanner that decodes values in place.
 //
 // A Scanner walks one JSON document once. The caller decodes the few
 // values it needs in place (Str, Int64, Bool, Null, the int32-array
