@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -28,8 +29,17 @@ type chatRequest struct {
 }
 
 type chatMessage struct {
-	Role    string      `json:"role"`
-	Content chatContent `json:"content"`
+	Role string `json:"role"`
+	// Content is the content as encoding/json decodes it into an
+	// interface: a string, or a list of content parts ([]any of
+	// map[string]any). A custom UnmarshalJSON would cost encoding/json
+	// three more byte-by-byte passes over a 64 KB image part (finding the
+	// value's end, then validating and skipping it again), which under the
+	// race detector starved other goroutines of tests that share the
+	// process; decoded plainly, the image is one string literal.
+	Content any `json:"content"`
+	// content is what parseChat keeps of Content.
+	content chatContent
 }
 
 // chatContent keeps only what the fake needs from a message's content: the
@@ -39,36 +49,64 @@ type chatContent struct {
 	images int
 }
 
-// UnmarshalJSON decodes a string or a list of content parts: text parts
-// are concatenated, image parts (OpenAI's image_url and the image /
-// input_image spellings other clients use) counted, their data never
-// kept.
-func (c *chatContent) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || string(b) == "null":
-		return nil
-	case b[0] == '"':
-		return json.Unmarshal(b, &c.text)
-	case b[0] == '[':
-		var parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(b, &parts); err != nil {
-			return err
-		}
-		for _, p := range parts {
-			switch p.Type {
+// contentOf reads a decoded content: null is empty, a string is the text,
+// a list of parts has its text parts concatenated and its image parts
+// (OpenAI's image_url and the image / input_image spellings other clients
+// use) counted. Part keys match case-insensitively, as encoding/json
+// matches struct fields.
+func contentOf(v any) (chatContent, error) {
+	var c chatContent
+	switch v := v.(type) {
+	case nil:
+	case string:
+		c.text = v
+	case []any:
+		for i, p := range v {
+			if p == nil {
+				continue // a null part is neither text nor image
+			}
+			part, ok := p.(map[string]any)
+			if !ok {
+				return c, fmt.Errorf("content part %d is not an object", i)
+			}
+			typ, ok := member(part, "type").(string)
+			if !ok && member(part, "type") != nil {
+				return c, fmt.Errorf("content part %d: type must be a string", i)
+			}
+			switch typ {
 			case "text":
-				c.text += p.Text
+				text, ok := member(part, "text").(string)
+				if !ok && member(part, "text") != nil {
+					return c, fmt.Errorf("content part %d: text must be a string", i)
+				}
+				c.text += text
 			case "image_url", "image", "input_image":
 				c.images++
 			}
 		}
+	default:
+		return c, errors.New("content must be a string or a list of content parts")
+	}
+	return c, nil
+}
+
+// member returns the value of key name in m: an exact match, else the
+// case-insensitive match whose key sorts first (a map does not keep the
+// document's order, so that is the deterministic choice).
+func member(m map[string]any, name string) any {
+	if v, ok := m[name]; ok {
+		return v
+	}
+	best, found := "", false
+	for k := range m {
+		if strings.EqualFold(k, name) && (!found || k < best) {
+			best, found = k, true
+		}
+	}
+	if !found {
 		return nil
 	}
-	return errors.New("content must be a string or a list of content parts")
+	return m[best]
 }
 
 // parseChat decodes (encoding/json) and validates a chat request the way
@@ -78,6 +116,14 @@ func parseChat(body []byte) (*chatRequest, error) {
 	req := new(chatRequest)
 	if err := json.Unmarshal(body, req); err != nil {
 		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
+	}
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		c, err := contentOf(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("invalid chat completion request JSON: messages[%d]: %v", i, err)
+		}
+		m.content, m.Content = c, nil // the image data goes with Content
 	}
 	if err := req.validate(); err != nil {
 		return nil, err
@@ -118,7 +164,7 @@ func (r *chatRequest) maxTokens() int {
 func (r *chatRequest) userText() string {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		if r.Messages[i].Role == "user" {
-			return r.Messages[i].Content.text
+			return r.Messages[i].content.text
 		}
 	}
 	return ""
@@ -129,7 +175,7 @@ func (r *chatRequest) userText() string {
 func (r *chatRequest) promptTokens() int {
 	n := 0
 	for _, m := range r.Messages {
-		n += approxTextTokens(m.Content.text) + m.Content.images*imagePromptTokens
+		n += approxTextTokens(m.content.text) + m.content.images*imagePromptTokens
 	}
 	return n
 }

@@ -38,7 +38,7 @@ func TestParseChat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := []any{req.userText(), req.Messages[len(req.Messages)-1].Content.images, req.maxTokens(), req.Stream, req.promptTokens()}
+			got := []any{req.userText(), req.Messages[len(req.Messages)-1].content.images, req.maxTokens(), req.Stream, req.promptTokens()}
 			want := []any{tc.user, tc.images, tc.maxTokens, tc.stream, tc.prompt}
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("(-want +got):\n%s", d)
@@ -55,7 +55,11 @@ func TestParseChat(t *testing.T) {
 		// encoding/json's own words reach the client, naming field and type.
 		{`{"messages":[{"role":"user","content":"x"}],"max_tokens":1.0}`, "invalid chat completion request JSON: json: cannot unmarshal number 1.0 into Go struct field chatRequest.max_tokens of type int"},
 		{`{"messages":[{"role":"user","content":"x"}],"max_tokens":"3"}`, "invalid chat completion request JSON: json: cannot unmarshal string into Go struct field chatRequest.max_tokens of type int"},
-		{`{"messages":[{"role":"user","content":5}]}`, "invalid chat completion request JSON: content must be a string or a list of content parts"},
+		{`{"messages":[{"role":"user","content":5}]}`, "invalid chat completion request JSON: messages[0]: content must be a string or a list of content parts"},
+		{`{"messages":[{"role":"user","content":{"type":"text"}}]}`, "invalid chat completion request JSON: messages[0]: content must be a string or a list of content parts"},
+		{`{"messages":[{"role":"user","content":"x"},{"role":"user","content":["x"]}]}`, "invalid chat completion request JSON: messages[1]: content part 0 is not an object"},
+		{`{"messages":[{"role":"user","content":[{"type":"text","text":5}]}]}`, "invalid chat completion request JSON: messages[0]: content part 0: text must be a string"},
+		{`{"messages":[{"role":"user","content":[null,{"type":1}]}]}`, "invalid chat completion request JSON: messages[0]: content part 1: type must be a string"},
 		{`{"messages":[{"role":"user","content":"x"}]} x`, "invalid chat completion request JSON: invalid character 'x' after top-level value"},
 		{`[]`, "invalid chat completion request JSON: json: cannot unmarshal array into Go value of type fakeendpoint.chatRequest"},
 		{``, "invalid chat completion request JSON: unexpected end of JSON input"},
