@@ -43,9 +43,10 @@ type testState struct {
 	// needsFirstToken: use_token_latencies outside Offline, where LoadGen
 	// requires FirstTokenComplete before QuerySamplesComplete.
 	needsFirstToken bool
-	// ring carries every completion to the test's native completion
-	// thread, the only thread that calls LoadGen's complete functions.
-	ring *completionRing
+	// completions carries every completion to the test's delivering
+	// goroutine, whose OS thread is the only one that calls LoadGen's
+	// complete functions (completions.go).
+	completions *completionQueue
 	// completeMu is held shared by every Completer call (tracker update plus
 	// enqueueing) and exclusively by abort, so a drain never enqueues a
 	// sample's completion ahead of a FirstTokenComplete still being
@@ -135,7 +136,7 @@ func StartTest(sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings,
 
 // StartTestContext is StartTest that aborts the test (see AbortTest) when ctx
 // is done.
-func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) (err error) {
+func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) error {
 	if sut == nil || qsl == nil {
 		return errors.New("loadgen: StartTest needs a SUT and a QSL")
 	}
@@ -206,24 +207,12 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		testsFinished.Add(1)
 	}()
 
-	// The completion thread runs for the whole test and is joined (after
-	// delivering everything enqueued) before StartTest returns.
-	var ring *C.mlpg_cring
-	var rerr *C.char
-	if C.mlpg_completer_start(C.uintptr_t(h), C.uint64_t(ringRecords), C.uint64_t(ringBytes), &ring, &rerr) != C.MLPG_OK {
-		return cError("completion thread", rerr)
-	}
-	st.ring = newCompletionRing(ring)
-	defer func() {
-		st.ring.close()
-		var failures C.uint64_t
-		var serr *C.char
-		if C.mlpg_completer_stop(&failures, &serr) != C.MLPG_OK {
-			err = errors.Join(err, cError("completion thread", serr))
-		} else if failures > 0 && err == nil {
-			err = fmt.Errorf("%w: %d LoadGen complete calls threw on the completion thread", ErrAborted, failures)
-		}
-	}()
+	// The delivering goroutine runs for the whole test and has handed
+	// over everything queued when StartTest returns. A LoadGen call that
+	// threw there aborts the test (on that goroutine: abort never waits for
+	// it).
+	st.completions = newCompletionQueue(st.abort)
+	defer st.completions.close()
 	current.Store(st)
 
 	var qerr *C.char
@@ -328,26 +317,26 @@ func (st *testState) abort(cause error) {
 
 // completeEmpty completes raw LoadGen IDs with empty responses, reporting a
 // first token first where LoadGen needs one and states (nil: none yet)
-// has none. It goes through the ring like every completion, so it stays
+// has none. It goes through the queue like every completion, so it stays
 // behind first tokens already enqueued for the same samples.
 func (st *testState) completeEmpty(ids []uint64, states []uint8) {
 	if len(ids) == 0 {
 		return
 	}
-	if !st.ring.lock() {
+	if !st.completions.lock() {
 		st.setErr(fmt.Errorf("loadgen: %d samples left to complete after the test ended", len(ids)))
 		return
 	}
-	defer st.ring.unlock()
+	defer st.completions.unlock()
 	if st.needsFirstToken {
 		for i, id := range ids {
 			if states == nil || states[i]&stFirstToken == 0 {
-				st.ring.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
+				st.completions.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
 			}
 		}
 	}
 	for _, id := range ids {
-		st.ring.put(C.MLPG_COMPLETE, id, nil, 0)
+		st.completions.put(C.MLPG_COMPLETE, id, nil, 0)
 	}
 }
 
@@ -454,17 +443,17 @@ func (st *testState) issue(src []QuerySample) {
 // while no test runs return ErrNoTest.
 //
 // Ordering: LoadGen sees the responses in the order the calls were made.
-// Every call copies its responses into a queue in C memory and returns
-// without waiting for LoadGen; one native thread per test makes every
+// Every call copies its responses into a queue and returns without waiting
+// for LoadGen; one goroutine per test, locked to its OS thread, makes every
 // mlperf::FirstTokenComplete and mlperf::QuerySamplesComplete call, in
-// queue order. So a FirstTokenComplete call that returned before a
+// queue order, one cgo call for everything queued at once. So a FirstTokenComplete call that returned before a
 // QuerySamplesComplete call started reaches LoadGen first, whichever
 // goroutines or OS threads made them. (LoadGen buffers its log records per
 // OS thread; calls for one sample from two threads could otherwise be
 // logged out of order: wrong token_data in the accuracy log, or a crash in
-// LoadGen's log thread.) LoadGen timestamps a response when the thread
-// delivers it, normally microseconds after the call. When the queue is
-// full the call waits for room; nothing is dropped.
+// LoadGen's log thread.) LoadGen timestamps a response when that thread
+// delivers it, normally microseconds after the call. The queue is unbounded:
+// a call never waits for LoadGen, and nothing is dropped.
 func Native() Completer { return nativeCompleter{} }
 
 type nativeCompleter struct{}
@@ -519,17 +508,17 @@ func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
 	}
 	var err error
 	if len(acc) > 0 {
-		if !st.ring.lock() {
+		if !st.completions.lock() {
 			return ErrNoTest // unreachable: LoadGen waits for accepted IDs
 		}
 		for _, id := range noFT {
-			st.ring.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
+			st.completions.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
 		}
 		for _, a := range acc {
 			r := &responses[a.i]
-			st.ring.put(C.MLPG_COMPLETE, a.id, r.Data, r.NTokens)
+			st.completions.put(C.MLPG_COMPLETE, a.id, r.Data, r.NTokens)
 		}
-		st.ring.unlock()
+		st.completions.unlock()
 	}
 	if len(noFT) > 0 {
 		err = fmt.Errorf("loadgen: %d samples completed without FirstTokenComplete; their first token was reported at completion time", len(noFT))
@@ -576,12 +565,12 @@ func (nativeCompleter) FirstTokenComplete(responses []Response) error {
 	if len(acc) > 0 {
 		// A completion of the same sample waits in tracker.take until
 		// endFirstToken, so it is enqueued after this.
-		if st.ring.lock() {
+		if st.completions.lock() {
 			for _, a := range acc {
 				r := &responses[a.i]
-				st.ring.put(C.MLPG_FIRST_TOKEN, a.id, r.Data, r.NTokens)
+				st.completions.put(C.MLPG_FIRST_TOKEN, a.id, r.Data, r.NTokens)
 			}
-			st.ring.unlock()
+			st.completions.unlock()
 		} else {
 			err = ErrNoTest // unreachable: LoadGen waits for accepted IDs
 		}
@@ -643,100 +632,6 @@ func RegisterIssueQueryThread() error {
 		return cError("RegisterIssueQueryThread", cerr)
 	}
 	return nil
-}
-
-func (s *TestSettings) toC() C.mlpg_test_settings {
-	var c C.mlpg_test_settings
-	c.scenario = C.int32_t(s.Scenario)
-	c.mode = C.int32_t(s.Mode)
-	c.single_stream_expected_latency_ns = C.double(s.SingleStreamExpectedLatencyNs)
-	c.single_stream_target_latency_percentile = C.double(s.SingleStreamTargetLatencyPercentile)
-	c.multi_stream_expected_latency_ns = C.double(s.MultiStreamExpectedLatencyNs)
-	c.multi_stream_target_latency_percentile = C.double(s.MultiStreamTargetLatencyPercentile)
-	c.multi_stream_samples_per_query = C.uint64_t(s.MultiStreamSamplesPerQuery)
-	c.server_target_qps = C.double(s.ServerTargetQPS)
-	c.server_target_latency_ns = C.uint64_t(s.ServerTargetLatencyNs)
-	c.server_target_latency_percentile = C.double(s.ServerTargetLatencyPercentile)
-	c.server_coalesce_queries = cBool(s.ServerCoalesceQueries)
-	c.server_find_peak_qps_decimals_of_precision = C.int32_t(s.ServerFindPeakQPSDecimalsOfPrecision)
-	c.server_find_peak_qps_boundary_step_size = C.double(s.ServerFindPeakQPSBoundaryStepSize)
-	c.server_max_async_queries = C.uint64_t(s.ServerMaxAsyncQueries)
-	c.server_num_issue_query_threads = C.uint64_t(s.ServerNumIssueQueryThreads)
-	c.offline_expected_qps = C.double(s.OfflineExpectedQPS)
-	c.sample_concatenate_permutation = cBool(s.SampleConcatenatePermutation)
-	c.min_duration_ms = C.uint64_t(s.MinDurationMs)
-	c.max_duration_ms = C.uint64_t(s.MaxDurationMs)
-	c.min_query_count = C.uint64_t(s.MinQueryCount)
-	c.max_query_count = C.uint64_t(s.MaxQueryCount)
-	c.qsl_rng_seed = C.uint64_t(s.QSLRNGSeed)
-	c.sample_index_rng_seed = C.uint64_t(s.SampleIndexRNGSeed)
-	c.schedule_rng_seed = C.uint64_t(s.ScheduleRNGSeed)
-	c.accuracy_log_rng_seed = C.uint64_t(s.AccuracyLogRNGSeed)
-	c.accuracy_log_probability = C.double(s.AccuracyLogProbability)
-	c.accuracy_log_sampling_target = C.uint64_t(s.AccuracyLogSamplingTarget)
-	c.test05 = cBool(s.Test05)
-	c.test05_qsl_rng_seed = C.uint64_t(s.Test05QSLRNGSeed)
-	c.test05_sample_index_rng_seed = C.uint64_t(s.Test05SampleIndexRNGSeed)
-	c.test05_schedule_rng_seed = C.uint64_t(s.Test05ScheduleRNGSeed)
-	c.print_timestamps = cBool(s.PrintTimestamps)
-	c.performance_issue_unique = cBool(s.PerformanceIssueUnique)
-	c.performance_issue_same = cBool(s.PerformanceIssueSame)
-	c.performance_issue_same_index = C.uint64_t(s.PerformanceIssueSameIndex)
-	c.performance_sample_count_override = C.uint64_t(s.PerformanceSampleCountOverride)
-	c.accuracy_sample_count_override = C.uint64_t(s.AccuracySampleCountOverride)
-	c.use_token_latencies = cBool(s.UseTokenLatencies)
-	c.server_ttft_latency = C.uint64_t(s.ServerTTFTLatencyNs)
-	c.server_tpot_latency = C.uint64_t(s.ServerTPOTLatencyNs)
-	c.infer_token_latencies = cBool(s.InferTokenLatencies)
-	c.token_latency_scaling_factor = C.uint64_t(s.TokenLatencyScalingFactor)
-	return c
-}
-
-func settingsFromC(c *C.mlpg_test_settings) TestSettings {
-	return TestSettings{
-		Scenario:                             Scenario(c.scenario),
-		Mode:                                 Mode(c.mode),
-		SingleStreamExpectedLatencyNs:        float64(c.single_stream_expected_latency_ns),
-		SingleStreamTargetLatencyPercentile:  float64(c.single_stream_target_latency_percentile),
-		MultiStreamExpectedLatencyNs:         float64(c.multi_stream_expected_latency_ns),
-		MultiStreamTargetLatencyPercentile:   float64(c.multi_stream_target_latency_percentile),
-		MultiStreamSamplesPerQuery:           uint64(c.multi_stream_samples_per_query),
-		ServerTargetQPS:                      float64(c.server_target_qps),
-		ServerTargetLatencyNs:                uint64(c.server_target_latency_ns),
-		ServerTargetLatencyPercentile:        float64(c.server_target_latency_percentile),
-		ServerCoalesceQueries:                c.server_coalesce_queries != 0,
-		ServerFindPeakQPSDecimalsOfPrecision: int(c.server_find_peak_qps_decimals_of_precision),
-		ServerFindPeakQPSBoundaryStepSize:    float64(c.server_find_peak_qps_boundary_step_size),
-		ServerMaxAsyncQueries:                uint64(c.server_max_async_queries),
-		ServerNumIssueQueryThreads:           uint64(c.server_num_issue_query_threads),
-		OfflineExpectedQPS:                   float64(c.offline_expected_qps),
-		SampleConcatenatePermutation:         c.sample_concatenate_permutation != 0,
-		MinDurationMs:                        uint64(c.min_duration_ms),
-		MaxDurationMs:                        uint64(c.max_duration_ms),
-		MinQueryCount:                        uint64(c.min_query_count),
-		MaxQueryCount:                        uint64(c.max_query_count),
-		QSLRNGSeed:                           uint64(c.qsl_rng_seed),
-		SampleIndexRNGSeed:                   uint64(c.sample_index_rng_seed),
-		ScheduleRNGSeed:                      uint64(c.schedule_rng_seed),
-		AccuracyLogRNGSeed:                   uint64(c.accuracy_log_rng_seed),
-		AccuracyLogProbability:               float64(c.accuracy_log_probability),
-		AccuracyLogSamplingTarget:            uint64(c.accuracy_log_sampling_target),
-		Test05:                               c.test05 != 0,
-		Test05QSLRNGSeed:                     uint64(c.test05_qsl_rng_seed),
-		Test05SampleIndexRNGSeed:             uint64(c.test05_sample_index_rng_seed),
-		Test05ScheduleRNGSeed:                uint64(c.test05_schedule_rng_seed),
-		PrintTimestamps:                      c.print_timestamps != 0,
-		PerformanceIssueUnique:               c.performance_issue_unique != 0,
-		PerformanceIssueSame:                 c.performance_issue_same != 0,
-		PerformanceIssueSameIndex:            uint64(c.performance_issue_same_index),
-		PerformanceSampleCountOverride:       uint64(c.performance_sample_count_override),
-		AccuracySampleCountOverride:          uint64(c.accuracy_sample_count_override),
-		UseTokenLatencies:                    c.use_token_latencies != 0,
-		ServerTTFTLatencyNs:                  uint64(c.server_ttft_latency),
-		ServerTPOTLatencyNs:                  uint64(c.server_tpot_latency),
-		InferTokenLatencies:                  c.infer_token_latencies != 0,
-		TokenLatencyScalingFactor:            uint64(c.token_latency_scaling_factor),
-	}
 }
 
 func (l *LogSettings) toC() (C.mlpg_log_settings, func()) {
