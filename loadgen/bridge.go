@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -43,7 +44,7 @@ type testState struct {
 	// needsFirstToken: use_token_latencies outside Offline, where LoadGen
 	// requires FirstTokenComplete before QuerySamplesComplete.
 	needsFirstToken bool
-	// completions carries every completion to the test's delivering
+	// completions carries every completion to the test's server
 	// goroutine, whose OS thread is the only one that calls LoadGen's
 	// complete functions (completions.go).
 	completions *completionQueue
@@ -54,7 +55,6 @@ type testState struct {
 	completeMu sync.RWMutex
 	aborted    atomic.Bool
 	loaded     atomic.Bool // LoadGen called LoadSamplesToRam: the test ran
-	stopping   atomic.Bool // StartTest returned: the consumer exits
 
 	errMu sync.Mutex
 	err   error
@@ -176,22 +176,6 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		return fmt.Errorf("loadgen: QSL %q reports %d samples and a performance sample count of %d; want 0 < performance count <= total", qslName, total, perf)
 	}
 
-	// LoadGen's IssueQuery only queues samples in C++ and wakes this
-	// consumer through a pipe when it sleeps (see mlpg_queue_reset).
-	wakeR, wakeW, err := os.Pipe()
-	if err != nil {
-		return fmt.Errorf("loadgen: wake pipe: %w", err)
-	}
-	defer wakeR.Close()
-	defer wakeW.Close()
-	wakeFd := -1
-	if rc, err := wakeW.SyscallConn(); err == nil {
-		rc.Control(func(fd uintptr) { wakeFd = int(fd) })
-	}
-	if wakeFd < 0 {
-		return errors.New("loadgen: wake pipe has no file descriptor")
-	}
-
 	testGen++
 	st := &testState{
 		sut:             sut,
@@ -207,23 +191,19 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		testsFinished.Add(1)
 	}()
 
-	// The delivering goroutine runs for the whole test and has handed
-	// over everything queued when StartTest returns. A LoadGen call that
-	// threw there aborts the test (on that goroutine: abort never waits for
-	// it).
-	st.completions = newCompletionQueue(st.abort)
-	defer st.completions.close()
+	// A LoadGen complete call that threw aborts the test, on the server
+	// goroutine (abort never waits for it).
+	st.completions = &completionQueue{failed: st.abort}
 	current.Store(st)
 
 	var qerr *C.char
-	if C.mlpg_queue_reset(C.int(wakeFd), cBool(st.needsFirstToken), &qerr) != C.MLPG_OK {
+	if C.mlpg_queue_reset(cBool(st.needsFirstToken), &qerr) != C.MLPG_OK {
 		return cError("issue queue", qerr)
 	}
-	var consumerDone sync.WaitGroup
-	consumerDone.Add(1)
+	serverDone := make(chan struct{})
 	go func() {
-		defer consumerDone.Done()
-		st.consume(wakeR)
+		defer close(serverDone)
+		st.serve()
 	}()
 
 	stop := context.AfterFunc(ctx, func() { AbortTest(context.Cause(ctx)) })
@@ -240,14 +220,11 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 	var cerr *C.char
 	rc := C.mlpg_start_test(cSut, C.uintptr_t(h), cQsl,
 		C.uint64_t(total), C.uint64_t(perf), &cs, &cl, cAudit, &cerr)
-	// LoadGen has every sample back, so nothing is queued: stop the consumer.
-	st.stopping.Store(true)
-	wakeW.Write([]byte{1})
-	consumerDone.Wait()
-	if C.mlpg_queue_reset(-1, 0, &qerr) != C.MLPG_OK {
-		st.setErr(cError("issue queue", qerr))
-	}
-	runtime.KeepAlive(wakeW)
+	// LoadGen has every sample back: refuse later completions, and stop
+	// the server once it has delivered what is queued.
+	st.completions.close()
+	C.mlpg_queue_stop()
+	<-serverDone
 	switch rc {
 	case C.MLPG_OK:
 	case C.MLPG_ERR_BUSY:
@@ -340,21 +317,36 @@ func (st *testState) completeEmpty(ids []uint64, states []uint8) {
 	}
 }
 
-// consume moves issued samples from the C++ queue to the SUT until the test
-// ends, sleeping on wake (the read end of the pipe LoadGen's issue threads
-// write to) when the queue is empty. One cgo call takes every queued
+// serve is the test's server goroutine, locked to its OS thread for the
+// whole test: it moves issued samples from the C++ queue to the SUT and
+// hands every completion to LoadGen (completions.go), until the test ends.
+// It sleeps in C (mlpg_take) when there is nothing to do; LoadGen's issue
+// threads and Completer calls wake it. One cgo call takes every queued
 // sample, so at high rates a call carries the queries of many IssueQuery
-// calls. A panic in the SUT aborts the test; the consumer keeps draining.
-func (st *testState) consume(wake *os.File) {
+// calls. A panic in the SUT aborts the test; the server keeps draining.
+func (st *testState) serve() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	q := st.completions
 	scratch := make([]QuerySample, 256)
-	var one [64]byte
 	for {
+		// Completions first: a SUT that completes inside IssueQuery has
+		// them queued now.
+		q.deliver()
+		q.sleeping.Store(true)
+		block := q.empty()
+		if !block {
+			q.sleeping.Store(false)
+		}
 		var flushes C.uint64_t
-		n := int64(C.mlpg_take((*C.mlpg_query_sample)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch)), &flushes))
+		var stopped C.int
+		n := int64(C.mlpg_take((*C.mlpg_query_sample)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch)), &flushes, cBool(block), &stopped))
+		q.sleeping.Store(false)
 		if n == math.MinInt64 {
 			// The queue's mutex threw: nothing more can be taken, so let
-			// LoadGen finish on its own.
+			// LoadGen finish on its own; completions still go through.
 			st.abort(errors.New("loadgen: issue queue lock failed"))
+			st.deliverUntilClosed()
 			return
 		}
 		if n < 0 {
@@ -367,15 +359,27 @@ func (st *testState) consume(wake *os.File) {
 		for i := C.uint64_t(0); i < flushes; i++ {
 			st.flush()
 		}
-		if n > 0 || flushes > 0 {
-			continue
-		}
-		if st.stopping.Load() {
+		if stopped != 0 && n == 0 && flushes == 0 {
+			q.deliver() // the queue is closed: this is the last of it
 			return
 		}
-		if _, err := wake.Read(one[:]); err != nil {
+	}
+}
+
+// deliverUntilClosed hands completions to LoadGen until the test ends,
+// without taking issued samples.
+func (st *testState) deliverUntilClosed() {
+	q := st.completions
+	for {
+		q.deliver()
+		q.mu.Lock()
+		closed := q.closed
+		q.mu.Unlock()
+		if closed {
+			q.deliver()
 			return
 		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -5,6 +5,7 @@ package loadgen
 /*
 #cgo noescape mlpg_complete
 #cgo nocallback mlpg_complete
+#cgo nocallback mlpg_nudge
 #include <stdlib.h>
 #include "mlpg_shim.h"
 */
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -21,10 +23,12 @@ import (
 // its log records per OS thread, so a FirstTokenComplete and a
 // QuerySamplesComplete of one sample made on two threads can be logged out
 // of order (wrong token_data in the accuracy log, or a crash in LoadGen's
-// log thread). The Completer appends each response, its bytes copied, to a
-// completionQueue and returns; one goroutine locked to its OS thread takes
-// everything queued at once and hands it to LoadGen in one cgo call
-// (mlpg_complete), in queue order.
+// log thread). The Completer appends each response, its bytes copied, to the
+// test's completionQueue and returns; the test's server goroutine, locked to
+// its OS thread (serve in bridge.go), takes everything queued at once and
+// hands it to LoadGen in one cgo call (mlpg_complete), in queue order. The
+// same goroutine takes LoadGen's issued samples, so a SUT that completes
+// inside IssueQuery needs no thread switch at all.
 
 // completionQueue is one test's queue. Producers are serialised by mu, so
 // records keep the order of the Completer calls. It never drops a record
@@ -34,22 +38,14 @@ type completionQueue struct {
 	recs   []C.mlpg_completion
 	data   []byte // the records' response bytes, back to back
 	closed bool
-	// wake holds one token when the deliverer has work or must stop.
-	wake chan struct{}
-	done chan struct{} // closed when the deliverer returned
-	// failed is told, on the delivering goroutine, that LoadGen threw.
+	// spare buffers, owned by the server between deliveries.
+	spareRecs []C.mlpg_completion
+	spareData []byte
+	// sleeping is set by the server before it blocks in C (mlpg_take);
+	// the producer that clears it wakes the server with mlpg_nudge.
+	sleeping atomic.Bool
+	// failed is told, on the server goroutine, that LoadGen threw.
 	failed func(error)
-}
-
-// newCompletionQueue starts the test's delivering goroutine.
-func newCompletionQueue(failed func(error)) *completionQueue {
-	q := &completionQueue{
-		wake:   make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		failed: failed,
-	}
-	go q.run()
-	return q
 }
 
 // lock takes the producer lock; it reports false (and does not lock) once
@@ -76,56 +72,46 @@ func (q *completionQueue) put(kind uint64, id uint64, data []byte, nTokens int64
 	q.data = append(q.data, data...)
 }
 
-// unlock releases the producer lock and wakes the deliverer.
+// unlock releases the producer lock and wakes the server if it sleeps. The
+// records are visible before sleeping is read, and the server sets
+// sleeping before it looks at the queue a last time (both sequentially
+// consistent), so either it sees the records or this sees it asleep.
 func (q *completionQueue) unlock() {
 	q.mu.Unlock()
-	q.signal()
-}
-
-func (q *completionQueue) signal() {
-	select {
-	case q.wake <- struct{}{}:
-	default: // a wake is already pending
+	if q.sleeping.Load() && q.sleeping.CompareAndSwap(true, false) {
+		C.mlpg_nudge()
 	}
 }
 
-// close refuses every later producer, lets the deliverer hand over what is
-// queued and waits for it to return.
+// close refuses every later producer; the server still delivers what is
+// queued.
 func (q *completionQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	q.signal()
-	<-q.done
 }
 
-// run is the deliverer. It swaps the queue's buffers for its own empty ones
-// under mu, so producers append to fresh memory while the batch is in C.
-func (q *completionQueue) run() {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	defer close(q.done)
-	var recs []C.mlpg_completion
-	var data []byte
-	for range q.wake {
-		q.mu.Lock()
-		recs, q.recs = q.recs, recs[:0]
-		data, q.data = q.data, data[:0]
-		closed := q.closed
-		q.mu.Unlock()
-		if len(recs) > 0 {
-			q.deliver(recs, data)
-		}
-		if closed {
-			return
-		}
+// empty reports whether nothing is queued.
+func (q *completionQueue) empty() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.recs) == 0
+}
+
+// deliver hands everything queued to LoadGen in one cgo call, on the
+// server goroutine. It swaps the queue's buffers for its spare ones under
+// mu, so producers append to other memory while the batch is in C. The
+// records and bytes are Go memory without Go pointers, which C may read
+// during the call; LoadGen copies what it keeps.
+func (q *completionQueue) deliver() {
+	q.mu.Lock()
+	recs, data := q.recs, q.data
+	q.recs, q.data = q.spareRecs[:0], q.spareData[:0]
+	q.mu.Unlock()
+	q.spareRecs, q.spareData = recs, data
+	if len(recs) == 0 {
+		return
 	}
-}
-
-// deliver makes one cgo call for a batch. The records and bytes are Go
-// memory without Go pointers, which C may read during the call; LoadGen
-// copies what it keeps.
-func (q *completionQueue) deliver(recs []C.mlpg_completion, data []byte) {
 	var dp *C.uint8_t
 	if len(data) > 0 {
 		dp = (*C.uint8_t)(unsafe.Pointer(&data[0]))

@@ -444,3 +444,68 @@ func TestCompletionThreadExceptionAbortsTheTest(t *testing.T) {
 		t.Errorf("summary incomplete:\n%s", summary)
 	}
 }
+
+// inlineSUT reports each sample's first token and completes it inside
+// IssueQuery, on the bridge's server goroutine, as a C++ null SUT would.
+type inlineSUT struct {
+	c    Completer
+	errs []error
+}
+
+func (s *inlineSUT) Name() string { return "inlineSUT" }
+func (s *inlineSUT) IssueQuery(qs []QuerySample) {
+	ft := make([]Response, len(qs))
+	rs := make([]Response, len(qs))
+	for i, q := range qs {
+		ft[i] = Response{ID: q.ID, Data: firstToken(q.Index)}
+		rs[i] = Response{ID: q.ID, Data: payload(q.Index), NTokens: 5}
+	}
+	if err := s.c.FirstTokenComplete(ft); err != nil {
+		s.errs = append(s.errs, err)
+	}
+	if err := s.c.QuerySamplesComplete(rs); err != nil {
+		s.errs = append(s.errs, err)
+	}
+}
+func (s *inlineSUT) FlushQueries() {}
+
+// TestInlineCompletions: completions made inside IssueQuery (no other
+// goroutine to wake the server) reach LoadGen in order, from one thread,
+// with their bytes, in every scenario.
+func TestInlineCompletions(t *testing.T) {
+	const n = 64
+	for _, sc := range []Scenario{SingleStream, MultiStream, Server} {
+		t.Run(sc.String(), func(t *testing.T) {
+			traceDeliveries(true)
+			defer traceDeliveries(false)
+			s := quickSettings(sc, AccuracyOnly)
+			s.UseTokenLatencies = true
+			sut := &inlineSUT{c: Native()}
+			log := quickLog(t)
+			if err := StartTest(sut, newTestQSL(n, n), s, log, "no-audit.config"); err != nil {
+				t.Fatal(err)
+			}
+			for _, err := range sut.errs {
+				t.Errorf("completer: %v", err)
+			}
+			trace, threads := deliveryTrace()
+			if threads != 1 || len(trace) != 2*n {
+				t.Errorf("%d responses from %d OS threads, want %d from 1", len(trace), threads, 2*n)
+			}
+			if errs := detailErrors(readLog(t, log.OutDir, "detail.txt")); len(errs) != 0 {
+				t.Errorf("LoadGen logged %d errors, first:\n%s", len(errs), errs[0])
+			}
+			es := readAccuracy(t, log.OutDir)
+			if len(es) != n {
+				t.Errorf("%d accuracy entries, want %d", len(es), n)
+			}
+			for _, e := range es {
+				wantTok := strings.ToUpper(hex.EncodeToString(firstToken(e.QSL)))
+				wantData := strings.ToUpper(hex.EncodeToString(payload(e.QSL)))
+				if e.TokData != wantTok || e.Data != wantData {
+					t.Errorf("qsl_idx %d: token_data %q data %q, want %q %q", e.QSL, e.TokData, e.Data, wantTok, wantData)
+				}
+			}
+		})
+	}
+}

@@ -4,10 +4,9 @@
 
 #include "mlpg_shim.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cstddef>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -81,35 +80,29 @@ void CompleteEmpty(const mlperf::QuerySample* samples, size_t n,
 }
 
 // Queue hands issued samples from LoadGen's issue thread(s) to the Go
-// consumer. One test runs at a time, so one queue suffices.
+// goroutine that serves the test, and wakes it when Go queued completions
+// for it (Nudge). One test runs at a time, so one queue suffices.
 struct Queue {
   std::mutex mu;
+  std::condition_variable cv;
   std::vector<mlperf::QuerySample> pending;
   uint64_t flushes = 0;
-  bool waiting = false;   // the consumer found nothing and sleeps on wake_fd
+  bool nudged = false;    // Go queued completions while the server slept
+  bool stopped = false;   // the test ended: Take returns at once
   bool draining = false;  // complete everything here, Go is done
   bool needs_first_token = false;
-  int wake_fd = -1;
 
-  void Reset(int fd, bool first_token) {
+  void Reset(bool first_token) {
     std::lock_guard<std::mutex> lock(mu);
     pending.clear();
     flushes = 0;
-    waiting = false;
+    nudged = false;
+    stopped = false;
     draining = false;
     needs_first_token = first_token;
-    wake_fd = fd;
-  }
-
-  void Wake() {
-    char b = 1;
-    // One byte per sleep of the consumer; the pipe never fills.
-    ssize_t r = write(wake_fd, &b, 1);
-    (void)r;
   }
 
   void Push(const std::vector<mlperf::QuerySample>& samples) {
-    bool wake;
     {
       std::unique_lock<std::mutex> lock(mu);
       if (draining) {
@@ -119,33 +112,48 @@ struct Queue {
         return;
       }
       pending.insert(pending.end(), samples.begin(), samples.end());
-      wake = waiting;
-      waiting = false;
     }
-    if (wake) Wake();
+    cv.notify_one();
   }
 
   void Flush() {
-    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu);
       if (draining) return;
       flushes++;
-      wake = waiting;
-      waiting = false;
     }
-    if (wake) Wake();
+    cv.notify_one();
   }
 
-  int64_t Take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes_out) {
-    std::lock_guard<std::mutex> lock(mu);
+  void Nudge() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      nudged = true;
+    }
+    cv.notify_one();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stopped = true;
+    }
+    cv.notify_one();
+  }
+
+  int64_t Take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes_out,
+               bool block, int* stopped_out) {
+    std::unique_lock<std::mutex> lock(mu);
+    if (block) {
+      cv.wait(lock, [this] {
+        return !pending.empty() || flushes > 0 || nudged || stopped;
+      });
+    }
+    nudged = false;
     *flushes_out = 0;
+    *stopped_out = stopped;
     size_t n = pending.size();
     if (n > cap) return -static_cast<int64_t>(n);
-    if (n == 0 && flushes == 0) {
-      waiting = true;
-      return 0;
-    }
     if (n > 0) {
       std::memcpy(buf, pending.data(), n * sizeof(mlpg_query_sample));
       pending.clear();
@@ -324,9 +332,9 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
   }
 }
 
-int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err) {
+int mlpg_queue_reset(int needs_first_token, char** err) {
   try {
-    g_queue.Reset(wake_fd, needs_first_token != 0);
+    g_queue.Reset(needs_first_token != 0);
     return MLPG_OK;
   } catch (...) {
     return caught(err);
@@ -346,8 +354,8 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
   }
   int rc = MLPG_OK;
   try {
-    // The queue was reset by mlpg_queue_reset before Go's consumer started:
-    // resetting it here could lose the consumer's "waiting" mark.
+    // The queue was reset by mlpg_queue_reset before Go's server started:
+    // resetting it here could lose a nudge.
     Sut s(sut_name);
     Qsl q(qsl, qsl_name, total_sample_count, performance_sample_count);
     mlperf::TestSettings t;
@@ -424,11 +432,26 @@ size_t mlpg_complete_trace_take(uint64_t* buf, size_t cap, size_t* threads) {
   }
 }
 
-int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes) {
+int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes,
+                  int block, int* stopped) {
   try {
-    return g_queue.Take(buf, cap, flushes);
+    return g_queue.Take(buf, cap, flushes, block != 0, stopped);
   } catch (...) {
-    return INT64_MIN;  // only std::mutex can throw here
+    return INT64_MIN;  // only the mutex and the wait can throw here
+  }
+}
+
+void mlpg_nudge(void) {
+  try {
+    g_queue.Nudge();
+  } catch (...) {
+  }
+}
+
+void mlpg_queue_stop(void) {
+  try {
+    g_queue.Stop();
+  } catch (...) {
   }
 }
 

@@ -83,7 +83,7 @@ const char* mlpg_loadgen_version(void);
  * exists).
  *
  * The SUT does not call into Go: LoadGen's IssueQuery and FlushQueries only
- * queue their work (see mlpg_queue_reset) and return. A callback per query
+ * queue their work (see mlpg_take) and return. A callback per query
  * would make the Go runtime reacquire a P and wake threads on every query. */
 int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     const char* qsl_name, uint64_t total_sample_count,
@@ -93,19 +93,27 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     char** err);
 
 /* mlpg_queue_reset empties the issue queue before a test, before the Go
- * consumer starts. IssueQuery and FlushQueries write one byte to wake_fd
- * when the consumer said it is waiting (mlpg_take). needs_first_token tells
- * a drain (mlpg_set_draining) to report first tokens before completing. */
-int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err);
+ * server starts. needs_first_token tells a drain (mlpg_set_draining) to
+ * report first tokens before completing. */
+int mlpg_queue_reset(int needs_first_token, char** err);
 
 /* mlpg_take moves up to cap queued samples into buf and returns how many.
  * If more than cap are queued it copies nothing and returns minus the number
  * queued, so the caller can grow buf. *flushes receives the number of
- * FlushQueries calls queued behind the returned samples (only when all were
- * taken). When nothing is queued it returns 0 and marks the consumer as
- * waiting: the next IssueQuery or FlushQueries writes to wake_fd. It
- * returns INT64_MIN if the queue's lock failed. */
-int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes);
+ * FlushQueries calls queued (only when all samples were taken). With block
+ * set it first waits until something is queued, mlpg_nudge or
+ * mlpg_queue_stop was called. *stopped receives whether mlpg_queue_stop was
+ * called. It returns INT64_MIN if the queue's lock failed. */
+int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes,
+                  int block, int* stopped);
+
+/* mlpg_nudge makes a blocked (or the next blocking) mlpg_take return: Go
+ * queued completions for the thread that calls it. */
+void mlpg_nudge(void);
+
+/* mlpg_queue_stop makes every mlpg_take until the next mlpg_queue_reset
+ * return at once and report stopped: the test ended. */
+void mlpg_queue_stop(void);
 
 /* ---- Completions -------------------------------------------------------
  *
