@@ -404,7 +404,7 @@ func (st *testState) recoverInto(what string) {
 }
 
 // issue hands a batch from LoadGen to the SUT in a slice the SUT owns. src
-// is the consumer's scratch buffer and is copied before anything else.
+// is the server's scratch buffer and is copied before anything else.
 func (st *testState) issue(src []QuerySample) {
 	if st.aborted.Load() {
 		ids := make([]uint64, len(src))

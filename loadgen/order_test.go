@@ -370,7 +370,7 @@ func (s *abortingSUT) record(err error) {
 
 // TestAbortDrainsTheQueue aborts a token-latency test while completions
 // are queued: the drain's empty completions go behind the first tokens
-// already queued, LoadGen finishes without an error, and the delivering
+// already queued, LoadGen finishes without an error, and the server
 // goroutine returns (the next test starts its own).
 func TestAbortDrainsTheQueue(t *testing.T) {
 	for _, tc := range []struct {

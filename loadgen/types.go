@@ -70,7 +70,7 @@ type QSL interface {
 // responses in the order the calls were made, whichever goroutines or OS
 // threads made them: a FirstTokenComplete call that returned before a
 // QuerySamplesComplete call started reaches LoadGen first. (Native makes
-// every LoadGen call from one native thread; see Native.) So a SUT only has
+// every LoadGen call from one OS thread; see Native.) So a SUT only has
 // to report a sample's first token before its completion, from any
 // goroutine.
 type Completer interface {
