@@ -5,7 +5,6 @@ package loadgen
 /*
 #cgo CFLAGS: -I${SRCDIR}/shim
 #cgo LDFLAGS: ${SRCDIR}/../build/libmlperf_go_shim.a ${SRCDIR}/../build/libmlperf_loadgen.a -lstdc++ -lm -lpthread
-#cgo nocallback mlpg_set_draining
 #cgo noescape mlpg_take
 #cgo nocallback mlpg_take
 #include <stdlib.h>
@@ -197,7 +196,7 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 	current.Store(st)
 
 	var qerr *C.char
-	if C.mlpg_queue_reset(cBool(st.needsFirstToken), &qerr) != C.MLPG_OK {
+	if C.mlpg_queue_reset(&qerr) != C.MLPG_OK {
 		return cError("issue queue", qerr)
 	}
 	serverDone := make(chan struct{})
@@ -285,7 +284,6 @@ func (st *testState) abort(cause error) {
 	if !st.aborted.CompareAndSwap(false, true) {
 		return
 	}
-	C.mlpg_set_draining()
 	st.completeMu.Lock()
 	defer st.completeMu.Unlock()
 	ids, states := st.tracker.drain()
@@ -450,9 +448,10 @@ func (st *testState) issue(src []QuerySample) {
 // Every call copies its responses into a queue and returns without waiting
 // for LoadGen; one goroutine per test, locked to its OS thread, makes every
 // mlperf::FirstTokenComplete and mlperf::QuerySamplesComplete call, in
-// queue order, one cgo call for everything queued at once. So a FirstTokenComplete call that returned before a
-// QuerySamplesComplete call started reaches LoadGen first, whichever
-// goroutines or OS threads made them. (LoadGen buffers its log records per
+// queue order, one cgo call for everything queued at once. So a
+// FirstTokenComplete call that returned before a QuerySamplesComplete call
+// started reaches LoadGen first, whichever goroutines or OS threads made
+// them. (LoadGen buffers its log records per
 // OS thread; calls for one sample from two threads could otherwise be
 // logged out of order: wrong token_data in the accuracy log, or a crash in
 // LoadGen's log thread.) LoadGen timestamps a response when that thread

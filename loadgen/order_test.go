@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -210,6 +211,23 @@ func TestCompletionOrderAcrossThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if n := checkDeliveryTrace(t); n != int(sut.n.Load()) {
+		t.Errorf("%d samples delivered, %d issued", n, sut.n.Load())
+	}
+	if errs := detailErrors(readLog(t, log.OutDir, "detail.txt")); len(errs) != 0 {
+		t.Errorf("LoadGen logged %d errors, first:\n%s", len(errs), errs[0])
+	}
+	if summary := readLog(t, log.OutDir, "summary.txt"); !strings.Contains(summary, "Result is : VALID") {
+		t.Errorf("summary:\n%s", summary)
+	}
+}
+
+// checkDeliveryTrace checks the shim's record of the responses delivered
+// since traceDeliveries(true): all from one OS thread, and every sample's
+// first token exactly once, before its completion, exactly once. It
+// returns the number of samples delivered.
+func checkDeliveryTrace(t *testing.T) int {
+	t.Helper()
 	trace, threads := deliveryTrace()
 	if threads != 1 {
 		t.Errorf("completions reached LoadGen from %d OS threads, want 1", threads)
@@ -231,9 +249,6 @@ func TestCompletionOrderAcrossThreads(t *testing.T) {
 			x.finalAt = i
 		}
 	}
-	if len(byID) != int(sut.n.Load()) {
-		t.Errorf("%d samples delivered, %d issued", len(byID), sut.n.Load())
-	}
 	bad := 0
 	for id, x := range byID {
 		if x.first != 1 || x.final != 1 || x.firstAt > x.finalAt {
@@ -242,12 +257,7 @@ func TestCompletionOrderAcrossThreads(t *testing.T) {
 			}
 		}
 	}
-	if errs := detailErrors(readLog(t, log.OutDir, "detail.txt")); len(errs) != 0 {
-		t.Errorf("LoadGen logged %d errors, first:\n%s", len(errs), errs[0])
-	}
-	if summary := readLog(t, log.OutDir, "summary.txt"); !strings.Contains(summary, "Result is : VALID") {
-		t.Errorf("summary:\n%s", summary)
-	}
+	return len(byID)
 }
 
 // sizedPayload is payload(i) repeated 1 to 16 times (10 to about 180
@@ -370,14 +380,16 @@ func (s *abortingSUT) record(err error) {
 
 // TestAbortDrainsTheQueue aborts a token-latency test while completions
 // are queued: the drain's empty completions go behind the first tokens
-// already queued, LoadGen finishes without an error, and the server
-// goroutine returns (the next test starts its own).
+// already queued, from the same OS thread, LoadGen finishes without an
+// error, and the server goroutine returns (the next test starts its own).
 func TestAbortDrainsTheQueue(t *testing.T) {
 	for _, tc := range []struct {
 		sc         Scenario
 		abortAfter int64
 	}{{Server, 20}, {SingleStream, 1}} {
 		t.Run(tc.sc.String(), func(t *testing.T) {
+			traceDeliveries(true)
+			defer traceDeliveries(false)
 			s := quickSettings(tc.sc, PerformanceOnly)
 			s.UseTokenLatencies = true
 			sut := &abortingSUT{c: Native(), abortAfter: tc.abortAfter}
@@ -387,10 +399,15 @@ func TestAbortDrainsTheQueue(t *testing.T) {
 			if !errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "operator gave up") {
 				t.Fatalf("err = %v, want ErrAborted with the cause", err)
 			}
+			detail := readLog(t, log.OutDir, "detail.txt")
+			queries, _ := strconv.Atoi(detailValue(t, detail, "result_query_count"))
+			if n := checkDeliveryTrace(t); n != queries || n == 0 {
+				t.Errorf("%d samples delivered, LoadGen counts %d queries", n, queries)
+			}
 			// The drain completes with empty responses, which LoadGen
 			// flags for their zero token count; an order error would say
 			// "before it's first token", a double completion "twice".
-			for _, e := range detailErrors(readLog(t, log.OutDir, "detail.txt")) {
+			for _, e := range detailErrors(detail) {
 				if strings.Contains(e, "first token") || strings.Contains(e, "twice") {
 					t.Errorf("LoadGen: %s", e)
 				}

@@ -35,7 +35,9 @@ type Response struct {
 // run; at high Server rates one call may carry several LoadGen queries);
 // the slice belongs to the SUT. Implementations must hand the samples off
 // and return quickly, and complete every sample exactly once via a
-// Completer.
+// Completer. (The same goroutine hands completions to LoadGen, so they wait
+// while IssueQuery runs; an IssueQuery that never returns hangs the test,
+// AbortTest included.)
 type SUT interface {
 	// Name is logged by LoadGen.
 	Name() string

@@ -66,19 +66,6 @@ int caught(char** err) {
   return MLPG_ERR_EXCEPTION;
 }
 
-// CompleteEmpty completes samples with empty responses, without Go, after a
-// first token where LoadGen needs one (it reads past its token-latency array
-// otherwise). Used while draining a failed test.
-void CompleteEmpty(const mlperf::QuerySample* samples, size_t n,
-                   bool first_token) {
-  if (n == 0) return;
-  std::vector<mlperf::QuerySampleResponse> rs;
-  rs.reserve(n);
-  for (size_t i = 0; i < n; i++) rs.emplace_back(samples[i].id, 0, 0, 0);
-  if (first_token) mlperf::FirstTokenComplete(rs.data(), rs.size());
-  mlperf::QuerySamplesComplete(rs.data(), rs.size());
-}
-
 // Queue hands issued samples from LoadGen's issue thread(s) to the Go
 // goroutine that serves the test, and wakes it when Go queued completions
 // for it (Nudge). One test runs at a time, so one queue suffices.
@@ -88,29 +75,19 @@ struct Queue {
   std::vector<mlperf::QuerySample> pending;
   uint64_t flushes = 0;
   bool nudged = false;    // Go queued completions while the server slept
-  bool stopped = false;   // the test ended: Take returns at once
-  bool draining = false;  // complete everything here, Go is done
-  bool needs_first_token = false;
+  bool stopped = false;  // the test ended: Take returns at once
 
-  void Reset(bool first_token) {
+  void Reset() {
     std::lock_guard<std::mutex> lock(mu);
     pending.clear();
     flushes = 0;
     nudged = false;
     stopped = false;
-    draining = false;
-    needs_first_token = first_token;
   }
 
   void Push(const std::vector<mlperf::QuerySample>& samples) {
     {
-      std::unique_lock<std::mutex> lock(mu);
-      if (draining) {
-        bool ft = needs_first_token;
-        lock.unlock();
-        CompleteEmpty(samples.data(), samples.size(), ft);
-        return;
-      }
+      std::lock_guard<std::mutex> lock(mu);
       pending.insert(pending.end(), samples.begin(), samples.end());
     }
     cv.notify_one();
@@ -119,7 +96,6 @@ struct Queue {
   void Flush() {
     {
       std::lock_guard<std::mutex> lock(mu);
-      if (draining) return;
       flushes++;
     }
     cv.notify_one();
@@ -161,18 +137,6 @@ struct Queue {
     *flushes_out = flushes;
     flushes = 0;
     return static_cast<int64_t>(n);
-  }
-
-  void Drain() {
-    std::vector<mlperf::QuerySample> rest;
-    bool ft;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      draining = true;
-      rest.swap(pending);
-      ft = needs_first_token;
-    }
-    CompleteEmpty(rest.data(), rest.size(), ft);
   }
 };
 
@@ -332,9 +296,9 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
   }
 }
 
-int mlpg_queue_reset(int needs_first_token, char** err) {
+int mlpg_queue_reset(char** err) {
   try {
-    g_queue.Reset(needs_first_token != 0);
+    g_queue.Reset();
     return MLPG_OK;
   } catch (...) {
     return caught(err);
@@ -452,15 +416,6 @@ void mlpg_queue_stop(void) {
   try {
     g_queue.Stop();
   } catch (...) {
-  }
-}
-
-void mlpg_set_draining(void) {
-  try {
-    g_queue.Drain();
-  } catch (...) {
-    // Completing with empty responses does not throw in LoadGen 6.0; if it
-    // ever did, the test would hang rather than unwind into Go.
   }
 }
 

@@ -93,9 +93,8 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     char** err);
 
 /* mlpg_queue_reset empties the issue queue before a test, before the Go
- * server starts. needs_first_token tells a drain (mlpg_set_draining) to
- * report first tokens before completing. */
-int mlpg_queue_reset(int needs_first_token, char** err);
+ * server starts. */
+int mlpg_queue_reset(char** err);
 
 /* mlpg_take moves up to cap queued samples into buf and returns how many.
  * If more than cap are queued it copies nothing and returns minus the number
@@ -159,13 +158,6 @@ uint64_t mlpg_complete(const mlpg_completion* recs, size_t n,
 void mlpg_complete_fail_after(uint64_t n);
 void mlpg_complete_trace(int on);
 size_t mlpg_complete_trace_take(uint64_t* buf, size_t cap, size_t* threads);
-
-/* mlpg_set_draining makes the running test's SUT complete every queued and
- * every newly issued sample at once, with an empty response (after a first
- * token where LoadGen needs one), without Go. The bridge uses it after a
- * failure so that LoadGen can finish its schedule: LoadGen has no way to
- * stop a running test early. */
-void mlpg_set_draining(void);
 
 /* mlpg_register_issue_query_thread calls mlperf::RegisterIssueQueryThread,
  * which blocks the calling thread and issues queries on it until the test
