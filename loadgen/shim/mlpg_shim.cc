@@ -74,7 +74,7 @@ struct Queue {
   std::condition_variable cv;
   std::vector<mlperf::QuerySample> pending;
   uint64_t flushes = 0;
-  bool nudged = false;    // Go queued completions while the server slept
+  bool nudged = false;   // Go queued completions while the server slept
   bool stopped = false;  // the test ended: Take returns at once
 
   void Reset() {
