@@ -160,3 +160,10 @@ clean:
 	rm -rf $(BUILD)
 
 FORCE:
+
+# ---- Slurm -------------------------------------------------------------------
+# scripts/slurm/ on a real single-node Slurm (slurm-wlm + munge, root on
+# Debian; installed when missing): benchmark then evaluate, SIGTERM mid-run.
+.PHONY: test-slurm
+test-slurm: $(BUILD)/bin/mlperf-go
+	BIN=$(BUILD)/bin/mlperf-go ./scripts/ci/slurm_test.sh

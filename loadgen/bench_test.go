@@ -32,7 +32,8 @@ func (s *batchNullSUT) FlushQueries() {}
 
 // BenchmarkOfflineNullSUT runs one Offline test of b.N samples through the
 // bridge: LoadGen's own per-sample work plus the bridge's (queue, ID
-// tracking, one cgo call per 1024 completions). ns/op is per sample.
+// tracking, one cgo call per batch of queued completions). ns/op is per
+// sample.
 func BenchmarkOfflineNullSUT(b *testing.B) {
 	s := DefaultTestSettings()
 	s.Scenario, s.Mode = Offline, PerformanceOnly

@@ -5,7 +5,6 @@ package loadgen
 /*
 #cgo CFLAGS: -I${SRCDIR}/shim
 #cgo LDFLAGS: ${SRCDIR}/../build/libmlperf_go_shim.a ${SRCDIR}/../build/libmlperf_loadgen.a -lstdc++ -lm -lpthread
-#cgo nocallback mlpg_set_draining
 #cgo noescape mlpg_take
 #cgo nocallback mlpg_take
 #include <stdlib.h>
@@ -25,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -43,9 +43,10 @@ type testState struct {
 	// needsFirstToken: use_token_latencies outside Offline, where LoadGen
 	// requires FirstTokenComplete before QuerySamplesComplete.
 	needsFirstToken bool
-	// ring carries every completion to the test's native completion
-	// thread, the only thread that calls LoadGen's complete functions.
-	ring *completionRing
+	// completions carries every completion to the test's server
+	// goroutine, whose OS thread is the only one that calls LoadGen's
+	// complete functions (completions.go).
+	completions *completionQueue
 	// completeMu is held shared by every Completer call (tracker update plus
 	// enqueueing) and exclusively by abort, so a drain never enqueues a
 	// sample's completion ahead of a FirstTokenComplete still being
@@ -53,7 +54,6 @@ type testState struct {
 	completeMu sync.RWMutex
 	aborted    atomic.Bool
 	loaded     atomic.Bool // LoadGen called LoadSamplesToRam: the test ran
-	stopping   atomic.Bool // StartTest returned: the consumer exits
 
 	errMu sync.Mutex
 	err   error
@@ -135,7 +135,7 @@ func StartTest(sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings,
 
 // StartTestContext is StartTest that aborts the test (see AbortTest) when ctx
 // is done.
-func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) (err error) {
+func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) error {
 	if sut == nil || qsl == nil {
 		return errors.New("loadgen: StartTest needs a SUT and a QSL")
 	}
@@ -175,22 +175,6 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		return fmt.Errorf("loadgen: QSL %q reports %d samples and a performance sample count of %d; want 0 < performance count <= total", qslName, total, perf)
 	}
 
-	// LoadGen's IssueQuery only queues samples in C++ and wakes this
-	// consumer through a pipe when it sleeps (see mlpg_queue_reset).
-	wakeR, wakeW, err := os.Pipe()
-	if err != nil {
-		return fmt.Errorf("loadgen: wake pipe: %w", err)
-	}
-	defer wakeR.Close()
-	defer wakeW.Close()
-	wakeFd := -1
-	if rc, err := wakeW.SyscallConn(); err == nil {
-		rc.Control(func(fd uintptr) { wakeFd = int(fd) })
-	}
-	if wakeFd < 0 {
-		return errors.New("loadgen: wake pipe has no file descriptor")
-	}
-
 	testGen++
 	st := &testState{
 		sut:             sut,
@@ -206,35 +190,19 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		testsFinished.Add(1)
 	}()
 
-	// The completion thread runs for the whole test and is joined (after
-	// delivering everything enqueued) before StartTest returns.
-	var ring *C.mlpg_cring
-	var rerr *C.char
-	if C.mlpg_completer_start(C.uintptr_t(h), C.uint64_t(ringRecords), C.uint64_t(ringBytes), &ring, &rerr) != C.MLPG_OK {
-		return cError("completion thread", rerr)
-	}
-	st.ring = newCompletionRing(ring)
-	defer func() {
-		st.ring.close()
-		var failures C.uint64_t
-		var serr *C.char
-		if C.mlpg_completer_stop(&failures, &serr) != C.MLPG_OK {
-			err = errors.Join(err, cError("completion thread", serr))
-		} else if failures > 0 && err == nil {
-			err = fmt.Errorf("%w: %d LoadGen complete calls threw on the completion thread", ErrAborted, failures)
-		}
-	}()
+	// A LoadGen complete call that threw aborts the test, on the server
+	// goroutine (abort never waits for it).
+	st.completions = &completionQueue{failed: st.abort}
 	current.Store(st)
 
 	var qerr *C.char
-	if C.mlpg_queue_reset(C.int(wakeFd), cBool(st.needsFirstToken), &qerr) != C.MLPG_OK {
+	if C.mlpg_queue_reset(&qerr) != C.MLPG_OK {
 		return cError("issue queue", qerr)
 	}
-	var consumerDone sync.WaitGroup
-	consumerDone.Add(1)
+	serverDone := make(chan struct{})
 	go func() {
-		defer consumerDone.Done()
-		st.consume(wakeR)
+		defer close(serverDone)
+		st.serve()
 	}()
 
 	stop := context.AfterFunc(ctx, func() { AbortTest(context.Cause(ctx)) })
@@ -251,14 +219,11 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 	var cerr *C.char
 	rc := C.mlpg_start_test(cSut, C.uintptr_t(h), cQsl,
 		C.uint64_t(total), C.uint64_t(perf), &cs, &cl, cAudit, &cerr)
-	// LoadGen has every sample back, so nothing is queued: stop the consumer.
-	st.stopping.Store(true)
-	wakeW.Write([]byte{1})
-	consumerDone.Wait()
-	if C.mlpg_queue_reset(-1, 0, &qerr) != C.MLPG_OK {
-		st.setErr(cError("issue queue", qerr))
-	}
-	runtime.KeepAlive(wakeW)
+	// LoadGen has every sample back: refuse later completions, and stop
+	// the server once it has delivered what is queued.
+	st.completions.close()
+	C.mlpg_queue_stop()
+	<-serverDone
 	switch rc {
 	case C.MLPG_OK:
 	case C.MLPG_ERR_BUSY:
@@ -319,7 +284,6 @@ func (st *testState) abort(cause error) {
 	if !st.aborted.CompareAndSwap(false, true) {
 		return
 	}
-	C.mlpg_set_draining()
 	st.completeMu.Lock()
 	defer st.completeMu.Unlock()
 	ids, states := st.tracker.drain()
@@ -328,44 +292,59 @@ func (st *testState) abort(cause error) {
 
 // completeEmpty completes raw LoadGen IDs with empty responses, reporting a
 // first token first where LoadGen needs one and states (nil: none yet)
-// has none. It goes through the ring like every completion, so it stays
+// has none. It goes through the queue like every completion, so it stays
 // behind first tokens already enqueued for the same samples.
 func (st *testState) completeEmpty(ids []uint64, states []uint8) {
 	if len(ids) == 0 {
 		return
 	}
-	if !st.ring.lock() {
+	if !st.completions.lock() {
 		st.setErr(fmt.Errorf("loadgen: %d samples left to complete after the test ended", len(ids)))
 		return
 	}
-	defer st.ring.unlock()
+	defer st.completions.unlock()
 	if st.needsFirstToken {
 		for i, id := range ids {
 			if states == nil || states[i]&stFirstToken == 0 {
-				st.ring.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
+				st.completions.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
 			}
 		}
 	}
 	for _, id := range ids {
-		st.ring.put(C.MLPG_COMPLETE, id, nil, 0)
+		st.completions.put(C.MLPG_COMPLETE, id, nil, 0)
 	}
 }
 
-// consume moves issued samples from the C++ queue to the SUT until the test
-// ends, sleeping on wake (the read end of the pipe LoadGen's issue threads
-// write to) when the queue is empty. One cgo call takes every queued
+// serve is the test's server goroutine, locked to its OS thread for the
+// whole test: it moves issued samples from the C++ queue to the SUT and
+// hands every completion to LoadGen (completions.go), until the test ends.
+// It sleeps in C (mlpg_take) when there is nothing to do; LoadGen's issue
+// threads and Completer calls wake it. One cgo call takes every queued
 // sample, so at high rates a call carries the queries of many IssueQuery
-// calls. A panic in the SUT aborts the test; the consumer keeps draining.
-func (st *testState) consume(wake *os.File) {
+// calls. A panic in the SUT aborts the test; the server keeps draining.
+func (st *testState) serve() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	q := st.completions
 	scratch := make([]QuerySample, 256)
-	var one [64]byte
 	for {
+		// Completions first: a SUT that completes inside IssueQuery has
+		// them queued now.
+		q.deliver()
+		q.sleeping.Store(true)
+		block := q.empty()
+		if !block {
+			q.sleeping.Store(false)
+		}
 		var flushes C.uint64_t
-		n := int64(C.mlpg_take((*C.mlpg_query_sample)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch)), &flushes))
+		var stopped C.int
+		n := int64(C.mlpg_take((*C.mlpg_query_sample)(unsafe.Pointer(&scratch[0])), C.size_t(len(scratch)), &flushes, cBool(block), &stopped))
+		q.sleeping.Store(false)
 		if n == math.MinInt64 {
 			// The queue's mutex threw: nothing more can be taken, so let
-			// LoadGen finish on its own.
+			// LoadGen finish on its own; completions still go through.
 			st.abort(errors.New("loadgen: issue queue lock failed"))
+			st.deliverUntilClosed()
 			return
 		}
 		if n < 0 {
@@ -378,15 +357,27 @@ func (st *testState) consume(wake *os.File) {
 		for i := C.uint64_t(0); i < flushes; i++ {
 			st.flush()
 		}
-		if n > 0 || flushes > 0 {
-			continue
-		}
-		if st.stopping.Load() {
+		if stopped != 0 && n == 0 && flushes == 0 {
+			q.deliver() // the queue is closed: this is the last of it
 			return
 		}
-		if _, err := wake.Read(one[:]); err != nil {
+	}
+}
+
+// deliverUntilClosed hands completions to LoadGen until the test ends,
+// without taking issued samples.
+func (st *testState) deliverUntilClosed() {
+	q := st.completions
+	for {
+		q.deliver()
+		q.mu.Lock()
+		closed := q.closed
+		q.mu.Unlock()
+		if closed {
+			q.deliver()
 			return
 		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -411,7 +402,7 @@ func (st *testState) recoverInto(what string) {
 }
 
 // issue hands a batch from LoadGen to the SUT in a slice the SUT owns. src
-// is the consumer's scratch buffer and is copied before anything else.
+// is the server's scratch buffer and is copied before anything else.
 func (st *testState) issue(src []QuerySample) {
 	if st.aborted.Load() {
 		ids := make([]uint64, len(src))
@@ -454,17 +445,18 @@ func (st *testState) issue(src []QuerySample) {
 // while no test runs return ErrNoTest.
 //
 // Ordering: LoadGen sees the responses in the order the calls were made.
-// Every call copies its responses into a queue in C memory and returns
-// without waiting for LoadGen; one native thread per test makes every
+// Every call copies its responses into a queue and returns without waiting
+// for LoadGen; one goroutine per test, locked to its OS thread, makes every
 // mlperf::FirstTokenComplete and mlperf::QuerySamplesComplete call, in
-// queue order. So a FirstTokenComplete call that returned before a
-// QuerySamplesComplete call started reaches LoadGen first, whichever
-// goroutines or OS threads made them. (LoadGen buffers its log records per
+// queue order, one cgo call for everything queued at once. So a
+// FirstTokenComplete call that returned before a QuerySamplesComplete call
+// started reaches LoadGen first, whichever goroutines or OS threads made
+// them. (LoadGen buffers its log records per
 // OS thread; calls for one sample from two threads could otherwise be
 // logged out of order: wrong token_data in the accuracy log, or a crash in
-// LoadGen's log thread.) LoadGen timestamps a response when the thread
-// delivers it, normally microseconds after the call. When the queue is
-// full the call waits for room; nothing is dropped.
+// LoadGen's log thread.) LoadGen timestamps a response when that thread
+// delivers it, normally microseconds after the call. The queue is unbounded:
+// a call never waits for LoadGen, and nothing is dropped.
 func Native() Completer { return nativeCompleter{} }
 
 type nativeCompleter struct{}
@@ -519,17 +511,17 @@ func (nativeCompleter) QuerySamplesComplete(responses []Response) error {
 	}
 	var err error
 	if len(acc) > 0 {
-		if !st.ring.lock() {
+		if !st.completions.lock() {
 			return ErrNoTest // unreachable: LoadGen waits for accepted IDs
 		}
 		for _, id := range noFT {
-			st.ring.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
+			st.completions.put(C.MLPG_FIRST_TOKEN, id, nil, 0)
 		}
 		for _, a := range acc {
 			r := &responses[a.i]
-			st.ring.put(C.MLPG_COMPLETE, a.id, r.Data, r.NTokens)
+			st.completions.put(C.MLPG_COMPLETE, a.id, r.Data, r.NTokens)
 		}
-		st.ring.unlock()
+		st.completions.unlock()
 	}
 	if len(noFT) > 0 {
 		err = fmt.Errorf("loadgen: %d samples completed without FirstTokenComplete; their first token was reported at completion time", len(noFT))
@@ -576,12 +568,12 @@ func (nativeCompleter) FirstTokenComplete(responses []Response) error {
 	if len(acc) > 0 {
 		// A completion of the same sample waits in tracker.take until
 		// endFirstToken, so it is enqueued after this.
-		if st.ring.lock() {
+		if st.completions.lock() {
 			for _, a := range acc {
 				r := &responses[a.i]
-				st.ring.put(C.MLPG_FIRST_TOKEN, a.id, r.Data, r.NTokens)
+				st.completions.put(C.MLPG_FIRST_TOKEN, a.id, r.Data, r.NTokens)
 			}
-			st.ring.unlock()
+			st.completions.unlock()
 		} else {
 			err = ErrNoTest // unreachable: LoadGen waits for accepted IDs
 		}
@@ -643,100 +635,6 @@ func RegisterIssueQueryThread() error {
 		return cError("RegisterIssueQueryThread", cerr)
 	}
 	return nil
-}
-
-func (s *TestSettings) toC() C.mlpg_test_settings {
-	var c C.mlpg_test_settings
-	c.scenario = C.int32_t(s.Scenario)
-	c.mode = C.int32_t(s.Mode)
-	c.single_stream_expected_latency_ns = C.double(s.SingleStreamExpectedLatencyNs)
-	c.single_stream_target_latency_percentile = C.double(s.SingleStreamTargetLatencyPercentile)
-	c.multi_stream_expected_latency_ns = C.double(s.MultiStreamExpectedLatencyNs)
-	c.multi_stream_target_latency_percentile = C.double(s.MultiStreamTargetLatencyPercentile)
-	c.multi_stream_samples_per_query = C.uint64_t(s.MultiStreamSamplesPerQuery)
-	c.server_target_qps = C.double(s.ServerTargetQPS)
-	c.server_target_latency_ns = C.uint64_t(s.ServerTargetLatencyNs)
-	c.server_target_latency_percentile = C.double(s.ServerTargetLatencyPercentile)
-	c.server_coalesce_queries = cBool(s.ServerCoalesceQueries)
-	c.server_find_peak_qps_decimals_of_precision = C.int32_t(s.ServerFindPeakQPSDecimalsOfPrecision)
-	c.server_find_peak_qps_boundary_step_size = C.double(s.ServerFindPeakQPSBoundaryStepSize)
-	c.server_max_async_queries = C.uint64_t(s.ServerMaxAsyncQueries)
-	c.server_num_issue_query_threads = C.uint64_t(s.ServerNumIssueQueryThreads)
-	c.offline_expected_qps = C.double(s.OfflineExpectedQPS)
-	c.sample_concatenate_permutation = cBool(s.SampleConcatenatePermutation)
-	c.min_duration_ms = C.uint64_t(s.MinDurationMs)
-	c.max_duration_ms = C.uint64_t(s.MaxDurationMs)
-	c.min_query_count = C.uint64_t(s.MinQueryCount)
-	c.max_query_count = C.uint64_t(s.MaxQueryCount)
-	c.qsl_rng_seed = C.uint64_t(s.QSLRNGSeed)
-	c.sample_index_rng_seed = C.uint64_t(s.SampleIndexRNGSeed)
-	c.schedule_rng_seed = C.uint64_t(s.ScheduleRNGSeed)
-	c.accuracy_log_rng_seed = C.uint64_t(s.AccuracyLogRNGSeed)
-	c.accuracy_log_probability = C.double(s.AccuracyLogProbability)
-	c.accuracy_log_sampling_target = C.uint64_t(s.AccuracyLogSamplingTarget)
-	c.test05 = cBool(s.Test05)
-	c.test05_qsl_rng_seed = C.uint64_t(s.Test05QSLRNGSeed)
-	c.test05_sample_index_rng_seed = C.uint64_t(s.Test05SampleIndexRNGSeed)
-	c.test05_schedule_rng_seed = C.uint64_t(s.Test05ScheduleRNGSeed)
-	c.print_timestamps = cBool(s.PrintTimestamps)
-	c.performance_issue_unique = cBool(s.PerformanceIssueUnique)
-	c.performance_issue_same = cBool(s.PerformanceIssueSame)
-	c.performance_issue_same_index = C.uint64_t(s.PerformanceIssueSameIndex)
-	c.performance_sample_count_override = C.uint64_t(s.PerformanceSampleCountOverride)
-	c.accuracy_sample_count_override = C.uint64_t(s.AccuracySampleCountOverride)
-	c.use_token_latencies = cBool(s.UseTokenLatencies)
-	c.server_ttft_latency = C.uint64_t(s.ServerTTFTLatencyNs)
-	c.server_tpot_latency = C.uint64_t(s.ServerTPOTLatencyNs)
-	c.infer_token_latencies = cBool(s.InferTokenLatencies)
-	c.token_latency_scaling_factor = C.uint64_t(s.TokenLatencyScalingFactor)
-	return c
-}
-
-func settingsFromC(c *C.mlpg_test_settings) TestSettings {
-	return TestSettings{
-		Scenario:                             Scenario(c.scenario),
-		Mode:                                 Mode(c.mode),
-		SingleStreamExpectedLatencyNs:        float64(c.single_stream_expected_latency_ns),
-		SingleStreamTargetLatencyPercentile:  float64(c.single_stream_target_latency_percentile),
-		MultiStreamExpectedLatencyNs:         float64(c.multi_stream_expected_latency_ns),
-		MultiStreamTargetLatencyPercentile:   float64(c.multi_stream_target_latency_percentile),
-		MultiStreamSamplesPerQuery:           uint64(c.multi_stream_samples_per_query),
-		ServerTargetQPS:                      float64(c.server_target_qps),
-		ServerTargetLatencyNs:                uint64(c.server_target_latency_ns),
-		ServerTargetLatencyPercentile:        float64(c.server_target_latency_percentile),
-		ServerCoalesceQueries:                c.server_coalesce_queries != 0,
-		ServerFindPeakQPSDecimalsOfPrecision: int(c.server_find_peak_qps_decimals_of_precision),
-		ServerFindPeakQPSBoundaryStepSize:    float64(c.server_find_peak_qps_boundary_step_size),
-		ServerMaxAsyncQueries:                uint64(c.server_max_async_queries),
-		ServerNumIssueQueryThreads:           uint64(c.server_num_issue_query_threads),
-		OfflineExpectedQPS:                   float64(c.offline_expected_qps),
-		SampleConcatenatePermutation:         c.sample_concatenate_permutation != 0,
-		MinDurationMs:                        uint64(c.min_duration_ms),
-		MaxDurationMs:                        uint64(c.max_duration_ms),
-		MinQueryCount:                        uint64(c.min_query_count),
-		MaxQueryCount:                        uint64(c.max_query_count),
-		QSLRNGSeed:                           uint64(c.qsl_rng_seed),
-		SampleIndexRNGSeed:                   uint64(c.sample_index_rng_seed),
-		ScheduleRNGSeed:                      uint64(c.schedule_rng_seed),
-		AccuracyLogRNGSeed:                   uint64(c.accuracy_log_rng_seed),
-		AccuracyLogProbability:               float64(c.accuracy_log_probability),
-		AccuracyLogSamplingTarget:            uint64(c.accuracy_log_sampling_target),
-		Test05:                               c.test05 != 0,
-		Test05QSLRNGSeed:                     uint64(c.test05_qsl_rng_seed),
-		Test05SampleIndexRNGSeed:             uint64(c.test05_sample_index_rng_seed),
-		Test05ScheduleRNGSeed:                uint64(c.test05_schedule_rng_seed),
-		PrintTimestamps:                      c.print_timestamps != 0,
-		PerformanceIssueUnique:               c.performance_issue_unique != 0,
-		PerformanceIssueSame:                 c.performance_issue_same != 0,
-		PerformanceIssueSameIndex:            uint64(c.performance_issue_same_index),
-		PerformanceSampleCountOverride:       uint64(c.performance_sample_count_override),
-		AccuracySampleCountOverride:          uint64(c.accuracy_sample_count_override),
-		UseTokenLatencies:                    c.use_token_latencies != 0,
-		ServerTTFTLatencyNs:                  uint64(c.server_ttft_latency),
-		ServerTPOTLatencyNs:                  uint64(c.server_tpot_latency),
-		InferTokenLatencies:                  c.infer_token_latencies != 0,
-		TokenLatencyScalingFactor:            uint64(c.token_latency_scaling_factor),
-	}
 }
 
 func (l *LogSettings) toC() (C.mlpg_log_settings, func()) {

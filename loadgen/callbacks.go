@@ -55,16 +55,3 @@ func toInts(p *C.uint64_t, n C.size_t) []int {
 	}
 	return out
 }
-
-// mlpgGoCompletionFailed is called on the completion thread (a C++ thread,
-// see ring.go) when a LoadGen complete call there threw. The thread must
-// keep draining the ring, and abort waits for producers that may be waiting
-// on it, so the abort runs on a goroutine of its own.
-//
-//export mlpgGoCompletionFailed
-func mlpgGoCompletionFailed(h C.uintptr_t, msg *C.char) {
-	st := stateOf(h)
-	err := fmt.Errorf("LoadGen complete call on the completion thread: C++ exception: %s", C.GoString(msg))
-	st.setErr(err) // now: StartTest may return before the goroutine runs
-	go st.abort(err)
-}

@@ -35,7 +35,9 @@ type Response struct {
 // run; at high Server rates one call may carry several LoadGen queries);
 // the slice belongs to the SUT. Implementations must hand the samples off
 // and return quickly, and complete every sample exactly once via a
-// Completer.
+// Completer. (The same goroutine hands completions to LoadGen, so they wait
+// while IssueQuery runs; an IssueQuery that never returns hangs the test,
+// AbortTest included.)
 type SUT interface {
 	// Name is logged by LoadGen.
 	Name() string
@@ -70,7 +72,7 @@ type QSL interface {
 // responses in the order the calls were made, whichever goroutines or OS
 // threads made them: a FirstTokenComplete call that returned before a
 // QuerySamplesComplete call started reaches LoadGen first. (Native makes
-// every LoadGen call from one native thread; see Native.) So a SUT only has
+// every LoadGen call from one OS thread; see Native.) So a SUT only has
 // to report a sample's first token before its completion, from any
 // goroutine.
 type Completer interface {

@@ -15,6 +15,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/engine"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -47,6 +48,8 @@ func init() {
 		},
 		Rounds:   rounds,
 		Requests: requestReference,
+		// Samples hold images only: no video inputs.
+		EngineRules: map[engine.Kind]engine.Rules{engine.VLLM: {Require: []string{"--limit-mm-per-prompt.video 0"}}},
 	})
 }
 

@@ -19,13 +19,17 @@ func fakeEndpointCommand() *cli.Command {
 		Name:  "fake-endpoint",
 		Usage: "serve a fake vLLM/SGLang endpoint (chat, completions, /generate) for trying the harness without a GPU",
 		Description: `Serves /v1/chat/completions, /v1/completions, /v1/models, /health and SGLang's /generate,
-streaming and not, in the real servers' wire formats. Output token IDs are derived from the
-prompt, so runs are reproducible. Given --dataset of a benchmark with text answers, it answers
---accuracy of the samples with the ground truth and the rest with a plausible wrong answer.
+streaming and not, in the real servers' wire formats, and /metrics with vLLM's and SGLang's
+engine metrics (running, waiting, cache usage, tokens) taken from the fake's own state. Output
+token IDs are derived from the prompt, so runs are reproducible. Given --dataset of a benchmark
+with text answers, it answers --accuracy of the samples with the ground truth and the rest with
+a plausible wrong answer.
 
 Latency model: each request waits for one of --max-concurrency slots (FIFO), then its first
 token after --ttft and each further token after --tpot. Fault injection: --fail-rate of the
-requests fail as --fail-mode says. Stops on Ctrl-C or SIGTERM.`,
+generation requests fail as --fail-mode says (requests a mode does not apply to, such as
+non-streamed ones under a stream-only mode, are answered normally). --keep-alive closes idle
+connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:8000", Usage: "`ADDR` to listen on (host:port; port 0 picks a free one)"},
 			&cli.StringFlag{Name: "model", Value: fakeendpoint.DefaultModel, Usage: "served model `NAME` (requests naming another model get a 404 like vLLM)"},
@@ -40,7 +44,8 @@ requests fail as --fail-mode says. Stops on Ctrl-C or SIGTERM.`,
 			&cli.IntFlag{Name: "stream-interval", Value: 1, Usage: "tokens per streamed event, like SGLang's --stream-interval"},
 			&cli.BoolFlag{Name: "sglang-incremental", Usage: "stream /generate deltas instead of SGLang's default cumulative output"},
 			&cli.Float64Flag{Name: "fail-rate", Usage: "fraction in [0,1] of generation requests that fail"},
-			&cli.StringFlag{Name: "fail-mode", Value: fakeendpoint.FailStatus, Usage: "how requests fail: status (HTTP 500), reset (TCP reset), stall (never answer), garbage (malformed body), cut (stream cut after the first token)"},
+			&cli.StringFlag{Name: "fail-mode", Value: fakeendpoint.FailStatus, Usage: "`MODE` in which the --fail-rate requests fail: " + fakeendpoint.FailModeHelp()},
+			&cli.DurationFlag{Name: "keep-alive", Usage: "close keep-alive connections idle this long (e.g. 5s, vLLM's default; 0: never)"},
 			&cli.Int64Flag{Name: "seed", Usage: "seed for fault selection and which samples are answered correctly"},
 		},
 		Action: func(c *cli.Context) error {
@@ -58,6 +63,7 @@ requests fail as --fail-mode says. Stops on Ctrl-C or SIGTERM.`,
 				SGLangIncrementalStream: c.Bool("sglang-incremental"),
 				FailRate:                c.Float64("fail-rate"),
 				FailMode:                c.String("fail-mode"),
+				KeepAlive:               c.Duration("keep-alive"),
 				Seed:                    c.Int64("seed"),
 				Accuracy:                c.Float64("accuracy"),
 				Logger:                  log,

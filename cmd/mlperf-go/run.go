@@ -52,7 +52,7 @@ empty response, is logged with its sample index, and makes the command exit 1.
 Example:
   mlperf-go run --benchmark NAME --scenario Offline --mode accuracy \
     --dataset ./data --endpoint http://gpu-node:8000 --output-dir out/acc --evaluate`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Value: "Offline", Category: catLoadGen, Usage: "LoadGen scenario: Offline, Server, SingleStream or MultiStream"},
 			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "performance", Category: catLoadGen, Usage: "LoadGen mode: performance, accuracy, find-peak-performance or submission"},
@@ -95,7 +95,7 @@ Example:
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line (0 disables)"},
-		},
+		}, engineFlags()...),
 		Action: runAction,
 	}
 }
@@ -109,6 +109,14 @@ func runAction(c *cli.Context) error {
 	o, err := runOptions(c, log)
 	if err != nil {
 		return err
+	}
+	// A launched engine loads its model while the dataset is opened.
+	eng, err := launchEngine(c, &o, log)
+	if err != nil {
+		return err
+	}
+	if eng != nil {
+		defer eng.stop()
 	}
 	// Opened here, not in Run, so --evaluate scores against the same open
 	// dataset instead of reading (and checking) it all a second time.
@@ -133,9 +141,24 @@ func runAction(c *cli.Context) error {
 
 	ctx, stop := interruptible(c, log)
 	defer stop()
-	rep, runErr := runner.Run(ctx, o)
+	runCtx := ctx
+	if eng != nil {
+		if err := eng.waitReady(ctx, c); err != nil {
+			if ctx.Err() != nil {
+				return exitError{130, errors.New("interrupted while waiting for the engine")}
+			}
+			return err
+		}
+		var unwatch context.CancelFunc
+		runCtx, unwatch = eng.proc.Watch(ctx)
+		defer unwatch()
+	}
+	rep, runErr := runner.Run(runCtx, o)
 	if ctx.Err() != nil {
 		return exitError{130, errors.New("interrupted; LoadGen's logs so far are in " + o.OutputDir)}
+	}
+	if err := diedDuringRun(runCtx, o.OutputDir); err != nil {
+		return err
 	}
 	if rep == nil || (runErr != nil && !errors.Is(runErr, runner.ErrFailures)) {
 		// The test did not run to its end: nothing to report or file.

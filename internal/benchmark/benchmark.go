@@ -18,6 +18,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mlperf-go/mlperf-go/internal/engine"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
@@ -85,6 +86,10 @@ type Benchmark struct {
 	// format into dir and returns the files written. The same seed gives
 	// the same bytes.
 	Synth func(dir string, n int, seed uint64) ([]string, error)
+	// EngineRules are the engine flags the benchmark's rules require and
+	// forbid when mlperf-go launches the engine (--launch), per engine
+	// kind, on top of those of every benchmark.
+	EngineRules map[engine.Kind]engine.Rules
 	// Compliance lists the compliance tests the benchmark takes, by name
 	// ("TEST06"), with their official audit.config and constants.
 	Compliance map[string]Compliance

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -28,8 +29,17 @@ type chatRequest struct {
 }
 
 type chatMessage struct {
-	Role    string      `json:"role"`
-	Content chatContent `json:"content"`
+	Role string `json:"role"`
+	// Content is the content as encoding/json decodes it into an
+	// interface: a string, or a list of content parts ([]any of
+	// map[string]any). A custom UnmarshalJSON would cost encoding/json
+	// three more byte-by-byte passes over a 64 KB image part (finding the
+	// value's end, then validating and skipping it again), which under the
+	// race detector starved other goroutines of tests that share the
+	// process; decoded plainly, the image is one string literal.
+	Content any `json:"content"`
+	// content is what parseChat keeps of Content.
+	content chatContent
 }
 
 // chatContent keeps only what the fake needs from a message's content: the
@@ -39,53 +49,81 @@ type chatContent struct {
 	images int
 }
 
-// UnmarshalJSON decodes a string or a list of content parts. The request
-// path decodes with scanChat, which does the same in one pass; this runs
-// only when scanChat rejects a request, so that encoding/json can say what
-// is wrong in its own words.
-func (c *chatContent) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || string(b) == "null":
-		return nil
-	case b[0] == '"':
-		return json.Unmarshal(b, &c.text)
-	case b[0] == '[':
-		var parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(b, &parts); err != nil {
-			return err
-		}
-		for _, p := range parts {
-			switch p.Type {
+// contentOf reads a decoded content: null is empty, a string is the text,
+// a list of parts has its text parts concatenated and its image parts
+// (OpenAI's image_url and the image / input_image spellings other clients
+// use) counted. Part keys match case-insensitively, as encoding/json
+// matches struct fields.
+func contentOf(v any) (chatContent, error) {
+	var c chatContent
+	switch v := v.(type) {
+	case nil:
+	case string:
+		c.text = v
+	case []any:
+		for i, p := range v {
+			if p == nil {
+				continue // a null part is neither text nor image
+			}
+			part, ok := p.(map[string]any)
+			if !ok {
+				return c, fmt.Errorf("content part %d is not an object", i)
+			}
+			typ, ok := member(part, "type").(string)
+			if !ok && member(part, "type") != nil {
+				return c, fmt.Errorf("content part %d: type must be a string", i)
+			}
+			switch typ {
 			case "text":
-				c.text += p.Text
+				text, ok := member(part, "text").(string)
+				if !ok && member(part, "text") != nil {
+					return c, fmt.Errorf("content part %d: text must be a string", i)
+				}
+				c.text += text
 			case "image_url", "image", "input_image":
 				c.images++
 			}
 		}
-		return nil
+	default:
+		return c, errors.New("content must be a string or a list of content parts")
 	}
-	return errors.New("content must be a string or a list of content parts")
+	return c, nil
 }
 
-// parseChat decodes and validates a chat request the way vLLM rejects bad
-// ones (400 with a message). scanChat decodes; a body it rejects is
-// decoded again by encoding/json into the same types, whose error is the
-// message (byte for byte what it was when encoding/json did all the
-// decoding: it names the field and Go type). Rejections are rare, so
-// the second pass costs nothing that matters.
+// member returns the value of key name in m: an exact match, else the
+// case-insensitive match whose key sorts first (a map does not keep the
+// document's order, so that is the deterministic choice).
+func member(m map[string]any, name string) any {
+	if v, ok := m[name]; ok {
+		return v
+	}
+	best, found := "", false
+	for k := range m {
+		if strings.EqualFold(k, name) && (!found || k < best) {
+			best, found = k, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return m[best]
+}
+
+// parseChat decodes (encoding/json) and validates a chat request the way
+// vLLM rejects bad ones: an error here becomes a 400 whose message the
+// client sees.
 func parseChat(body []byte) (*chatRequest, error) {
 	req := new(chatRequest)
-	if scanChat(body, req) != nil {
-		*req = chatRequest{}
-		if err := json.Unmarshal(body, req); err != nil {
-			return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
+	if err := json.Unmarshal(body, req); err != nil {
+		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
+	}
+	for i := range req.Messages {
+		m := &req.Messages[i]
+		c, err := contentOf(m.Content)
+		if err != nil {
+			return nil, fmt.Errorf("invalid chat completion request JSON: messages[%d]: %v", i, err)
 		}
-		// encoding/json accepts what scanChat rejected: a scanChat bug
-		// (FuzzParseChat looks for them). encoding/json's reading stands.
+		m.content, m.Content = c, nil // the image data goes with Content
 	}
 	if err := req.validate(); err != nil {
 		return nil, err
@@ -126,7 +164,7 @@ func (r *chatRequest) maxTokens() int {
 func (r *chatRequest) userText() string {
 	for i := len(r.Messages) - 1; i >= 0; i-- {
 		if r.Messages[i].Role == "user" {
-			return r.Messages[i].Content.text
+			return r.Messages[i].content.text
 		}
 	}
 	return ""
@@ -137,7 +175,7 @@ func (r *chatRequest) userText() string {
 func (r *chatRequest) promptTokens() int {
 	n := 0
 	for _, m := range r.Messages {
-		n += approxTextTokens(m.Content.text) + m.Content.images*imagePromptTokens
+		n += approxTextTokens(m.content.text) + m.content.images*imagePromptTokens
 	}
 	return n
 }
@@ -154,13 +192,13 @@ func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	arrived := time.Now()
 	var req *chatRequest
-	if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = s.parseChat(b); return err }) {
+	if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = parseChat(b); return err }) {
 		return
 	}
 	if !s.checkModel(w, req.Model) {
 		return
 	}
-	fault := s.pickFault()
+	fault := s.pickFault(requestKind{stream: req.Stream})
 	if s.injectEarly(w, r, fault, req.Stream) {
 		return
 	}
@@ -174,9 +212,13 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if m := req.maxTokens(); m > 0 && m < n {
 		n, finish = m, "length"
 	}
+	if f := finishReason(fault); f != "" {
+		n, finish = min(n, 1), f
+	}
+	endless := fault == FailEndless
 	prompt := req.promptTokens()
 
-	g, ok := s.begin(r, arrived)
+	g, ok := s.begin(r, arrived, prompt, nil)
 	if !ok {
 		return
 	}
@@ -233,10 +275,10 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		b = append(b, head...)
 		b = append(b, `{"index":0,"delta":{"content":"`...)
 		for i := from; i < to; i++ {
-			b = append(b, ans.pieceEsc[i]...)
+			b = append(b, ans.pieceEsc[i%n]...) // past n only when endless
 		}
 		b = append(b, `"},"logprobs":null,"finish_reason":`...)
-		if to == n {
+		if to == n && !endless {
 			b = append(b, '"')
 			b = append(b, finish...)
 			b = append(b, `","stop_reason":null}]`...)
@@ -257,9 +299,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			b = appendUsage(b, prompt, n, false)
 			b = append(b, "}\n\n"...)
 		}
-		return append(b, "data: [DONE]\n\n"...)
+		return appendDone(b, fault)
 	}
-	g.stream(w, n, fault == FailCut, events, tail)
+	g.stream(w, n, fault, events, tail)
 }
 
 type completionRequest struct {
@@ -329,23 +371,10 @@ func parsePrompts(raw json.RawMessage) ([][]int32, error) {
 	}
 }
 
-// parseCompletion decodes and validates a completions request the way
-// vLLM rejects bad ones (400 with a message). scanCompletion decodes;
-// a body it rejects goes to parseCompletionEncodingJSON, which decides
-// and words the rejection as the fake always did.
+// parseCompletion decodes (encoding/json) and validates a completions
+// request the way vLLM rejects bad ones (400 with a message), and returns
+// its prompts as token IDs.
 func parseCompletion(body []byte) (*completionRequest, [][]int32, error) {
-	req := new(completionRequest)
-	if prompts, err := scanCompletion(body, req); err == nil {
-		return req, prompts, nil
-	}
-	return parseCompletionEncodingJSON(body)
-}
-
-// parseCompletionEncodingJSON is the original encoding/json completions
-// parser. It runs only for bodies scanCompletion rejects (so 400 messages
-// are encoding/json's, naming the field and Go type) and is the oracle
-// FuzzParseCompletion holds scanCompletion to.
-func parseCompletionEncodingJSON(body []byte) (*completionRequest, [][]int32, error) {
 	var req completionRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, nil, fmt.Errorf("invalid completion request JSON: %v", err)
@@ -382,10 +411,11 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	if !s.checkModel(w, req.Model) {
 		return
 	}
-	fault := s.pickFault()
+	fault := s.pickFault(requestKind{stream: req.Stream, tokenIDs: true})
 	if s.injectEarly(w, r, fault, req.Stream) {
 		return
 	}
+	returnIDs := req.ReturnTokenIDs && fault != FailNoTokenIDs
 
 	maxTok := completionDefaultMaxTokens
 	if req.MaxTokens != nil {
@@ -395,6 +425,10 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	if n >= maxTok {
 		n, finish = maxTok, "length"
 	}
+	if f := finishReason(fault); f != "" {
+		n, finish = min(n, 1), f
+	}
+	endless := fault == FailEndless
 	outs := make([][]int32, len(prompts))
 	promptTotal := 0
 	for i, p := range prompts {
@@ -402,7 +436,7 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 		promptTotal += len(p)
 	}
 
-	g, ok := s.begin(r, arrived)
+	g, ok := s.begin(r, arrived, promptTotal, prompts)
 	if !ok {
 		return
 	}
@@ -433,13 +467,13 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 			b = append(b, `","logprobs":null,"finish_reason":"`...)
 			b = append(b, finish...)
 			b = append(b, `","stop_reason":null,"token_ids":`...)
-			if req.ReturnTokenIDs {
+			if returnIDs {
 				b = appendTokenIDs(b, out)
 			} else {
 				b = append(b, "null"...)
 			}
 			b = append(b, `,"prompt_logprobs":null,"prompt_token_ids":`...)
-			if req.ReturnTokenIDs {
+			if returnIDs {
 				b = appendTokenIDs(b, prompts[i])
 			} else {
 				b = append(b, "null"...)
@@ -462,7 +496,11 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 	includeUsage := req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 	continuous := req.StreamOptions != nil && req.StreamOptions.ContinuousUsageStats
 	events := func(b []byte, from, to int) []byte {
-		for i, out := range outs {
+		for i := range outs {
+			if to > len(outs[i]) { // endless: Tokens(p, k) extends Tokens(p, n)
+				outs[i] = Tokens(prompts[i], 2*to)
+			}
+			out := outs[i]
 			b = append(b, "data: "...)
 			b = append(b, head...)
 			b = append(b, `{"index":`...)
@@ -472,7 +510,7 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 				b = appendTokenText(b, t)
 			}
 			b = append(b, `","logprobs":null,"finish_reason":`...)
-			if to == n {
+			if to == n && !endless {
 				b = append(b, '"')
 				b = append(b, finish...)
 				b = append(b, `","stop_reason":null`...)
@@ -480,13 +518,13 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 				b = append(b, `null,"stop_reason":null`...)
 			}
 			b = append(b, `,"prompt_token_ids":`...)
-			if req.ReturnTokenIDs && from == 0 {
+			if returnIDs && from == 0 {
 				b = appendTokenIDs(b, prompts[i])
 			} else {
 				b = append(b, "null"...)
 			}
 			b = append(b, `,"token_ids":`...)
-			if req.ReturnTokenIDs {
+			if returnIDs {
 				b = appendTokenIDs(b, out[from:to])
 			} else {
 				b = append(b, "null"...)
@@ -509,9 +547,9 @@ func (s *Server) handleCompletions(w http.ResponseWriter, r *http.Request) {
 			b = appendUsage(b, promptTotal, n*len(outs), false)
 			b = append(b, "}\n\n"...)
 		}
-		return append(b, "data: [DONE]\n\n"...)
+		return appendDone(b, fault)
 	}
-	g.stream(w, n, fault == FailCut, events, tail)
+	g.stream(w, n, fault, events, tail)
 }
 
 // appendHead appends the members every chat and text completion response
@@ -529,4 +567,13 @@ func (s *Server) appendHead(dst []byte, idPrefix, object string) []byte {
 	dst = append(dst, `,"model":`...)
 	dst = appendJSONString(dst, s.cfg.Model)
 	return append(dst, `,"choices":[`...)
+}
+
+// appendDone appends the "data: [DONE]" that ends vLLM's and SGLang's
+// streams, except under FailNoDone.
+func appendDone(b []byte, fault string) []byte {
+	if fault == FailNoDone {
+		return b
+	}
+	return append(b, "data: [DONE]\n\n"...)
 }

@@ -411,27 +411,3 @@ func TestCompletionsCapAndStreaming(t *testing.T) {
 		t.Errorf("usage chunk (-want +got):\n%s", diff)
 	}
 }
-
-func FuzzParseRequests(f *testing.F) {
-	for _, s := range []string{
-		`{"messages":[{"role":"user","content":[{"type":"text","text":"x"},{"type":"image_url","image_url":{"url":"u"}}]}]}`,
-		`{"prompt":[[1,2],[3]],"max_tokens":3}`, `{"prompt":"hi"}`, `{"prompt":["a","b"]}`,
-		`{"input_ids":[1,2],"sampling_params":{"max_new_tokens":2},"stream":true}`, `{"text":["a"]}`, `null`, `[]`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if req, err := parseChat(b); err == nil {
-			_ = req.userText()
-			if req.maxTokens() < 0 || req.promptTokens() < 0 {
-				t.Fatalf("negative limits from %q", b)
-			}
-		}
-		if _, prompts, err := parseCompletion(b); err == nil && len(prompts) == 0 {
-			t.Fatalf("parseCompletion(%q) accepted no prompts", b)
-		}
-		if _, prompts, _, err := parseGenerate(b); err == nil && len(prompts) == 0 {
-			t.Fatalf("parseGenerate(%q) accepted no prompts", b)
-		}
-	})
-}

@@ -1,9 +1,11 @@
 // Package fakeendpoint is an in-process stand-in for the inference servers
 // the harness talks to: a vLLM-like OpenAI server (/v1/chat/completions,
-// /v1/completions, /v1/models, /health) and SGLang's native /generate. It
-// answers deterministically, models time to first token, time per output
-// token and a concurrency limit with FIFO queueing, and injects faults on
-// request, so the whole harness runs and is tested without a GPU.
+// /v1/completions, /v1/models, /health), SGLang's native /generate, and
+// both servers' Prometheus /metrics. It answers deterministically, models
+// time to first token, time per output token and a concurrency limit with
+// FIFO queueing, and injects faults on request (faults.go), so the whole
+// harness runs and is tested without a GPU. It is a test instrument, not a
+// benchmark target: requests are decoded with encoding/json.
 //
 // Wire formats follow vLLM v0.12 (vllm/entrypoints/openai/serving_chat.py,
 // serving_completion.py, protocol.py) and SGLang v0.5.4 (the image the
@@ -12,36 +14,19 @@
 package fakeendpoint
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
-)
-
-// Fault modes for Config.FailMode.
-const (
-	// FailStatus answers HTTP 500 with an OpenAI-style error JSON.
-	FailStatus = "status"
-	// FailReset closes the TCP connection abruptly (RST, via SO_LINGER 0)
-	// without sending a response.
-	FailReset = "reset"
-	// FailStall holds the request without answering until the client gives
-	// up or the server closes.
-	FailStall = "stall"
-	// FailGarbage answers 200 with malformed JSON, or for a stream with an
-	// SSE event whose data is not JSON.
-	FailGarbage = "garbage"
-	// FailCut starts the answer and then resets the connection: a stream is
-	// cut right after its first token, a plain response halfway through its
-	// body.
-	FailCut = "cut"
 )
 
 // DefaultModel is the served model name when Config.Model is empty.
@@ -86,8 +71,10 @@ type Config struct {
 	// Which ones is decided by hashing a request counter with Seed, so a run
 	// is repeatable for a given request order. Default 0.
 	FailRate float64
-	// FailMode is one of FailStatus, FailReset, FailStall, FailGarbage,
-	// FailCut. Default FailStatus.
+	// FailMode is how the FailRate requests fail: one of the Fail*
+	// constants (FailModeHelp describes them all). A request the mode does
+	// not apply to (a stream-only mode on a non-streamed request, say) is
+	// answered normally. Default FailStatus.
 	FailMode string
 	// Seed varies fault selection, request IDs and which Qwen3-VL samples are
 	// answered correctly. Default 0.
@@ -99,6 +86,11 @@ type Config struct {
 	// plausible wrong answer. The zero value makes every answer wrong, so
 	// callers normally set it (the CLI defaults it to 1).
 	Accuracy float64
+	// KeepAlive is how long the server keeps an idle keep-alive connection
+	// open (http.Server.IdleTimeout) before closing it, as uvicorn closes
+	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
+	// Default 0: idle connections stay open.
+	KeepAlive time.Duration
 	// Logger receives request failures and injected faults at debug level.
 	// Default zap.NewNop().
 	Logger *zap.Logger
@@ -142,7 +134,7 @@ type Server struct {
 
 	paths      []string
 	reqCounts  []atomic.Uint64 // parallel to paths, plus "other" last
-	faultCount [5]atomic.Uint64
+	faultCount [len(faultModes)]atomic.Uint64
 	active     atomic.Int64
 	maxActive  atomic.Int64
 	inFlight   atomic.Int64
@@ -150,12 +142,12 @@ type Server struct {
 
 	bufPool sync.Pool
 
-	// parseChat decodes chat requests: parseChat, except in benchmarks
-	// that compare it with the encoding/json original.
-	parseChat func(body []byte) (*chatRequest, error)
-}
+	// decoding holds a token for each request body being decoded: at most
+	// half the CPUs decode at once (see decodeBody).
+	decoding chan struct{}
 
-var faultModes = [...]string{FailStatus, FailReset, FailStall, FailGarbage, FailCut}
+	metrics engineMetrics
+}
 
 // New validates cfg, fills its defaults and builds the server.
 func New(cfg Config) (*Server, error) {
@@ -181,6 +173,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.OutputTokens < 0 {
 		errs = append(errs, fmt.Errorf("output tokens %d must be positive", cfg.OutputTokens))
 	}
+	if cfg.KeepAlive < 0 {
+		errs = append(errs, fmt.Errorf("keep-alive %v must not be negative", cfg.KeepAlive))
+	}
 	if cfg.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("max concurrency %d must be 0 (unlimited) or positive", cfg.MaxConcurrency))
 	}
@@ -194,7 +189,7 @@ func New(cfg Config) (*Server, error) {
 		errs = append(errs, fmt.Errorf("accuracy %v is outside [0, 1]", cfg.Accuracy))
 	}
 	if faultIndex(cfg.FailMode) < 0 {
-		errs = append(errs, fmt.Errorf("unknown fail mode %q: use one of %v", cfg.FailMode, faultModes))
+		errs = append(errs, fmt.Errorf("unknown fail mode %q: use one of %s", cfg.FailMode, strings.Join(faultNames(), ", ")))
 	}
 	seen := make(map[string]int, len(cfg.Q3VL))
 	for i, t := range cfg.Q3VL {
@@ -209,40 +204,32 @@ func New(cfg Config) (*Server, error) {
 	}
 
 	s := &Server{
-		cfg:       cfg,
-		log:       cfg.Logger,
-		answers:   buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
-		done:      make(chan struct{}),
-		mux:       http.NewServeMux(),
-		parseChat: parseChat,
+		cfg:     cfg,
+		log:     cfg.Logger,
+		answers: buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
+		done:    make(chan struct{}),
+		mux:     http.NewServeMux(),
 	}
 	if cfg.MaxConcurrency > 0 {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}
 	s.bufPool.New = func() any { b := make([]byte, 0, 4096); return &b }
+	s.decoding = make(chan struct{}, max(runtime.GOMAXPROCS(0)/2, 1))
 
-	s.paths = []string{"/v1/chat/completions", "/v1/completions", "/generate", "/v1/models", "/health"}
+	s.paths = []string{"/v1/chat/completions", "/v1/completions", "/generate", "/v1/models", "/health", "/metrics"}
 	s.reqCounts = make([]atomic.Uint64, len(s.paths)+1)
 	s.mux.HandleFunc("/v1/chat/completions", s.counted(0, s.post(s.handleChat)))
 	s.mux.HandleFunc("/v1/completions", s.counted(1, s.post(s.handleCompletions)))
 	s.mux.HandleFunc("/generate", s.counted(2, s.post(s.handleGenerate)))
 	s.mux.HandleFunc("/v1/models", s.counted(3, s.handleModels))
 	s.mux.HandleFunc("/health", s.counted(4, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
+	s.mux.HandleFunc("/metrics", s.counted(5, s.handleMetrics))
 	s.mux.HandleFunc("/", s.counted(len(s.paths), func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = w.Write([]byte(`{"detail":"Not Found"}`))
 	}))
 	return s, nil
-}
-
-func faultIndex(mode string) int {
-	for i, m := range faultModes {
-		if m == mode {
-			return i
-		}
-	}
-	return -1
 }
 
 // ServeHTTP serves the fake's endpoints. After Close it answers 503.
@@ -302,7 +289,7 @@ func (s *Server) Start(addr string) (string, error) {
 		l.Close()
 		return "", errors.New("fakeendpoint: Start called on a started or closed server; build a new one with New")
 	}
-	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second}
+	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.KeepAlive}
 	s.serveErr = make(chan error, 1)
 	srv, errc := s.httpSrv, s.serveErr
 	s.mu.Unlock()
@@ -371,70 +358,10 @@ func (s *Server) Stats() Stats {
 	}
 	for i, m := range faultModes {
 		if n := s.faultCount[i].Load(); n > 0 {
-			st.Faults[m] = n
+			st.Faults[m.name] = n
 		}
 	}
 	return st
-}
-
-// pickFault decides, from the request counter and Seed, whether this
-// generation request fails; it returns the mode or "".
-func (s *Server) pickFault() string {
-	n := s.reqCounter.Add(1)
-	if s.cfg.FailRate <= 0 {
-		return ""
-	}
-	if unitFloat(splitmix64(n^splitmix64(uint64(s.cfg.Seed)+0x5eed))) >= s.cfg.FailRate {
-		return ""
-	}
-	s.faultCount[faultIndex(s.cfg.FailMode)].Add(1)
-	return s.cfg.FailMode
-}
-
-// injectEarly applies the faults that happen before generation. It reports
-// whether the request is finished.
-func (s *Server) injectEarly(w http.ResponseWriter, r *http.Request, mode string, stream bool) bool {
-	if mode != "" {
-		s.log.Debug("injecting fault", zap.String("mode", mode), zap.String("path", r.URL.Path))
-	}
-	switch mode {
-	case FailStatus:
-		writeError(w, http.StatusInternalServerError, "injected fault: internal server error", "InternalServerError", "")
-		return true
-	case FailReset:
-		resetConn(w)
-		return true
-	case FailStall:
-		select {
-		case <-r.Context().Done():
-		case <-s.done:
-		}
-		resetConn(w)
-		return true
-	case FailGarbage:
-		if stream {
-			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = w.Write([]byte("data: {\"id\": \"cmpl-garbage\", \"choices\": [{\"delta\": \n\ndata: not json at all}\n\ndata: [DONE]\n\n"))
-		} else {
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{"id": "cmpl-garbage", "object": "chat.completion", "choices": [{"index": 0, "message": {"content": "tru`))
-		}
-		return true
-	}
-	return false
-}
-
-// resetConn drops the client connection with a TCP RST when it can hijack
-// it, and otherwise aborts the response the way net/http allows.
-func resetConn(w http.ResponseWriter) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	if tc, ok := conn.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = conn.Close()
 }
 
 // acquire waits, in FIFO order, for a generation slot. The slots are a
@@ -443,6 +370,8 @@ func resetConn(w http.ResponseWriter) {
 // the client went away or the server closed first.
 func (s *Server) acquire(ctx context.Context) bool {
 	if s.slots != nil {
+		s.metrics.queued.Add(1)
+		defer s.metrics.queued.Add(-1)
 		select {
 		case s.slots <- struct{}{}:
 		case <-ctx.Done():
@@ -498,20 +427,27 @@ func (s *Server) putBuf(b *[]byte) {
 	s.bufPool.Put(b)
 }
 
-// decodeBody reads the request body into a pooled buffer and hands it to
-// parse, answering 400 as vLLM and SGLang do when either fails; false when
-// that answer has been written. parse's results must not alias the body:
-// the buffer goes back to the pool on return.
+// decodeBody reads the request body and hands it to parse, answering 400
+// as vLLM and SGLang do when either fails; false when that answer has been
+// written.
+//
+// Bodies are decoded on at most half the CPUs at once (one on two), as a
+// single-process Python server decodes them one at a time. encoding/json
+// reads a 64 KB qwen3-vl body byte by byte (13 ms under the race
+// detector); hundreds decoding together in a test that runs the harness
+// in the same process left its goroutines no CPU, so its dials timed out.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(body []byte) error) bool {
-	b := s.getBuf()
-	defer s.putBuf(b)
-	buf := bytes.NewBuffer(*b)
-	_, err := buf.ReadFrom(r.Body)
-	*b = buf.Bytes()
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		err = fmt.Errorf("reading request body: %w", err)
 	} else {
-		err = parse(*b)
+		select {
+		case s.decoding <- struct{}{}:
+		case <-r.Context().Done():
+			return false
+		}
+		err = parse(body)
+		<-s.decoding
 	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")

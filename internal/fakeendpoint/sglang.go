@@ -89,7 +89,7 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	if !s.decodeBody(w, r, func(b []byte) (err error) { req, prompts, batch, err = parseGenerate(b); return err }) {
 		return
 	}
-	fault := s.pickFault()
+	fault := s.pickFault(requestKind{stream: req.Stream, tokenIDs: true})
 	if s.injectEarly(w, r, fault, req.Stream) {
 		return
 	}
@@ -102,13 +102,23 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	if n >= maxNew {
 		n, capped = maxNew, true
 	}
+	abort := finishReason(fault)
+	if abort != "" {
+		n = min(n, 1)
+	}
+	endless := fault == FailEndless
+	if endless {
+		n = max(n, 1)
+	}
 	rids := s.rids(req.RID, len(prompts))
 	outs := make([]*encodedTokens, len(prompts))
+	promptTotal := 0
 	for i, p := range prompts {
 		outs[i] = encodeTokens(Tokens(p, n))
+		promptTotal += len(p)
 	}
 
-	g, ok := s.begin(r, arrived)
+	g, ok := s.begin(r, arrived, promptTotal, prompts)
 	if !ok {
 		return
 	}
@@ -122,6 +132,12 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case !final:
 			b = append(b, "null"...)
+		case abort == "error":
+			// SGLang has no error finish reason: a failed request is
+			// aborted with the HTTP status it failed with.
+			b = append(b, `{"type":"abort","message":"injected fault: internal error","status_code":500,"err_type":"InternalServerError"}`...)
+		case abort == "abort":
+			b = append(b, `{"type":"abort","message":"Aborted","status_code":null,"err_type":null}`...)
 		case capped:
 			b = append(b, `{"type":"length","length":`...)
 			b = appendInt(b, maxNew)
@@ -144,11 +160,18 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	// object appends {text, output_ids, meta_info} for tokens [from, to).
 	object := func(b []byte, i, from, to int, final bool) []byte {
+		if to > outs[i].len() { // endless: Tokens(p, k) extends Tokens(p, n)
+			outs[i] = encodeTokens(Tokens(prompts[i], 2*to))
+		}
 		b = append(b, `{"text":"`...)
 		b = outs[i].appendText(b, from, to)
-		b = append(b, `","output_ids":`...)
-		b = outs[i].appendIDs(b, from, to)
-		b = append(b, ',')
+		if fault == FailNoTokenIDs {
+			b = append(b, `",`...)
+		} else {
+			b = append(b, `","output_ids":`...)
+			b = outs[i].appendIDs(b, from, to)
+			b = append(b, ',')
+		}
 		b = meta(b, i, to, final)
 		return append(b, '}')
 	}
@@ -188,11 +211,11 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 			from = 0
 		}
 		b = append(b, "data: "...)
-		b = object(b, 0, from, to, to == n)
+		b = object(b, 0, from, to, to == n && !endless)
 		return append(b, "\n\n"...)
 	}
-	tail := func(b []byte) []byte { return append(b, "data: [DONE]\n\n"...) }
-	g.stream(w, n, fault == FailCut, events, tail)
+	tail := func(b []byte) []byte { return appendDone(b, fault) }
+	g.stream(w, n, fault, events, tail)
 }
 
 // rids returns the request IDs: the request's rid (a string, or a list for a

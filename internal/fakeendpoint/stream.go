@@ -11,6 +11,10 @@ import (
 // one write, so a tiny TPOT costs neither a timer nor a syscall per token.
 const minSleep = 500 * time.Microsecond
 
+// endlessMinTPOT is the fastest FailEndless streams tokens (one event per
+// interval at most), so an endless stream at zero latency does not spin.
+const endlessMinTPOT = time.Millisecond
+
 // writeChunk is the threshold above which buffered events are handed to the
 // connection even when no flush is due.
 const writeChunk = 64 << 10
@@ -21,44 +25,54 @@ type generation struct {
 	ctx     context.Context
 	arrived time.Time // when the request came in (SGLang's e2e_latency base)
 	start   time.Time // when it got its slot; token i is due at start+TTFT+i*TPOT
+	choices int       // answers generated side by side (a batch's prompts)
 }
 
-// begin takes a slot for the request; the caller must call end when it
-// returns true.
-func (s *Server) begin(r *http.Request, arrived time.Time) (generation, bool) {
-	g := generation{s: s, ctx: r.Context(), arrived: arrived}
+// begin takes a slot for the request and records its prompt in the
+// engine metrics: promptTokens in all, prompts its token prompts (nil for
+// chat), one answer per prompt (at least one). The caller must call end
+// when it returns true.
+func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens int, prompts [][]int32) (generation, bool) {
+	g := generation{s: s, ctx: r.Context(), arrived: arrived, choices: max(len(prompts), 1)}
 	if !s.acquire(g.ctx) {
 		return g, false
 	}
-	if !s.zeroLatency() {
-		g.start = time.Now()
-	}
+	g.start = time.Now()
+	s.metrics.admit(promptTokens, prompts)
 	return g, true
 }
 
-func (g generation) end() { g.s.release() }
+func (g generation) end() {
+	g.s.metrics.finished.Add(1)
+	g.s.release()
+}
+
+// sent records n tokens of each answer as generated.
+func (g generation) sent(n int) { g.s.metrics.generationTokens.Add(uint64(n * g.choices)) }
 
 // waitAll sleeps until all n tokens are generated (a non-streaming answer).
 func (g generation) waitAll(n int) bool {
-	if g.s.zeroLatency() {
-		return true
+	if !g.s.zeroLatency() && !g.s.sleepUntil(g.ctx, g.s.due(g.start, max(n-1, 0))) {
+		return false
 	}
-	last := n - 1
-	if last < 0 {
-		last = 0
-	}
-	return g.s.sleepUntil(g.ctx, g.s.due(g.start, last))
+	g.sent(n)
+	return true
 }
 
-// eventWriter appends the SSE event(s) for tokens [from, to) of n.
+// eventWriter appends the SSE event(s) for tokens [from, to) of n. Under
+// FailEndless to goes past n, and the writer must keep producing tokens.
 type eventWriter func(dst []byte, from, to int) []byte
 
 // stream writes an SSE response of n tokens, one event at a time as the
 // latency model makes tokens due, grouped by Config.StreamInterval. The first
-// event is flushed on its own (it is the client's time to first token). With
-// cut set, the connection is reset right after it. tail appends what follows
-// the last token (usage chunk, [DONE]). stream reports whether it completed.
-func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventWriter, tail func([]byte) []byte) bool {
+// event is flushed on its own (it is the client's time to first token).
+// fault shapes the stream: FailCut resets the connection right after the
+// first event, FailSSEError sends sseErrorEvent after it and ends the
+// response, FailEndless never reaches n (tokens keep coming, at least
+// endlessMinTPOT apart, until the client leaves or the server closes).
+// tail appends what follows the last token (usage chunk, [DONE]). stream
+// reports whether it completed.
+func (g generation) stream(w http.ResponseWriter, n int, fault string, events eventWriter, tail func([]byte) []byte) bool {
 	s := g.s
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -78,8 +92,13 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 	}
 	defer func() { *bp = buf }()
 
+	endless := fault == FailEndless
 	interval := s.cfg.StreamInterval
-	zero := s.zeroLatency()
+	tpot := s.cfg.TPOT
+	if endless {
+		tpot = max(tpot, endlessMinTPOT)
+	}
+	zero := s.cfg.TTFT == 0 && tpot == 0
 	if !zero && !flush() { // headers go out at once, as uvicorn sends them
 		return false
 	}
@@ -87,18 +106,22 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 	// counts them (1, k+1, 2k+1, …), and at n. A zero-token answer is one
 	// event covering nothing.
 	prev, first := 0, true
-	for to := min(1, n); ; to++ {
-		if to < n && interval > 1 && to%interval != 1 {
+	to := min(1, n)
+	if endless {
+		to = 1
+	}
+	for ; ; to++ {
+		if (endless || to < n) && interval > 1 && to%interval != 1 {
 			continue
 		}
 		if !zero {
-			due := s.due(g.start, max(to-1, 0))
+			due := g.start.Add(s.cfg.TTFT + time.Duration(max(to-1, 0))*tpot)
 			if now := time.Now(); due.After(now) {
 				if !first {
 					if !flush() {
 						return false
 					}
-					if s.cfg.TPOT < minSleep {
+					if tpot < minSleep {
 						due = maxTime(due, now.Add(minSleep))
 					}
 				}
@@ -108,13 +131,19 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 			}
 		}
 		buf = events(buf, prev, to)
+		g.sent(to - prev)
 		if first {
 			// The first event is the client's first token: send it now.
 			if !flush() {
 				return false
 			}
-			if cut {
+			switch fault {
+			case FailCut:
 				resetConn(w)
+				return false
+			case FailSSEError:
+				buf = append(buf, sseErrorEvent...)
+				flush()
 				return false
 			}
 			first = false
@@ -125,7 +154,7 @@ func (g generation) stream(w http.ResponseWriter, n int, cut bool, events eventW
 			buf = buf[:0]
 		}
 		prev = to
-		if to >= n {
+		if !endless && to >= n {
 			break
 		}
 	}

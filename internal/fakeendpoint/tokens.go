@@ -190,6 +190,9 @@ func encodeTokens(toks []int32) *encodedTokens {
 	return e
 }
 
+// len is the number of tokens held.
+func (e *encodedTokens) len() int { return len(e.idOff) - 1 }
+
 // appendIDs appends tokens [from, to) as a JSON array.
 func (e *encodedTokens) appendIDs(dst []byte, from, to int) []byte {
 	dst = append(dst, '[')

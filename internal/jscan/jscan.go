@@ -1,16 +1,15 @@
-// Package jscan is a small validating JSON scanner for hot paths.
+// Package jscan is a small validating JSON scanner that decodes values in place.
 //
 // A Scanner walks one JSON document once. The caller decodes the few
 // values it needs in place (Str, Int64, Bool, Null, the int32-array
 // readers) and lets Skip consume everything else, which is still
 // validated: a document encoding/json rejects (json.Valid false, or
 // nesting deeper than encoding/json's 10,000 levels) is rejected here too,
-// with an *Error giving the byte offset. Strings are scanned a word at a
-// time, long runs 32 or 64 bytes at a time on amd64 (SSE2, AVX2), and
-// returned as subslices of the input, so a large string that is skipped
-// (a base64 image, say) is never copied. Nothing uses reflection, and nothing
-// allocates except decoding a string or an object key that carries
-// escapes.
+// with an *Error giving the byte offset. Strings are returned as
+// subslices of the input, so a large string that is skipped is never
+// copied. Nothing uses reflection, and nothing allocates except decoding a
+// string or an object key that carries escapes. It is plain Go, a byte at
+// a time: correctness and clarity come before speed here.
 //
 // UTF-8 is not validated while scanning, as encoding/json does not reject
 // invalid UTF-8 either; AppendStr and DecodeString replace it with U+FFFD
@@ -18,10 +17,8 @@
 package jscan
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -129,15 +126,6 @@ func (s *Scanner) Bool() (bool, error) {
 // Escapes and control characters are validated here; decode raw with
 // AppendStr or DecodeString when the text itself is needed. A string that
 // is not needed costs no copy.
-//
-// Runs between escapes are scanned a word at a time for a quote, a
-// backslash or a control character (SWAR), which suits keys and
-// escape-dense prose. A run that goes on past longRun bytes (a base64
-// image, the string that dominates a chat request) switches to
-// specialBlocks, which looks for all three 64 bytes at a time with AVX2
-// (32 with SSE2) on amd64: one pass instead of three (bytes.IndexByte for
-// the quote and for a backslash, a word loop for control characters), and
-// under half the time on a Qwen3-VL body.
 func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	if s.Peek() != '"' {
 		return nil, false, s.Fail("expected a string")
@@ -145,25 +133,7 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	s.i++
 	start := s.i
 	b := s.b
-	for {
-		run := s.i
-		for s.i+8 <= len(b) && s.i-run < longRun {
-			if m := specialMask(binary.LittleEndian.Uint64(b[s.i:])); m != 0 {
-				// Straight to it; still short of longRun (the run so far
-				// is a multiple of 8 below it, plus at most 7).
-				s.i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			s.i += 8
-		}
-		if s.i-run >= longRun {
-			// Stops at the special byte, or within the last 15 bytes,
-			// which the switch and the word loop then take in turn.
-			s.i += specialBlocks(b[s.i:])
-		}
-		if s.i >= len(b) {
-			return nil, false, s.Fail("unterminated string")
-		}
+	for s.i < len(b) {
 		switch c := b[s.i]; {
 		case c == '"':
 			raw = b[start:s.i]
@@ -189,17 +159,11 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 		case c < 0x20:
 			return nil, false, s.Fail("control character in string")
 		default:
-			// An ordinary byte before the special one in its word (or in
-			// the last bytes of the document).
 			s.i++
 		}
 	}
+	return nil, false, s.Fail("unterminated string")
 }
-
-// longRun is how far (bytes, a multiple of 8) the word loop scans a run
-// before Str hands the rest to specialBlocks: past it the call's fixed
-// cost is repaid.
-const longRun = 64
 
 // hex4 decodes four hex digits, or returns -1.
 func hex4(b []byte) rune {
@@ -226,26 +190,14 @@ func hex4(b []byte) rune {
 // AppendStr appends to dst the text of a string whose raw contents and
 // escape flag Str returned. It decodes as encoding/json does: invalid
 // UTF-8 and unpaired surrogate escapes become U+FFFD. raw must come from
-// Str (it is not validated again). Runs of ASCII between escapes are found
-// a word at a time and appended whole.
+// Str (it is not validated again). Runs of ASCII between escapes are
+// appended whole.
 func AppendStr(dst, raw []byte, esc bool) []byte {
 	if !esc && utf8.Valid(raw) {
 		return append(dst, raw...)
 	}
-	const ones = 0x0101010101010101
 	for i := 0; i < len(raw); {
 		j := i
-		for j+8 <= len(raw) {
-			// The top bit of each backslash or non-ASCII byte; the lowest
-			// is exact (see specialMask).
-			x := binary.LittleEndian.Uint64(raw[j:])
-			bs := x ^ (ones * '\\')
-			if m := ((bs-ones)&^bs | x) & highBits; m != 0 {
-				j += bits.TrailingZeros64(m) >> 3 // the byte loop stops there
-				break
-			}
-			j += 8
-		}
 		for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
 			j++
 		}

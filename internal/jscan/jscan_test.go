@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -381,121 +380,6 @@ func TestRaw(t *testing.T) {
 	}
 }
 
-// TestSpecialMask checks the word test against a byte loop on every
-// byte value in every position, with neighbours that could borrow into
-// it, and on random words: the mask is non-zero exactly when a byte is
-// special, and its lowest flagged byte is the first special one.
-func TestSpecialMask(t *testing.T) {
-	special := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
-	check := func(w [8]byte) {
-		first := -1
-		for i, c := range w {
-			if special(c) {
-				first = i
-				break
-			}
-		}
-		m := specialMask(binary.LittleEndian.Uint64(w[:]))
-		got := -1
-		if m != 0 {
-			got = bits.TrailingZeros64(m) >> 3
-		}
-		if got != first {
-			t.Fatalf("%q: first special at %d, want %d", w, got, first)
-		}
-	}
-	for c := range 256 {
-		for pos := range 8 {
-			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
-			w[pos] = byte(c)
-			check(w)
-			for i := range w { // neighbours that could borrow into it
-				if i != pos {
-					w[i] = 0xff
-				}
-			}
-			check(w)
-		}
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for range 200000 {
-		var w [8]byte
-		binary.LittleEndian.PutUint64(w[:], r.Uint64())
-		check(w)
-	}
-}
-
-// blockSearch is one implementation of specialBlocks's contract: searches
-// whole blocks of the given size (1: all of b).
-type blockSearch struct {
-	name  string
-	f     func([]byte) int
-	block int
-}
-
-// TestSpecialBlocks checks specialBlocks (each of its rounds: AVX2 and
-// SSE2 on amd64) and specialChunks against a byte loop: every byte value
-// at every position of 150 bytes (two 64-byte rounds, a 32, a 16, a tail;
-// controlIndex's 32-byte words), with neighbours of every kind, as the last
-// byte, mid-way and early, and random blocks with and without a special byte, some
-// longer than a chunk.
-func TestSpecialBlocks(t *testing.T) {
-	impls := append(blockSearches(), blockSearch{"specialChunks", specialChunks, 1})
-	isSpecial := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
-	check := func(b []byte) {
-		t.Helper()
-		want := -1
-		for i, c := range b {
-			if isSpecial(c) {
-				want = i
-				break
-			}
-		}
-		for _, im := range impls {
-			got := im.f(b)
-			// Only whole blocks are searched: with no special byte there,
-			// the length they cover.
-			exp := len(b) / im.block * im.block
-			if want >= 0 && want < exp {
-				exp = want
-			}
-			if got != exp {
-				t.Fatalf("%s(%q) = %d, want %d (first special byte %d)", im.name, b, got, exp, want)
-			}
-		}
-	}
-	fills := []byte{'a', 0xff, 0x20, 0x80, '"' + 1, '\\' - 1, '\\' + 1, 0x1f + 1}
-	for c := range 256 {
-		for _, fill := range fills {
-			for pos := range 150 {
-				b := bytes.Repeat([]byte{fill}, 150)
-				b[pos] = byte(c)
-				check(b[:pos+1]) // last
-				check(b[:pos+1+(len(b)-pos-1)/2])
-				check(b)
-			}
-		}
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	b := make([]byte, 3000)
-	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-	for range 4000 {
-		dense := r.IntN(2) == 0
-		for i := range b {
-			if dense {
-				b[i] = byte(r.Uint32()) | 0x20 // printable or high half, quotes and backslashes too
-			} else {
-				b[i] = b64[r.IntN(len(b64))] // none: a data URL's run
-			}
-		}
-		if r.IntN(3) != 0 {
-			b[r.IntN(len(b))] = []byte{'"', '\\', byte(r.IntN(0x20))}[r.IntN(3)]
-		}
-		off := r.IntN(16) // unaligned starts
-		check(b[off : off+r.IntN(len(b)-off+1)])
-	}
-}
-
 // TestNoAllocs: a walk that skips everything and decodes unescaped
 // strings in place allocates nothing.
 func TestNoAllocs(t *testing.T) {
@@ -609,9 +493,8 @@ func BenchmarkInt32s(b *testing.B) {
 }
 
 // TestStrSpecialAtEveryPosition puts two special bytes (or escapes) at
-// every pair of offsets up to past longRun and specialBlocks' 32- and
-// 16-byte rounds, so the word loop, the switch to specialBlocks and the
-// bytes it leaves each meet every kind of special in every lane.
+// many pairs of offsets in strings up to about 300 bytes long, so every
+// kind of special meets every other at near and far distances.
 func TestStrSpecialAtEveryPosition(t *testing.T) {
 	specials := []string{`"`, `\"`, `\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `\x`, "\x01", "\x1f", "\x7f", "\xff", " "}
 	for _, sp1 := range specials {
@@ -656,8 +539,7 @@ func checkStrLiteral(t *testing.T, lit []byte) (raw []byte, esc, ok bool) {
 	return raw, esc, true
 }
 
-// TestStrLongWithEscapes: long strings whose escapes are further apart
-// than longRun, so each escape is found by specialBlocks, including
+// TestStrLongWithEscapes: long strings with escapes far apart, including
 // escaped quotes, which must not be taken for the end.
 func TestStrLongWithEscapes(t *testing.T) {
 	for _, gap := range []int{60, 64, 70, 200, 5000} {

@@ -4,16 +4,9 @@
 
 #include "mlpg_shim.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#endif
-
 #include <atomic>
 #include <cstddef>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 #include "loadgen.h"
@@ -72,85 +66,70 @@ int caught(char** err) {
   return MLPG_ERR_EXCEPTION;
 }
 
-// CompleteEmpty completes samples with empty responses, without Go, after a
-// first token where LoadGen needs one (it reads past its token-latency array
-// otherwise). Used while draining a failed test.
-void CompleteEmpty(const mlperf::QuerySample* samples, size_t n,
-                   bool first_token) {
-  if (n == 0) return;
-  std::vector<mlperf::QuerySampleResponse> rs;
-  rs.reserve(n);
-  for (size_t i = 0; i < n; i++) rs.emplace_back(samples[i].id, 0, 0, 0);
-  if (first_token) mlperf::FirstTokenComplete(rs.data(), rs.size());
-  mlperf::QuerySamplesComplete(rs.data(), rs.size());
-}
-
 // Queue hands issued samples from LoadGen's issue thread(s) to the Go
-// consumer. One test runs at a time, so one queue suffices.
+// goroutine that serves the test, and wakes it when Go queued completions
+// for it (Nudge). One test runs at a time, so one queue suffices.
 struct Queue {
   std::mutex mu;
+  std::condition_variable cv;
   std::vector<mlperf::QuerySample> pending;
   uint64_t flushes = 0;
-  bool waiting = false;   // the consumer found nothing and sleeps on wake_fd
-  bool draining = false;  // complete everything here, Go is done
-  bool needs_first_token = false;
-  int wake_fd = -1;
+  bool nudged = false;   // Go queued completions while the server slept
+  bool stopped = false;  // the test ended: Take returns at once
 
-  void Reset(int fd, bool first_token) {
+  void Reset() {
     std::lock_guard<std::mutex> lock(mu);
     pending.clear();
     flushes = 0;
-    waiting = false;
-    draining = false;
-    needs_first_token = first_token;
-    wake_fd = fd;
-  }
-
-  void Wake() {
-    char b = 1;
-    // One byte per sleep of the consumer; the pipe never fills.
-    ssize_t r = write(wake_fd, &b, 1);
-    (void)r;
+    nudged = false;
+    stopped = false;
   }
 
   void Push(const std::vector<mlperf::QuerySample>& samples) {
-    bool wake;
     {
-      std::unique_lock<std::mutex> lock(mu);
-      if (draining) {
-        bool ft = needs_first_token;
-        lock.unlock();
-        CompleteEmpty(samples.data(), samples.size(), ft);
-        return;
-      }
+      std::lock_guard<std::mutex> lock(mu);
       pending.insert(pending.end(), samples.begin(), samples.end());
-      wake = waiting;
-      waiting = false;
     }
-    if (wake) Wake();
+    cv.notify_one();
   }
 
   void Flush() {
-    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu);
-      if (draining) return;
       flushes++;
-      wake = waiting;
-      waiting = false;
     }
-    if (wake) Wake();
+    cv.notify_one();
   }
 
-  int64_t Take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes_out) {
-    std::lock_guard<std::mutex> lock(mu);
+  void Nudge() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      nudged = true;
+    }
+    cv.notify_one();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stopped = true;
+    }
+    cv.notify_one();
+  }
+
+  int64_t Take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes_out,
+               bool block, int* stopped_out) {
+    std::unique_lock<std::mutex> lock(mu);
+    if (block) {
+      cv.wait(lock, [this] {
+        return !pending.empty() || flushes > 0 || nudged || stopped;
+      });
+    }
+    nudged = false;
     *flushes_out = 0;
+    *stopped_out = stopped;
     size_t n = pending.size();
     if (n > cap) return -static_cast<int64_t>(n);
-    if (n == 0 && flushes == 0) {
-      waiting = true;
-      return 0;
-    }
     if (n > 0) {
       std::memcpy(buf, pending.data(), n * sizeof(mlpg_query_sample));
       pending.clear();
@@ -159,232 +138,37 @@ struct Queue {
     flushes = 0;
     return static_cast<int64_t>(n);
   }
-
-  void Drain() {
-    std::vector<mlperf::QuerySample> rest;
-    bool ft;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      draining = true;
-      rest.swap(pending);
-      ft = needs_first_token;
-    }
-    CompleteEmpty(rest.data(), rest.size(), ft);
-  }
 };
 
 Queue g_queue;
 
-// Atomic access to the plain fields of mlpg_cring, which Go also reads and
-// writes with sync/atomic (sequentially consistent on both sides).
-uint64_t LoadAcquire(const uint64_t* p) {
-  return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-void StoreRelease(uint64_t* p, uint64_t v) {
-  __atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
-// The delivery trace (test hook, see mlpg_completer_trace).
+// Test hooks of mlpg_complete (see mlpg_shim.h).
+std::atomic<uint64_t> g_fail_after{0};
 std::atomic<bool> g_trace_on{false};
 std::mutex g_trace_mu;
 std::vector<uint64_t> g_trace;
+std::unordered_set<std::thread::id> g_trace_threads;
 
-// Completer is the per-test completion thread: it drains the ring Go fills
-// and calls LoadGen from this one thread, in ring order (see mlpg_shim.h).
-class Completer {
- public:
-  Completer(uintptr_t handle, uint64_t cap, uint64_t data_cap)
-      : handle_(handle) {
-    uint64_t c = 1;
-    while (c < cap) c <<= 1;
-    ring_ = static_cast<mlpg_cring*>(std::calloc(1, sizeof(mlpg_cring)));
-    if (ring_ == nullptr) throw std::bad_alloc();
-    ring_->cap = c;
-    ring_->data_cap = data_cap;
-    ring_->wake_fd = -1;
-    ring_->recs = static_cast<mlpg_completion*>(
-        std::calloc(c, sizeof(mlpg_completion)));
-    ring_->data = static_cast<uint8_t*>(std::malloc(data_cap > 0 ? data_cap : 1));
-    if (ring_->recs == nullptr || ring_->data == nullptr) {
-      Free();
-      throw std::bad_alloc();
-    }
-    int fds[2];
-    if (pipe(fds) != 0) {
-      Free();
-      throw std::runtime_error(std::string("completion wake pipe: ") +
-                               std::strerror(errno));
-    }
-    read_fd_ = fds[0];
-    ring_->wake_fd = fds[1];
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    // Go writes with a raw write(2) that must never block.
-    fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
-    batch_.reserve(1024);
-    try {
-      thread_ = std::thread([this] { Run(); });
-    } catch (...) {
-      Free();
-      throw;
+// Deliver makes one LoadGen call for a run of same-kind responses.
+void Deliver(uint64_t kind, std::vector<mlperf::QuerySampleResponse>* batch) {
+  if (g_trace_on.load(std::memory_order_relaxed)) {
+    std::lock_guard<std::mutex> lock(g_trace_mu);
+    g_trace_threads.insert(std::this_thread::get_id());
+    for (const auto& r : *batch) {
+      g_trace.push_back(r.id | (kind == MLPG_FIRST_TOKEN ? uint64_t(1) << 63 : 0));
     }
   }
-
-  ~Completer() { Free(); }
-
-  mlpg_cring* ring() { return ring_; }
-  uint64_t failures() const { return failures_.load(); }
-
-  // Stop delivers what is published, then joins the thread.
-  void Stop() {
-    __atomic_store_n(&ring_->stop, 1, __ATOMIC_SEQ_CST);
-    Wake();
-    thread_.join();
+  if (kind == MLPG_FIRST_TOKEN) {
+    mlperf::FirstTokenComplete(batch->data(), batch->size());
+  } else {
+    mlperf::QuerySamplesComplete(batch->data(), batch->size());
   }
-
-  void FailAfter(uint64_t n) { fail_after_.store(n); }
-
- private:
-  void Free() {
-    if (ring_ != nullptr) {
-      if (ring_->wake_fd >= 0) close(ring_->wake_fd);
-      std::free(ring_->recs);
-      std::free(ring_->data);
-      std::free(ring_);
-      ring_ = nullptr;
-    }
-    if (read_fd_ >= 0) close(read_fd_);
-    read_fd_ = -1;
+  uint64_t n = g_fail_after.load(std::memory_order_relaxed);
+  if (n > 0) {
+    g_fail_after.store(n - 1, std::memory_order_relaxed);
+    if (n == 1) throw std::runtime_error("injected completion failure (test hook)");
   }
-
-  // Wake and Sleep mirror ring_wake_*.go. On Linux the thread waits on a
-  // futex on ring_->sleeping (a wake costs one futex syscall, no file);
-  // elsewhere it reads the wake pipe.
-#ifdef __linux__
-  void Wake() {
-    __atomic_store_n(&ring_->sleeping, 0, __ATOMIC_SEQ_CST);
-    syscall(SYS_futex, &ring_->sleeping, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
-  }
-
-  // Sleep returns at once if Go has already reset sleeping to 0.
-  void Sleep() {
-    syscall(SYS_futex, &ring_->sleeping, FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
-  }
-#else
-  void Wake() {
-    char b = 1;
-    ssize_t r = write(ring_->wake_fd, &b, 1);  // EAGAIN: a wake is pending
-    (void)r;
-  }
-
-  void Sleep() {
-    char buf[64];
-    for (;;) {
-      ssize_t r = read(read_fd_, buf, sizeof buf);
-      if (r >= 0 || errno != EINTR) return;
-    }
-  }
-#endif
-
-  void Run() {
-    uint64_t tail = ring_->tail;
-    for (;;) {
-      uint64_t head = LoadAcquire(&ring_->head);
-      if (head == tail) {
-        if (__atomic_load_n(&ring_->stop, __ATOMIC_SEQ_CST) != 0) {
-          if (LoadAcquire(&ring_->head) == tail) return;
-          continue;
-        }
-        // Announce the sleep, then look again: Go publishes head before it
-        // reads sleeping, so one of the two sees the other (both seq_cst).
-        __atomic_store_n(&ring_->sleeping, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&ring_->head, __ATOMIC_SEQ_CST) == tail &&
-            __atomic_load_n(&ring_->stop, __ATOMIC_SEQ_CST) == 0) {
-          Sleep();
-        }
-        __atomic_store_n(&ring_->sleeping, 0, __ATOMIC_SEQ_CST);
-        continue;
-      }
-      tail = Deliver(tail, head);
-    }
-  }
-
-  // Deliver hands records [tail, head) to LoadGen, one call per run of
-  // same-kind records, releasing each run after its call. It returns head.
-  uint64_t Deliver(uint64_t tail, uint64_t head) {
-    const uint64_t mask = ring_->cap - 1;
-    while (tail != head) {
-      const uint64_t kind = ring_->recs[tail & mask].kind & ~uint64_t(MLPG_MALLOCED);
-      batch_.clear();
-      uint64_t data_end = 0;
-      uint64_t end = tail;
-      for (; end != head; end++) {
-        const mlpg_completion& c = ring_->recs[end & mask];
-        if ((c.kind & ~uint64_t(MLPG_MALLOCED)) != kind) break;
-        uintptr_t data = 0;
-        if (c.size > 0) {
-          data = (c.kind & MLPG_MALLOCED)
-                     ? static_cast<uintptr_t>(c.data)
-                     : reinterpret_cast<uintptr_t>(ring_->data + c.data % ring_->data_cap);
-        }
-        batch_.emplace_back(c.id, data, c.size, c.n_tokens);
-        data_end = c.data_end;
-      }
-      if (g_trace_on.load(std::memory_order_relaxed)) {
-        std::lock_guard<std::mutex> lock(g_trace_mu);
-        for (const auto& r : batch_) {
-          g_trace.push_back(r.id | (kind == MLPG_FIRST_TOKEN ? uint64_t(1) << 63 : 0));
-        }
-      }
-      try {
-        if (kind == MLPG_FIRST_TOKEN) {
-          mlperf::FirstTokenComplete(batch_.data(), batch_.size());
-        } else {
-          mlperf::QuerySamplesComplete(batch_.data(), batch_.size());
-        }
-        uint64_t n = fail_after_.load(std::memory_order_relaxed);
-        if (n > 0) {
-          fail_after_.store(n - 1, std::memory_order_relaxed);
-          if (n == 1) throw std::runtime_error("injected completion failure (test hook)");
-        }
-      } catch (...) {
-        Failed();
-      }
-      for (uint64_t i = tail; i != end; i++) {
-        const mlpg_completion& c = ring_->recs[i & mask];
-        if (c.kind & MLPG_MALLOCED) std::free(reinterpret_cast<void*>(c.data));
-      }
-      // Release the bytes before the records: Go reuses arena space only
-      // for records it can place, so the order is not needed for safety,
-      // but it lets a waiting producer see both at once.
-      StoreRelease(&ring_->data_tail, data_end);
-      StoreRelease(&ring_->tail, end);
-      tail = end;
-    }
-    return tail;
-  }
-
-  // Failed reports the exception being handled to Go, once per test.
-  void Failed() {
-    char* msg = nullptr;
-    caught(&msg);
-    if (failures_.fetch_add(1) == 0) {
-      mlpgGoCompletionFailed(handle_, msg != nullptr ? msg : const_cast<char*>("LoadGen threw"));
-    }
-    std::free(msg);
-  }
-
-  uintptr_t handle_;
-  mlpg_cring* ring_ = nullptr;
-  int read_fd_ = -1;
-  std::thread thread_;
-  std::vector<mlperf::QuerySampleResponse> batch_;
-  std::atomic<uint64_t> failures_{0};
-  std::atomic<uint64_t> fail_after_{0};
-};
-
-// The running test's completer; set and cleared by Go around each test.
-Completer* g_completer = nullptr;
+}
 
 class Sut : public mlperf::SystemUnderTest {
  public:
@@ -428,102 +212,45 @@ class Qsl : public mlperf::QuerySampleLibrary {
   size_t perf_;
 };
 
+// The C++ type of each kind of mlpg_settings.h.
+#define MLPG_CPPTYPE_SCENARIO mlperf::TestScenario
+#define MLPG_CPPTYPE_MODE mlperf::TestMode
+#define MLPG_CPPTYPE_F64 double
+#define MLPG_CPPTYPE_U64 uint64_t
+#define MLPG_CPPTYPE_INT int
+#define MLPG_CPPTYPE_BOOL bool
+
+// Mirror declares the listed fields with LoadGen's types in list order. Its
+// layout matching mlperf::TestSettings proves the list is complete and in
+// order (a LoadGen upgrade that adds, drops or retypes a field fails here).
+struct Mirror {
+#define MLPG_MIRROR_FIELD(kind, name, ...) MLPG_CPPTYPE_##kind name;
+  MLPG_TEST_SETTINGS(MLPG_MIRROR_FIELD)
+#undef MLPG_MIRROR_FIELD
+};
+static_assert(sizeof(Mirror) == sizeof(mlperf::TestSettings),
+              "mlpg_settings.h does not list every mlperf::TestSettings field");
+#define MLPG_CHECK_FIELD(kind, name, ...)                              \
+  static_assert(offsetof(Mirror, name) ==                              \
+                    offsetof(mlperf::TestSettings, name),              \
+                "mlpg_settings.h: " #name " is out of LoadGen's order"); \
+  static_assert(sizeof(Mirror::name) == sizeof(mlperf::TestSettings::name), \
+                "mlpg_settings.h: " #name " has the wrong kind");
+MLPG_TEST_SETTINGS(MLPG_CHECK_FIELD)
+#undef MLPG_CHECK_FIELD
+
 void ToC(const mlperf::TestSettings& t, mlpg_test_settings* s) {
-  s->scenario = static_cast<int32_t>(t.scenario);
-  s->mode = static_cast<int32_t>(t.mode);
-  s->single_stream_expected_latency_ns = t.single_stream_expected_latency_ns;
-  s->single_stream_target_latency_percentile =
-      t.single_stream_target_latency_percentile;
-  s->multi_stream_expected_latency_ns = t.multi_stream_expected_latency_ns;
-  s->multi_stream_target_latency_percentile =
-      t.multi_stream_target_latency_percentile;
-  s->multi_stream_samples_per_query = t.multi_stream_samples_per_query;
-  s->server_target_qps = t.server_target_qps;
-  s->server_target_latency_ns = t.server_target_latency_ns;
-  s->server_target_latency_percentile = t.server_target_latency_percentile;
-  s->server_coalesce_queries = t.server_coalesce_queries;
-  s->server_find_peak_qps_decimals_of_precision =
-      t.server_find_peak_qps_decimals_of_precision;
-  s->server_find_peak_qps_boundary_step_size =
-      t.server_find_peak_qps_boundary_step_size;
-  s->server_max_async_queries = t.server_max_async_queries;
-  s->server_num_issue_query_threads = t.server_num_issue_query_threads;
-  s->offline_expected_qps = t.offline_expected_qps;
-  s->sample_concatenate_permutation = t.sample_concatenate_permutation;
-  s->min_duration_ms = t.min_duration_ms;
-  s->max_duration_ms = t.max_duration_ms;
-  s->min_query_count = t.min_query_count;
-  s->max_query_count = t.max_query_count;
-  s->qsl_rng_seed = t.qsl_rng_seed;
-  s->sample_index_rng_seed = t.sample_index_rng_seed;
-  s->schedule_rng_seed = t.schedule_rng_seed;
-  s->accuracy_log_rng_seed = t.accuracy_log_rng_seed;
-  s->accuracy_log_probability = t.accuracy_log_probability;
-  s->accuracy_log_sampling_target = t.accuracy_log_sampling_target;
-  s->test05 = t.test05;
-  s->test05_qsl_rng_seed = t.test05_qsl_rng_seed;
-  s->test05_sample_index_rng_seed = t.test05_sample_index_rng_seed;
-  s->test05_schedule_rng_seed = t.test05_schedule_rng_seed;
-  s->print_timestamps = t.print_timestamps;
-  s->performance_issue_unique = t.performance_issue_unique;
-  s->performance_issue_same = t.performance_issue_same;
-  s->performance_issue_same_index = t.performance_issue_same_index;
-  s->performance_sample_count_override = t.performance_sample_count_override;
-  s->accuracy_sample_count_override = t.accuracy_sample_count_override;
-  s->use_token_latencies = t.use_token_latencies;
-  s->server_ttft_latency = t.server_ttft_latency;
-  s->server_tpot_latency = t.server_tpot_latency;
-  s->infer_token_latencies = t.infer_token_latencies;
-  s->token_latency_scaling_factor = t.token_latency_scaling_factor;
+#define MLPG_TO_C(kind, name, ...) \
+  s->name = static_cast<MLPG_CTYPE_##kind>(t.name);
+  MLPG_TEST_SETTINGS(MLPG_TO_C)
+#undef MLPG_TO_C
 }
 
 void FromC(const mlpg_test_settings* s, mlperf::TestSettings* t) {
-  t->scenario = static_cast<mlperf::TestScenario>(s->scenario);
-  t->mode = static_cast<mlperf::TestMode>(s->mode);
-  t->single_stream_expected_latency_ns = s->single_stream_expected_latency_ns;
-  t->single_stream_target_latency_percentile =
-      s->single_stream_target_latency_percentile;
-  t->multi_stream_expected_latency_ns = s->multi_stream_expected_latency_ns;
-  t->multi_stream_target_latency_percentile =
-      s->multi_stream_target_latency_percentile;
-  t->multi_stream_samples_per_query = s->multi_stream_samples_per_query;
-  t->server_target_qps = s->server_target_qps;
-  t->server_target_latency_ns = s->server_target_latency_ns;
-  t->server_target_latency_percentile = s->server_target_latency_percentile;
-  t->server_coalesce_queries = s->server_coalesce_queries != 0;
-  t->server_find_peak_qps_decimals_of_precision =
-      s->server_find_peak_qps_decimals_of_precision;
-  t->server_find_peak_qps_boundary_step_size =
-      s->server_find_peak_qps_boundary_step_size;
-  t->server_max_async_queries = s->server_max_async_queries;
-  t->server_num_issue_query_threads = s->server_num_issue_query_threads;
-  t->offline_expected_qps = s->offline_expected_qps;
-  t->sample_concatenate_permutation = s->sample_concatenate_permutation != 0;
-  t->min_duration_ms = s->min_duration_ms;
-  t->max_duration_ms = s->max_duration_ms;
-  t->min_query_count = s->min_query_count;
-  t->max_query_count = s->max_query_count;
-  t->qsl_rng_seed = s->qsl_rng_seed;
-  t->sample_index_rng_seed = s->sample_index_rng_seed;
-  t->schedule_rng_seed = s->schedule_rng_seed;
-  t->accuracy_log_rng_seed = s->accuracy_log_rng_seed;
-  t->accuracy_log_probability = s->accuracy_log_probability;
-  t->accuracy_log_sampling_target = s->accuracy_log_sampling_target;
-  t->test05 = s->test05 != 0;
-  t->test05_qsl_rng_seed = s->test05_qsl_rng_seed;
-  t->test05_sample_index_rng_seed = s->test05_sample_index_rng_seed;
-  t->test05_schedule_rng_seed = s->test05_schedule_rng_seed;
-  t->print_timestamps = s->print_timestamps != 0;
-  t->performance_issue_unique = s->performance_issue_unique != 0;
-  t->performance_issue_same = s->performance_issue_same != 0;
-  t->performance_issue_same_index = s->performance_issue_same_index;
-  t->performance_sample_count_override = s->performance_sample_count_override;
-  t->accuracy_sample_count_override = s->accuracy_sample_count_override;
-  t->use_token_latencies = s->use_token_latencies != 0;
-  t->server_ttft_latency = s->server_ttft_latency;
-  t->server_tpot_latency = s->server_tpot_latency;
-  t->infer_token_latencies = s->infer_token_latencies != 0;
-  t->token_latency_scaling_factor = s->token_latency_scaling_factor;
+#define MLPG_FROM_C(kind, name, ...) \
+  t->name = static_cast<MLPG_CPPTYPE_##kind>(s->name);
+  MLPG_TEST_SETTINGS(MLPG_FROM_C)
+#undef MLPG_FROM_C
 }
 
 }  // namespace
@@ -569,9 +296,9 @@ int mlpg_settings_from_config(mlpg_test_settings* s, const char* path,
   }
 }
 
-int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err) {
+int mlpg_queue_reset(char** err) {
   try {
-    g_queue.Reset(wake_fd, needs_first_token != 0);
+    g_queue.Reset();
     return MLPG_OK;
   } catch (...) {
     return caught(err);
@@ -591,8 +318,8 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
   }
   int rc = MLPG_OK;
   try {
-    // The queue was reset by mlpg_queue_reset before Go's consumer started:
-    // resetting it here could lose the consumer's "waiting" mark.
+    // The queue was reset by mlpg_queue_reset before Go's server started:
+    // resetting it here could lose a nudge.
     Sut s(sut_name);
     Qsl q(qsl, qsl_name, total_sample_count, performance_sample_count);
     mlperf::TestSettings t;
@@ -615,77 +342,80 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
   return rc;
 }
 
-int mlpg_completer_start(uintptr_t qsl, uint64_t cap, uint64_t data_cap,
-                         mlpg_cring** ring, char** err) {
-  try {
-    if (g_completer != nullptr) {
-      set_err(err, "a completion thread is already running");
-      return MLPG_ERR_BUSY;
+uint64_t mlpg_complete(const mlpg_completion* recs, size_t n,
+                       const uint8_t* data, char** err) {
+  // One batch vector per delivering thread, reused across calls.
+  thread_local std::vector<mlperf::QuerySampleResponse> batch;
+  uint64_t failures = 0;
+  size_t i = 0;
+  while (i < n) {
+    const uint64_t kind = recs[i].kind;
+    size_t end = i;
+    try {
+      batch.clear();
+      for (; end < n && recs[end].kind == kind; end++) {
+        const mlpg_completion& c = recs[end];
+        uintptr_t p = c.size > 0 ? reinterpret_cast<uintptr_t>(data + c.offset) : 0;
+        batch.emplace_back(c.id, p, c.size, c.n_tokens);
+      }
+      Deliver(kind, &batch);
+    } catch (...) {
+      if (failures++ == 0) caught(err);
+      // A throw while building the batch leaves end short: skip the run.
+      for (; end < n && recs[end].kind == kind; end++) {
+      }
     }
-    if (cap == 0 || data_cap == 0) {
-      set_err(err, "completion ring and arena need a non-zero size");
-      return MLPG_ERR_CONFIG;
-    }
-    g_completer = new Completer(qsl, cap, data_cap);
-    *ring = g_completer->ring();
-    return MLPG_OK;
-  } catch (...) {
-    return caught(err);
+    i = end;
   }
+  return failures;
 }
 
-int mlpg_completer_stop(uint64_t* failures, char** err) {
-  *failures = 0;
-  if (g_completer == nullptr) return MLPG_OK;
-  try {
-    g_completer->Stop();
-    *failures = g_completer->failures();
-    delete g_completer;
-    g_completer = nullptr;
-    return MLPG_OK;
-  } catch (...) {
-    return caught(err);
-  }
-}
+void mlpg_complete_fail_after(uint64_t n) { g_fail_after.store(n); }
 
-void mlpg_completer_fail_after(uint64_t n) {
-  if (g_completer != nullptr) g_completer->FailAfter(n);
-}
-
-void mlpg_completer_trace(int on) {
+void mlpg_complete_trace(int on) {
   try {
     std::lock_guard<std::mutex> lock(g_trace_mu);
-    if (on) g_trace.clear();
+    if (on) {
+      g_trace.clear();
+      g_trace_threads.clear();
+    }
     g_trace_on.store(on != 0);
   } catch (...) {
   }
 }
 
-size_t mlpg_completer_trace_take(uint64_t* buf, size_t cap) {
+size_t mlpg_complete_trace_take(uint64_t* buf, size_t cap, size_t* threads) {
   try {
     std::lock_guard<std::mutex> lock(g_trace_mu);
     size_t n = g_trace.size() < cap ? g_trace.size() : cap;
     if (n > 0) std::memcpy(buf, g_trace.data(), n * sizeof(uint64_t));
+    *threads = g_trace_threads.size();
     return g_trace.size();
   } catch (...) {
     return 0;
   }
 }
 
-int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes) {
+int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes,
+                  int block, int* stopped) {
   try {
-    return g_queue.Take(buf, cap, flushes);
+    return g_queue.Take(buf, cap, flushes, block != 0, stopped);
   } catch (...) {
-    return INT64_MIN;  // only std::mutex can throw here
+    return INT64_MIN;  // only the mutex and the wait can throw here
   }
 }
 
-void mlpg_set_draining(void) {
+void mlpg_nudge(void) {
   try {
-    g_queue.Drain();
+    g_queue.Nudge();
   } catch (...) {
-    // Completing with empty responses does not throw in LoadGen 6.0; if it
-    // ever did, the test would hang rather than unwind into Go.
+  }
+}
+
+void mlpg_queue_stop(void) {
+  try {
+    g_queue.Stop();
+  } catch (...) {
   }
 }
 

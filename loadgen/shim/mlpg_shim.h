@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mlpg_settings.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,60 +30,13 @@ enum {
   MLPG_ERR_BUSY = 3       /* a test is already running in this process */
 };
 
-/* mlpg_test_settings mirrors mlperf::TestSettings field by field (LoadGen
- * 6.0). Booleans are 0/1 ints, enums are their integer values, durations
- * keep LoadGen's units (named in each field). */
+/* mlpg_test_settings mirrors mlperf::TestSettings field by field, expanded
+ * from the one list in mlpg_settings.h. */
+#define MLPG_C_FIELD(kind, name, ...) MLPG_CTYPE_##kind name;
 typedef struct {
-  int32_t scenario; /* mlperf::TestScenario */
-  int32_t mode;     /* mlperf::TestMode */
-
-  double single_stream_expected_latency_ns;
-  double single_stream_target_latency_percentile;
-
-  double multi_stream_expected_latency_ns;
-  double multi_stream_target_latency_percentile;
-  uint64_t multi_stream_samples_per_query;
-
-  double server_target_qps;
-  uint64_t server_target_latency_ns;
-  double server_target_latency_percentile;
-  int32_t server_coalesce_queries;
-  int32_t server_find_peak_qps_decimals_of_precision;
-  double server_find_peak_qps_boundary_step_size;
-  uint64_t server_max_async_queries;
-  uint64_t server_num_issue_query_threads;
-
-  double offline_expected_qps;
-  int32_t sample_concatenate_permutation;
-
-  uint64_t min_duration_ms;
-  uint64_t max_duration_ms;
-  uint64_t min_query_count;
-  uint64_t max_query_count;
-
-  uint64_t qsl_rng_seed;
-  uint64_t sample_index_rng_seed;
-  uint64_t schedule_rng_seed;
-  uint64_t accuracy_log_rng_seed;
-  double accuracy_log_probability;
-  uint64_t accuracy_log_sampling_target;
-  int32_t test05;
-  uint64_t test05_qsl_rng_seed;
-  uint64_t test05_sample_index_rng_seed;
-  uint64_t test05_schedule_rng_seed;
-
-  int32_t print_timestamps;
-  int32_t performance_issue_unique;
-  int32_t performance_issue_same;
-  uint64_t performance_issue_same_index;
-  uint64_t performance_sample_count_override;
-  uint64_t accuracy_sample_count_override;
-  int32_t use_token_latencies;
-  uint64_t server_ttft_latency; /* ns */
-  uint64_t server_tpot_latency; /* ns */
-  int32_t infer_token_latencies;
-  uint64_t token_latency_scaling_factor;
+  MLPG_TEST_SETTINGS(MLPG_C_FIELD)
 } mlpg_test_settings;
+#undef MLPG_C_FIELD
 
 /* mlpg_log_settings mirrors mlperf::LogSettings and its LogOutputSettings.
  * The strings are borrowed for the duration of the call. */
@@ -128,7 +83,7 @@ const char* mlpg_loadgen_version(void);
  * exists).
  *
  * The SUT does not call into Go: LoadGen's IssueQuery and FlushQueries only
- * queue their work (see mlpg_queue_reset) and return. A callback per query
+ * queue their work (see mlpg_take) and return. A callback per query
  * would make the Go runtime reacquire a P and wake threads on every query. */
 int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     const char* qsl_name, uint64_t total_sample_count,
@@ -138,109 +93,71 @@ int mlpg_start_test(const char* sut_name, uintptr_t qsl,
                     char** err);
 
 /* mlpg_queue_reset empties the issue queue before a test, before the Go
- * consumer starts. IssueQuery and FlushQueries write one byte to wake_fd
- * when the consumer said it is waiting (mlpg_take). needs_first_token tells
- * a drain (mlpg_set_draining) to report first tokens before completing. */
-int mlpg_queue_reset(int wake_fd, int needs_first_token, char** err);
+ * server starts. */
+int mlpg_queue_reset(char** err);
 
 /* mlpg_take moves up to cap queued samples into buf and returns how many.
  * If more than cap are queued it copies nothing and returns minus the number
  * queued, so the caller can grow buf. *flushes receives the number of
- * FlushQueries calls queued behind the returned samples (only when all were
- * taken). When nothing is queued it returns 0 and marks the consumer as
- * waiting: the next IssueQuery or FlushQueries writes to wake_fd. It
- * returns INT64_MIN if the queue's lock failed. */
-int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes);
+ * FlushQueries calls queued (only when all samples were taken). With block
+ * set it first waits until something is queued, mlpg_nudge or
+ * mlpg_queue_stop was called. *stopped receives whether mlpg_queue_stop was
+ * called. It returns INT64_MIN if the queue's lock failed. */
+int64_t mlpg_take(mlpg_query_sample* buf, size_t cap, uint64_t* flushes,
+                  int block, int* stopped);
 
-/* ---- Completion ring ----------------------------------------------------
+/* mlpg_nudge makes a blocked (or the next blocking) mlpg_take return: Go
+ * queued completions for the thread that calls it. */
+void mlpg_nudge(void);
+
+/* mlpg_queue_stop makes every mlpg_take until the next mlpg_queue_reset
+ * return at once and report stopped: the test ended. */
+void mlpg_queue_stop(void);
+
+/* ---- Completions -------------------------------------------------------
  *
- * Completions reach LoadGen from one native thread per test, in the order Go
- * made the Completer calls. LoadGen's AsyncLog buffers log records per OS
+ * Every completion reaches LoadGen from one OS thread per test, in the order
+ * Go made the Completer calls: a goroutine locked to its thread calls
+ * mlpg_complete with batches. LoadGen's AsyncLog buffers log records per OS
  * thread, so a first token and a completion of one sample handed over on two
  * threads can be logged in the wrong order (LogAccuracy before CacheToken:
- * wrong token_data, or a read past LoadGen's token record array).
- *
- * Go is the producer: under a Go mutex it writes records (and their response
- * bytes, into the arena) straight into this C memory, publishes them with an
- * atomic store of head, and wakes the thread (a raw futex or write system
- * call) only when it sleeps. No cgo call on the hot path. The thread delivers each run of
- * same-kind records with one FirstTokenComplete or QuerySamplesComplete
- * call, then releases the records and their bytes (tail, data_tail). */
+ * wrong token_data, or a read past LoadGen's token record array). */
 
 /* Record kinds. */
 enum {
   MLPG_FIRST_TOKEN = 1, /* mlperf::FirstTokenComplete */
-  MLPG_COMPLETE = 2,    /* mlperf::QuerySamplesComplete */
-  MLPG_MALLOCED = 4     /* or'ed in: data is a malloc'd address the thread
-                           frees after delivery (bytes larger than the
-                           arena allows) */
+  MLPG_COMPLETE = 2     /* mlperf::QuerySamplesComplete */
 };
 
-/* mlpg_completion is one response in the ring. */
+/* mlpg_completion is one response of a batch. */
 typedef struct {
-  uint64_t id;       /* LoadGen response ID */
-  uint64_t data;     /* arena offset of the bytes, or an address with
-                        MLPG_MALLOCED */
-  uint64_t size;     /* bytes */
-  int64_t n_tokens;  /* QuerySampleResponse.n_tokens */
-  uint64_t kind;     /* MLPG_FIRST_TOKEN or MLPG_COMPLETE, | MLPG_MALLOCED */
-  uint64_t data_end; /* arena position (monotonic) released with it */
+  uint64_t id;      /* LoadGen response ID */
+  uint64_t offset;  /* where its bytes start in the batch's data */
+  uint64_t size;    /* bytes */
+  int64_t n_tokens; /* QuerySampleResponse.n_tokens */
+  uint64_t kind;    /* MLPG_FIRST_TOKEN or MLPG_COMPLETE */
 } mlpg_completion;
 
-/* mlpg_cring is the shared state. Positions are monotonic counts; record i
- * lives at recs[i % cap], arena position p at data[p % data_cap]. The fields
- * of each group sit on their own cache line. */
-typedef struct {
-  /* Written by Go (one producer at a time), read by the thread. */
-  uint64_t head; /* records published; atomic (release by Go) */
-  uint8_t pad0[56];
-  /* Written by the thread, read by Go. */
-  uint64_t tail;      /* records delivered and released; atomic */
-  uint64_t data_tail; /* arena bytes released; atomic */
-  uint8_t pad1[48];
-  /* Both: the thread sets sleeping to 1 before it blocks; Go swaps it to 0
-   * and wakes it: FUTEX_WAKE on sleeping (Linux), or one byte written to
-   * wake_fd (elsewhere). */
-  uint32_t sleeping;
-  uint32_t stop; /* set by mlpg_completer_stop */
-  uint8_t pad2[56];
-  /* Constant while the test runs. */
-  uint64_t cap;      /* records, a power of two */
-  uint64_t data_cap; /* arena bytes */
-  mlpg_completion* recs;
-  uint8_t* data;
-  int32_t wake_fd; /* write end of the wake pipe, non-blocking (not Linux) */
-  int32_t pad3;
-} mlpg_cring;
+/* mlpg_complete hands recs[0..n) to LoadGen in order, one
+ * FirstTokenComplete or QuerySamplesComplete call per run of same-kind
+ * records; each response's bytes are data[offset, offset+size). Both arrays
+ * are borrowed for the call (LoadGen copies what it keeps). A call that
+ * throws does not stop the rest: the return value counts the calls that
+ * threw, and *err receives the first one's message (malloc'd; the caller
+ * frees it). */
+uint64_t mlpg_complete(const mlpg_completion* recs, size_t n,
+                       const uint8_t* data, char** err);
 
-/* mlpg_completer_start allocates the ring (cap records, rounded up to a
- * power of two; data_cap arena bytes) and starts the completion thread for
- * the next test. qsl is the test's handle, passed to mlpgGoCompletionFailed
- * if a LoadGen call on the thread throws. *ring receives the ring. */
-int mlpg_completer_start(uintptr_t qsl, uint64_t cap, uint64_t data_cap,
-                         mlpg_cring** ring, char** err);
-
-/* mlpg_completer_stop lets the thread deliver every published record, joins
- * it and frees the ring. *failures receives how many LoadGen calls on the
- * thread threw during the test. */
-int mlpg_completer_stop(uint64_t* failures, char** err);
-
-/* Test hooks. mlpg_completer_fail_after makes the completion thread throw
- * after its n-th LoadGen call from now (0: never). mlpg_completer_trace(1)
- * clears and starts a record of every delivered response (its ID, with bit
- * 63 set for a first token), in delivery order; 0 stops it.
- * mlpg_completer_trace_take copies up to cap entries into buf and returns
- * how many were recorded. */
-void mlpg_completer_fail_after(uint64_t n);
-void mlpg_completer_trace(int on);
-size_t mlpg_completer_trace_take(uint64_t* buf, size_t cap);
-
-/* mlpg_set_draining makes the running test's SUT complete every queued and
- * every newly issued sample at once, with an empty response (after a first
- * token where LoadGen needs one), without Go. The bridge uses it after a
- * failure so that LoadGen can finish its schedule: LoadGen has no way to
- * stop a running test early. */
-void mlpg_set_draining(void);
+/* Test hooks. mlpg_complete_fail_after makes mlpg_complete throw after its
+ * n-th LoadGen call from now (0: never). mlpg_complete_trace(1) clears and
+ * starts a record of every response mlpg_complete delivers (its ID, with bit
+ * 63 set for a first token), in delivery order, and of the OS threads that
+ * delivered them; 0 stops it. mlpg_complete_trace_take copies up to cap
+ * entries into buf, stores the number of distinct delivering threads in
+ * *threads and returns how many entries were recorded. */
+void mlpg_complete_fail_after(uint64_t n);
+void mlpg_complete_trace(int on);
+size_t mlpg_complete_trace_take(uint64_t* buf, size_t cap, size_t* threads);
 
 /* mlpg_register_issue_query_thread calls mlperf::RegisterIssueQueryThread,
  * which blocks the calling thread and issues queries on it until the test
@@ -251,9 +168,6 @@ int mlpg_register_issue_query_thread(char** err);
  * thread and waits for them. */
 extern void mlpgGoLoadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
 extern void mlpgGoUnloadSamples(uintptr_t qsl, uint64_t* indices, size_t n);
-/* Called on the completion thread, at most once per test, when a LoadGen
- * call there threw; msg is borrowed for the call. It must return quickly. */
-extern void mlpgGoCompletionFailed(uintptr_t qsl, char* msg);
 
 #ifdef __cplusplus
 }

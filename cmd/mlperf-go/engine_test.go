@@ -1,0 +1,214 @@
+package main
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// beCLI, set in a child's environment, makes the test binary run as
+// mlperf-go itself, so a launched engine can be `mlperf-go fake-endpoint`
+// without building the command first.
+const beCLI = "MLPERF_GO_TEST_BE_CLI"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(beCLI) == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// selfCLI is the shell words that run this test binary as mlperf-go.
+func selfCLI(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return beCLI + "=1 " + sh(self)
+}
+
+func sh(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// stubVLLM writes a `vllm` executable that parses `vllm serve MODEL …` as
+// the real CLI does (subcommand, positional model, flags with values, dotted
+// --limit-mm-per-prompt.video), refuses unknown flags like argparse, records
+// its arguments, and serves `mlperf-go fake-endpoint` where it was told to.
+func stubVLLM(t *testing.T) (path, argsFile string) {
+	t.Helper()
+	dir := t.TempDir()
+	path, argsFile = filepath.Join(dir, "vllm"), filepath.Join(dir, "vllm-args.txt")
+	script := `#!/bin/sh
+set -eu
+printf '%s\n' "$@" > ` + sh(argsFile) + `
+[ "${1:-}" = serve ] || { echo "usage: vllm {chat,complete,serve,bench,collect-env,run-batch} ..." >&2; exit 2; }
+shift
+case "${1:-}" in ""|-*) echo "vllm serve: error: the following arguments are required: model_tag" >&2; exit 2;; esac
+model=$1; shift
+host=0.0.0.0 port=8000 served=$model
+need() { [ $# -ge 2 ] || { echo "vllm serve: error: argument $1: expected one argument" >&2; exit 2; }; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --host) need "$@"; host=$2; shift 2;;
+    --port) need "$@"; port=$2; shift 2;;
+    --served-model-name) need "$@"; served=$2; shift 2;;
+    --tensor-parallel-size|--max-model-len|--limit-mm-per-prompt.video|--limit-mm-per-prompt.image) need "$@"; shift 2;;
+    --no-enable-prefix-caching|--enable-prefix-caching|--enforce-eager) shift;;
+    *) echo "vllm serve: error: unrecognized arguments: $1" >&2; exit 2;;
+  esac
+done
+exec env ` + selfCLI(t) + ` fake-endpoint --listen "$host:$port" --model "$served" --output-tokens 8 --ttft 2ms
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, argsFile
+}
+
+func llamaData(t *testing.T, n int) string {
+	t.Helper()
+	files, err := mustLookup(t, "llama3_1-8b").Synth(t.TempDir(), n, 7)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("synth: %v, %v", files, err)
+	}
+	return files[0]
+}
+
+// portClosed reports whether nothing listens at the engine's URL any more.
+func portClosed(url string) bool {
+	c, err := net.DialTimeout("tcp", strings.TrimPrefix(url, "http://"), time.Second)
+	if err == nil {
+		c.Close()
+		return false
+	}
+	return true
+}
+
+// TestRunLaunchesVLLM runs a benchmark against a launched `vllm` (the stub):
+// the rules' flags reach the engine, the run passes, and the engine is
+// stopped and its output kept in the output folder.
+func TestRunLaunchesVLLM(t *testing.T) {
+	stub, argsFile := stubVLLM(t)
+	out := filepath.Join(t.TempDir(), "acc")
+	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-m", "accuracy", "-d", llamaData(t, 20), "-o", out,
+		"--progress-interval", "0", "--launch", "vllm", "--engine-command", sh(stub), "--engine-port", "0",
+		"--engine-arg", "--tensor-parallel-size", "--engine-arg=1", "--engine-arg", "--max-model-len", "--engine-arg", "4096")
+	if err != nil {
+		t.Fatalf("run: %v\n%s\nengine log:\n%s", err, stdout, readFile(t, filepath.Join(out, "engine.log")))
+	}
+	args := strings.Fields(readFile(t, argsFile))
+	if len(args) < 6 || args[0] != "serve" || args[1] != "meta-llama/Llama-3.1-8B-Instruct" ||
+		!strings.Contains(strings.Join(args, " "), "--tensor-parallel-size 1 --max-model-len 4096 --no-enable-prefix-caching") {
+		t.Errorf("vllm ran with %q", args)
+	}
+	log := readFile(t, filepath.Join(out, "engine.log"))
+	for _, w := range []string{"starting engine", "fake endpoint serving", "fake endpoint stopping", "engine stopped"} {
+		if !strings.Contains(log, w) {
+			t.Errorf("engine.log lacks %q:\n%s", w, log)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "mlperf_log_accuracy.json")); err != nil {
+		t.Error(err)
+	}
+	port := args[5]
+	if !portClosed("127.0.0.1:" + port) {
+		t.Errorf("the engine still listens on port %s after the run", port)
+	}
+}
+
+// TestRunLaunchConfigFile launches `mlperf-go fake-endpoint` as a command
+// engine described by a YAML server-config file.
+func TestRunLaunchConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "server.yaml")
+	os.WriteFile(conf, []byte("engine: command\nport: 0\ncommand: env "+selfCLI(t)+" fake-endpoint --listen {host}:{port} --model {model}\nargs: [--output-tokens, \"4\"]\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-m", "accuracy", "-d", llamaData(t, 10), "-o", out,
+		"--progress-interval", "0", "--engine-config", conf)
+	if err != nil {
+		t.Fatalf("run: %v\n%s\nengine log:\n%s", err, stdout, readFile(t, filepath.Join(out, "engine.log")))
+	}
+	if log := readFile(t, filepath.Join(out, "engine.log")); !strings.Contains(log, "--output-tokens 4") || !strings.Contains(log, "fake endpoint stopping") {
+		t.Errorf("engine.log:\n%s", log)
+	}
+}
+
+// TestRunEngineDies: an engine crashing mid-run aborts the test promptly,
+// and the error carries the tail of the engine's log.
+func TestRunEngineDies(t *testing.T) {
+	dir := t.TempDir()
+	trigger := filepath.Join(dir, "crash-now")
+	// Serves slowly until the trigger file appears, then crashes.
+	cmd := "env " + selfCLI(t) + " fake-endpoint --listen {host}:{port} --model {model} --ttft 300ms --max-concurrency 1 & pid=$!; " +
+		"while [ ! -e " + sh(trigger) + " ]; do sleep 0.05; done; kill -9 $pid; echo 'engine: CUDA error: an illegal memory access was encountered' >&2; exit 7"
+	out := filepath.Join(dir, "out")
+	go func() {
+		// Crash once LoadGen's test is under way.
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			if _, err := os.Stat(filepath.Join(out, "mlperf_log_detail.txt")); err == nil {
+				time.Sleep(time.Second)
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		os.WriteFile(trigger, nil, 0o644)
+	}()
+	begin := time.Now()
+	// 200 samples at 300 ms each, one at a time: a minute if nothing aborts.
+	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-m", "accuracy", "-d", llamaData(t, 200), "-o", out,
+		"--progress-interval", "0", "--launch", "command", "--engine-command", cmd, "--engine-port", "0")
+	elapsed := time.Since(begin)
+	if exitCode(err) != 1 || err == nil || !strings.Contains(err.Error(), "the engine died") ||
+		!strings.Contains(err.Error(), "exit status 7") || !strings.Contains(err.Error(), "CUDA error: an illegal memory access") {
+		t.Fatalf("run = %v (exit %d)\n%s", err, exitCode(err), stdout)
+	}
+	if elapsed > 25*time.Second {
+		t.Errorf("the run took %s: not aborted promptly when the engine died", elapsed)
+	}
+}
+
+func TestRunEngineRefusals(t *testing.T) {
+	stub, argsFile := stubVLLM(t)
+	data := llamaData(t, 5)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--launch", "vllm", "--engine-command", sh(stub), "--engine-arg=--enable-prefix-caching"},
+			"--enable-prefix-caching is forbidden by the MLPerf Inference rules for llama3_1-8b on vllm"},
+		{[]string{"--launch", "tgi"}, "--launch: engine \"tgi\""},
+		{[]string{"--engine-arg", "--x"}, "--engine-arg needs an engine to launch"},
+		{[]string{"--launch", "vllm", "-e", "http://127.0.0.1:1"}, "drop --endpoint"},
+		{[]string{"--launch", "command", "--engine-command", "echo loading; sleep 30", "--engine-port", "0", "--engine-ready-timeout", "1s"},
+			"not ready after 1s: /health: not listening yet"},
+		{[]string{"--launch", "vllm", "--engine-command", sh(stub), "--engine-port", "0", "--engine-arg=--bogus"},
+			"unrecognized arguments: --bogus"},
+	} {
+		args := append([]string{"run", "-b", "llama3_1-8b", "-d", data, "-o", filepath.Join(t.TempDir(), "o"), "--progress-interval", "0"}, tc.args...)
+		if _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
+		}
+	}
+	if got := strings.Fields(readFileQuiet(argsFile)); len(got) > 0 && got[len(got)-1] == "--enable-prefix-caching" {
+		t.Error("vllm was started with a forbidden flag")
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Error(err)
+	}
+	return string(b)
+}
+
+func readFileQuiet(p string) string {
+	b, _ := os.ReadFile(p)
+	return string(b)
+}

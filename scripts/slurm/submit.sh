@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+submit.sh: submit an MLPerf run to Slurm: benchmark.sh (mlperf-go launches the
+engine and runs the test), then evaluate.sh, which runs only if the benchmark
+succeeded (--dependency=afterok).
+
+Usage: scripts/slurm/submit.sh [OPTIONS] -- MLPERF_GO_RUN_ARGS...
+
+Example (Qwen3-VL on vLLM, 8 GPUs, 4 hours):
+  scripts/slurm/submit.sh --time 04:00:00 --sbatch-arg=--gpus=8 \
+    --evaluate-arg=-b --evaluate-arg=qwen3-vl-235b-a22b --evaluate-arg=-d --evaluate-arg=/data/shopify \
+    -- -b qwen3-vl-235b-a22b -s Offline -m accuracy -d /data/shopify \
+       --launch vllm --engine-arg=--tensor-parallel-size --engine-arg=8
+
+Options:
+  --time T                 benchmark job time limit (sbatch --time; default 02:00:00)
+  --signal-lead SECONDS    SIGTERM the benchmark's batch shell this long before the time
+                           limit (sbatch --signal=B:TERM@SECONDS; default 300), so the run
+                           aborts cleanly, keeps its logs and stops the engine
+  --out-root DIR           outputs go to DIR/<job id> (default: ./mlperf-out)
+  --bin PATH               mlperf-go binary (default: $MLPERF_GO_BIN, mlperf-go on PATH,
+                           else this checkout's build/bin/mlperf-go)
+  --sbatch-arg ARG         one more sbatch argument for both jobs (repeatable), e.g.
+                           --sbatch-arg=--partition=gpu --sbatch-arg=--gpus=8
+  --evaluate-arg ARG       one `mlperf-go evaluate` argument (repeatable): give -b and -d to
+                           score an accuracy run; without, evaluate.sh only checks the run
+  --no-evaluate            submit the benchmark job alone
+  --container-image IMG    run both jobs' steps in a container (pyxis/enroot srun flag)
+  --container-mounts M     pyxis --container-mounts; the binary, dataset and --out-root
+                           must be visible inside
+  --dry-run                print the sbatch commands instead of running them
+  -h, --help               this help
+
+It prints the job ids; the last line is "jobs: BENCHMARK_JOB [EVALUATE_JOB]".
+Outputs: <out-root>/<benchmark job>/{run/,benchmark.status,job.txt},
+<out-root>/<evaluate job>/{evaluate.txt,evaluate.status,accuracy.txt},
+and each job's Slurm output in <out-root>/slurm-<job>.out.
+EOF
+}
+
+die() { echo "submit.sh: $*" >&2; exit 2; }
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TIME=02:00:00
+LEAD=300
+OUT_ROOT=$PWD/mlperf-out
+BIN=${MLPERF_GO_BIN:-}
+SBATCH_ARGS=()
+EVAL_ARGS=()
+CONTAINER=()
+EVALUATE=1
+DRY=0
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    -h|--help) usage; exit 0 ;;
+    --time) [[ $# -ge 2 ]] || die "--time needs a value"; TIME=$2; shift 2 ;;
+    --time=*) TIME=${1#*=}; shift ;;
+    --signal-lead) [[ $# -ge 2 ]] || die "--signal-lead needs SECONDS"; LEAD=$2; shift 2 ;;
+    --signal-lead=*) LEAD=${1#*=}; shift ;;
+    --out-root) [[ $# -ge 2 ]] || die "--out-root needs a DIR"; OUT_ROOT=$2; shift 2 ;;
+    --out-root=*) OUT_ROOT=${1#*=}; shift ;;
+    --bin) [[ $# -ge 2 ]] || die "--bin needs a PATH"; BIN=$2; shift 2 ;;
+    --bin=*) BIN=${1#*=}; shift ;;
+    --sbatch-arg) [[ $# -ge 2 ]] || die "--sbatch-arg needs an ARG"; SBATCH_ARGS+=("$2"); shift 2 ;;
+    --sbatch-arg=*) SBATCH_ARGS+=("${1#*=}"); shift ;;
+    --evaluate-arg) [[ $# -ge 2 ]] || die "--evaluate-arg needs an ARG"; EVAL_ARGS+=("$2"); shift 2 ;;
+    --evaluate-arg=*) EVAL_ARGS+=("${1#*=}"); shift ;;
+    --no-evaluate) EVALUATE=0; shift ;;
+    --container-image|--container-mounts) [[ $# -ge 2 ]] || die "$1 needs a value"; CONTAINER+=("$1" "$2"); shift 2 ;;
+    --dry-run) DRY=1; shift ;;
+    --) shift; break ;;
+    *) die "unknown option $1 (mlperf-go run arguments go after --; see --help)" ;;
+  esac
+done
+[[ $# -gt 0 ]] || die "no mlperf-go run arguments: add -- --benchmark … (see --help)"
+[[ $LEAD =~ ^[0-9]+$ ]] || die "--signal-lead $LEAD: want whole seconds"
+
+if [[ -z $BIN ]]; then
+  if command -v mlperf-go >/dev/null 2>&1; then
+    BIN=$(command -v mlperf-go)
+  else
+    BIN=$(cd "$HERE/../.." && pwd)/build/bin/mlperf-go
+  fi
+fi
+# The job runs on another node, from a copy of the script: give it an
+# absolute path.
+[[ $BIN == /* ]] || BIN=$PWD/$BIN
+[[ -x $BIN || ${#CONTAINER[@]} -gt 0 ]] || die "mlperf-go not found at $BIN: run make, or pass --bin PATH"
+[[ $OUT_ROOT == /* ]] || OUT_ROOT=$PWD/$OUT_ROOT
+[[ $DRY -eq 1 ]] || mkdir -p "$OUT_ROOT"
+
+COMMON=(--bin "$BIN" --out-root "$OUT_ROOT" "${CONTAINER[@]}")
+bench_cmd=(sbatch --parsable --time="$TIME" --signal="B:TERM@$LEAD" --output="$OUT_ROOT/slurm-%j.out"
+  "${SBATCH_ARGS[@]}" "$HERE/benchmark.sh" "${COMMON[@]}" -- "$@")
+
+if [[ $DRY -eq 1 ]]; then
+  printf '%q ' "${bench_cmd[@]}"; echo
+  if [[ $EVALUATE -eq 1 ]]; then
+    printf '%q ' sbatch --parsable --dependency=afterok:BENCHMARK_JOB --output="$OUT_ROOT/slurm-%j.out" "${SBATCH_ARGS[@]}" \
+      "$HERE/evaluate.sh" --run-dir "$OUT_ROOT/BENCHMARK_JOB/run" "${COMMON[@]}" -- "${EVAL_ARGS[@]}"; echo
+  fi
+  exit 0
+fi
+
+bench=$("${bench_cmd[@]}")
+bench=${bench%%;*} # --parsable prints JOB[;CLUSTER]
+echo "benchmark job $bench: outputs in $OUT_ROOT/$bench (Slurm log $OUT_ROOT/slurm-$bench.out)"
+if [[ $EVALUATE -eq 0 ]]; then
+  echo "jobs: $bench"
+  exit 0
+fi
+eval_job=$(sbatch --parsable --dependency="afterok:$bench" --output="$OUT_ROOT/slurm-%j.out" "${SBATCH_ARGS[@]}" \
+  "$HERE/evaluate.sh" --run-dir "$OUT_ROOT/$bench/run" "${COMMON[@]}" -- "${EVAL_ARGS[@]}")
+eval_job=${eval_job%%;*}
+echo "evaluate job $eval_job: runs if $bench succeeds; outputs in $OUT_ROOT/$eval_job"
+echo "jobs: $bench $eval_job"
