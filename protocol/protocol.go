@@ -35,9 +35,11 @@ type Protocol interface {
 	// DefaultTimeout bounds a request when the user sets no timeout (the
 	// reference client's value).
 	DefaultTimeout() time.Duration
-	// DefaultParams returns a fresh copy of the sampling parameters sent
-	// when the user sets none: the reference's values for the benchmark
-	// the protocol serves.
+	// DefaultParams returns a fresh value of the protocol's sampling
+	// parameters with nothing set, so nothing is sent and the server's
+	// defaults apply. A benchmark's reference values are decoded over it
+	// (internal/benchmark Benchmark.DefaultSampling), then a
+	// generation-config file and the flags.
 	DefaultParams() Params
 	// DecodeResponse decodes a whole (non-streamed) 200 response body. It
 	// appends what LoadGen is told to out (UTF-8 text, or int32
