@@ -198,8 +198,13 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 			if faults == 0 {
 				t.Fatalf("the fake injected no %s fault", mode)
 			}
-			if rep.Stats.Failed != faults {
-				t.Errorf("%d failures counted, fake injected %d", rep.Stats.Failed, faults)
+			// Every fault fails its sample unless it dropped a reused
+			// connection before any response byte, which the pool absorbs
+			// by sending the request once more on a new one (Stats.Retries;
+			// then the fake decides afresh). Without retries, failures
+			// equal faults.
+			if st := rep.Stats; st.Failed > faults || st.Failed+st.Retries < faults {
+				t.Errorf("%d failures counted (%d retries), fake injected %d", st.Failed, st.Retries, faults)
 			}
 			entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
 			if err != nil {
@@ -216,8 +221,8 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 			if diff := cmp.Diff(ones(n), count); diff != "" {
 				t.Errorf("samples not logged exactly once (-want +got):\n%s", diff)
 			}
-			if int64(empty) != faults {
-				t.Errorf("%d empty responses, want one per fault (%d)", empty, faults)
+			if int64(empty) != rep.Stats.Failed {
+				t.Errorf("%d empty responses, want one per failed sample (%d; %d faults)", empty, rep.Stats.Failed, faults)
 			}
 			for _, f := range rep.Stats.FirstFailures {
 				if f.Index < 0 || f.Index >= n || f.Reason == "" {
