@@ -23,6 +23,7 @@ function(mlpg_fetch_loadgen version download_dir unpack_dir out_src_dir out_orig
   if(NOT EXISTS "${pin}")
     file(GLOB pins RELATIVE "${PROJECT_SOURCE_DIR}/third_party" "${PROJECT_SOURCE_DIR}/third_party/*.tar.gz.sha256")
     list(TRANSFORM pins REPLACE "^mlcommons_loadgen-(.*)\\.tar\\.gz\\.sha256$" "\\1")
+    list(JOIN pins ", " pins)
     message(FATAL_ERROR
       "LoadGen ${version} is not pinned: third_party/${sdist}.tar.gz.sha256 does not exist.\n"
       "Pinned releases: ${pins} (pick one with -DLOADGEN_VERSION=..., or make LOADGEN_VERSION=...).\n"
