@@ -61,7 +61,11 @@ func TestUserConfTemplate(t *testing.T) {
 		}
 		have[e.Model+"."+e.Scenario+"."+e.Key] = true
 	}
-	for _, name := range benchmark.Names() {
+	names := benchmark.Names()
+	if len(names) == 0 {
+		t.Fatal("no benchmarks registered: import the package that registers them")
+	}
+	for _, name := range names {
 		for _, key := range []string{name + ".Offline.target_qps", name + ".Server.target_qps"} {
 			if !have[key] {
 				t.Errorf("the template has no line for %s", key)
