@@ -95,5 +95,5 @@ FORCE:
 # scripts/slurm/ on a real single-node Slurm (slurm-wlm + munge, root on
 # Debian; installed when missing): benchmark then evaluate, SIGTERM mid-run.
 .PHONY: test-slurm
-test-slurm: $(BUILD)/bin/mlperf-go
+test-slurm: all
 	BIN=$(BUILD)/bin/mlperf-go ./scripts/ci/slurm_test.sh
