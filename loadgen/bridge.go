@@ -4,7 +4,6 @@ package loadgen
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/shim
-#cgo LDFLAGS: ${SRCDIR}/../build/libmlperf_go_shim.a ${SRCDIR}/../build/libmlperf_loadgen.a -lstdc++ -lm -lpthread
 #cgo noescape mlpg_take
 #cgo nocallback mlpg_take
 #include <stdlib.h>

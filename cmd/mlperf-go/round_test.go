@@ -148,10 +148,19 @@ func TestReadmeCommandsParse(t *testing.T) {
 	for _, line := range cmds {
 		// Shell substitutions, such as $(… | head -1), are not mlperf-go's.
 		words := strings.Fields(regexp.MustCompile(`\$\([^)]*\)`).ReplaceAllString(line, "X"))
-		for len(words) > 0 && !strings.HasSuffix(words[0], "mlperf-go") {
-			words = words[1:]
+		// The program is a word naming mlperf-go that is not a flag's value
+		// (docker build -t mlperf-go names an image, not the program).
+		at := -1
+		for i, w := range words {
+			if strings.HasSuffix(w, "mlperf-go") && (i == 0 || !strings.HasPrefix(words[i-1], "-")) {
+				at = i
+				break
+			}
 		}
-		words = words[1:]
+		if at < 0 {
+			continue
+		}
+		words = words[at+1:]
 		flags := app.Flags
 		var cmd *cli.Command
 		subs := app.Commands

@@ -143,7 +143,11 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 
 func TestQ3VLOfflinePerformanceValid(t *testing.T) {
 	d, _ := q3vlFixture(t, 20)
-	url, _ := startFake(t, fakeendpoint.Config{Q3VL: fakeTruth(d), Accuracy: 1})
+	// At most 8 answers per 10 ms (800/s), so the ~440 samples quick's
+	// target_qps asks for outlast its 200 ms min_duration however fast the
+	// machine: an instant fake (5,000+/s without -race) ends the run early,
+	// and LoadGen rightly calls that INVALID.
+	url, _ := startFake(t, fakeendpoint.Config{Q3VL: fakeTruth(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
 	rep, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 		Scenario:  loadgen.Offline,

@@ -1,0 +1,75 @@
+package loadgen_test
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// settingLine matches a commented-out setting of the template: "# " and a
+// model.scenario.key = value line.
+var settingLine = regexp.MustCompile(`^# (\S+\.\S+\.\S+ = \S+)$`)
+
+// TestUserConfTemplate checks the top-level user.conf template with the
+// parser `mlperf-go run --user-conf` uses: as shipped it sets nothing, and
+// with every setting uncommented it is still valid, names only models the
+// release's mlperf.conf knows, and covers Offline and Server of every
+// registered benchmark.
+func TestUserConfTemplate(t *testing.T) {
+	const path = "../user.conf"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := loadgen.ParseConf(path, data)
+	if err != nil {
+		t.Fatalf("the template as shipped: %v", err)
+	}
+	if len(entries) != 0 {
+		t.Fatalf("the template as shipped sets %d keys (first: line %d %s.%s.%s); every setting must be commented out",
+			len(entries), entries[0].Line, entries[0].Model, entries[0].Scenario, entries[0].Key)
+	}
+
+	lines := strings.Split(string(data), "\n")
+	uncommented := 0
+	for i, l := range lines {
+		if m := settingLine.FindStringSubmatch(l); m != nil {
+			lines[i] = m[1]
+			uncommented++
+		}
+	}
+	entries, err = loadgen.ParseConf(path+" (uncommented)", []byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatalf("the template with its settings uncommented: %v", err)
+	}
+	if len(entries) != uncommented {
+		t.Fatalf("uncommented %d setting lines, ParseConf returned %d entries", uncommented, len(entries))
+	}
+
+	official, err := os.ReadFile("../mlperf.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, e := range entries {
+		if e.Model != "*" && !strings.Contains(string(official), "\n"+e.Model+".") {
+			t.Errorf("line %d: model %q does not appear in mlperf.conf: LoadGen would never read the line", e.Line, e.Model)
+		}
+		have[e.Model+"."+e.Scenario+"."+e.Key] = true
+	}
+	names := benchmark.Names()
+	if len(names) == 0 {
+		t.Fatal("no benchmarks registered: import the package that registers them")
+	}
+	for _, name := range names {
+		for _, key := range []string{name + ".Offline.target_qps", name + ".Server.target_qps"} {
+			if !have[key] {
+				t.Errorf("the template has no line for %s", key)
+			}
+		}
+	}
+}
