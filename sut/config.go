@@ -35,8 +35,22 @@ func configErr(field, format string, args ...any) error {
 	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// validate checks the fields a user sets; zero values take defaults
-// later.
+// Validate checks the fields a user sets (zero values take their
+// defaults), as New does, so a caller can refuse bad settings before
+// doing any work. Errors are *ConfigError, naming the field.
+func (c Config) Validate() error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	for i, e := range c.Endpoints {
+		if _, err := checkEndpoint(i, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks the fields other than the endpoints' URLs.
 func (c *Config) validate() error {
 	if len(c.Endpoints) == 0 {
 		return configErr("Endpoints", "no endpoint configured")
@@ -82,7 +96,7 @@ func checkEndpoint(i int, base string) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err // url.Error repeats the whole URL
 		}
-		return nil, configErr("Endpoints", "endpoint %s is not a URL (%v): want http://host:port", shown, err)
+		return nil, configErr("Endpoints", "endpoint %s is not a URL (%v): want an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000", shown, err)
 	}
 	if u.User != nil {
 		return nil, configErr("Endpoints", "endpoint %s carries credentials (user:password@); they would not be sent, and would be written into logs and records: remove them and pass the key as an API key (bearer token)", u.Redacted())

@@ -167,21 +167,22 @@ func endpointURLAt(i int, base string, api protocol.Protocol) (string, error) {
 	return u.String(), nil
 }
 
-// Failure describes one failed sample.
+// Failure describes one failed sample. Its JSON form is one line of a
+// run's failures.jsonl.
 type Failure struct {
 	// Index is the QSL sample index; ID the LoadGen response ID.
-	Index int
-	ID    uint64
-	// Reason is one of the Reason* constants.
-	Reason string
-	// Message says what went wrong.
-	Message string
+	Index int    `json:"index"`
+	ID    uint64 `json:"id"`
+	// Reason is one of the Reason* constants: the error class.
+	Reason string `json:"reason"`
 	// Endpoint is the request URL of the last attempt ("" when none was
 	// made); Status its HTTP status (0 when there was none).
-	Endpoint string
-	Status   int
+	Endpoint string `json:"endpoint,omitempty"`
+	Status   int    `json:"status,omitempty"`
 	// Attempts is how many times the sample was sent (0 when never).
-	Attempts int
+	Attempts int `json:"attempts"`
+	// Message says what went wrong.
+	Message string `json:"message"`
 }
 
 // Failure reasons, the keys of Stats.FailuresByReason.

@@ -61,6 +61,11 @@ type Options struct {
 	Concurrency int
 	// Timeout bounds each request (default API.DefaultTimeout()).
 	Timeout time.Duration
+	// Retries, MaxResponseBytes and MaxFailures are the pool's (see
+	// sut.Config); every failed sample is listed in FailuresFile.
+	Retries          int
+	MaxResponseBytes int64
+	MaxFailures      sut.FailureLimit
 	// Stream forces streaming on or off; nil streams exactly when LoadGen's
 	// use_token_latencies is on (TTFT/TPOT need the first token).
 	Stream *bool
@@ -217,7 +222,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	failures, err := newFailureLog(filepath.Join(o.OutputDir, FailuresFile))
+	if err != nil {
+		return nil, err
+	}
+	defer failures.close() //nolint:errcheck // checked below once the test ends
 	pool, err := sut.New(ctx, sut.Config{
+		Retries:          o.Retries,
+		MaxResponseBytes: o.MaxResponseBytes,
+		MaxFailures:      o.MaxFailures,
+		OnFailure:        failures.write,
+		Abort:            loadgen.AbortTest,
 		Endpoints:   o.Endpoints,
 		API:         api,
 		Stream:      rep.Stream,
@@ -256,6 +271,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	stopProgress()
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
+	if err := failures.close(); err != nil {
+		log.Error("the failure list is incomplete", zap.Error(err))
+	}
 	if testErr != nil {
 		return rep, fmt.Errorf("LoadGen test did not complete: %w", testErr)
 	}
@@ -270,7 +288,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 	}
 	if rep.Stats.Failed > 0 {
-		return rep, fmt.Errorf("%d of %d samples failed (%v): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, ErrFailures)
+		return rep, fmt.Errorf("%d of %d samples failed (%v; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
 	}
 	return rep, nil
 }
