@@ -563,9 +563,14 @@ func (p *Pool) recordFailure(qs loadgen.QuerySample, f Failure) {
 		p.cfg.OnFailure(f)
 		p.sinkMu.Unlock()
 	}
-	// The sample is not yet counted as completed: count it as finished.
-	if counts && p.cfg.MaxFailures.exceeded(counted, p.done.Load()+1-(failed-counted)) {
-		p.stop(counted, p.done.Load()+1-(failed-counted))
+	if !counts {
+		return
+	}
+	// Finished samples, less the cancelled and closed ones; the samples
+	// failing right now are not yet in done, but are in counted.
+	finished := max(p.done.Load()+1-(failed-counted), counted)
+	if p.cfg.MaxFailures.exceeded(counted, finished) {
+		p.stop(counted, finished)
 	}
 }
 

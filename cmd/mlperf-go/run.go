@@ -97,7 +97,7 @@ Example:
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line (0 disables)"},
-		}, engineFlags()...),
+		}, append(engineFlags(), resilienceFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -265,6 +265,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	}
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
+	}
+	if err := resilienceOptions(c, &o); err != nil {
+		return o, err
 	}
 	return o, nil
 }
