@@ -407,7 +407,7 @@ func printReport(c *cli.Context, rep *runner.Report) {
 		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
 	}
 	if s.Retries > 0 {
-		fmt.Fprintf(w, "  %-42s %d\n", "Requests retried on a new connection", s.Retries)
+		fmt.Fprintf(w, "  %-42s %d %v\n", "Requests sent again (retries)", s.Retries, s.RetriesByCause)
 	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
@@ -424,7 +424,11 @@ func printFailures(c *cli.Context, rep *runner.Report) {
 		fmt.Fprintf(w, "  sample %d: %s: %s\n", f.Index, f.Reason, f.Message)
 	}
 	if int64(len(s.FirstFailures)) < s.Failed {
-		fmt.Fprintf(w, "  … and %d more (see the log above)\n", s.Failed-int64(len(s.FirstFailures)))
+		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
+	}
+	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, runner.FailuresFile))
+	if s.Stopped != "" {
+		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
 	}
 }
 

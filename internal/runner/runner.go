@@ -275,6 +275,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		log.Error("the failure list is incomplete", zap.Error(err))
 	}
 	if testErr != nil {
+		if rep.Stats.Stopped != "" {
+			return rep, fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(o.OutputDir, FailuresFile))
+		}
 		return rep, fmt.Errorf("LoadGen test did not complete: %w", testErr)
 	}
 	if closeErr != nil {

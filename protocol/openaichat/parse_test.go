@@ -199,3 +199,54 @@ func BenchmarkParseChatEncodingJSON(b *testing.B) {
 		}
 	}
 }
+
+// TestStreamEnd: how a stream may end. [DONE] ends it; without it, a
+// finish_reason and the usage chunk make a complete answer, as OpenAI's
+// client takes it; anything less is truncated, saying what was seen; a
+// failed finish_reason fails it at once.
+func TestStreamEnd(t *testing.T) {
+	content := `{"choices":[{"delta":{"content":"ab"},"finish_reason":null}]}`
+	stop := `{"choices":[{"delta":{},"finish_reason":"stop"}]}`
+	usage := `{"choices":[],"usage":{"completion_tokens":2}}`
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+		done   bool
+		want   string // "" for a complete answer
+	}{
+		{"done", []string{content}, true, ""},
+		{"finish and usage, no done", []string{content, stop, usage}, false, ""},
+		{"finish without usage", []string{content, stop}, false, `no data: [DONE] and finish_reason "stop" but no usage chunk, after 2 events and 2 bytes of content`},
+		{"cut", []string{content}, false, "no data: [DONE] and no finish_reason, after 1 events"},
+		{"aborted", []string{content, `{"choices":[{"delta":{},"finish_reason":"abort"}]}`}, false, `the answer ended with finish_reason "abort" after 2 events and 2 bytes of content`},
+		{"error", []string{`{"choices":[{"delta":{"content":"x"},"finish_reason":"error"}]}`}, true, `finish_reason "error"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := Protocol.NewStream()
+			st.Reset()
+			var out []byte
+			var err error
+			for _, c := range tc.chunks {
+				if out, _, err = st.Next(out, []byte(c)); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				err = st.End(tc.done)
+			}
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("error %v, want a complete answer", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			var se *protocol.ServerError
+			if strings.Contains(tc.want, "finish_reason \"") && strings.Contains(tc.want, "ended with") && !errors.As(err, &se) {
+				t.Errorf("error %v is not a *protocol.ServerError", err)
+			}
+			if strings.HasPrefix(tc.want, "no data") && !errors.Is(err, protocol.ErrTruncated) {
+				t.Errorf("error %v does not wrap ErrTruncated", err)
+			}
+		})
+	}
+}
