@@ -38,6 +38,7 @@ type endpoint struct {
 	url         string
 	outstanding int
 	failures    int       // consecutive failures; 0: healthy
+	ejections   int       // times it was ejected
 	until       time.Time // ejected until then
 	probing     bool      // the one probe request is out
 }
@@ -114,8 +115,8 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 	}
 	switch o {
 	case outcomeOK:
-		if e.failures > 0 {
-			p.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", e.url))
+		if e.failures > 0 && logWorthy(e.ejections) {
+			p.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", e.url), zap.Int("ejections", e.ejections))
 		}
 		e.failures, e.until = 0, time.Time{}
 	case outcomeFailed, outcomeThrottled:
@@ -127,11 +128,19 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 		}
 		if e.failures == 1 {
 			p.ejections.Add(1)
-			p.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
-				zap.String("endpoint", e.url), zap.Duration("backoff", back), zap.String("error", msg))
+			e.ejections++
+			if logWorthy(e.ejections) {
+				p.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
+					zap.String("endpoint", e.url), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", msg))
+			}
 		}
 	}
 }
+
+// logWorthy says whether the n-th ejection of an endpoint is logged: the
+// 1st, 2nd, 4th, 8th…, so an endpoint failing now and then does not flood
+// the log (every failed sample is logged anyway).
+func logWorthy(n int) bool { return n&(n-1) == 0 }
 
 // retryAfter reads a Retry-After header (seconds or an HTTP date); ok is
 // false when there is none or it cannot be read.

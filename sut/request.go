@@ -144,7 +144,7 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 			case <-ctx.Done():
 				t.Stop()
 				nf := p.netFailure(ctx, ctx.Err())
-				nf.err = fmt.Errorf("%w, while waiting to retry after: %w", nf.err, f.err)
+				nf.err = fmt.Errorf("%w while waiting to retry after: %w", nf.err, f.err)
 				nf.endpoint, nf.status = f.endpoint, f.status
 				return nf
 			}
@@ -178,7 +178,9 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 				r = retry{ok: true, cause: RetryConnection, wait: retryWait(st.attempts - 1)}
 			case tr.retryable():
 				// The keep-alive race (see send): again at once, on a
-				// new connection.
+				// new connection. It says nothing about the endpoint's
+				// health.
+				o = outcomeNeutral
 				r = retry{ok: true, cause: RetryConnection, fresh: true}
 			}
 		}
