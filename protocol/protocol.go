@@ -13,6 +13,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -63,7 +64,23 @@ type Stream interface {
 	Next(out, data []byte) ([]byte, Event, error)
 	// Tokens is the output token count of the response so far.
 	Tokens() int64
+	// End is called once the response is over: done is set when the
+	// stream ended with "[DONE]" or an event with Event.Done, and clear
+	// when the body simply ended. It returns nil when what was decoded is
+	// a complete answer, and otherwise an error that says what was seen:
+	// wrapping ErrTruncated for an answer cut short, a *ServerError for
+	// one the server ended in error, any other for an answer that lacks
+	// what LoadGen needs (token IDs, say), as DecodeResponse would.
+	End(done bool) error
 }
+
+// ErrTruncated is wrapped by the error of a stream that ended before its
+// answer did (no "[DONE]" and no finish reason).
+var ErrTruncated = errors.New("stream ended before its answer did")
+
+// ErrTooLarge is wrapped by the error of a response, or one of its
+// server-sent-event lines, longer than the caller allows.
+var ErrTooLarge = errors.New("response too large")
 
 // Event is what one streamed event means for LoadGen.
 type Event struct {
@@ -116,6 +133,19 @@ type ServerError struct {
 }
 
 func (e *ServerError) Error() string { return "server error: " + e.Message }
+
+// FinishFailed reports whether an OpenAI-style finish_reason says the
+// server gave up on the answer rather than finishing it: vLLM's "error"
+// (FinishReason.ERROR) and "abort" (FinishReason.ABORT, also what a request
+// cancelled on the server's side ends with). Such answers are cut short,
+// whatever their status, so they fail the sample.
+func FinishFailed(reason string) bool { return reason == "error" || reason == "abort" }
+
+// FinishError is the *ServerError for an answer that ended with a failed
+// finish_reason (see FinishFailed) after tokens output tokens or events.
+func FinishError(reason string, what string) *ServerError {
+	return &ServerError{Message: fmt.Sprintf("the answer ended with finish_reason %q after %s", reason, what)}
+}
 
 // registry holds the registered protocols by every name they answer to.
 var registry struct {

@@ -3,6 +3,8 @@ package protocol_test
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -75,30 +77,63 @@ func TestParamsDecode(t *testing.T) {
 }
 
 // FuzzSSEReader checks the event reader against a plain line split, with a
-// tiny buffer so long lines take the reassembly path.
+// tiny buffer so long lines take the reassembly path: data lines are
+// returned, the data of an "event: error" event is a *protocol.ServerError
+// that ends the stream, and a line longer than the limit is an error
+// wrapping ErrTooLarge.
 func FuzzSSEReader(f *testing.F) {
-	f.Add([]byte("data: {\"a\":1}\n\ndata: [DONE]\n\n"))
-	f.Add([]byte(": comment\r\nevent: x\r\ndata:{\"b\":2}\r\n\r\ndata: partial"))
-	f.Add([]byte("data: " + strings.Repeat("x", 100) + "\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
+	f.Add([]byte("data: {\"a\":1}\n\ndata: [DONE]\n\n"), 0)
+	f.Add([]byte(": comment\r\nevent: x\r\ndata:{\"b\":2}\r\n\r\ndata: partial"), 0)
+	f.Add([]byte("data: "+strings.Repeat("x", 100)+"\n"), 0)
+	f.Add([]byte("data: "+strings.Repeat("x", 100)+"\n"), 40)
+	f.Add([]byte("data: {}\n\nevent: error\ndata: {\"error\":{\"message\":\"boom\"}}\n\ndata: [DONE]\n\n"), 0)
+	f.Add([]byte("event: error\n\ndata: ok\n"), 0)
+	f.Fuzz(func(t *testing.T, b []byte, maxLine int) {
+		maxLine = max(maxLine, 0) % 256
 		var want [][]byte
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			if p, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:")); ok {
+		wantEnd := "eof"
+		errorEv := false
+		lines := bytes.SplitAfter(b, []byte("\n"))
+		for _, line := range lines {
+			if maxLine > 0 && len(line) > maxLine {
+				wantEnd = "too large"
+				break
+			}
+			tl := bytes.TrimSpace(line)
+			if p, ok := bytes.CutPrefix(tl, []byte("data:")); ok {
+				if errorEv {
+					wantEnd = "error event"
+					break
+				}
 				want = append(want, bytes.TrimSpace(p))
+			} else if name, ok := bytes.CutPrefix(tl, []byte("event:")); ok {
+				errorEv = string(bytes.TrimSpace(name)) == "error"
+			} else if len(tl) == 0 {
+				errorEv = false
 			}
 		}
 		var r protocol.SSEReader
-		r.Reset(bufio.NewReaderSize(bytes.NewReader(b), 16))
+		r.Reset(bufio.NewReaderSize(bytes.NewReader(b), 16), maxLine)
 		var got [][]byte
-		for {
+		gotEnd := ""
+		for gotEnd == "" {
 			d, err := r.Next()
-			if err != nil {
-				break
+			var se *protocol.ServerError
+			switch {
+			case err == nil:
+				got = append(got, append([]byte(nil), d...))
+			case errors.Is(err, io.EOF):
+				gotEnd = "eof"
+			case errors.Is(err, protocol.ErrTooLarge):
+				gotEnd = "too large"
+			case errors.As(err, &se):
+				gotEnd = "error event"
+			default:
+				t.Fatalf("unexpected error %v", err)
 			}
-			got = append(got, append([]byte(nil), d...))
 		}
-		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("stream %q (-want +got):\n%s", b, d)
+		if d := cmp.Diff(want, got); d != "" || gotEnd != wantEnd {
+			t.Fatalf("stream %q, max line %d: end %s, want %s; payloads (-want +got):\n%s", b, maxLine, gotEnd, wantEnd, d)
 		}
 	})
 }

@@ -373,7 +373,7 @@ func TestEndpointURL(t *testing.T) {
 			t.Errorf("endpointURL(%q, %s) = %q, %v; want %q", tc.base, tc.api.Name(), got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"h:8000", "ftp://h", "http://", "::"} {
+	for _, bad := range []string{"h:8000", "ftp://h", "http://", "::", "http://user:pw@h:8000", "user:pw@h:8000"} {
 		if _, err := endpointURL(bad, openaichat.Protocol); err == nil {
 			t.Errorf("endpointURL(%q) accepted", bad)
 		}

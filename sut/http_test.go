@@ -214,7 +214,9 @@ func TestMalformed(t *testing.T) {
 				w.WriteString(tc.resp)
 				return false // close after the reply: truncations become EOF
 			})
-			p, rec := newPool(t, Config{Endpoints: []string{srv.url()}, API: sglang.Protocol, Bodies: sliceBodies{[]byte(`{}`)}, Concurrency: 1})
+			// Retries off: a 503 would be sent again (TestRetryStatus);
+			// nothing else here may be.
+			p, rec := newPool(t, Config{Endpoints: []string{srv.url()}, API: sglang.Protocol, Bodies: sliceBodies{[]byte(`{}`)}, Concurrency: 1, Retries: NoRetries})
 			p.IssueQuery(samples(1))
 			p.Close()
 			_, finals, _ := rec.snapshot()

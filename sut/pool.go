@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,8 +41,17 @@ const (
 	// DefaultMaxFailureRecords is how many failures Stats keeps verbatim
 	// and the logger reports individually.
 	DefaultMaxFailureRecords = 20
-	// DefaultMaxResponseBytes bounds a non-streamed response body.
-	DefaultMaxResponseBytes = 256 << 20
+	// DefaultMaxResponseBytes bounds a response: a non-streamed body, one
+	// server-sent-event line, and the output a stream accumulates. 64 MiB
+	// is a hundred times the longest answer the benchmarks allow (32,768
+	// tokens of gpt-oss-120b as JSON), and bounds memory to 64 MiB per
+	// request in flight whatever a server sends.
+	DefaultMaxResponseBytes = 64 << 20
+	// DefaultRetries is how many times a sample is sent again after a
+	// retryable failure (see Config.Retries).
+	DefaultRetries = 3
+	// NoRetries as Config.Retries turns retries off.
+	NoRetries = -1
 	// maxBatch bounds one Completer call.
 	maxBatch = 1024
 )
@@ -71,7 +79,9 @@ type Config struct {
 	// Endpoints are base URLs such as http://host:8000 or
 	// http://host:8000/v1 (a trailing /v1, or the full API path, is
 	// accepted and normalised). At least one is required; requests go to
-	// the endpoint with the fewest outstanding requests.
+	// the healthy endpoint with the fewest outstanding requests; a failing
+	// one is ejected and probed again with backoff (see health.go). URLs
+	// with credentials (user:password@) are refused.
 	Endpoints []string
 	// API is the endpoints' wire protocol (see protocol.Lookup). Required.
 	API protocol.Protocol
@@ -85,7 +95,8 @@ type Config struct {
 	// API.DefaultTimeout()).
 	Timeout time.Duration
 	// APIKey, if set, is sent as "Authorization: Bearer <key>". It is never
-	// logged.
+	// logged, nor shown in an error; a key with control characters is
+	// refused.
 	APIKey string
 	// Name is the SUT name LoadGen logs (default "mlperf-go-<API.Name()>").
 	Name string
@@ -102,9 +113,35 @@ type Config struct {
 	// MaxFailureRecords is how many failures are kept in Stats and logged
 	// individually at Warn level (default DefaultMaxFailureRecords).
 	MaxFailureRecords int
-	// MaxResponseBytes bounds a non-streamed response (default
-	// DefaultMaxResponseBytes).
+	// MaxResponseBytes bounds a non-streamed response body, any one
+	// server-sent-event line, and the output a stream accumulates (default
+	// DefaultMaxResponseBytes). A response past it fails the sample
+	// (ReasonTooLarge). A stream's raw bytes are not capped as a whole
+	// (SGLang's cumulative streams repeat every token in every event):
+	// what is kept in memory is, and Timeout bounds the rest.
 	MaxResponseBytes int64
+	// Retries is how many times a sample is sent again (default
+	// DefaultRetries; NoRetries for none) after a 429 or 503 (waiting
+	// the Retry-After the server names, else a short backoff), or after a
+	// connection that failed before a byte of the request could count: no
+	// connection could be made, or a reused keep-alive connection closed
+	// before any response byte (see send). A retry goes to another
+	// endpoint when one is healthy, never past the sample's Timeout, and
+	// never once a first token was reported. Every retry is counted in
+	// Stats.
+	Retries int
+	// MaxFailures stops the run early (the zero value never does): once
+	// it is exceeded the pool cancels what is queued and in flight and
+	// calls Abort.
+	MaxFailures FailureLimit
+	// Abort, if set, is called once, in its own goroutine, with an error
+	// wrapping ErrTooManyFailures when MaxFailures is exceeded; a runner
+	// passes loadgen.AbortTest.
+	Abort func(error)
+	// OnFailure, if set, receives every failed sample, one call at a time
+	// (never concurrently), from the goroutine that completes the sample;
+	// it must not block for long. A runner writes them to a file.
+	OnFailure func(Failure)
 	// Transport, if set, carries every request instead of the pool's own
 	// net/http Transport (see newTransport), e.g. to add TLS roots. A
 	// *http.Transport is cloned, keep-alives off, for retries (see send).
@@ -113,12 +150,13 @@ type Config struct {
 
 // endpointURL turns a base URL into the request URL for api.
 func endpointURL(base string, api protocol.Protocol) (string, error) {
-	u, err := url.Parse(strings.TrimSpace(base))
+	return endpointURLAt(0, base, api)
+}
+
+func endpointURLAt(i int, base string, api protocol.Protocol) (string, error) {
+	u, err := checkEndpoint(i, base)
 	if err != nil {
-		return "", fmt.Errorf("endpoint %q: %w", base, err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("endpoint %q: want an http:// or https:// URL with a host", base)
+		return "", err
 	}
 	p := strings.TrimRight(u.Path, "/")
 	p = strings.TrimSuffix(p, api.Path())
@@ -129,15 +167,22 @@ func endpointURL(base string, api protocol.Protocol) (string, error) {
 	return u.String(), nil
 }
 
-// Failure describes one failed sample.
+// Failure describes one failed sample. Its JSON form is one line of a
+// run's failures.jsonl.
 type Failure struct {
 	// Index is the QSL sample index; ID the LoadGen response ID.
-	Index int
-	ID    uint64
-	// Reason is one of the Reason* constants.
-	Reason string
+	Index int    `json:"index"`
+	ID    uint64 `json:"id"`
+	// Reason is one of the Reason* constants: the error class.
+	Reason string `json:"reason"`
+	// Endpoint is the request URL of the last attempt ("" when none was
+	// made); Status its HTTP status (0 when there was none).
+	Endpoint string `json:"endpoint,omitempty"`
+	Status   int    `json:"status,omitempty"`
+	// Attempts is how many times the sample was sent (0 when never).
+	Attempts int `json:"attempts"`
 	// Message says what went wrong.
-	Message string
+	Message string `json:"message"`
 }
 
 // Failure reasons, the keys of Stats.FailuresByReason.
@@ -148,6 +193,7 @@ const (
 	ReasonMalformed    = "malformed_response" // not JSON, or a needed field missing
 	ReasonServerError  = "server_error"       // an {"error": ...} body with status 200
 	ReasonTruncated    = "truncated_stream"   // stream ended before its end marker
+	ReasonTooLarge     = "response_too_large" // past Config.MaxResponseBytes
 	ReasonNotLoaded    = "sample_not_loaded"  // Bodies returned nil
 	ReasonCanceled     = "canceled"           // the pool's context was cancelled
 	ReasonClosed       = "closed"             // issued after Close
@@ -169,12 +215,24 @@ type Stats struct {
 	CompleterErrors int64
 	// OutputTokens is the sum of NTokens over successful samples.
 	OutputTokens int64
-	// Retries counts requests sent a second time, on a fresh connection,
-	// because the keep-alive connection they went out on failed before
-	// any response byte arrived (see send). A retried sample is not a
-	// failure unless its second attempt fails too.
-	Retries int64
+	// Retries counts requests sent again (see Config.Retries), and
+	// RetriesByCause the same by Retry* cause. A retried sample is not a
+	// failure unless its last attempt fails too.
+	Retries        int64
+	RetriesByCause map[string]int64
+	// Ejections counts endpoints taken out of rotation after failing.
+	Ejections int64
+	// Stopped says why the pool stopped the run early (Config.MaxFailures),
+	// "" when it did not.
+	Stopped string
 }
+
+// Retry causes, the keys of Stats.RetriesByCause.
+const (
+	RetryRateLimited = "http_429"   // 429 Too Many Requests
+	RetryUnavailable = "http_503"   // 503 Service Unavailable
+	RetryConnection  = "connection" // no connection, or one closed before any response byte
+)
 
 // Progress is a cheap snapshot for a progress line.
 type Progress struct {
@@ -213,11 +271,11 @@ type Pool struct {
 	auth   string
 
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 
-	epMu        sync.Mutex
-	outstanding []int
-	rr          int
+	epMu sync.Mutex
+	eps  []endpoint
+	rr   int
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond
@@ -237,10 +295,17 @@ type Pool struct {
 	issued, done, failed, inFlight, queued atomic.Int64
 	outTokens, latencyNs, latencyN         atomic.Int64
 	ttftNs, ttftN, completerErrs, retries  atomic.Int64
+	ejections                              atomic.Int64
 
-	failMu   sync.Mutex
-	byReason map[string]int64
-	first    []Failure
+	failMu        sync.Mutex
+	byReason      map[string]int64
+	first         []Failure
+	retriesBy     map[string]int64
+	stopped       string
+	countedFailed int64 // failures that count towards MaxFailures
+	stopOnce      sync.Once
+
+	sinkMu sync.Mutex // serialises OnFailure
 }
 
 var _ loadgen.SUT = (*Pool)(nil)
@@ -249,56 +314,59 @@ var _ loadgen.SUT = (*Pool)(nil)
 // complete as failures, and fails queued and later samples at once, so
 // LoadGen never waits on a dead run. Call Close when done.
 func New(ctx context.Context, cfg Config) (*Pool, error) {
-	if len(cfg.Endpoints) == 0 {
-		return nil, errors.New("sut: no endpoints configured")
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
 	if cfg.API == nil {
-		return nil, errors.New("sut: Config.API is required (see protocol.Lookup)")
+		return nil, configErr("API", "required (see protocol.Lookup)")
 	}
 	if cfg.Bodies == nil || cfg.Completer == nil {
 		return nil, errors.New("sut: Config.Bodies and Config.Completer are required")
 	}
-	if cfg.Concurrency <= 0 {
+	if cfg.Concurrency == 0 {
 		cfg.Concurrency = DefaultConcurrency
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = cfg.API.DefaultTimeout()
-	}
+	cfg.Timeout = durationOr(cfg.Timeout, cfg.API.DefaultTimeout())
 	if cfg.Name == "" {
 		cfg.Name = "mlperf-go-" + cfg.API.Name()
 	}
-	if cfg.CloseTimeout <= 0 {
-		cfg.CloseTimeout = DefaultCloseTimeout
-	}
+	cfg.CloseTimeout = durationOr(cfg.CloseTimeout, DefaultCloseTimeout)
 	if cfg.MaxFailureRecords <= 0 {
 		cfg.MaxFailureRecords = DefaultMaxFailureRecords
 	}
-	if cfg.MaxResponseBytes <= 0 {
+	if cfg.MaxResponseBytes == 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	switch cfg.Retries {
+	case 0:
+		cfg.Retries = DefaultRetries
+	case NoRetries:
+		cfg.Retries = 0
 	}
 	parts, _ := cfg.Bodies.(PrefixedBodies)
 	p := &Pool{
 		cfg:         cfg,
 		parts:       parts,
 		log:         cfg.Logger,
-		outstanding: make([]int, len(cfg.Endpoints)),
 		byReason:    map[string]int64{},
+		retriesBy:   map[string]int64{},
 	}
 	if p.log == nil {
 		p.log = zap.NewNop()
 	}
-	for _, e := range cfg.Endpoints {
-		u, err := endpointURL(e, cfg.API)
+	for i, e := range cfg.Endpoints {
+		u, err := endpointURLAt(i, e, cfg.API)
 		if err != nil {
-			return nil, fmt.Errorf("sut: %w", err)
+			return nil, err
 		}
 		p.urls = append(p.urls, u)
+		p.eps = append(p.eps, endpoint{url: u})
 	}
 	if cfg.APIKey != "" {
 		p.auth = "Bearer " + cfg.APIKey
 	}
 	p.client, p.fresh = newClients(cfg.Transport, cfg.Concurrency, len(cfg.Endpoints))
-	p.ctx, p.cancel = context.WithCancel(ctx)
+	p.ctx, p.cancel = context.WithCancelCause(ctx)
 	p.qcond = sync.NewCond(&p.qmu)
 	p.workers.Add(cfg.Concurrency)
 	for range cfg.Concurrency {
@@ -373,30 +441,6 @@ func (p *Pool) worker() {
 		}
 		p.serve(w, qs)
 	}
-}
-
-// acquire picks the endpoint with the fewest outstanding requests,
-// rotating the start of the scan so ties spread evenly.
-func (p *Pool) acquire() int {
-	p.epMu.Lock()
-	n := len(p.outstanding)
-	best := p.rr % n
-	for k := 1; k < n; k++ {
-		i := (p.rr + k) % n
-		if p.outstanding[i] < p.outstanding[best] {
-			best = i
-		}
-	}
-	p.rr++
-	p.outstanding[best]++
-	p.epMu.Unlock()
-	return best
-}
-
-func (p *Pool) release(i int) {
-	p.epMu.Lock()
-	p.outstanding[i]--
-	p.epMu.Unlock()
 }
 
 // emit hands a response to the Completer. Rather than a goroutine of its
@@ -474,7 +518,7 @@ func (p *Pool) failClosed(samples []loadgen.QuerySample) {
 	resps := make([]loadgen.Response, len(samples))
 	for i, qs := range samples {
 		resps[i] = loadgen.Response{ID: qs.ID}
-		p.recordFailure(qs, ReasonClosed, "sample issued after the pool was closed")
+		p.recordFailure(qs, Failure{Reason: ReasonClosed, Message: "sample issued after the pool was closed"})
 	}
 	p.done.Add(int64(len(samples)))
 	if p.cfg.Stream {
@@ -487,23 +531,73 @@ func (p *Pool) failClosed(samples []loadgen.QuerySample) {
 	}
 }
 
-// recordFailure counts and logs a failure.
-func (p *Pool) recordFailure(qs loadgen.QuerySample, reason, msg string) {
-	p.failed.Add(1)
+// recordFailure counts, logs and hands on a failure (f's Index and ID
+// are filled in from qs), and stops the run when MaxFailures is exceeded.
+func (p *Pool) recordFailure(qs loadgen.QuerySample, f Failure) {
+	f.Index, f.ID = qs.Index, qs.ID
+	failed := p.failed.Add(1)
 	p.failMu.Lock()
-	p.byReason[reason]++
+	p.byReason[f.Reason]++
 	keep := len(p.first) < p.cfg.MaxFailureRecords
 	if keep {
-		p.first = append(p.first, Failure{Index: qs.Index, ID: qs.ID, Reason: reason, Message: msg})
+		p.first = append(p.first, f)
 	}
+	counts := f.Reason != ReasonCanceled && f.Reason != ReasonClosed
+	if counts {
+		p.countedFailed++
+	}
+	counted := p.countedFailed
 	p.failMu.Unlock()
-	if keep {
-		p.log.Warn("sample failed", zap.Int("index", qs.Index), zap.Uint64("id", qs.ID),
-			zap.String("reason", reason), zap.String("error", msg))
-	} else {
-		p.log.Debug("sample failed", zap.Int("index", qs.Index), zap.Uint64("id", qs.ID),
-			zap.String("reason", reason), zap.String("error", msg))
+	fields := []zap.Field{zap.Int("index", f.Index), zap.Uint64("id", f.ID),
+		zap.String("reason", f.Reason), zap.String("error", f.Message)}
+	if f.Endpoint != "" {
+		fields = append(fields, zap.String("endpoint", f.Endpoint))
 	}
+	if keep {
+		p.log.Warn("sample failed", fields...)
+	} else {
+		p.log.Debug("sample failed", fields...)
+	}
+	if p.cfg.OnFailure != nil {
+		p.sinkMu.Lock()
+		p.cfg.OnFailure(f)
+		p.sinkMu.Unlock()
+	}
+	if !counts {
+		return
+	}
+	// Finished samples, less the cancelled and closed ones; the samples
+	// failing right now are not yet in done, but are in counted.
+	finished := max(p.done.Load()+1-(failed-counted), counted)
+	if p.cfg.MaxFailures.exceeded(counted, finished) {
+		p.stop(counted, finished)
+	}
+}
+
+// stop ends the run once MaxFailures is exceeded: queued and in-flight
+// samples are cancelled (they complete as failures at once) and Abort is
+// called.
+func (p *Pool) stop(failed, finished int64) {
+	p.stopOnce.Do(func() {
+		err := fmt.Errorf("%w: %d of %d finished samples failed (limit %s); stopping the test early",
+			ErrTooManyFailures, failed, finished, p.cfg.MaxFailures)
+		p.failMu.Lock()
+		p.stopped = err.Error()
+		p.failMu.Unlock()
+		p.log.Error("stopping the test", zap.Error(err))
+		p.cancel(err)
+		if p.cfg.Abort != nil {
+			go p.cfg.Abort(err)
+		}
+	})
+}
+
+// countRetry counts one retry of cause.
+func (p *Pool) countRetry(cause string) {
+	p.retries.Add(1)
+	p.failMu.Lock()
+	p.retriesBy[cause]++
+	p.failMu.Unlock()
 }
 
 // Stats returns the counters so far.
@@ -514,6 +608,11 @@ func (p *Pool) Stats() Stats {
 		by[k] = v
 	}
 	first := append([]Failure(nil), p.first...)
+	retriesBy := make(map[string]int64, len(p.retriesBy))
+	for k, v := range p.retriesBy {
+		retriesBy[k] = v
+	}
+	stopped := p.stopped
 	p.failMu.Unlock()
 	return Stats{
 		Issued:           p.issued.Load(),
@@ -524,6 +623,9 @@ func (p *Pool) Stats() Stats {
 		CompleterErrors:  p.completerErrs.Load(),
 		OutputTokens:     p.outTokens.Load(),
 		Retries:          p.retries.Load(),
+		RetriesByCause:   retriesBy,
+		Ejections:        p.ejections.Load(),
+		Stopped:          stopped,
 	}
 }
 
@@ -565,13 +667,13 @@ func (p *Pool) Close() error {
 		case <-t.C:
 			p.log.Warn("close timeout: cancelling in-flight requests",
 				zap.Int64("in_flight", p.inFlight.Load()), zap.Int64("queued", p.queued.Load()))
-			p.cancel()
+			p.cancel(errors.New("Close timed out waiting for in-flight requests"))
 			<-idle
 		}
 		t.Stop()
 		// Every worker has returned, and the last to emit delivered
 		// everything pending before returning.
-		p.cancel()
+		p.cancel(nil)
 		p.client.CloseIdleConnections()
 		p.fresh.CloseIdleConnections()
 	})

@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -42,17 +45,30 @@ type reqState struct {
 	start     time.Time
 	firstSent bool
 	finished  bool
+	attempts  int
 }
 
-// failure is an error with its Reason.
+// failure is an error with its Reason and, once known, where it
+// happened.
 type failure struct {
-	reason string
-	err    error
+	reason   string
+	err      error
+	endpoint string
+	status   int
 }
 
 func (f *failure) Error() string { return f.err.Error() }
 
-func fail(reason string, err error) *failure { return &failure{reason, err} }
+func fail(reason string, err error) *failure { return &failure{reason: reason, err: err} }
+
+// retry is what an attempt's failure allows: ok when the sample may be
+// sent again, after wait, on a new connection when fresh.
+type retry struct {
+	ok    bool
+	cause string
+	wait  time.Duration
+	fresh bool
+}
 
 // serve sends one sample and completes it exactly once, whatever happens.
 func (p *Pool) serve(w *worker, qs loadgen.QuerySample) {
@@ -75,8 +91,9 @@ func (p *Pool) serve(w *worker, qs loadgen.QuerySample) {
 	}
 }
 
-// do performs the request; it completes the sample itself on success and
-// returns the failure otherwise.
+// do performs the request, retrying as Config.Retries allows; it
+// completes the sample itself on success and returns the failure
+// otherwise.
 func (p *Pool) do(w *worker, st *reqState) *failure {
 	var prefix, body []byte
 	if p.parts != nil {
@@ -88,34 +105,126 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 		return fail(ReasonNotLoaded, fmt.Errorf("sample %d is not loaded (no request body)", st.qs.Index))
 	}
 	if err := p.ctx.Err(); err != nil {
-		return fail(ReasonCanceled, err)
+		return fail(ReasonCanceled, fmt.Errorf("run stopped: %w", context.Cause(p.ctx)))
 	}
-	ep := p.acquire()
-	defer p.release(ep)
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
+	avoid, fresh := -1, false
+	for attempt := 0; ; attempt++ {
+		st.attempts++
+		l := p.acquire(avoid)
+		f, r := p.attempt(ctx, w, st, l, prefix, body, fresh)
+		if f == nil {
+			return nil
+		}
+		if !r.ok || st.firstSent || st.finished {
+			return f
+		}
+		if attempt >= p.cfg.Retries {
+			if p.cfg.Retries > 0 {
+				f.err = fmt.Errorf("%w (after %d retries)", f.err, p.cfg.Retries)
+			}
+			return f
+		}
+		if r.wait > maxRetryAfter {
+			f.err = fmt.Errorf("%w (not retried: the server asks to wait %v)", f.err, r.wait)
+			return f
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= r.wait {
+			f.err = fmt.Errorf("%w (not retried: waiting %v would pass the sample's %v timeout)", f.err, r.wait, p.cfg.Timeout)
+			return f
+		}
+		p.countRetry(r.cause)
+		p.log.Debug("retrying a sample", zap.Int("index", st.qs.Index), zap.String("cause", r.cause),
+			zap.Duration("wait", r.wait), zap.String("endpoint", p.urls[l.ep]), zap.Error(f.err))
+		if r.wait > 0 {
+			t := time.NewTimer(r.wait)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				nf := p.netFailure(ctx, ctx.Err())
+				nf.err = fmt.Errorf("%w while waiting to retry after: %w", nf.err, f.err)
+				nf.endpoint, nf.status = f.endpoint, f.status
+				return nf
+			}
+		}
+		avoid, fresh = l.ep, r.fresh
+	}
+}
+
+// attempt sends the sample once to the leased endpoint and reads the
+// answer, releasing the lease with what it learned about the endpoint's
+// health. On failure it says whether the sample may be retried.
+func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, prefix, body []byte, fresh bool) (f *failure, r retry) {
+	o, wait := outcomeNeutral, time.Duration(0)
+	defer func() {
+		msg := ""
+		if f != nil {
+			f.endpoint = p.urls[l.ep]
+			msg = f.Error()
+		}
+		p.release(l, o, wait, msg)
+	}()
 	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
-	resp, err := p.send(ctx, ep, prefix, body)
+	resp, tr, err := p.send(ctx, l.ep, prefix, body, fresh)
 	if err != nil {
-		return netFail(err)
+		f = netFail(err)
+		if f.reason == ReasonTransport {
+			o = outcomeFailed
+			switch {
+			case tr.conns.Load() == 0:
+				// No connection: nothing of the request was sent.
+				r = retry{ok: true, cause: RetryConnection, wait: retryWait(st.attempts - 1)}
+			case tr.retryable():
+				// The keep-alive race (see send): again at once, on a
+				// new connection. It says nothing about the endpoint's
+				// health.
+				o = outcomeNeutral
+				r = retry{ok: true, cause: RetryConnection, fresh: true}
+			}
+		}
+		return f, r
 	}
 	defer resp.Body.Close()
-	var f *failure
-	switch {
-	case resp.StatusCode != http.StatusOK:
+	if resp.StatusCode != http.StatusOK {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[ep], clip(bytes.TrimSpace(snippet), 300)))
-	case p.cfg.Stream:
+		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[l.ep], clip(bytes.TrimSpace(snippet), 300)))
+		f.status = resp.StatusCode
+		switch {
+		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
+			cause := RetryRateLimited
+			if resp.StatusCode == http.StatusServiceUnavailable {
+				cause = RetryUnavailable
+			}
+			ra, named := retryAfter(resp.Header, time.Now())
+			if !named {
+				ra = retryWait(st.attempts - 1)
+			}
+			o, wait = outcomeThrottled, ra
+			r = retry{ok: true, cause: cause, wait: ra}
+		case resp.StatusCode >= 500:
+			o = outcomeFailed
+		}
+		return f, r
+	}
+	if p.cfg.Stream {
 		f = p.readStream(w, st, resp.Body, resp.Header.Get("Content-Type"), netFail)
-	default:
+	} else {
 		f = p.readBody(st, resp.ContentLength, resp.Body, netFail)
 	}
-	if f == nil {
+	switch {
+	case f == nil:
+		o = outcomeOK
 		// Read to the end (the chunked trailer after [DONE]) so the
 		// connection goes back to the pool instead of being closed.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	case f.reason == ReasonTransport:
+		o = outcomeFailed // cut mid-answer: the server or the path broke
+	default:
+		o = outcomeOK // it answered, if badly
 	}
-	return f
+	return f, retry{}
 }
 
 // clip shortens a response snippet for a message.
@@ -130,18 +239,23 @@ func clip(b []byte, n int) string {
 func (p *Pool) netFailure(ctx context.Context, err error) *failure {
 	switch {
 	case p.ctx.Err() != nil:
-		return fail(ReasonCanceled, fmt.Errorf("run cancelled: %w", err))
+		return fail(ReasonCanceled, fmt.Errorf("run stopped (%v): %w", context.Cause(p.ctx), err))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fail(ReasonTimeout, fmt.Errorf("no complete response within %v: %w", p.cfg.Timeout, err))
 	}
 	return fail(ReasonTransport, err)
 }
 
-// parseFailure classifies a parse error.
+// parseFailure classifies an error from a protocol or the SSE reader.
 func parseFailure(err error) *failure {
 	var se *protocol.ServerError
-	if errors.As(err, &se) {
+	switch {
+	case errors.As(err, &se):
 		return fail(ReasonServerError, err)
+	case errors.Is(err, protocol.ErrTruncated):
+		return fail(ReasonTruncated, err)
+	case errors.Is(err, protocol.ErrTooLarge):
+		return fail(ReasonTooLarge, err)
 	}
 	return fail(ReasonMalformed, err)
 }
@@ -164,7 +278,7 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		return netFail(err)
 	}
 	if n > p.cfg.MaxResponseBytes {
-		return fail(ReasonMalformed, fmt.Errorf("response larger than %d bytes", p.cfg.MaxResponseBytes))
+		return fail(ReasonTooLarge, fmt.Errorf("%w: the body is longer than %d bytes (raise the response byte limit if that is right)", protocol.ErrTooLarge, p.cfg.MaxResponseBytes))
 	}
 	buf := getBuf()
 	var tokens int64
@@ -186,7 +300,7 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 	br.Reset(body)
 	defer func() { br.Reset(nil); readerPool.Put(br) }()
 	var sse protocol.SSEReader
-	sse.Reset(br)
+	sse.Reset(br, int(min(p.cfg.MaxResponseBytes, math.MaxInt)))
 	if w.stream == nil {
 		w.stream = p.cfg.API.NewStream()
 	}
@@ -207,6 +321,10 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 			break
 		}
 		if err != nil {
+			var se *protocol.ServerError
+			if errors.As(err, &se) || errors.Is(err, protocol.ErrTooLarge) {
+				return parseFailure(err)
+			}
 			return netFail(err)
 		}
 		sawData = true
@@ -219,6 +337,9 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 		if err != nil {
 			return parseFailure(err)
 		}
+		if int64(len(*acc)) > p.cfg.MaxResponseBytes {
+			return fail(ReasonTooLarge, fmt.Errorf("%w: the stream's output passed %d bytes without ending (raise the response byte limit if that is right)", protocol.ErrTooLarge, p.cfg.MaxResponseBytes))
+		}
 		if ev.First && !st.firstSent {
 			p.firstToken(st, ev.FirstData, ev.FirstTokens)
 		}
@@ -227,8 +348,8 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 	if !sawData {
 		return fail(ReasonMalformed, fmt.Errorf("no server-sent events in the response (Content-Type %q); was the body built with stream=true?", contentType))
 	}
-	if !done {
-		return fail(ReasonTruncated, errTruncated)
+	if err := dec.End(done); err != nil {
+		return parseFailure(err)
 	}
 	if !st.firstSent {
 		// The stream finished without any content. LoadGen rejects a
@@ -263,7 +384,7 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 			buf = nil
 		}
 		n = 0
-		p.recordFailure(st.qs, f.reason, f.Error())
+		p.recordFailure(st.qs, Failure{Reason: f.reason, Message: f.Error(), Endpoint: f.endpoint, Status: f.status, Attempts: st.attempts})
 		if p.cfg.Stream && !st.firstSent {
 			st.firstSent = true
 			p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID}})
@@ -280,6 +401,3 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 	}
 	p.emit(ev)
 }
-
-// errTruncated is a stream that ended before its end marker.
-var errTruncated = errors.New("stream ended before data: [DONE] or a finish_reason")

@@ -9,8 +9,6 @@ import (
 	"net/http/httptrace"
 	"sync/atomic"
 	"time"
-
-	"go.uber.org/zap"
 )
 
 // Transport settings.
@@ -83,50 +81,46 @@ func newClients(rt http.RoundTripper, concurrency, endpoints int) (*http.Client,
 		&http.Client{Transport: retry, CheckRedirect: noRedirect}
 }
 
-// send posts one body (prefix then rest) to endpoint ep and returns the
-// response once its head has arrived.
+// send posts one body (prefix then rest) to endpoint ep, on a new
+// connection when fresh, and returns the response once its head has
+// arrived, with the trace of what net/http did.
 //
 // A request whose reused keep-alive connection fails before any byte of a
-// response arrives is sent once more, on a new connection, and counted in
-// Stats.Retries. That is the race of a server closing a connection it
-// thinks idle (its keep-alive timeout) just as the pool writes a request
-// on it. net/http notices most such closes before it reuses a connection,
-// and itself retries a request it could not write at all (GetBody is
-// set), but a POST that was written when the close arrived comes back as an
-// error: net/http replays only idempotent requests (shouldRetryRequest in
-// its transport.go). Sending it again is safe here because nothing of the
-// sample has happened yet on our side: no response byte came back, so
-// nothing was reported to LoadGen, which still waits for the sample and
-// gets exactly one completion, from the retry. On the server's side a
-// generation request changes no state; at worst a server that did read the
-// request before dropping the connection computes one answer twice, which
-// the count makes visible. There is one such retry at most (net/http's
-// own, which only resend a request no byte of which was written, are
-// counted but not limited here), none after a failure on a new connection
-// (the server is refusing us, not timing us out, as net/http reasons too)
-// and none once the request's context has ended.
-func (p *Pool) send(ctx context.Context, ep int, prefix, body []byte) (*http.Response, error) {
-	for attempt := 0; ; attempt++ {
-		var t attemptTrace
-		req, err := p.newRequest(httptrace.WithClientTrace(ctx, t.hooks()), ep, prefix, body)
-		if err != nil {
-			return nil, err
-		}
-		client := p.client
-		if attempt > 0 {
-			client = p.fresh
-		}
-		resp, err := client.Do(req)
-		if n := t.conns.Load(); n > 1 {
-			p.retries.Add(int64(n - 1)) // net/http sent it again itself
-		}
-		if err == nil || attempt > 0 || !t.retryable() || ctx.Err() != nil {
-			return resp, err
-		}
-		p.retries.Add(1)
-		p.log.Debug("request failed on a reused connection before any response; sending it again on a new one",
-			zap.String("endpoint", p.urls[ep]), zap.Error(err))
+// response arrives may be sent once more, on a new connection (see
+// attemptTrace.retryable; do decides, within Config.Retries). That is the
+// race of a server closing a connection it thinks idle (its keep-alive
+// timeout) just as the pool writes a request on it. net/http notices most
+// such closes before it reuses a connection, and itself retries a request
+// it could not write at all (GetBody is set), but a POST that was written
+// when the close arrived comes back as an error: net/http replays only
+// idempotent requests (shouldRetryRequest in its transport.go). Sending it
+// again is safe here because nothing of the sample has happened yet on our
+// side: no response byte came back, so nothing was reported to LoadGen,
+// which still waits for the sample and gets exactly one completion, from
+// the retry. On the server's side a generation request changes no state;
+// at worst a server that did read the request before dropping the
+// connection computes one answer twice, which the count makes visible. A
+// failure on a new connection is not retried that way (the server is
+// refusing us, not timing us out, as net/http reasons too), and net/http's
+// own retries, which only resend a request no byte of which was written,
+// are counted here but not limited.
+func (p *Pool) send(ctx context.Context, ep int, prefix, body []byte, fresh bool) (*http.Response, *attemptTrace, error) {
+	t := &attemptTrace{}
+	req, err := p.newRequest(httptrace.WithClientTrace(ctx, t.hooks()), ep, prefix, body)
+	if err != nil {
+		return nil, t, err
 	}
+	client := p.client
+	if fresh {
+		client = p.fresh
+	}
+	resp, err := client.Do(req)
+	if n := t.conns.Load(); n > 1 {
+		for range n - 1 { // net/http sent it again itself
+			p.countRetry(RetryConnection)
+		}
+	}
+	return resp, t, err
 }
 
 // newRequest builds the POST of prefix+body to endpoint ep. The two parts

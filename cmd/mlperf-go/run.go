@@ -95,7 +95,7 @@ Example:
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line (0 disables)"},
-		}, engineFlags()...),
+		}, append(engineFlags(), resilienceFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -263,6 +263,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
 	}
+	if err := resilienceOptions(c, &o); err != nil {
+		return o, err
+	}
 	return o, nil
 }
 
@@ -345,7 +348,7 @@ func printReport(c *cli.Context, rep *runner.Report) {
 		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
 	}
 	if s.Retries > 0 {
-		fmt.Fprintf(w, "  %-42s %d\n", "Requests retried on a new connection", s.Retries)
+		fmt.Fprintf(w, "  %-42s %d %v\n", "Requests sent again (retries)", s.Retries, s.RetriesByCause)
 	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
@@ -362,7 +365,11 @@ func printFailures(c *cli.Context, rep *runner.Report) {
 		fmt.Fprintf(w, "  sample %d: %s: %s\n", f.Index, f.Reason, f.Message)
 	}
 	if int64(len(s.FirstFailures)) < s.Failed {
-		fmt.Fprintf(w, "  … and %d more (see the log above)\n", s.Failed-int64(len(s.FirstFailures)))
+		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
+	}
+	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, runner.FailuresFile))
+	if s.Stopped != "" {
+		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
 	}
 }
 

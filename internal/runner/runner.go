@@ -60,6 +60,11 @@ type Options struct {
 	Concurrency int
 	// Timeout bounds each request (default API.DefaultTimeout()).
 	Timeout time.Duration
+	// Retries, MaxResponseBytes and MaxFailures are the pool's (see
+	// sut.Config); every failed sample is listed in FailuresFile.
+	Retries          int
+	MaxResponseBytes int64
+	MaxFailures      sut.FailureLimit
 	// Stream forces streaming on or off; nil streams exactly when LoadGen's
 	// use_token_latencies is on (TTFT/TPOT need the first token).
 	Stream *bool
@@ -220,7 +225,17 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	failures, err := newFailureLog(filepath.Join(o.OutputDir, FailuresFile))
+	if err != nil {
+		return nil, err
+	}
+	defer failures.close() //nolint:errcheck // checked below once the test ends
 	pool, err := sut.New(ctx, sut.Config{
+		Retries:          o.Retries,
+		MaxResponseBytes: o.MaxResponseBytes,
+		MaxFailures:      o.MaxFailures,
+		OnFailure:        failures.write,
+		Abort:            loadgen.AbortTest,
 		Endpoints:   o.Endpoints,
 		API:         api,
 		Stream:      rep.Stream,
@@ -259,7 +274,13 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	stopProgress()
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
+	if err := failures.close(); err != nil {
+		log.Error("the failure list is incomplete", zap.Error(err))
+	}
 	if testErr != nil {
+		if rep.Stats.Stopped != "" {
+			return rep, fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(o.OutputDir, FailuresFile))
+		}
 		return rep, fmt.Errorf("LoadGen test did not complete: %w", testErr)
 	}
 	if closeErr != nil {
@@ -273,7 +294,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		}
 	}
 	if rep.Stats.Failed > 0 {
-		return rep, fmt.Errorf("%d of %d samples failed (%v): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, ErrFailures)
+		return rep, fmt.Errorf("%d of %d samples failed (%v; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
 	}
 	return rep, nil
 }

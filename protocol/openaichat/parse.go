@@ -1,6 +1,8 @@
 package openaichat
 
 import (
+	"fmt"
+
 	"github.com/mlperf-go/mlperf-go/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
@@ -21,17 +23,21 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 	base := len(dst)
 	var tokens int64
 	haveChoice, haveUsage := false, false
+	var finish []byte
 	var srvErr error
 	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
-			dst, haveChoice = dst[:base], false
+			dst, haveChoice, finish = dst[:base], false, nil
 			return s.Array(func(idx int) error {
 				if idx != 0 {
 					return s.Skip()
 				}
 				haveChoice = true
 				return s.Object(func(k []byte) error {
+					if string(k) == "finish_reason" {
+						return finishReason(&s, &finish)
+					}
 					if string(k) != "message" {
 						return s.Skip()
 					}
@@ -61,6 +67,8 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 		return dst, 0, err
 	case srvErr != nil:
 		return dst, 0, srvErr
+	case protocol.FinishFailed(string(finish)):
+		return dst, 0, protocol.FinishError(string(finish), fmt.Sprintf("%d bytes of content", len(dst)-base))
 	case !haveChoice:
 		return dst, 0, &jsonwire.FieldError{Msg: "chat response has no choices[0]"}
 	case !haveUsage:
@@ -80,6 +88,13 @@ func appendStrOrNull(s *jscan.Scanner, dst *[]byte) error {
 	}
 	*dst = jscan.AppendStr(*dst, raw, esc)
 	return nil
+}
+
+// finishReason reads a finish_reason value: a string (decoded into *dst)
+// or null (which leaves *dst empty).
+func finishReason(s *jscan.Scanner, dst *[]byte) error {
+	*dst = (*dst)[:0]
+	return appendStrOrNull(s, dst)
 }
 
 // completionTokens reads a usage object (or null) and its
@@ -105,7 +120,8 @@ func completionTokens(s *jscan.Scanner, tokens *int64, have *bool) error {
 // chunk is what one streamed chat chunk carries.
 type chunk struct {
 	hasUsage bool
-	tokens   int64 // usage.completion_tokens when hasUsage
+	tokens   int64  // usage.completion_tokens when hasUsage
+	finish   []byte // choices[0].finish_reason; empty when null or absent
 }
 
 // parseChunk decodes one chat.completion.chunk. The content delta of
@@ -119,7 +135,7 @@ func parseChunk(dst, data []byte) ([]byte, chunk, error) {
 	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
-			dst = dst[:base]
+			dst, c.finish = dst[:base], c.finish[:0]
 			if isNull, err := s.Null(); isNull || err != nil {
 				return err
 			}
@@ -128,6 +144,9 @@ func parseChunk(dst, data []byte) ([]byte, chunk, error) {
 					return s.Skip()
 				}
 				return s.Object(func(k []byte) error {
+					if string(k) == "finish_reason" {
+						return finishReason(&s, &c.finish)
+					}
 					if string(k) != "delta" {
 						return s.Skip()
 					}
@@ -167,20 +186,32 @@ func parseChunk(dst, data []byte) ([]byte, chunk, error) {
 type stream struct {
 	tokens    int64
 	firstSeen bool
+	events    int
+	bytes     int    // content bytes so far
+	finish    []byte // the last finish_reason seen
+	hasUsage  bool
 }
 
-func (st *stream) Reset() { *st = stream{} }
+func (st *stream) Reset() { *st = stream{finish: st.finish[:0]} }
 
 func (st *stream) Tokens() int64 { return st.tokens }
 
 func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 	before := len(out)
+	st.events++
 	out, c, err := parseChunk(out, data)
 	if err != nil {
 		return out[:before], protocol.Event{}, err
 	}
 	if c.hasUsage {
-		st.tokens = c.tokens
+		st.tokens, st.hasUsage = c.tokens, true
+	}
+	st.bytes += len(out) - before
+	if len(c.finish) > 0 {
+		st.finish = append(st.finish[:0], c.finish...)
+		if protocol.FinishFailed(string(c.finish)) {
+			return out, protocol.Event{}, protocol.FinishError(string(c.finish), st.seen())
+		}
 	}
 	var ev protocol.Event
 	if !st.firstSeen && len(out) > before {
@@ -188,4 +219,23 @@ func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 		ev = protocol.Event{First: true, FirstData: out[before:], FirstTokens: 1}
 	}
 	return out, ev, nil
+}
+
+// End accepts a stream that ended with [DONE], and, as OpenAI's client
+// does (it simply reads to the end of the body), one that ended without it
+// after its finish_reason and usage chunk.
+func (st *stream) End(done bool) error {
+	if done || (len(st.finish) > 0 && st.hasUsage) {
+		return nil
+	}
+	what := "no finish_reason"
+	if len(st.finish) > 0 {
+		what = fmt.Sprintf("finish_reason %q but no usage chunk", st.finish)
+	}
+	return fmt.Errorf("%w: no data: [DONE] and %s, after %s", protocol.ErrTruncated, what, st.seen())
+}
+
+// seen says how far the stream got, for messages.
+func (st *stream) seen() string {
+	return fmt.Sprintf("%d events and %d bytes of content", st.events, st.bytes)
 }

@@ -32,6 +32,10 @@ func refChat(b []byte, chunk bool) (content string, tokens int64, hasUsage bool,
 		return "", 0, false, err
 	}
 	if have {
+		finish, err := jsonref.Finish(c0)
+		if err != nil || (!chunk && protocol.FinishFailed(finish)) {
+			return "", 0, false, jsonref.Err
+		}
 		msg, has := c0[key]
 		if has && !(chunk && msg == nil) {
 			mo, ok := msg.(map[string]any)
@@ -55,6 +59,9 @@ func refChat(b []byte, chunk bool) (content string, tokens int64, hasUsage bool,
 }
 
 var chatSeeds = []string{
+	`{"choices":[{"message":{"content":"a"},"finish_reason":"abort"}],"usage":{"completion_tokens":1}}`,
+	`{"choices":[{"message":{"content":"a"},"finish_reason":"error"},{"finish_reason":3}],"usage":{"completion_tokens":1}}`,
+	`{"choices":[{"message":{"content":"a"},"finish_reason":["stop"]}],"usage":{"completion_tokens":1}}`,
 	`{"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"{\"category\": \"A \u003e B\", \"brand\": \"x\\\\y\"}\n\u00e9\ud83d\ude00","tool_calls":[]},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":17,"prompt_tokens_details":null}}`,
 	`{"choices":[{"message":{"content":null}}],"usage":{"completion_tokens":0}}`,
 	`{"choices":[],"usage":{"completion_tokens":1}}`,
@@ -84,6 +91,17 @@ var chatChunkSeeds = []string{
 	`{"choices":null,"usage":{"completion_tokens":null}}`,
 	`{"choices":[{"delta":null}]}`,
 	`{"error":{"message":"boom"}}`,
+	`{"choices":[{"delta":{"content":"x"},"finish_reason":"abort"}]}`,
+	`{"choices":[{"delta":{"content":""},"finish_reason":"stop"}],"usage":{"completion_tokens":2}}`,
+}
+
+// refFinish is choices[0].finish_reason of a valid chunk, "" for none.
+func refFinish(b []byte) string {
+	v, _ := jsonref.Decode(b)
+	m, _ := v.(map[string]any)
+	c0, _, _ := jsonref.First(m, true)
+	f, _ := jsonref.Finish(c0)
+	return f
 }
 
 func FuzzParseChatChunk(f *testing.F) {
@@ -95,6 +113,9 @@ func FuzzParseChatChunk(f *testing.F) {
 		wc, wt, wu, werr := refChat(b, true)
 		if jsonref.CheckErr(t, b, err, werr) && (string(got) != wc || c.tokens != wt || c.hasUsage != wu) {
 			t.Fatalf("body %q: got (%q, %+v), want (%q, %d, %v)", b, got, c, wc, wt, wu)
+		}
+		if err == nil && string(c.finish) != refFinish(b) {
+			t.Fatalf("body %q: finish_reason %q, want %q", b, c.finish, refFinish(b))
 		}
 	})
 }
@@ -176,5 +197,56 @@ func BenchmarkParseChatEncodingJSON(b *testing.B) {
 		if err := json.Unmarshal(body, &r); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestStreamEnd: how a stream may end. [DONE] ends it; without it, a
+// finish_reason and the usage chunk make a complete answer, as OpenAI's
+// client takes it; anything less is truncated, saying what was seen; a
+// failed finish_reason fails it at once.
+func TestStreamEnd(t *testing.T) {
+	content := `{"choices":[{"delta":{"content":"ab"},"finish_reason":null}]}`
+	stop := `{"choices":[{"delta":{},"finish_reason":"stop"}]}`
+	usage := `{"choices":[],"usage":{"completion_tokens":2}}`
+	for _, tc := range []struct {
+		name   string
+		chunks []string
+		done   bool
+		want   string // "" for a complete answer
+	}{
+		{"done", []string{content}, true, ""},
+		{"finish and usage, no done", []string{content, stop, usage}, false, ""},
+		{"finish without usage", []string{content, stop}, false, `no data: [DONE] and finish_reason "stop" but no usage chunk, after 2 events and 2 bytes of content`},
+		{"cut", []string{content}, false, "no data: [DONE] and no finish_reason, after 1 events"},
+		{"aborted", []string{content, `{"choices":[{"delta":{},"finish_reason":"abort"}]}`}, false, `the answer ended with finish_reason "abort" after 2 events and 2 bytes of content`},
+		{"error", []string{`{"choices":[{"delta":{"content":"x"},"finish_reason":"error"}]}`}, true, `finish_reason "error"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := Protocol.NewStream()
+			st.Reset()
+			var out []byte
+			var err error
+			for _, c := range tc.chunks {
+				if out, _, err = st.Next(out, []byte(c)); err != nil {
+					break
+				}
+			}
+			if err == nil {
+				err = st.End(tc.done)
+			}
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("error %v, want a complete answer", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			var se *protocol.ServerError
+			if strings.Contains(tc.want, "finish_reason \"") && strings.Contains(tc.want, "ended with") && !errors.As(err, &se) {
+				t.Errorf("error %v is not a *protocol.ServerError", err)
+			}
+			if strings.HasPrefix(tc.want, "no data") && !errors.Is(err, protocol.ErrTruncated) {
+				t.Errorf("error %v does not wrap ErrTruncated", err)
+			}
+		})
 	}
 }

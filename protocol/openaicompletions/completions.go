@@ -111,33 +111,50 @@ func Encode[T jsonwire.TokenID](model string, prompt []T, p Params, stream bool)
 // requested with return_token_ids: choices[0].token_ids is appended to dst
 // as int32 little-endian words and its length returned. A response without
 // token_ids is an error: the server does not support return_token_ids
-// (vLLM before 0.10.2) and the harness cannot report tokens.
+// (vLLM before 0.10.2) and the harness cannot report tokens. So is one
+// whose finish_reason says the server gave up (protocol.FinishFailed).
 func parseResponse(dst, body []byte) ([]byte, int64, error) {
-	dst, n, have, err := parseBody(dst, body)
-	if err == nil && !have {
-		err = &jsonwire.FieldError{Msg: "completions response has no choices[0].token_ids; the server must support return_token_ids (vLLM >= 0.10.2)"}
+	base := len(dst)
+	dst, c, err := parseBody(dst, body)
+	switch {
+	case err != nil:
+	case protocol.FinishFailed(string(c.finish)):
+		err = protocol.FinishError(string(c.finish), fmt.Sprintf("%d tokens", c.n))
+	case !c.have:
+		err = &jsonwire.FieldError{Msg: errNoTokenIDs}
 	}
-	return dst, int64(n), err
+	if err != nil {
+		return dst[:base], 0, err
+	}
+	return dst, int64(c.n), nil
+}
+
+// errNoTokenIDs is the message for an answer without token IDs.
+const errNoTokenIDs = "completions response has no choices[0].token_ids; the server must support return_token_ids (vLLM >= 0.10.2)"
+
+// chunk is what one completions body or stream chunk carries.
+type chunk struct {
+	n      int    // token IDs appended
+	have   bool   // choices[0].token_ids was an array
+	finish []byte // choices[0].finish_reason; empty when null or absent
 }
 
 // parseChunk decodes one streamed completions chunk and appends its
 // choices[0].token_ids (the delta, per vLLM's return_token_ids) to dst.
 // Chunks without token_ids (the usage chunk) append nothing.
-func parseChunk(dst, data []byte) ([]byte, int, error) {
-	dst, n, _, err := parseBody(dst, data)
-	return dst, n, err
+func parseChunk(dst, data []byte) ([]byte, chunk, error) {
+	return parseBody(dst, data)
 }
 
-func parseBody(dst, body []byte) ([]byte, int, bool, error) {
+func parseBody(dst, body []byte) ([]byte, chunk, error) {
 	s := jscan.New(body)
 	base := len(dst)
-	n := 0
-	have := false
+	var c chunk
 	var srvErr error
 	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
-			dst, n, have = dst[:base], 0, false
+			dst, c = dst[:base], chunk{}
 			if isNull, err := s.Null(); isNull || err != nil {
 				return err
 			}
@@ -146,12 +163,21 @@ func parseBody(dst, body []byte) ([]byte, int, bool, error) {
 					return s.Skip()
 				}
 				return s.Object(func(k []byte) error {
-					if string(k) != "token_ids" {
-						return s.Skip()
+					switch string(k) {
+					case "token_ids":
+						var err error
+						dst, c.n, c.have, err = jsonwire.ReplaceTokenIDs(&s, dst, base)
+						return err
+					case "finish_reason":
+						c.finish = c.finish[:0]
+						if isNull, err := s.Null(); isNull || err != nil {
+							return err
+						}
+						raw, esc, err := s.Str()
+						c.finish = jscan.AppendStr(c.finish, raw, esc)
+						return err
 					}
-					var err error
-					dst, n, have, err = jsonwire.ReplaceTokenIDs(&s, dst, base)
-					return err
+					return s.Skip()
 				})
 			})
 		case "error":
@@ -166,30 +192,61 @@ func parseBody(dst, body []byte) ([]byte, int, bool, error) {
 		err = srvErr
 	}
 	if err != nil {
-		return dst[:base], 0, false, err
+		return dst[:base], chunk{}, err
 	}
-	return dst, n, have, nil
+	return dst, c, nil
 }
 
 // stream accumulates a streamed completions response: every chunk's
 // token_ids are the next tokens; the first chunk with any is the first
 // token event, reporting all of its IDs.
-type stream struct{ tokens int64 }
+type stream struct {
+	tokens  int64
+	events  int
+	haveIDs bool   // some chunk carried token_ids
+	finish  []byte // the last finish_reason seen
+}
 
-func (st *stream) Reset() { st.tokens = 0 }
+func (st *stream) Reset() { *st = stream{finish: st.finish[:0]} }
 
 func (st *stream) Tokens() int64 { return st.tokens }
 
 func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 	before := len(out)
-	out, n, err := parseChunk(out, data)
+	st.events++
+	out, c, err := parseChunk(out, data)
 	if err != nil {
 		return out, protocol.Event{}, err
 	}
-	var ev protocol.Event
-	if st.tokens == 0 && n > 0 {
-		ev = protocol.Event{First: true, FirstData: out[before:], FirstTokens: int64(n)}
+	st.haveIDs = st.haveIDs || c.have
+	if len(c.finish) > 0 {
+		st.finish = append(st.finish[:0], c.finish...)
+		if protocol.FinishFailed(string(c.finish)) {
+			return out[:before], protocol.Event{}, protocol.FinishError(string(c.finish), st.seen())
+		}
 	}
-	st.tokens += int64(n)
+	var ev protocol.Event
+	if st.tokens == 0 && c.n > 0 {
+		ev = protocol.Event{First: true, FirstData: out[before:], FirstTokens: int64(c.n)}
+	}
+	st.tokens += int64(c.n)
 	return out, ev, nil
+}
+
+// End fails a stream none of whose chunks carried token IDs, as
+// parseResponse fails such a body, and accepts one that ended without
+// [DONE] after its finish_reason, as OpenAI's client does.
+func (st *stream) End(done bool) error {
+	switch {
+	case !st.haveIDs:
+		return &jsonwire.FieldError{Msg: fmt.Sprintf("streamed %s, in none of %d events", errNoTokenIDs, st.events)}
+	case done || len(st.finish) > 0:
+		return nil
+	}
+	return fmt.Errorf("%w: no data: [DONE] and no finish_reason, after %s", protocol.ErrTruncated, st.seen())
+}
+
+// seen says how far the stream got, for messages.
+func (st *stream) seen() string {
+	return fmt.Sprintf("%d events and %d tokens", st.events, st.tokens)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -52,7 +53,15 @@ func TestEncode(t *testing.T) {
 	}
 }
 
-func refCompletion(b []byte) ([]byte, int, bool, error) {
+// refCompletion interprets a completions body or chunk; failedFinish
+// reports a finish_reason that fails the answer (protocol.FinishFailed).
+func refCompletion(b []byte) (_ []byte, _ int, _ bool, err error) {
+	failedFinish := false
+	defer func() {
+		if err == nil && failedFinish {
+			err = errFailedFinish
+		}
+	}()
 	v, ok := jsonref.Decode(b)
 	if !ok {
 		return nil, 0, false, jsonref.Err
@@ -65,6 +74,14 @@ func refCompletion(b []byte) ([]byte, int, bool, error) {
 	if err != nil || !have {
 		return nil, 0, false, err
 	}
+	finish, err := jsonref.Finish(c0)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if protocol.FinishFailed(finish) {
+		// Only parseResponse fails on it; the stream does, not parseChunk.
+		failedFinish = true
+	}
 	ids, has := c0["token_ids"]
 	if !has || ids == nil {
 		return nil, 0, false, nil
@@ -73,7 +90,14 @@ func refCompletion(b []byte) ([]byte, int, bool, error) {
 	return out, n, err == nil, err
 }
 
+// errFailedFinish marks a body with a failed finish_reason, which only
+// parseResponse rejects.
+var errFailedFinish = errors.New("failed finish_reason")
+
 var completionSeeds = []string{
+	`{"choices":[{"token_ids":[1],"finish_reason":"abort"}]}`,
+	`{"choices":[{"token_ids":[1],"finish_reason":"error"},{"finish_reason":"abort"}]}`,
+	`{"choices":[{"token_ids":[1],"finish_reason":7}]}`,
 	`{"id":"cmpl-1","object":"text_completion","choices":[{"index":0,"text":"x","logprobs":null,"finish_reason":"length","token_ids":[791,4062,-1,2147483647],"prompt_token_ids":[128000,1,2]}],"usage":{"completion_tokens":4}}`,
 	`{"choices":[{"index":0,"text":"t","token_ids":[12]}],"usage":null}`,
 	`{"choices":[{"token_ids":null}]}`,
@@ -88,9 +112,13 @@ func FuzzParseCompletion(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		want, wn, whave, werr := refCompletion(b)
-		got, n, err := parseChunk(nil, b)
-		if jsonref.CheckErr(t, b, err, werr) && (!bytes.Equal(got, want) || n != wn) {
-			t.Fatalf("chunk %q: got (%x, %d), want (%x, %d)", b, got, n, want, wn)
+		chunkErr := werr
+		if errors.Is(werr, errFailedFinish) {
+			chunkErr, werr = nil, jsonref.Err
+		}
+		got, c, err := parseChunk(nil, b)
+		if jsonref.CheckErr(t, b, err, chunkErr) && (!bytes.Equal(got, want) || c.n != wn || c.have != whave) {
+			t.Fatalf("chunk %q: got (%x, %d, %v), want (%x, %d, %v)", b, got, c.n, c.have, want, wn, whave)
 		}
 		got, n64, err := parseResponse(nil, b)
 		if werr == nil && !whave {

@@ -95,12 +95,14 @@ func Encode[T jsonwire.TokenID](inputIDs []T, p Params, stream bool) ([]byte, er
 // reference offline SUT (language/gpt-oss-120b/mlperf/offline_sut.py)
 // reports output_ids as int32 and n_tokens = len(output_ids); we do the
 // same. A response without output_ids is an error here (the reference
-// would silently report zero tokens).
+// would silently report zero tokens), and so is one SGLang aborted
+// (meta_info.finish_reason of type "abort").
 func parseResponse(dst, body []byte) ([]byte, int64, error) {
 	s := jscan.New(body)
 	base := len(dst)
 	var n int
 	have := false
+	var meta chunk
 	var srvErr error
 	err := s.Object(func(k []byte) error {
 		switch string(k) {
@@ -108,6 +110,8 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 			var err error
 			dst, n, have, err = jsonwire.ReplaceTokenIDs(&s, dst, base)
 			return err
+		case "meta_info":
+			return metaInfo(&s, &meta)
 		case "error":
 			return jsonwire.ErrorField(&s, &srvErr)
 		}
@@ -121,6 +125,8 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 		return dst, 0, err
 	case srvErr != nil:
 		return dst, 0, srvErr
+	case meta.aborted:
+		return dst, 0, abortError(meta.abortMsg, fmt.Sprintf("%d tokens", n))
 	case !have:
 		return dst, 0, &jsonwire.FieldError{Msg: "SGLang response has no output_ids"}
 	}
@@ -133,6 +139,80 @@ type chunk struct {
 	completionTokens int64   // meta_info.completion_tokens, 0 if absent
 	finished         bool    // meta_info.finish_reason non-null, or "finished": true
 	textRunes        int     // len(text) in code points
+	hasIDs           bool    // output_ids was an array
+	finishReason     bool    // meta_info.finish_reason non-null
+	aborted          bool    // meta_info.finish_reason.type was "abort"
+	abortMsg         []byte  // and its message
+}
+
+// abortError is the error of an answer SGLang aborted after what.
+func abortError(msg []byte, what string) error {
+	if len(msg) == 0 {
+		msg = []byte("no message")
+	}
+	return &protocol.ServerError{Message: fmt.Sprintf("SGLang aborted the answer (finish_reason type \"abort\": %s) after %s", jsonwire.Clip(string(msg), 300), what)}
+}
+
+// metaInfo reads a meta_info object (or null) into c: completion_tokens
+// and finish_reason, which is finished unless null or the string "null",
+// and aborted when it is an object whose type is "abort".
+func metaInfo(s *jscan.Scanner, c *chunk) error {
+	c.completionTokens, c.finishReason, c.aborted = 0, false, false
+	if isNull, err := s.Null(); isNull || err != nil {
+		return err
+	}
+	return s.Object(func(k []byte) error {
+		switch string(k) {
+		case "completion_tokens":
+			if isNull, err := s.Null(); isNull || err != nil {
+				c.completionTokens = 0
+				return err
+			}
+			v, err := s.Int64()
+			c.completionTokens = v
+			return err
+		case "finish_reason":
+			c.finishReason, c.aborted = false, false
+			isNull, err := s.Null()
+			if isNull || err != nil {
+				return err
+			}
+			switch s.Peek() {
+			case '"':
+				raw, esc, err := s.Str()
+				if err == nil && string(jscan.AppendStr(nil, raw, esc)) != "null" {
+					c.finishReason = true
+				}
+				return err
+			case '{':
+				c.finishReason = true
+				return s.Object(func(k []byte) error {
+					switch string(k) {
+					case "type":
+						c.aborted = false
+						if s.Peek() != '"' {
+							return s.Skip()
+						}
+						raw, esc, err := s.Str()
+						c.aborted = err == nil && string(jscan.AppendStr(nil, raw, esc)) == "abort"
+						return err
+					case "message":
+						c.abortMsg = c.abortMsg[:0]
+						if s.Peek() != '"' {
+							return s.Skip()
+						}
+						raw, esc, err := s.Str()
+						c.abortMsg = jscan.AppendStr(c.abortMsg, raw, esc)
+						return err
+					}
+					return s.Skip()
+				})
+			}
+			c.finishReason = true
+			return s.Skip()
+		}
+		return s.Skip()
+	})
 }
 
 // idPrefix carries a stream's previous output_ids array to the next chunk:
@@ -158,16 +238,17 @@ func parseChunk(pf *idPrefix, data []byte) (chunk, error) {
 	}
 	s := jscan.New(data)
 	c := chunk{ids: pf.ids[:0]}
-	finishedFlag, finishReason := false, false
+	finishedFlag := false
 	var srvErr error
 	err := s.Object(func(k []byte) error {
 		switch string(k) {
 		case "output_ids":
-			c.ids = pf.ids[:0]
+			c.ids, c.hasIDs = pf.ids[:0], false
 			if isNull, err := s.Null(); isNull || err != nil {
 				pf.raw, pf.ids = pf.raw[:0], c.ids
 				return err
 			}
+			c.hasIDs = true
 			var err error
 			c.ids, err = outputIDs(&s, pf)
 			return err
@@ -190,38 +271,7 @@ func parseChunk(pf *idPrefix, data []byte) (chunk, error) {
 			finishedFlag = v
 			return err
 		case "meta_info":
-			c.completionTokens, finishReason = 0, false
-			if isNull, err := s.Null(); isNull || err != nil {
-				return err
-			}
-			return s.Object(func(k []byte) error {
-				switch string(k) {
-				case "completion_tokens":
-					if isNull, err := s.Null(); isNull || err != nil {
-						c.completionTokens = 0
-						return err
-					}
-					v, err := s.Int64()
-					c.completionTokens = v
-					return err
-				case "finish_reason":
-					finishReason = false
-					isNull, err := s.Null()
-					if isNull || err != nil {
-						return err
-					}
-					if s.Peek() == '"' {
-						raw, esc, err := s.Str()
-						if err == nil && string(jscan.AppendStr(nil, raw, esc)) != "null" {
-							finishReason = true
-						}
-						return err
-					}
-					finishReason = true
-					return s.Skip()
-				}
-				return s.Skip()
-			})
+			return metaInfo(&s, &c)
 		case "error":
 			return jsonwire.ErrorField(&s, &srvErr)
 		}
@@ -233,7 +283,7 @@ func parseChunk(pf *idPrefix, data []byte) (chunk, error) {
 	if err == nil {
 		err = srvErr
 	}
-	c.finished = finishedFlag || finishReason
+	c.finished = finishedFlag || c.finishReason
 	return c, err
 }
 
@@ -254,15 +304,33 @@ func outputIDs(s *jscan.Scanner, pf *idPrefix) ([]int32, error) {
 // when the chunk carries fewer than n IDs. Without completion_tokens the
 // chunk's output_ids are taken as a delta, and without those a non-empty
 // text counts as max(1, len(text)/4) zero tokens.
+//
+// A stream none of whose chunks carries output_ids fails at its end, as a
+// non-streamed answer without them does, and a chunk SGLang aborted fails
+// it at once.
 type stream struct {
 	pf      idPrefix // the previous chunk's output_ids, kept across responses for its capacity
 	n       int      // tokens so far
 	started bool     // a chunk with tokens or text has been seen
+	events  int
+	hasIDs  bool // some chunk carried output_ids
 }
 
 func (st *stream) Reset() {
 	st.pf.raw, st.pf.ids = st.pf.raw[:0], st.pf.ids[:0]
-	st.n, st.started = 0, false
+	st.n, st.started, st.events, st.hasIDs = 0, false, 0, false
+}
+
+// End fails a stream without output_ids, or one cut before its finish
+// reason without [DONE].
+func (st *stream) End(done bool) error {
+	switch {
+	case !st.hasIDs:
+		return &jsonwire.FieldError{Msg: fmt.Sprintf("SGLang stream has no output_ids in any of its %d events", st.events)}
+	case !done:
+		return fmt.Errorf("%w: no finish_reason and no data: [DONE], after %d events and %d tokens", protocol.ErrTruncated, st.events, st.n)
+	}
+	return nil
 }
 
 func (st *stream) Tokens() int64 { return int64(st.n) }
@@ -271,9 +339,14 @@ func (st *stream) Tokens() int64 { return int64(st.n) }
 // with its first ID only (server_sut.py: n_tokens 1), and a chunk with a
 // finish reason as the end of the response.
 func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
+	st.events++
 	c, err := parseChunk(&st.pf, data)
 	if err != nil {
 		return out, protocol.Event{}, err
+	}
+	st.hasIDs = st.hasIDs || c.hasIDs
+	if c.aborted {
+		return out, protocol.Event{}, abortError(c.abortMsg, fmt.Sprintf("%d events and %d tokens", st.events, st.n))
 	}
 	before := len(out)
 	out, first := st.add(out, c)

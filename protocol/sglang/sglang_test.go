@@ -79,7 +79,7 @@ func refSGLang(b []byte) (ids []byte, n int, have bool, c chunk, err error) {
 		return nil, 0, false, c, err
 	}
 	if o, has := m["output_ids"]; has && o != nil {
-		have = true
+		have, c.hasIDs = true, true
 		if ids, n, err = jsonref.IDs(o); err != nil {
 			return nil, 0, false, c, err
 		}
@@ -105,6 +105,9 @@ func refSGLang(b []byte) (ids []byte, n int, have bool, c chunk, err error) {
 		}
 		if fr, has := mo["finish_reason"]; has && fr != nil && fr != "null" {
 			c.finished = true
+			if fo, ok := fr.(map[string]any); ok && fo["type"] == "abort" {
+				c.aborted = true
+			}
 		}
 	}
 	return ids, n, have, c, nil
@@ -117,6 +120,9 @@ var sglangSeeds = []string{
 	`{"output_ids":null,"meta_info":null,"text":null}`,
 	`{"error":{"message":"x"}}`,
 	`{"output_ids":[1,"2"]}`,
+	`{"output_ids":[1],"meta_info":{"finish_reason":{"type":"abort","message":"Aborted","status_code":null},"completion_tokens":1}}`,
+	`{"output_ids":[1],"meta_info":{"finish_reason":{"type":"abort","type":"stop","message":3}}}`,
+	`{"output_ids":[1],"meta_info":{"finish_reason":{"type":7,"message":"x"}}}`,
 }
 
 func FuzzParseSGLang(f *testing.F) {
@@ -132,12 +138,13 @@ func FuzzParseSGLang(f *testing.F) {
 				got = binary.LittleEndian.AppendUint32(got, uint32(id))
 			}
 			c.ids = nil
-			if !bytes.Equal(got, wids) || c.completionTokens != wc.completionTokens || c.finished != wc.finished || c.textRunes != wc.textRunes {
+			if !bytes.Equal(got, wids) || c.completionTokens != wc.completionTokens || c.finished != wc.finished || c.textRunes != wc.textRunes ||
+				c.hasIDs != wc.hasIDs || c.aborted != wc.aborted {
 				t.Fatalf("chunk %q: got (%x, %+v), want (%x, %+v)", b, got, c, wids, wc)
 			}
 		}
 		got, n, err := parseResponse(nil, b)
-		if werr == nil && !whave {
+		if werr == nil && (!whave || wc.aborted) {
 			werr = jsonref.Err
 		}
 		if jsonref.CheckErr(t, b, err, werr) && (!bytes.Equal(got, wids) || n != int64(wn)) {

@@ -133,3 +133,10 @@ func CheckErr(t *testing.T, b []byte, got, want error) bool {
 	}
 	return got == nil
 }
+
+// Finish reads choices[0].finish_reason: a string, or "" when null or
+// absent; anything else is an error.
+func Finish(c0 map[string]any) (string, error) {
+	v, has := c0["finish_reason"]
+	return Str(v, has)
+}

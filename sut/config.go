@@ -1,0 +1,203 @@
+package sut
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits on Config values: beyond them a setting is a typo, not a choice.
+const (
+	// MaxConcurrency bounds Config.Concurrency: each slot is a goroutine
+	// and, in flight, a socket; a billion of them exhausts memory long
+	// before any server could use them.
+	MaxConcurrency = 1 << 16
+	// MaxRetries bounds Config.Retries.
+	MaxRetries = 100
+	// minResponseBytes is the smallest Config.MaxResponseBytes: below it
+	// even an ordinary answer cannot fit.
+	minResponseBytes = 1 << 10
+)
+
+// ConfigError is an invalid Config field. Field is the Config field's
+// name, so a caller can name its own flag for it.
+type ConfigError struct {
+	Field string
+	Msg   string
+}
+
+func (e *ConfigError) Error() string { return "sut: Config." + e.Field + ": " + e.Msg }
+
+func configErr(field, format string, args ...any) error {
+	return &ConfigError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate checks the fields a user sets (zero values take their
+// defaults), as New does, so a caller can refuse bad settings before
+// doing any work. Errors are *ConfigError, naming the field.
+func (c Config) Validate() error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	for i, e := range c.Endpoints {
+		if _, err := checkEndpoint(i, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks the fields other than the endpoints' URLs.
+func (c *Config) validate() error {
+	if len(c.Endpoints) == 0 {
+		return configErr("Endpoints", "no endpoint configured")
+	}
+	if c.Concurrency < 0 || c.Concurrency > MaxConcurrency {
+		return configErr("Concurrency", "%d is out of range: use 1 to %d requests in flight", c.Concurrency, MaxConcurrency)
+	}
+	if c.Timeout < 0 {
+		return configErr("Timeout", "%v is negative: use a positive duration such as 20m", c.Timeout)
+	}
+	if c.CloseTimeout < 0 {
+		return configErr("CloseTimeout", "%v is negative", c.CloseTimeout)
+	}
+	if c.Retries < NoRetries || c.Retries > MaxRetries {
+		return configErr("Retries", "%d is out of range: use 0 to %d", c.Retries, MaxRetries)
+	}
+	if c.MaxResponseBytes < 0 || (c.MaxResponseBytes > 0 && c.MaxResponseBytes < minResponseBytes) {
+		return configErr("MaxResponseBytes", "%d is out of range: use at least %d bytes", c.MaxResponseBytes, minResponseBytes)
+	}
+	if err := c.MaxFailures.validate(); err != nil {
+		return &ConfigError{Field: "MaxFailures", Msg: err.Error()}
+	}
+	for i, r := range c.APIKey {
+		if r < 0x20 || r == 0x7f {
+			return configErr("APIKey", "contains a control character at byte %d (a line break from a key file?); the key is not shown, remove the character", i)
+		}
+	}
+	return nil
+}
+
+// checkEndpoint refuses a base URL the pool cannot use as given. The
+// message never repeats credentials: a URL with user information is shown
+// redacted, and one that does not parse is not shown at all when it may
+// hold any.
+func checkEndpoint(i int, base string) (*url.URL, error) {
+	shown := strconv.Quote(base)
+	if strings.Contains(base, "@") {
+		shown = fmt.Sprintf("#%d", i+1)
+	}
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error repeats the whole URL
+		}
+		return nil, configErr("Endpoints", "endpoint %s is not a URL (%v): want an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000", shown, err)
+	}
+	if u.User != nil {
+		return nil, configErr("Endpoints", "endpoint %s carries credentials (user:password@); they would not be sent, and would be written into logs and records: remove them and pass the key as an API key (bearer token)", u.Redacted())
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, configErr("Endpoints", "endpoint %s: want an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000", shown)
+	}
+	return u, nil
+}
+
+// FailureLimit is when a Pool gives up on a run: once Count samples have
+// failed, or once at least MinSamples have finished and Fraction of them
+// failed. Samples cancelled or issued after Close do not count (they
+// follow a stop, they do not cause one). The zero value never stops.
+type FailureLimit struct {
+	// Count stops the run at this many failures (0: no count limit).
+	Count int64
+	// Fraction, in (0, 1], stops the run once that share of the finished
+	// samples failed (0: no fraction limit), judged only from MinSamples
+	// finished samples on (0: DefaultFailureLimitMinSamples).
+	Fraction   float64
+	MinSamples int64
+}
+
+// DefaultFailureLimitMinSamples is how many samples must have finished
+// before a FailureLimit.Fraction is judged: enough that a few early
+// failures do not stop a healthy run, few enough that a dead server is
+// noticed within seconds.
+const DefaultFailureLimitMinSamples = 50
+
+// DefaultMaxFailures is the failure limit the CLI uses by default: stop
+// once 90% of at least 50 finished samples failed. A run that bad cannot
+// produce a result, and catching it early saves the rest of the schedule
+// (up to 10 minutes in the Server scenario).
+const DefaultMaxFailures = "90%"
+
+// ParseFailureLimit reads a limit as the --max-failures flag takes it:
+// "off" (never stop), a count "N" (stop at N failed samples, N ≥ 1), or a
+// percentage "P%" (stop once P% of at least DefaultFailureLimitMinSamples
+// finished samples failed, 0 < P ≤ 100).
+func ParseFailureLimit(s string) (FailureLimit, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "off" || s == "none":
+		return FailureLimit{}, nil
+	case strings.HasSuffix(s, "%"):
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
+		if err != nil || !(v > 0 && v <= 100) {
+			return FailureLimit{}, fmt.Errorf("%q: want a percentage above 0%% and at most 100%%, a count of failed samples, or off", s)
+		}
+		return FailureLimit{Fraction: v / 100, MinSamples: DefaultFailureLimitMinSamples}, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 {
+		return FailureLimit{}, fmt.Errorf("%q: want a count of failed samples (at least 1), a percentage such as 90%%, or off", s)
+	}
+	return FailureLimit{Count: n}, nil
+}
+
+// String is the limit as ParseFailureLimit reads it.
+func (l FailureLimit) String() string {
+	var parts []string
+	if l.Count > 0 {
+		parts = append(parts, strconv.FormatInt(l.Count, 10))
+	}
+	if l.Fraction > 0 {
+		parts = append(parts, strconv.FormatFloat(l.Fraction*100, 'g', -1, 64)+"%")
+	}
+	if len(parts) == 0 {
+		return "off"
+	}
+	return strings.Join(parts, " or ")
+}
+
+func (l FailureLimit) validate() error {
+	if l.Count < 0 || l.MinSamples < 0 || l.Fraction < 0 || l.Fraction > 1 {
+		return fmt.Errorf("%+v: Count and MinSamples must not be negative and Fraction must be in [0, 1]", l)
+	}
+	return nil
+}
+
+// exceeded reports whether failed of finished samples pass the limit.
+func (l FailureLimit) exceeded(failed, finished int64) bool {
+	if l.Count > 0 && failed >= l.Count {
+		return true
+	}
+	minN := l.MinSamples
+	if minN <= 0 {
+		minN = DefaultFailureLimitMinSamples
+	}
+	return l.Fraction > 0 && finished >= minN && float64(failed) >= l.Fraction*float64(finished)
+}
+
+// ErrTooManyFailures is wrapped by the error a Pool passes to
+// Config.Abort when Config.MaxFailures is exceeded.
+var ErrTooManyFailures = errors.New("too many failed samples")
+
+// durationOr returns d, or def when d is zero.
+func durationOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
