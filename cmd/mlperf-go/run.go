@@ -465,6 +465,13 @@ func writeRunInfo(c *cli.Context, o runner.Options, rep *runner.Report, start, e
 		Sampling:       sampling,
 		Start:          start.UTC(),
 		End:            end.UTC(),
+		Samples: &submission.SampleCounts{
+			Issued: rep.Stats.Issued, Completed: rep.Stats.Completed, Failed: rep.Stats.Failed,
+			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
+		},
+	}
+	for _, f := range rep.Stats.FirstFailures {
+		info.Samples.FirstFailures = append(info.Samples.FirstFailures, submission.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}
 	return submission.WriteRunInfo(rep.LogDir, info)
 }

@@ -92,6 +92,10 @@ type Options struct {
 	// nil for none.
 	Progress      io.Writer
 	ProgressEvery time.Duration
+	// EngineMetricsEvery is how often the endpoints' Prometheus /metrics
+	// are scraped into engine_metrics.jsonl (default
+	// enginemetrics.DefaultEvery; negative: never).
+	EngineMetricsEvery time.Duration
 	// Logger receives failures and milestones (default: none).
 	Logger *zap.Logger
 
@@ -265,10 +269,20 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
 		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
 	stopProgress := startProgress(o.Progress, o.ProgressEvery, pool, lib)
+	stopRecorders, err := startRecorders(o, pool)
+	if err != nil {
+		stopProgress()
+		pool.Close()
+		return nil, err
+	}
 	start := time.Now()
 	testErr := loadgen.StartTestContext(ctx, pool, lib, settings, logs, audit)
 	rep.Elapsed = time.Since(start)
 	stopProgress()
+	if err := stopRecorders(); err != nil {
+		// The report loses a chart; the run itself is sound.
+		log.Warn("recording the timeline or engine metrics", zap.Error(err))
+	}
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
 	if err := failures.close(); err != nil {

@@ -48,6 +48,31 @@ type RunInfo struct {
 	// Start and End bound the LoadGen test.
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
+	// Samples is what the worker pool did with the samples LoadGen
+	// issued, failures by class (nil if not recorded).
+	Samples *SampleCounts `json:"samples,omitempty"`
+}
+
+// SampleCounts are the worker pool's counters at the end of a run.
+type SampleCounts struct {
+	// Issued samples reached the pool; Completed were reported to LoadGen;
+	// Failed is the subset of Completed that failed (empty response).
+	Issued    int64 `json:"issued"`
+	Completed int64 `json:"completed"`
+	Failed    int64 `json:"failed"`
+	// FailuresByReason counts failures per class (http_status, timeout, …).
+	FailuresByReason map[string]int64 `json:"failures_by_reason,omitempty"`
+	// FirstFailures are the first few failures, as logged.
+	FirstFailures []SampleFailure `json:"first_failures,omitempty"`
+	// OutputTokens is the sum of output tokens over successful samples.
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+}
+
+// SampleFailure is one failed sample.
+type SampleFailure struct {
+	Index   int    `json:"index"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
 }
 
 // WriteRunInfo writes info as indented JSON to dir/RunInfoFile, replacing any
