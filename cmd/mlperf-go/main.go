@@ -78,6 +78,7 @@ func newApp() *cli.App {
 			fakeEndpointCommand(),
 			datasetCommand(),
 			submissionCommand(),
+			reportCommand(),
 			versionCommand(),
 		},
 	}

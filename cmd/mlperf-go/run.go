@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
+	"github.com/mlperf-go/mlperf-go/internal/report"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -172,6 +173,7 @@ func runAction(c *cli.Context) error {
 	if err := writeRunInfo(c, o, rep, start, end); err != nil {
 		return err
 	}
+	writeReport(c, rep.LogDir)
 
 	evalErr := error(nil)
 	if c.Bool("evaluate") {
@@ -594,4 +596,15 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 		}
 	}()
 	return ctx, func() { signal.Stop(sig); close(done); cancel() }
+}
+
+// writeReport writes results.json, report.html and report.md beside the
+// logs. A report that cannot be written is said, but does not change the
+// run's outcome: the logs are LoadGen's and stay the authority.
+func writeReport(c *cli.Context, dir string) {
+	if _, err := report.WriteRun(dir); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mlperf-go: no report for this run: %v (retry with `mlperf-go report %s`)\n", err, dir)
+		return
+	}
+	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, report.HTMLFile))
 }

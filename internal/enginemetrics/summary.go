@@ -148,3 +148,17 @@ func aggregate(m Metric, scrapes []Scrape) *float64 {
 	}
 	return &out
 }
+
+// Value is q's value in the scrape: that of the first of Metrics measuring
+// q that the scrape holds.
+func (s Scrape) Value(q Quantity) (float64, bool) {
+	for _, m := range Metrics {
+		if m.Quantity != q {
+			continue
+		}
+		if v, ok := s.Values[m.Name]; ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
