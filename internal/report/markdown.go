@@ -173,7 +173,7 @@ var indexTemplate = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <header><h1>mlperf-go results</h1><div class="sub">{{.Root}} · {{len .Rows}} run(s)</div></header>
 <main><section><h2>Runs</h2>
 <table id="runs"><tr><th>run</th><th>benchmark</th><th>scenario</th><th>mode</th><th>status</th><th class="num">headline</th><th class="num">tokens/s</th><th class="num">p99 TTFT</th><th class="num">p99 TPOT</th><th class="num">failed</th></tr>
-{{range .Rows}}<tr><td class="mono"><a href="{{.Link}}">{{.Name}}</a></td>{{if .Error}}<td colspan="3" class="note">{{.Error}}</td><td><span class="badge {{.StatusClass}}">{{.Status}}</span></td><td colspan="5"></td>{{else}}<td>{{.Benchmark}}</td><td>{{.Scenario}}</td><td>{{.Mode}}</td><td><span class="badge {{.StatusClass}}" style="margin:0;color:#fff">{{.Status}}</span></td><td class="num">{{.Headline}}</td><td class="num">{{.Tokens}}</td><td class="num">{{.TTFT}}</td><td class="num">{{.TPOT}}</td><td class="num">{{.Failed}}</td>{{end}}</tr>
+{{range .Rows}}<tr><td class="mono"><a href="{{.Link}}">{{.Name}}</a></td>{{if .Error}}<td colspan="3" class="note">{{.Error}}</td><td><span class="badge {{.StatusClass}}">{{.Status}}</span></td><td colspan="5"></td>{{else}}<td>{{.Benchmark}}</td><td>{{.Scenario}}</td><td>{{.Mode}}</td><td><span class="badge {{.StatusClass}}" style="margin:0">{{.Status}}</span></td><td class="num">{{.Headline}}</td><td class="num">{{.Tokens}}</td><td class="num">{{.TTFT}}</td><td class="num">{{.TPOT}}</td><td class="num">{{.Failed}}</td>{{end}}</tr>
 {{end}}</table></section></main>
 <footer>mlperf-go · each run's report.html has its charts</footer>
 </body></html>

@@ -12,7 +12,7 @@ header{background:#1d2433;color:#fff;padding:20px 32px}
 header h1{margin:0;font-size:22px;font-weight:600}
 header .sub{color:#b8c1d1;margin-top:4px}
 main{max-width:1180px;margin:0 auto;padding:20px 32px 40px}
-.badge{display:inline-block;padding:3px 10px;border-radius:12px;font-weight:700;font-size:13px;letter-spacing:.04em;margin-left:12px;vertical-align:middle}
+.badge{color:#fff;white-space:nowrap;display:inline-block;padding:3px 10px;border-radius:12px;font-weight:700;font-size:13px;letter-spacing:.04em;margin-left:12px;vertical-align:middle}
 .badge.ok{background:var(--ok)}.badge.bad{background:var(--bad)}.badge.info{background:var(--info)}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:12px;margin:4px 0 20px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px 14px}
@@ -32,7 +32,8 @@ ul.reasons li{color:var(--bad)} ul.warnings li{color:var(--warn)}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 th{color:var(--muted);font-weight:600;font-size:12px}
-td.num,th.num{text-align:right}
+td.num,th.num{text-align:right}td.num{white-space:nowrap}
+#runs td.mono{white-space:nowrap}
 table.kv td:first-child{color:var(--muted);width:34%;white-space:nowrap}
 td code,td.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-all}
 svg.chart{width:100%;height:auto;display:block}
@@ -74,7 +75,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(funcs).Parse(`<!DOCT
 {{with .Samples}}<p>{{.Issued}} issued, {{.Completed}} completed, <strong>{{.Failed}} failed</strong>{{if .OutputTokens}}, {{.OutputTokens}} output tokens{{end}}.</p>{{else}}<p class="empty">No run record (mlperf_go_run.json) with the harness's counters.</p>{{end}}
 {{if .FailureClasses}}<table id="failure-classes"><tr><th>class</th><th class="num">samples</th></tr>
 {{range .FailureClasses}}<tr><td>{{index . 0}}</td><td class="num">{{index . 1}}</td></tr>{{end}}</table>{{end}}
-{{if .FirstFailures}}<h3>First failures</h3><table id="first-failures"><tr><th>sample</th><th>class</th><th>message</th></tr>
+{{if .FirstFailures}}<h3>First failures{{if .MoreFailures}} (the first {{len .FirstFailures}} of {{.MoreFailures}}){{end}}</h3><table id="first-failures"><tr><th>sample</th><th>class</th><th>message</th></tr>
 {{range .FirstFailures}}<tr><td>{{.Index}}</td><td>{{.Reason}}</td><td class="mono">{{.Message}}</td></tr>{{end}}</table>{{end}}
 {{if .Messages}}<h3>LoadGen errors and warnings</h3><table id="loadgen-messages"><tr><th>key</th><th>message</th><th class="num">times</th></tr>
 {{range .Messages}}<tr><td>{{.Key}}</td><td>{{.Text}}</td><td class="num">{{.Count}}</td></tr>{{end}}</table>{{end}}

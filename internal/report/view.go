@@ -40,6 +40,7 @@ type view struct {
 	Latencies             []namedChart
 	FailureClasses        [][2]string
 	FirstFailures         []submission.SampleFailure
+	MoreFailures          int64 // total failures when FirstFailures shows fewer
 	Samples               *submission.SampleCounts
 	Engines               []enginemetrics.Summary
 	EngineCharts          []namedChart
@@ -165,7 +166,11 @@ func newView(run *Run) view {
 			v.FailureClasses = append(v.FailureClasses, [2]string{c, fmt.Sprint(n)})
 		}
 		sort.Slice(v.FailureClasses, func(i, j int) bool { return v.FailureClasses[i][0] < v.FailureClasses[j][0] })
-		v.FirstFailures = s.FirstFailures
+		// Ten show what went wrong; the run's log has every one.
+		v.FirstFailures = s.FirstFailures[:min(len(s.FirstFailures), 10)]
+		if int64(len(v.FirstFailures)) < s.Failed {
+			v.MoreFailures = s.Failed
+		}
 	}
 
 	v.EngineCharts = engineCharts(run)
