@@ -375,3 +375,17 @@ func checkScreenshotOf(t *testing.T, chrome, page, name string) {
 	runChromium(t, chrome, "--screenshot="+shot, "--window-size=1280,800", "file://"+page)
 	checkScreenshot(t, shot)
 }
+
+// TestHarnessFilesNamesTheReport keeps submission.HarnessFiles, which
+// packaging leaves out, in step with the files this package writes.
+func TestHarnessFilesNamesTheReport(t *testing.T) {
+	for _, f := range []string{results.File, report.HTMLFile, report.MarkdownFile, report.IndexHTMLFile, report.IndexMDFile} {
+		found := false
+		for _, h := range submission.HarnessFiles {
+			found = found || h == f
+		}
+		if !found {
+			t.Errorf("submission.HarnessFiles lacks %s: packaging would copy it into the submission", f)
+		}
+	}
+}
