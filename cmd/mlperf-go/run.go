@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/enginemetrics"
 	"github.com/mlperf-go/mlperf-go/internal/eval/q3vl"
 	"github.com/mlperf-go/mlperf-go/internal/report"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
@@ -97,6 +98,7 @@ Example:
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
+			&cli.DurationFlag{Name: "engine-metrics-interval", Value: enginemetrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line (0 disables)"},
 		}, append(engineFlags(), resilienceFlags()...)...),
 		Action: runAction,
@@ -233,6 +235,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	}
 	if o.ProgressEvery > 0 {
 		o.Progress = os.Stderr
+	}
+	if o.EngineMetricsEvery = c.Duration("engine-metrics-interval"); o.EngineMetricsEvery <= 0 {
+		o.EngineMetricsEvery = -1 // runner: never
 	}
 	if c.IsSet("target-qps") {
 		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", c.Float64("target-qps")))
