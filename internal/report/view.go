@@ -116,7 +116,10 @@ func newView(run *Run) view {
 			}
 			q := run.Timeline[i-1]
 			dt := p.Elapsed - q.Elapsed
-			if dt <= 0 {
+			// The last point comes when the test ends, often a moment
+			// after the last tick: a rate over a sliver of a second is
+			// noise, not throughput.
+			if dt < 0.25 {
 				continue
 			}
 			done = append(done, Point{p.Elapsed, float64(p.Completed-q.Completed) / dt})
