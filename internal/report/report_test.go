@@ -109,7 +109,6 @@ func realRun(t *testing.T) (string, sut.Stats) {
 		Endpoints:          []string{engine.URL + "/v1"},
 		OutputDir:          out,
 		Settings:           []string{"min_duration=3000", "min_query_count=60", "target_qps=25"},
-		Completion:         sut.DefaultCompletionParams(),
 		EngineMetricsEvery: 250 * time.Millisecond,
 	})
 	if !errors.Is(err, runner.ErrFailures) {

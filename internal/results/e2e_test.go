@@ -25,7 +25,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/internal/synth"
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -59,14 +58,13 @@ func TestResultsFromARealRun(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	start := time.Now()
 	rep, err := runner.Run(context.Background(), runner.Options{
-		Benchmark:  bench,
-		Scenario:   loadgen.Server,
-		Mode:       loadgen.PerformanceOnly,
-		Dataset:    []string{data},
-		Endpoints:  []string{url},
-		OutputDir:  out,
-		Settings:   []string{"min_duration=1000", "min_query_count=40", "target_qps=40"},
-		Completion: sut.DefaultCompletionParams(),
+		Benchmark: bench,
+		Scenario:  loadgen.Server,
+		Mode:      loadgen.PerformanceOnly,
+		Dataset:   []string{data},
+		Endpoints: []string{url},
+		OutputDir: out,
+		Settings:  []string{"min_duration=1000", "min_query_count=40", "target_qps=40"},
 	})
 	if !errors.Is(err, runner.ErrFailures) {
 		t.Fatalf("Run: %v; want some failed samples (the fake fails 10%%)", err)
