@@ -236,9 +236,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if o.ProgressEvery > 0 {
 		o.Progress = os.Stderr
 	}
-	if o.EngineMetricsEvery = c.Duration("engine-metrics-interval"); o.EngineMetricsEvery <= 0 {
-		o.EngineMetricsEvery = -1 // runner: never
-	}
+	o.EngineMetricsEvery = c.Duration("engine-metrics-interval")
 	if c.IsSet("target-qps") {
 		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", c.Float64("target-qps")))
 	}

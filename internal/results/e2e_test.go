@@ -65,6 +65,8 @@ func TestResultsFromARealRun(t *testing.T) {
 		Endpoints: []string{url},
 		OutputDir: out,
 		Settings:  []string{"min_duration=1000", "min_query_count=40", "target_qps=40"},
+		// The fake has no /metrics: the scrape records it as unavailable.
+		EngineMetricsEvery: time.Second,
 	})
 	if !errors.Is(err, runner.ErrFailures) {
 		t.Fatalf("Run: %v; want some failed samples (the fake fails 10%%)", err)

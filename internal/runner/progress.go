@@ -56,8 +56,8 @@ func startProgress(w io.Writer, every time.Duration, pool *sut.Pool, lib *qsl.Li
 }
 
 // startRecorders records, for the report, the pool's counters every second
-// (timeline.jsonl) and the engines' Prometheus metrics every
-// EngineMetricsEvery (engine_metrics.jsonl) in the output directory. The
+// (timeline.jsonl) and, if EngineMetricsEvery is set, the engines'
+// Prometheus metrics (engine_metrics.jsonl) in the output directory. The
 // returned stop function ends both and returns what went wrong writing.
 func startRecorders(o Options, pool *sut.Pool) (stop func() error, err error) {
 	tl, err := timeline.Start(filepath.Join(o.OutputDir, timeline.File), timeline.DefaultEvery, func() timeline.Counters {
@@ -67,7 +67,7 @@ func startRecorders(o Options, pool *sut.Pool) (stop func() error, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.EngineMetricsEvery < 0 {
+	if o.EngineMetricsEvery <= 0 {
 		return tl.Stop, nil
 	}
 	em, err := enginemetrics.Start(filepath.Join(o.OutputDir, enginemetrics.File), o.Endpoints, o.EngineMetricsEvery, nil)

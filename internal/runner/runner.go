@@ -93,8 +93,8 @@ type Options struct {
 	Progress      io.Writer
 	ProgressEvery time.Duration
 	// EngineMetricsEvery is how often the endpoints' Prometheus /metrics
-	// are scraped into engine_metrics.jsonl (default
-	// enginemetrics.DefaultEvery; negative: never).
+	// are scraped into engine_metrics.jsonl; 0 never (the CLI defaults to
+	// enginemetrics.DefaultEvery).
 	EngineMetricsEvery time.Duration
 	// Logger receives failures and milestones (default: none).
 	Logger *zap.Logger
