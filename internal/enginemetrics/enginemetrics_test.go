@@ -253,3 +253,13 @@ func hasWarning(ws []string, sub string) bool {
 	}
 	return false
 }
+
+// TestBothEnginesNamesReadAsOne: a server exposing vLLM's and SGLang's
+// names (the project's fake does) is summarised as the first engine only.
+func TestBothEnginesNamesReadAsOne(t *testing.T) {
+	vals := map[string]float64{"vllm:num_requests_running": 2, "sglang:num_running_reqs": 2, "sglang:cache_hit_rate": 0.5, "vllm:prefix_cache_hits_total": 0}
+	s := Summarize([]Scrape{{Endpoint: "e", Status: StatusOK, Values: vals}, {Endpoint: "e", Status: StatusOK, Values: vals}})[0]
+	if s.Engine != "vLLM" || s.MaxPrefixCacheHitRate != nil || s.MaxRunning == nil || *s.MaxRunning != 2 || len(s.Warnings) != 0 {
+		t.Errorf("summary %+v, want vLLM's metrics only", s)
+	}
+}

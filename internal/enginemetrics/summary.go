@@ -72,18 +72,20 @@ func summarize(endpoint string, scrapes []Scrape) Summary {
 	if s.Available {
 		s.Unavailable = ""
 	}
-	// Each quantity takes the first listed metric the endpoint exposed.
+	// The engine is the one whose metric, in Metrics' order, the endpoint
+	// exposed first; each quantity then takes the first listed metric of
+	// that engine the endpoint exposed. A server that exposes both
+	// engines' names (a proxy, a test double) is read as one engine, not
+	// summed twice.
 	chosen := map[Quantity]Metric{}
 	for _, m := range Metrics {
-		if _, done := chosen[m.Quantity]; done {
+		if _, done := chosen[m.Quantity]; done || (s.Engine != "" && m.Engine != s.Engine) {
 			continue
 		}
 		for _, x := range ok {
 			if _, has := x.Values[m.Name]; has {
 				chosen[m.Quantity] = m
-				if s.Engine == "" {
-					s.Engine = m.Engine
-				}
+				s.Engine = m.Engine
 				break
 			}
 		}

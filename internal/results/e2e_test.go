@@ -65,8 +65,8 @@ func TestResultsFromARealRun(t *testing.T) {
 		Endpoints: []string{url},
 		OutputDir: out,
 		Settings:  []string{"min_duration=1000", "min_query_count=40", "target_qps=40"},
-		// The fake has no /metrics: the scrape records it as unavailable.
-		EngineMetricsEvery: time.Second,
+		// The fake serves vLLM's and SGLang's metrics on /metrics.
+		EngineMetricsEvery: 200 * time.Millisecond,
 	})
 	if !errors.Is(err, runner.ErrFailures) {
 		t.Fatalf("Run: %v; want some failed samples (the fake fails 10%%)", err)
@@ -184,9 +184,18 @@ func TestResultsFromARealRun(t *testing.T) {
 	if r.Settings["target_qps"] != json.Number("40") || r.Settings["min_duration_ms"] != json.Number("1000") || r.Settings["use_token_latencies"] != true {
 		t.Errorf("settings %v", r.Settings)
 	}
-	// The fake has no /metrics: recorded as unavailable, not an error.
-	if len(r.Engine.Metrics) != 1 || r.Engine.Metrics[0].Available || !strings.Contains(r.Engine.Metrics[0].Unavailable, "404") {
-		t.Errorf("engine metrics %+v", r.Engine.Metrics)
+	// The fake serves vLLM's metrics; its prefix cache holds the last
+	// prompt, and every llama prompt begins with the same header tokens,
+	// so the run must be flagged for prefix-cache hits.
+	if len(r.Engine.Metrics) != 1 {
+		t.Fatalf("engine metrics %+v, want one endpoint", r.Engine.Metrics)
+	}
+	em := r.Engine.Metrics[0]
+	if !em.Available || em.Engine != "vLLM" || em.MaxRunning == nil || em.GenerationTokens == nil || *em.GenerationTokens <= 0 {
+		t.Errorf("engine metrics %+v", em)
+	}
+	if em.PrefixCacheHits == nil || *em.PrefixCacheHits <= 0 || !strings.Contains(strings.Join(r.Outcome.Warnings, "\n"), "prefix cache") {
+		t.Errorf("prefix-cache hits %v, warnings %q: want hits flagged", em.PrefixCacheHits, r.Outcome.Warnings)
 	}
 }
 
