@@ -82,6 +82,7 @@ func newApp() *cli.App {
 			fakeEndpointCommand(),
 			datasetCommand(),
 			submissionCommand(),
+			reportCommand(),
 			versionCommand(),
 		},
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
@@ -127,6 +130,19 @@ func TestSubmissionWorkflow(t *testing.T) {
 	if !strings.Contains(out, "p99 time to first token") {
 		t.Errorf("report lacks TTFT:\n%s", out)
 	}
+	// The run's results and report beside its logs; the series they draw
+	// filed with the run.
+	for _, f := range []string{"results.json", "report.html", "report.md", "timeline.jsonl", "engine_metrics.jsonl"} {
+		if _, err := os.Stat(filepath.Join(dir, "perf", f)); err != nil {
+			t.Errorf("run wrote no %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(scen, "performance/run_1/timeline.jsonl")); err != nil {
+		t.Errorf("timeline not filed with the run: %v", err)
+	}
+	if !strings.Contains(out, "report.html") {
+		t.Errorf("run does not say where its report is:\n%s", out)
+	}
 
 	out, err = runCLI(t, append(common, "-o", filepath.Join(dir, "perf2"))...)
 	if err == nil || !strings.Contains(err.Error(), "--replace") {
@@ -180,6 +196,16 @@ func TestSubmissionWorkflow(t *testing.T) {
 	b, _ = os.ReadFile(meas)
 	os.WriteFile(meas, fillTODOs(t, b, nil), 0o644)
 
+	// A report over the whole tree, which packaging must leave out.
+	if out, err := runCLI(t, "report", results); err != nil {
+		t.Fatalf("report over the results tree: %v\n%s", err, out)
+	}
+	for _, f := range []string{"index.html", "index.md", "sys1/llama3.1-8b/Server/performance/run_1/report.html", "sys1/llama3.1-8b/Server/TEST06/performance/run_1/results.json"} {
+		if _, err := os.Stat(filepath.Join(results, f)); err != nil {
+			t.Errorf("report over the tree wrote no %s: %v", f, err)
+		}
+	}
+
 	sub := filepath.Join(dir, "sub")
 	pkgOut, err := runCLI(t, "submission", "package", "--submitter", "Org", "--results", results,
 		"--systems", filepath.Join(dir, "systems"), "--out", sub)
@@ -201,6 +227,12 @@ func TestSubmissionWorkflow(t *testing.T) {
 			t.Errorf("package lacks %s: %v", f, err)
 		}
 	}
+	filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && slices.Contains(submission.HarnessFiles, d.Name()) {
+			t.Errorf("the package holds the harness's own file %s", p)
+		}
+		return nil
+	})
 	readme, _ := os.ReadFile(filepath.Join(pkg, "results/sys1/llama3.1-8b/Server/README.md"))
 	if !strings.Contains(string(readme), "--target-qps") {
 		t.Errorf("the scenario README does not give the command that made the runs:\n%s", readme)

@@ -17,6 +17,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/enginemetrics"
+	"github.com/mlperf-go/mlperf-go/internal/report"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -94,6 +96,7 @@ Example:
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
+			&cli.DurationFlag{Name: "engine-metrics-interval", Value: enginemetrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line (0 disables)"},
 		}, append(engineFlags(), resilienceFlags()...)...),
 		Action: runAction,
@@ -169,6 +172,7 @@ func runAction(c *cli.Context) error {
 	if err := runner.WriteRunInfo(o, rep, rec); err != nil {
 		return err
 	}
+	writeReport(c, rep.LogDir)
 
 	evalErr := error(nil)
 	if c.Bool("evaluate") {
@@ -229,6 +233,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if o.ProgressEvery > 0 {
 		o.Progress = os.Stderr
 	}
+	o.EngineMetricsEvery = c.Duration("engine-metrics-interval")
 	if c.IsSet("target-qps") {
 		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", c.Float64("target-qps")))
 	}
@@ -453,6 +458,17 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 		}
 	}()
 	return ctx, func() { signal.Stop(sig); close(done); cancel() }
+}
+
+// writeReport writes results.json, report.html and report.md beside the
+// logs. A report that cannot be written is said, but does not change the
+// run's outcome: the logs are LoadGen's and stay the authority.
+func writeReport(c *cli.Context, dir string) {
+	if _, err := report.WriteRun(dir); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mlperf-go: no report for this run: %v (retry with `mlperf-go report %s`)\n", err, dir)
+		return
+	}
+	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, report.HTMLFile))
 }
 
 // datasetHelp lists what --dataset takes for each benchmark.

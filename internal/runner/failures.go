@@ -18,9 +18,9 @@ const FailuresFile = "failures.jsonl"
 // failure at a time; the file is created even when nothing fails, so an
 // empty file says so.
 type failureLog struct {
-	mu  sync.Mutex
-	f   *os.File
-	w   *bufio.Writer
+	mu     sync.Mutex
+	f      *os.File
+	w      *bufio.Writer
 	err    error // the first write error
 	n      int64
 	closed bool

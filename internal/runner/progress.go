@@ -1,11 +1,15 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/enginemetrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -49,4 +53,26 @@ func startProgress(w io.Writer, every time.Duration, pool *sut.Pool, lib *qsl.Li
 		}
 	}()
 	return func() { close(done); wg.Wait() }
+}
+
+// startRecorders records, for the report, the pool's counters every second
+// (timeline.jsonl) and, if EngineMetricsEvery is set, the engines'
+// Prometheus metrics (engine_metrics.jsonl) in the output directory. The
+// returned stop function ends both and returns what went wrong writing.
+func startRecorders(o Options, pool *sut.Pool) (stop func() error, err error) {
+	tl, err := timeline.Start(filepath.Join(o.OutputDir, timeline.File), timeline.DefaultEvery, func() timeline.Counters {
+		p := pool.Progress()
+		return timeline.Counters{Issued: p.Issued, Completed: p.Completed, Failed: p.Failed, InFlight: p.InFlight, Queued: p.Queued, OutputTokens: p.OutputTokens}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if o.EngineMetricsEvery <= 0 {
+		return tl.Stop, nil
+	}
+	em, err := enginemetrics.Start(filepath.Join(o.OutputDir, enginemetrics.File), o.Endpoints, o.EngineMetricsEvery, nil)
+	if err != nil {
+		return nil, errors.Join(err, tl.Stop())
+	}
+	return func() error { return errors.Join(tl.Stop(), em.Stop()) }, nil
 }

@@ -34,8 +34,8 @@ func (rep *Report) Kind(compliance string) submission.RunKind {
 // (submission.RunInfoFile), for the submission README: the command, the
 // harness and LoadGen versions, the round followed (Options.Round, else the
 // linked LoadGen's) and whose requests were sent, the benchmark, scenario
-// and kind, the endpoints, API, model and sampling sent, and when the run
-// started and ended.
+// and kind, the endpoints, API, model and sampling sent, when the run
+// started and ended, and the samples' counts and first failures.
 func WriteRunInfo(o Options, rep *Report, rec Record) error {
 	round := o.Round
 	if round == "" {
@@ -58,6 +58,13 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		Sampling:       o.SamplingRecord(),
 		Start:          rep.Start.UTC(),
 		End:            rep.End.UTC(),
+		Samples: &submission.SampleCounts{
+			Issued: rep.Stats.Issued, Completed: rep.Stats.Completed, Failed: rep.Stats.Failed,
+			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
+		},
+	}
+	for _, f := range rep.Stats.FirstFailures {
+		info.Samples.FirstFailures = append(info.Samples.FirstFailures, submission.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}
 	return submission.WriteRunInfo(rep.LogDir, info)
 }

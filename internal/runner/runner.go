@@ -93,6 +93,10 @@ type Options struct {
 	// nil for none.
 	Progress      io.Writer
 	ProgressEvery time.Duration
+	// EngineMetricsEvery is how often the endpoints' Prometheus /metrics
+	// are scraped into engine_metrics.jsonl; 0 never (the CLI defaults to
+	// enginemetrics.DefaultEvery).
+	EngineMetricsEvery time.Duration
 	// Logger receives failures and milestones (default: none).
 	Logger *zap.Logger
 
@@ -236,16 +240,16 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		MaxFailures:      o.MaxFailures,
 		OnFailure:        failures.write,
 		Abort:            loadgen.AbortTest,
-		Endpoints:   o.Endpoints,
-		API:         api,
-		Stream:      rep.Stream,
-		Concurrency: o.Concurrency,
-		Timeout:     o.Timeout,
-		APIKey:      o.APIKey,
-		Name:        "mlperf-go",
-		Bodies:      lib,
-		Completer:   loadgen.Native(),
-		Logger:      log,
+		Endpoints:        o.Endpoints,
+		API:              api,
+		Stream:           rep.Stream,
+		Concurrency:      o.Concurrency,
+		Timeout:          o.Timeout,
+		APIKey:           o.APIKey,
+		Name:             "mlperf-go",
+		Bodies:           lib,
+		Completer:        loadgen.Native(),
+		Logger:           log,
 	})
 	if err != nil {
 		return nil, err
@@ -268,10 +272,20 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
 		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
 	stopProgress := startProgress(o.Progress, o.ProgressEvery, pool, lib)
+	stopRecorders, err := startRecorders(o, pool)
+	if err != nil {
+		stopProgress()
+		pool.Close()
+		return nil, err
+	}
 	testStart := time.Now()
 	testErr := loadgen.StartTestContext(ctx, pool, lib, settings, logs, audit)
 	rep.Elapsed = time.Since(testStart)
 	stopProgress()
+	if err := stopRecorders(); err != nil {
+		// The report loses a chart; the run itself is sound.
+		log.Warn("recording the timeline or engine metrics", zap.Error(err))
+	}
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
 	if err := failures.close(); err != nil {

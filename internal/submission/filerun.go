@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/enginemetrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
 )
 
 // RunKind says what a LoadGen run was for, and so where FileRun files it.
@@ -148,6 +151,14 @@ func FileRun(r RunRecord) (dir string, err error) {
 	default:
 		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
 	}
+
+	// The series the run's report draws, so that `mlperf-go report` over
+	// the tree still charts the run (Package leaves them out).
+	perfDir := dest
+	if r.Kind != KindPerformance && r.Kind != KindAccuracy {
+		perfDir = filepath.Join(dest, "performance", "run_1")
+	}
+	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{enginemetrics.File, perfDir, false})
 
 	for _, c := range copies {
 		if !c.required {

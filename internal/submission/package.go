@@ -230,7 +230,8 @@ func visibleDirs(dir string) []string {
 }
 
 // copyScenario copies a results-tree scenario directory, leaving out hidden
-// entries, run-info JSON files and the top-level README.md (regenerated).
+// entries, the harness's own files (HarnessFiles: run info, report) and the
+// top-level README.md (regenerated).
 func copyScenario(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -249,7 +250,7 @@ func copyScenario(src, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if d.Name() == RunInfoFile || rel == "README.md" || rel == "measurements.json" {
+		if isHarnessFile(d.Name()) || rel == "README.md" || rel == "measurements.json" {
 			return nil
 		}
 		if !d.Type().IsRegular() {

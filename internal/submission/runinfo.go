@@ -5,13 +5,33 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/enginemetrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
 )
 
 // RunInfoFile is the name of the run-info JSON the CLI writes beside
 // LoadGen's logs. FileRun files it with the logs; Package turns it into the
 // scenario's README.md and leaves it out of the submission.
 const RunInfoFile = "mlperf_go_run.json"
+
+// HarnessFiles are the files mlperf-go writes beside LoadGen's logs for
+// people rather than for the submission: the run record, the series the
+// report draws (timeline.jsonl, engine_metrics.jsonl) and the report itself
+// (results.json, report.html, report.md; index.html and index.md over a
+// tree). Package leaves them out. The report's names are spelled here
+// because package report imports this one; its test keeps them in step.
+var HarnessFiles = []string{
+	RunInfoFile, timeline.File, enginemetrics.File,
+	"results.json", "report.html", "report.md", "index.html", "index.md",
+}
+
+// isHarnessFile reports whether name is one of HarnessFiles.
+func isHarnessFile(name string) bool {
+	return slices.Contains(HarnessFiles, name)
+}
 
 // RunInfo records how one LoadGen run was made, so the submission README can
 // state it exactly. Zero fields are omitted from the JSON.
@@ -48,6 +68,31 @@ type RunInfo struct {
 	// Start and End bound the LoadGen test.
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
+	// Samples is what the worker pool did with the samples LoadGen
+	// issued, failures by class (nil if not recorded).
+	Samples *SampleCounts `json:"samples,omitempty"`
+}
+
+// SampleCounts are the worker pool's counters at the end of a run.
+type SampleCounts struct {
+	// Issued samples reached the pool; Completed were reported to LoadGen;
+	// Failed is the subset of Completed that failed (empty response).
+	Issued    int64 `json:"issued"`
+	Completed int64 `json:"completed"`
+	Failed    int64 `json:"failed"`
+	// FailuresByReason counts failures per class (http_status, timeout, …).
+	FailuresByReason map[string]int64 `json:"failures_by_reason,omitempty"`
+	// FirstFailures are the first few failures, as logged.
+	FirstFailures []SampleFailure `json:"first_failures,omitempty"`
+	// OutputTokens is the sum of output tokens over successful samples.
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+}
+
+// SampleFailure is one failed sample.
+type SampleFailure struct {
+	Index   int    `json:"index"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
 }
 
 // WriteRunInfo writes info as indented JSON to dir/RunInfoFile, replacing any

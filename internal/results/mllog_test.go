@@ -1,0 +1,104 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseLine(t *testing.T) {
+	good := `:::MLLOG {"key": "result_validity", "value": "VALID", "time_ms": 12.5, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "results.cc", "line_no": 674, "pid": 1, "tid": 2}}`
+	e, err := ParseLine([]byte(good + "\r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Key != "result_validity" || string(e.Value) != `"VALID"` || e.TimeMs != 12.5 || e.Metadata.File != "results.cc" || e.Metadata.LineNo != 674 {
+		t.Errorf("parsed %+v", e)
+	}
+	for _, c := range []struct{ line, want string }{
+		{`MLLOG {"key": "a", "value": 1}`, "does not start with"},
+		{`:::MLLOG {"key": "a", "value": 1`, "invalid :::MLLOG JSON"},
+		{`:::MLLOG ["key", "value"]`, "invalid :::MLLOG JSON"},
+		{`:::MLLOG {"value": 1}`, `no "key"`},
+		{`:::MLLOG {"key": "a"}`, `"a" has no "value"`},
+		{`:::MLLOG {"key": "a", "value": 1} {"key": "b", "value": 2}`, "text after"},
+		{`:::MLLOG {"key": "a", "value": 1} trailing`, "text after"},
+		{`:::MLLOG {"key": 5, "value": 1}`, "invalid :::MLLOG JSON"},
+		{`:::MLLOG `, "invalid :::MLLOG JSON"},
+	} {
+		if _, err := ParseLine([]byte(c.line)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseLine(%q) error %v, want one containing %q", c.line, err, c.want)
+		}
+	}
+}
+
+func TestParseDetailNamesFileAndLine(t *testing.T) {
+	log := `:::MLLOG {"key": "effective_scenario", "value": "Offline"}
+
+:::MLLOG {"key": "result_validity", "value": "VALID"
+`
+	_, err := ParseDetail(strings.NewReader(log), "run/mlperf_log_detail.txt")
+	if err == nil || !strings.Contains(err.Error(), "run/mlperf_log_detail.txt, line 3:") {
+		t.Fatalf("error %v, want one naming the file and line 3", err)
+	}
+	_, err = ParseDetail(strings.NewReader("\n\n"), "empty.txt")
+	if err == nil || !strings.Contains(err.Error(), "empty.txt: no :::MLLOG lines") {
+		t.Errorf("empty log: %v", err)
+	}
+	_, err = ParseDetail(strings.NewReader("================\nMLPerf Results Summary\n"), "summary.txt")
+	if err == nil || !strings.Contains(err.Error(), "summary.txt, line 1: does not start with") {
+		t.Errorf("a summary file given as the detail log: %v", err)
+	}
+
+	// A value of the wrong type is an error naming the line it is on.
+	d, err := ParseDetail(strings.NewReader(`:::MLLOG {"key": "effective_scenario", "value": "Offline"}
+:::MLLOG {"key": "result_samples_per_second", "value": "fast"}
+:::MLLOG {"key": "result_samples_per_second", "value": 12.5}
+`), "d.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok, err := d.Float("result_samples_per_second")
+	if !ok || err == nil || !strings.Contains(err.Error(), `d.txt, line 2: "result_samples_per_second" is "fast", want a number`) {
+		t.Errorf("Float on a string: ok %v err %v", ok, err)
+	}
+	if s, ok, err := d.String("effective_scenario"); s != "Offline" || !ok || err != nil {
+		t.Errorf("String = %q %v %v", s, ok, err)
+	}
+	if _, ok, err := d.Bool("missing"); ok || err != nil {
+		t.Errorf("missing key: ok %v err %v", ok, err)
+	}
+}
+
+func FuzzParseLine(f *testing.F) {
+	for _, s := range []string{
+		`:::MLLOG {"key": "result_validity", "value": "VALID", "time_ms": 1.5, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "results.cc", "line_no": 674, "pid": 1, "tid": 2}}`,
+		`:::MLLOG {"key": "loaded_qsl_set", "value": [1,2,3]}`,
+		`:::MLLOG {"key": "effective_qsl_rng_seed", "value": 16159082839903944936}`,
+		`:::MLLOG {"key": "a", "value": {"x": null}}`,
+		`:::MLLOG {"key": "", "value": 1}`,
+		`:::MLLOG`,
+		"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		e, err := ParseLine(line)
+		if err != nil {
+			if e.Key != "" {
+				t.Errorf("error %v with a non-empty entry %+v", err, e)
+			}
+			return
+		}
+		if e.Key == "" || len(e.Value) == 0 {
+			t.Errorf("accepted %q as %+v: key and value are required", line, e)
+		}
+		if !strings.HasPrefix(string(line), MLLOGPrefix) {
+			t.Errorf("accepted %q without the %s prefix", line, MLLOGPrefix)
+		}
+		// A parsed line parses the same when read as a one-line log.
+		d, err := ParseDetail(strings.NewReader(strings.ReplaceAll(string(line), "\n", " ")), "fuzz")
+		if err == nil && (len(d.Entries) != 1 || d.Entries[0].Key != e.Key) {
+			t.Errorf("ParseDetail disagrees with ParseLine on %q", line)
+		}
+	})
+}
