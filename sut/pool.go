@@ -345,11 +345,11 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	}
 	parts, _ := cfg.Bodies.(PrefixedBodies)
 	p := &Pool{
-		cfg:         cfg,
-		parts:       parts,
-		log:         cfg.Logger,
-		byReason:    map[string]int64{},
-		retriesBy:   map[string]int64{},
+		cfg:       cfg,
+		parts:     parts,
+		log:       cfg.Logger,
+		byReason:  map[string]int64{},
+		retriesBy: map[string]int64{},
 	}
 	if p.log == nil {
 		p.log = zap.NewNop()

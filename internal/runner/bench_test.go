@@ -91,7 +91,14 @@ func placements(b *testing.B) []placement {
 func startFakeProcess(b *testing.B, model string, p placement) string {
 	b.Helper()
 	procs := max(len(p.fake), 1)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	// MLPERF_GO_BENCH_FAKE_BIN runs another build's test binary of this
+	// package as the fake, so two harness builds can be measured against
+	// the same fake endpoint.
+	bin := os.Args[0]
+	if alt := os.Getenv("MLPERF_GO_BENCH_FAKE_BIN"); alt != "" {
+		bin = alt
+	}
+	cmd := exec.Command(bin, "-test.run=^$")
 	// GOGC=400: the fake keeps little alive, so its collections are mostly
 	// fixed cost; a quarter as many leaves more of its core for answering.
 	// (The fake's speed shows in the harness's figure: see README.)
