@@ -105,6 +105,22 @@ type Params interface {
 	MaxTokensKey() string
 }
 
+// ParamsAs returns params as protocol api's own sampling-parameter type
+// *P, or an error naming both types. Encoders take Params through the
+// TokenEncoder and MessagesEncoder interfaces, so a caller that mixes one
+// protocol's parameters with another's request is caught here, with one
+// message for every protocol.
+func ParamsAs[P any, PP interface {
+	*P
+	Params
+}](api string, params Params) (*P, error) {
+	p, ok := params.(PP)
+	if !ok || p == nil {
+		return nil, fmt.Errorf("%s: sampling parameters of type %T, want %T", api, params, p)
+	}
+	return p, nil
+}
+
 // TokenEncoder is a Protocol whose requests carry a token-ID prompt.
 type TokenEncoder interface {
 	// EncodeTokens builds the request body for one prompt. model may be

@@ -137,3 +137,23 @@ func FuzzSSEReader(f *testing.F) {
 		}
 	})
 }
+
+// TestParamsMismatch: every encoder refuses another protocol's sampling
+// parameters, naming the protocol, the type given and the type it wants.
+func TestParamsMismatch(t *testing.T) {
+	chat, _ := protocol.Lookup("openai-chat")
+	completions, _ := protocol.Lookup("openai-completions")
+	sglang, _ := protocol.Lookup("sglang-generate")
+	_, err := completions.(protocol.TokenEncoder).EncodeTokens("", []int32{1}, sglang.DefaultParams(), false)
+	if want := "openai-completions: sampling parameters of type *sglang.Params, want *openaicompletions.Params"; err == nil || err.Error() != want {
+		t.Errorf("completions: error %v, want %q", err, want)
+	}
+	_, err = sglang.(protocol.TokenEncoder).EncodeTokens("", []int32{1}, nil, false)
+	if want := "sglang-generate: sampling parameters of type <nil>, want *sglang.Params"; err == nil || err.Error() != want {
+		t.Errorf("sglang: error %v, want %q", err, want)
+	}
+	_, err = chat.(protocol.MessagesEncoder).AppendMessages(nil, "m", nil, nil, completions.DefaultParams(), false)
+	if want := "openai-chat: sampling parameters of type *openaicompletions.Params, want *openaichat.Params"; err == nil || err.Error() != want {
+		t.Errorf("chat: error %v, want %q", err, want)
+	}
+}

@@ -9,7 +9,6 @@ package openaichat
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/openai/openai-go"
@@ -62,11 +61,7 @@ func (chat) MessagesPrefix(model string, first openai.ChatCompletionMessageParam
 
 // own returns params as this protocol's type.
 func own(params protocol.Params) (*Params, error) {
-	p, ok := params.(*Params)
-	if !ok || p == nil {
-		return nil, fmt.Errorf("openai-chat: sampling parameters of type %T, want *openaichat.Params", params)
-	}
-	return p, nil
+	return protocol.ParamsAs[Params](chat{}.Name(), params)
 }
 
 // Params are the sampling parameters of a chat completions request.

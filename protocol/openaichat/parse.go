@@ -59,14 +59,9 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 		}
 		return s.Skip()
 	})
-	if err == nil {
-		err = s.End()
-	}
-	switch {
+	switch err = jsonwire.WalkErr(&s, err, srvErr); {
 	case err != nil:
 		return dst, 0, err
-	case srvErr != nil:
-		return dst, 0, srvErr
 	case protocol.FinishFailed(string(finish)):
 		return dst, 0, protocol.FinishError(string(finish), fmt.Sprintf("%d bytes of content", len(dst)-base))
 	case !haveChoice:
@@ -171,12 +166,7 @@ func parseChunk(dst, data []byte) ([]byte, chunk, error) {
 		}
 		return s.Skip()
 	})
-	if err == nil {
-		err = s.End()
-	}
-	if err == nil {
-		err = srvErr
-	}
+	err = jsonwire.WalkErr(&s, err, srvErr)
 	return dst, c, err
 }
 

@@ -46,9 +46,9 @@ func (completions) DecodeResponse(out, body []byte) ([]byte, int64, error) {
 func (completions) NewStream() protocol.Stream { return &stream{} }
 
 func (completions) EncodeTokens(model string, prompt []int32, params protocol.Params, stream bool) ([]byte, error) {
-	p, ok := params.(*Params)
-	if !ok || p == nil {
-		return nil, fmt.Errorf("openai-completions: sampling parameters of type %T, want *openaicompletions.Params", params)
+	p, err := protocol.ParamsAs[Params](completions{}.Name(), params)
+	if err != nil {
+		return nil, err
 	}
 	return Encode(model, prompt, *p, stream)
 }
@@ -185,12 +185,7 @@ func parseBody(dst, body []byte) ([]byte, chunk, error) {
 		}
 		return s.Skip()
 	})
-	if err == nil {
-		err = s.End()
-	}
-	if err == nil {
-		err = srvErr
-	}
+	err = jsonwire.WalkErr(&s, err, srvErr)
 	if err != nil {
 		return dst[:base], chunk{}, err
 	}

@@ -45,9 +45,9 @@ func (generate) DecodeResponse(out, body []byte) ([]byte, int64, error) {
 func (generate) NewStream() protocol.Stream { return &stream{} }
 
 func (generate) EncodeTokens(_ string, prompt []int32, params protocol.Params, stream bool) ([]byte, error) {
-	p, ok := params.(*Params)
-	if !ok || p == nil {
-		return nil, fmt.Errorf("sglang-generate: sampling parameters of type %T, want *sglang.Params", params)
+	p, err := protocol.ParamsAs[Params](generate{}.Name(), params)
+	if err != nil {
+		return nil, err
 	}
 	return Encode(prompt, *p, stream)
 }
@@ -117,14 +117,9 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 		}
 		return s.Skip()
 	})
-	if err == nil {
-		err = s.End()
-	}
-	switch {
+	switch err = jsonwire.WalkErr(&s, err, srvErr); {
 	case err != nil:
 		return dst, 0, err
-	case srvErr != nil:
-		return dst, 0, srvErr
 	case meta.aborted:
 		return dst, 0, abortError(meta.abortMsg, fmt.Sprintf("%d tokens", n))
 	case !have:
@@ -277,12 +272,7 @@ func parseChunk(pf *idPrefix, data []byte) (chunk, error) {
 		}
 		return s.Skip()
 	})
-	if err == nil {
-		err = s.End()
-	}
-	if err == nil {
-		err = srvErr
-	}
+	err = jsonwire.WalkErr(&s, err, srvErr)
 	c.finished = finishedFlag || c.finishReason
 	return c, err
 }

@@ -50,6 +50,22 @@ func ErrorField(s *jscan.Scanner, srvErr *error) error {
 	return nil
 }
 
+// WalkErr is the outcome of walking a response body or stream chunk with
+// s, given the walk's own error and the server error an "error" member set
+// (ErrorField). The order is the point: a malformed value, then data after
+// the top-level value, then the server's error, so a body that is not
+// valid JSON is reported as malformed even when it also names an error,
+// the same way by every protocol.
+func WalkErr(s *jscan.Scanner, walkErr, srvErr error) error {
+	if walkErr == nil {
+		walkErr = s.End()
+	}
+	if walkErr == nil {
+		walkErr = srvErr
+	}
+	return walkErr
+}
+
 // ReplaceTokenIDs reads a token-ID member's value into dst[base:] as
 // int32 little-endian words, replacing what an earlier member of the same
 // name put there (duplicate keys: the last one wins, as in encoding/json).
