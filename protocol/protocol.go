@@ -163,6 +163,22 @@ func FinishError(reason string, what string) *ServerError {
 	return &ServerError{Message: fmt.Sprintf("the answer ended with finish_reason %q after %s", reason, what)}
 }
 
+// NoteFinish keeps a streamed chunk's finish_reason, when it has one, in
+// *last (a stream's End looks at the last one seen), and returns the
+// FinishError when it says the server gave up, so the stream fails at that
+// chunk rather than at its end. seen says how far the stream got; it is
+// called only for the error.
+func NoteFinish(last *[]byte, reason []byte, seen func() string) error {
+	if len(reason) == 0 {
+		return nil
+	}
+	*last = append((*last)[:0], reason...)
+	if FinishFailed(string(reason)) {
+		return FinishError(string(reason), seen())
+	}
+	return nil
+}
+
 // registry holds the registered protocols by every name they answer to.
 var registry struct {
 	sync.RWMutex

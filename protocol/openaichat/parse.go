@@ -197,11 +197,8 @@ func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 		st.tokens, st.hasUsage = c.tokens, true
 	}
 	st.bytes += len(out) - before
-	if len(c.finish) > 0 {
-		st.finish = append(st.finish[:0], c.finish...)
-		if protocol.FinishFailed(string(c.finish)) {
-			return out, protocol.Event{}, protocol.FinishError(string(c.finish), st.seen())
-		}
+	if err := protocol.NoteFinish(&st.finish, c.finish, st.seen); err != nil {
+		return out, protocol.Event{}, err
 	}
 	var ev protocol.Event
 	if !st.firstSeen && len(out) > before {

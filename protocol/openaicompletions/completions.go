@@ -214,11 +214,8 @@ func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 		return out, protocol.Event{}, err
 	}
 	st.haveIDs = st.haveIDs || c.have
-	if len(c.finish) > 0 {
-		st.finish = append(st.finish[:0], c.finish...)
-		if protocol.FinishFailed(string(c.finish)) {
-			return out[:before], protocol.Event{}, protocol.FinishError(string(c.finish), st.seen())
-		}
+	if err := protocol.NoteFinish(&st.finish, c.finish, st.seen); err != nil {
+		return out[:before], protocol.Event{}, err
 	}
 	var ev protocol.Event
 	if st.tokens == 0 && c.n > 0 {
