@@ -8,6 +8,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonref"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
 
 // The fuzz targets check that the hand-written parsers never panic,
@@ -222,18 +223,7 @@ func TestStreamEnd(t *testing.T) {
 		{"error", []string{`{"choices":[{"delta":{"content":"x"},"finish_reason":"error"}]}`}, true, `finish_reason "error"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := Protocol.NewStream()
-			st.Reset()
-			var out []byte
-			var err error
-			for _, c := range tc.chunks {
-				if out, _, err = st.Next(out, []byte(c)); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = st.End(tc.done)
-			}
+			err := prototest.RunStream(Protocol.NewStream(), tc.chunks, tc.done)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("error %v, want a complete answer", err)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go"
+
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
 
 // q3vlRecord is one entry of the shared q3vl test vectors.
@@ -80,7 +82,7 @@ func TestEncode(t *testing.T) {
 					json.Unmarshal(rec.ResponseFormat, &f)
 					want["response_format"] = f
 				}
-				if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
+				if d := cmp.Diff(want, prototest.DecodeMap(t, body)); d != "" {
 					t.Errorf("sample %d body (-want +got):\n%s", i, d)
 				}
 			}

@@ -2,7 +2,6 @@ package openaicompletions
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,17 +12,8 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonref"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
-
-// decodeMap decodes a JSON object for comparisons.
-func decodeMap(t testing.TB, b []byte) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("decoding %q: %v", b, err)
-	}
-	return m
-}
 
 func TestEncode(t *testing.T) {
 	body, err := Encode("meta-llama/Llama-3.1-8B-Instruct", []int32{128000, 791, 4062}, referenceParams(), false)
@@ -37,7 +27,7 @@ func TestEncode(t *testing.T) {
 		"temperature": 0.0, "top_p": 1.0, "top_k": 1.0, "seed": 42.0, "max_tokens": 128.0, "min_tokens": 1.0,
 		"return_token_ids": true,
 	}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
+	if d := cmp.Diff(want, prototest.DecodeMap(t, body)); d != "" {
 		t.Errorf("body (-want +got):\n%s", d)
 	}
 	body, err = Encode("", []int64{1}, Params{MaxTokens: ptr(5)}, true)
@@ -45,7 +35,7 @@ func TestEncode(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = map[string]any{"prompt": []any{1.0}, "max_tokens": 5.0, "return_token_ids": true, "stream": true}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
+	if d := cmp.Diff(want, prototest.DecodeMap(t, body)); d != "" {
 		t.Errorf("streaming body (-want +got):\n%s", d)
 	}
 	if _, err := Encode("m", []int{}, Params{}, false); err == nil {
@@ -166,37 +156,20 @@ func TestStream(t *testing.T) {
 				}
 			}
 		}
-		if d := cmp.Diff(le32(7, -1, 2147483647), out); d != "" || st.Tokens() != 3 {
+		if d := cmp.Diff(prototest.LE32[int32](7, -1, 2147483647), out); d != "" || st.Tokens() != 3 {
 			t.Errorf("tokens %d; output (-want +got):\n%s", st.Tokens(), d)
 		}
-		if len(firsts) != 1 || !bytes.Equal(firsts[0], le32(7, -1)) {
+		if len(firsts) != 1 || !bytes.Equal(firsts[0], prototest.LE32[int32](7, -1)) {
 			t.Errorf("first tokens %x", firsts)
 		}
 	}
 }
 
-func le32(ids ...int32) []byte {
-	var b []byte
-	for _, v := range ids {
-		b = binary.LittleEndian.AppendUint32(b, uint32(v))
-	}
-	return b
-}
-
-// benchIDs are n plausible token IDs.
-func benchIDs(n int) []int {
-	ids := make([]int, n)
-	for i := range ids {
-		ids[i] = (i*7919 + 128000) % 128256
-	}
-	return ids
-}
-
 // benchCompletionResponse is a vLLM completions response with 128
 // generated IDs and the echoed 1,000-token prompt (return_token_ids).
 func benchCompletionResponse() []byte {
-	out, _ := json.Marshal(benchIDs(128))
-	prompt, _ := json.Marshal(benchIDs(1000))
+	out, _ := json.Marshal(prototest.BenchIDs(128))
+	prompt, _ := json.Marshal(prototest.BenchIDs(1000))
 	return []byte(fmt.Sprintf(`{"id":"cmpl-1","object":"text_completion","created":1,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,"text":"%s","logprobs":null,"finish_reason":"length","stop_reason":null,"token_ids":%s,"prompt_logprobs":null,"prompt_token_ids":%s}],"usage":{"prompt_tokens":1000,"total_tokens":1128,"completion_tokens":128}}`,
 		strings.Repeat("word ", 100), out, prompt))
 }

@@ -3,6 +3,8 @@ package openaicompletions
 import (
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
 
 // TestStreamEnd: a stream without token IDs fails like a body without
@@ -22,18 +24,7 @@ func TestStreamEnd(t *testing.T) {
 		{"error", []string{`{"choices":[{"token_ids":[1],"finish_reason":"error"}]}`}, true, `finish_reason "error" after 1 events and 0 tokens`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := Protocol.NewStream()
-			st.Reset()
-			var out []byte
-			var err error
-			for _, c := range tc.chunks {
-				if out, _, err = st.Next(out, []byte(c)); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = st.End(tc.done)
-			}
+			err := prototest.RunStream(Protocol.NewStream(), tc.chunks, tc.done)
 			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}

@@ -13,34 +13,8 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonref"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
-
-// decodeMap decodes a JSON object for comparisons.
-func decodeMap(t testing.TB, b []byte) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatalf("decoding %q: %v", b, err)
-	}
-	return m
-}
-
-func le32(ids []int) []byte {
-	var b []byte
-	for _, v := range ids {
-		b = binary.LittleEndian.AppendUint32(b, uint32(int32(v)))
-	}
-	return b
-}
-
-// benchIDs are n plausible token IDs.
-func benchIDs(n int) []int {
-	ids := make([]int, n)
-	for i := range ids {
-		ids[i] = (i*7919 + 128000) % 128256
-	}
-	return ids
-}
 
 func TestEncode(t *testing.T) {
 	body, err := Encode([]int32{200006, 17360}, referenceParams(), false)
@@ -52,7 +26,7 @@ func TestEncode(t *testing.T) {
 		"input_ids":       []any{200006.0, 17360.0},
 		"sampling_params": map[string]any{"max_new_tokens": 32768.0, "temperature": 1.0, "top_k": -1.0, "top_p": 1.0},
 	}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
+	if d := cmp.Diff(want, prototest.DecodeMap(t, body)); d != "" {
 		t.Errorf("body (-want +got):\n%s", d)
 	}
 	body, err = Encode([]int{5}, Params{MaxNewTokens: ptr(10), Stop: []string{"<|end|>"}, IgnoreEOS: ptr(false)}, true)
@@ -64,7 +38,7 @@ func TestEncode(t *testing.T) {
 		"sampling_params": map[string]any{"max_new_tokens": 10.0, "stop": []any{"<|end|>"}, "ignore_eos": false},
 		"stream":          true,
 	}
-	if d := cmp.Diff(want, decodeMap(t, body)); d != "" {
+	if d := cmp.Diff(want, prototest.DecodeMap(t, body)); d != "" {
 		t.Errorf("streaming body (-want +got):\n%s", d)
 	}
 }
@@ -258,8 +232,8 @@ func TestStreamEvents(t *testing.T) {
 			ev.FirstData = bytes.Clone(ev.FirstData)
 			evs = append(evs, ev)
 		}
-		want := []protocol.Event{{}, {First: true, FirstData: le32([]int{5}), FirstTokens: 1}, {Done: true}}
-		if d := cmp.Diff(want, evs, cmp.Comparer(bytes.Equal)); d != "" || !bytes.Equal(out, le32([]int{5, 6, 7})) || st.Tokens() != 3 {
+		want := []protocol.Event{{}, {First: true, FirstData: prototest.LE32(5), FirstTokens: 1}, {Done: true}}
+		if d := cmp.Diff(want, evs, cmp.Comparer(bytes.Equal)); d != "" || !bytes.Equal(out, prototest.LE32(5, 6, 7)) || st.Tokens() != 3 {
 			t.Errorf("out %x tokens %d; events (-want +got):\n%s", out, st.Tokens(), d)
 		}
 	}
@@ -312,7 +286,7 @@ func TestSGLangStreamAccounting(t *testing.T) {
 				}
 				var first bool
 				acc, first = st.add(acc, c)
-				if d := cmp.Diff(le32(s.wantIDs), acc); d != "" || st.n != len(s.wantIDs) || first != s.wantFirst {
+				if d := cmp.Diff(prototest.LE32(s.wantIDs...), acc); d != "" || st.n != len(s.wantIDs) || first != s.wantFirst {
 					t.Errorf("step %d: n=%d first=%v (want %v); ids (-want +got):\n%s", k, st.n, first, s.wantFirst, d)
 				}
 			}
@@ -322,7 +296,7 @@ func TestSGLangStreamAccounting(t *testing.T) {
 
 // sglangChunk1000 is one cumulative chunk 1,000 tokens into a stream.
 func sglangChunk1000() []byte {
-	ij, _ := json.Marshal(benchIDs(1000))
+	ij, _ := json.Marshal(prototest.BenchIDs(1000))
 	return []byte(fmt.Sprintf(`{"text":"%s","output_ids":%s,"meta_info":{"id":"5b1f","finish_reason":null,"prompt_tokens":800,"completion_tokens":1000,"cached_tokens":0}}`, strings.Repeat("ab", 1000), ij))
 }
 
@@ -342,7 +316,7 @@ func BenchmarkParseSGLangChunk(b *testing.B) {
 // BenchmarkParseSGLangChunkCumulative is the same chunk in its stream:
 // the previous chunk carried the first 999 IDs.
 func BenchmarkParseSGLangChunkCumulative(b *testing.B) {
-	ids := benchIDs(1000)
+	ids := prototest.BenchIDs(1000)
 	prev, _ := json.Marshal(ids[:999])
 	body := sglangChunk1000()
 	b.SetBytes(int64(len(body)))

@@ -3,6 +3,8 @@ package sglang
 import (
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
 
 // TestStreamEnd: a stream without output_ids fails like a body without
@@ -23,18 +25,7 @@ func TestStreamEnd(t *testing.T) {
 		{"cut", []string{`{"output_ids":[1],"meta_info":{"completion_tokens":1,"finish_reason":null}}`}, false, "no finish_reason and no data: [DONE], after 1 events and 1 tokens"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := Protocol.NewStream()
-			st.Reset()
-			var out []byte
-			var err error
-			for _, c := range tc.chunks {
-				if out, _, err = st.Next(out, []byte(c)); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = st.End(tc.done)
-			}
+			err := prototest.RunStream(Protocol.NewStream(), tc.chunks, tc.done)
 			if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
 				t.Errorf("error %v, want %q", err, tc.want)
 			}
