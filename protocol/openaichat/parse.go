@@ -42,13 +42,7 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 						return s.Skip()
 					}
 					dst = dst[:base]
-					return s.Object(func(k []byte) error {
-						if string(k) != "content" {
-							return s.Skip()
-						}
-						dst = dst[:base]
-						return appendStrOrNull(&s, &dst)
-					})
+					return content(&s, &dst, base)
 				})
 			})
 		case "usage":
@@ -70,6 +64,20 @@ func parseResponse(dst, body []byte) ([]byte, int64, error) {
 		return dst, 0, &jsonwire.FieldError{Msg: "chat response has no usage.completion_tokens"}
 	}
 	return dst, tokens, nil
+}
+
+// content reads a message (or a stream's delta) object and puts its
+// content string in (*dst)[base:]: a later content member replaces an
+// earlier one (duplicate keys: the last wins), and null leaves nothing.
+// A whole answer's message and a chunk's delta carry the text the same way.
+func content(s *jscan.Scanner, dst *[]byte, base int) error {
+	return s.Object(func(k []byte) error {
+		if string(k) != "content" {
+			return s.Skip()
+		}
+		*dst = (*dst)[:base]
+		return appendStrOrNull(s, dst)
+	})
 }
 
 // appendStrOrNull appends a string value to *dst; null appends nothing.
@@ -149,13 +157,7 @@ func parseChunk(dst, data []byte) ([]byte, chunk, error) {
 					if isNull, err := s.Null(); isNull || err != nil {
 						return err
 					}
-					return s.Object(func(k []byte) error {
-						if string(k) != "content" {
-							return s.Skip()
-						}
-						dst = dst[:base]
-						return appendStrOrNull(&s, &dst)
-					})
+					return content(&s, &dst, base)
 				})
 			})
 		case "usage":
