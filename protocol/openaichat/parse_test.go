@@ -140,15 +140,9 @@ func TestParseErrors(t *testing.T) {
 func TestStream(t *testing.T) {
 	st := Protocol.NewStream()
 	for range 2 {
-		st.Reset()
-		var out []byte
+		out, evs := prototest.Feed(t, st, chatChunkSeeds[:3])
 		var firsts []string
-		for _, c := range chatChunkSeeds[:3] {
-			var ev protocol.Event
-			var err error
-			if out, ev, err = st.Next(out, []byte(c)); err != nil {
-				t.Fatal(err)
-			}
+		for _, ev := range evs {
 			if ev.First {
 				firsts = append(firsts, string(ev.FirstData))
 				if ev.FirstTokens != 1 || ev.Done {
@@ -209,32 +203,21 @@ func TestStreamEnd(t *testing.T) {
 	content := `{"choices":[{"delta":{"content":"ab"},"finish_reason":null}]}`
 	stop := `{"choices":[{"delta":{},"finish_reason":"stop"}]}`
 	usage := `{"choices":[],"usage":{"completion_tokens":2}}`
-	for _, tc := range []struct {
-		name   string
-		chunks []string
-		done   bool
-		want   string // "" for a complete answer
-	}{
-		{"done", []string{content}, true, ""},
-		{"finish and usage, no done", []string{content, stop, usage}, false, ""},
-		{"finish without usage", []string{content, stop}, false, `no data: [DONE] and finish_reason "stop" but no usage chunk, after 2 events and 2 bytes of content`},
-		{"cut", []string{content}, false, "no data: [DONE] and no finish_reason, after 1 events"},
-		{"aborted", []string{content, `{"choices":[{"delta":{},"finish_reason":"abort"}]}`}, false, `the answer ended with finish_reason "abort" after 2 events and 2 bytes of content`},
-		{"error", []string{`{"choices":[{"delta":{"content":"x"},"finish_reason":"error"}]}`}, true, `finish_reason "error"`},
+	for _, tc := range []prototest.StreamEnd{
+		{Name: "done", Chunks: []string{content}, Done: true, Want: ""},
+		{Name: "finish and usage, no done", Chunks: []string{content, stop, usage}, Done: false, Want: ""},
+		{Name: "finish without usage", Chunks: []string{content, stop}, Done: false, Want: `no data: [DONE] and finish_reason "stop" but no usage chunk, after 2 events and 2 bytes of content`},
+		{Name: "cut", Chunks: []string{content}, Done: false, Want: "no data: [DONE] and no finish_reason, after 1 events"},
+		{Name: "aborted", Chunks: []string{content, `{"choices":[{"delta":{},"finish_reason":"abort"}]}`}, Done: false, Want: `the answer ended with finish_reason "abort" after 2 events and 2 bytes of content`},
+		{Name: "error", Chunks: []string{`{"choices":[{"delta":{"content":"x"},"finish_reason":"error"}]}`}, Done: true, Want: `finish_reason "error"`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			err := prototest.RunStream(Protocol.NewStream(), tc.chunks, tc.done)
-			switch {
-			case tc.want == "" && err != nil:
-				t.Errorf("error %v, want a complete answer", err)
-			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
-				t.Errorf("error %v, want one saying %q", err, tc.want)
-			}
+		t.Run(tc.Name, func(t *testing.T) {
+			err := prototest.CheckStreamEnd(t, Protocol, tc)
 			var se *protocol.ServerError
-			if strings.Contains(tc.want, "finish_reason \"") && strings.Contains(tc.want, "ended with") && !errors.As(err, &se) {
+			if strings.Contains(tc.Want, "finish_reason \"") && strings.Contains(tc.Want, "ended with") && !errors.As(err, &se) {
 				t.Errorf("error %v is not a *protocol.ServerError", err)
 			}
-			if strings.HasPrefix(tc.want, "no data") && !errors.Is(err, protocol.ErrTruncated) {
+			if strings.HasPrefix(tc.Want, "no data") && !errors.Is(err, protocol.ErrTruncated) {
 				t.Errorf("error %v does not wrap ErrTruncated", err)
 			}
 		})

@@ -135,22 +135,16 @@ func TestParseErrors(t *testing.T) {
 func TestStream(t *testing.T) {
 	st := Protocol.NewStream()
 	for range 2 {
-		st.Reset()
-		var out []byte
-		var firsts [][]byte
-		for _, c := range []string{
+		out, evs := prototest.Feed(t, st, []string{
 			`{"choices":[{"index":0,"text":"","token_ids":[]}]}`,
 			`{"choices":[{"index":0,"text":"ab","token_ids":[7,-1]}]}`,
 			`{"choices":[{"index":0,"text":"c","token_ids":[2147483647]}]}`,
 			`{"choices":[],"usage":{"completion_tokens":3}}`,
-		} {
-			var ev protocol.Event
-			var err error
-			if out, ev, err = st.Next(out, []byte(c)); err != nil {
-				t.Fatal(err)
-			}
+		})
+		var firsts [][]byte
+		for _, ev := range evs {
 			if ev.First {
-				firsts = append(firsts, bytes.Clone(ev.FirstData))
+				firsts = append(firsts, ev.FirstData)
 				if ev.FirstTokens != 2 || ev.Done {
 					t.Errorf("first event %+v", ev)
 				}

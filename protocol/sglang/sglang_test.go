@@ -216,22 +216,11 @@ func TestParseErrors(t *testing.T) {
 func TestStreamEvents(t *testing.T) {
 	st := Protocol.NewStream()
 	for range 2 {
-		st.Reset()
-		var out []byte
-		var evs []protocol.Event
-		for _, c := range []string{
+		out, evs := prototest.Feed(t, st, []string{
 			`{"text":"","output_ids":[],"meta_info":{"completion_tokens":0,"finish_reason":null}}`,
 			`{"text":"ab","output_ids":[5,6],"meta_info":{"completion_tokens":2,"finish_reason":null}}`,
 			`{"text":"abc","output_ids":[5,6,7],"meta_info":{"completion_tokens":3,"finish_reason":{"type":"length"}}}`,
-		} {
-			var ev protocol.Event
-			var err error
-			if out, ev, err = st.Next(out, []byte(c)); err != nil {
-				t.Fatal(err)
-			}
-			ev.FirstData = bytes.Clone(ev.FirstData)
-			evs = append(evs, ev)
-		}
+		})
 		want := []protocol.Event{{}, {First: true, FirstData: prototest.LE32(5), FirstTokens: 1}, {Done: true}}
 		if d := cmp.Diff(want, evs, cmp.Comparer(bytes.Equal)); d != "" || !bytes.Equal(out, prototest.LE32(5, 6, 7)) || st.Tokens() != 3 {
 			t.Errorf("out %x tokens %d; events (-want +got):\n%s", out, st.Tokens(), d)

@@ -5,8 +5,10 @@
 package prototest
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -44,11 +46,11 @@ func BenchIDs(n int) []int {
 	return ids
 }
 
-// RunStream resets st and feeds it chunks as the pool does: each is one
+// runStream resets st and feeds it chunks as the pool does: each is one
 // "data:" payload, the first error ends the response, and otherwise End is
 // called with done (whether "[DONE]" or a final event was seen). It returns
 // what the response came to: nil for a complete answer.
-func RunStream(st protocol.Stream, chunks []string, done bool) error {
+func runStream(st protocol.Stream, chunks []string, done bool) error {
 	st.Reset()
 	var out []byte
 	var err error
@@ -58,4 +60,50 @@ func RunStream(st protocol.Stream, chunks []string, done bool) error {
 		}
 	}
 	return st.End(done)
+}
+
+// Feed resets st and feeds it chunks, failing the test on any error, and
+// returns the output and every chunk's event, with FirstData copied (it is
+// only valid until the next call), so a test can check what LoadGen would
+// be told at each step.
+func Feed(t testing.TB, st protocol.Stream, chunks []string) ([]byte, []protocol.Event) {
+	t.Helper()
+	st.Reset()
+	var out []byte
+	var evs []protocol.Event
+	for _, c := range chunks {
+		var ev protocol.Event
+		var err error
+		if out, ev, err = st.Next(out, []byte(c)); err != nil {
+			t.Fatal(err)
+		}
+		ev.FirstData = bytes.Clone(ev.FirstData)
+		evs = append(evs, ev)
+	}
+	return out, evs
+}
+
+// StreamEnd is a case of how a stream may end: its chunks, whether
+// "[DONE]" followed, and what the error must say ("" for a complete
+// answer).
+type StreamEnd struct {
+	Name   string
+	Chunks []string
+	Done   bool
+	Want   string
+}
+
+// CheckStreamEnd runs tc through a fresh stream of p (runStream), fails
+// the test unless the outcome is what tc.Want says, and returns the error
+// for any further checks on it.
+func CheckStreamEnd(t testing.TB, p protocol.Protocol, tc StreamEnd) error {
+	t.Helper()
+	err := runStream(p.NewStream(), tc.Chunks, tc.Done)
+	switch {
+	case tc.Want == "" && err != nil:
+		t.Errorf("error %v, want a complete answer", err)
+	case tc.Want != "" && (err == nil || !strings.Contains(err.Error(), tc.Want)):
+		t.Errorf("error %v, want one saying %q", err, tc.Want)
+	}
+	return err
 }
