@@ -162,16 +162,7 @@ func TestStream(t *testing.T) {
 const benchChatResponse = `{"id":"chatcmpl-8d2c","object":"chat.completion","created":1732000000,"model":"Qwen/Qwen3-VL-235B-A22B-Instruct","choices":[{"index":0,"message":{"role":"assistant","content":"{\"category\": \"Clothing & Accessories > Clothing > Shirts > Polo Shirts\", \"brand\": \"giorgio armani\", \"is_secondhand\": false}","refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"stop","stop_reason":null}],"service_tier":null,"system_fingerprint":null,"usage":{"prompt_tokens":1834,"total_tokens":1867,"completion_tokens":33,"prompt_tokens_details":null},"prompt_logprobs":null,"kv_transfer_params":null}`
 
 func BenchmarkParseChat(b *testing.B) {
-	body := []byte(benchChatResponse)
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	buf := make([]byte, 0, 1024)
-	for b.Loop() {
-		var err error
-		if buf, _, err = parseResponse(buf[:0], body); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.BenchDecode(b, []byte(benchChatResponse), parseResponse)
 }
 
 func BenchmarkParseChatEncodingJSON(b *testing.B) {

@@ -169,16 +169,7 @@ func benchCompletionResponse() []byte {
 }
 
 func BenchmarkParseCompletion(b *testing.B) {
-	body := benchCompletionResponse()
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	buf := make([]byte, 0, 1024)
-	for b.Loop() {
-		var err error
-		if buf, _, err = parseResponse(buf[:0], body); err != nil {
-			b.Fatal(err)
-		}
-	}
+	prototest.BenchDecode(b, benchCompletionResponse(), parseResponse)
 }
 
 func BenchmarkParseCompletionEncodingJSON(b *testing.B) {

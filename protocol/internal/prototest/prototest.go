@@ -107,3 +107,18 @@ func CheckStreamEnd(t testing.TB, p protocol.Protocol, tc StreamEnd) error {
 	}
 	return err
 }
+
+// BenchDecode measures decode (a protocol's whole-response parser) on
+// body, reusing one output buffer across iterations as a pool worker does,
+// so the allocations reported are the parser's own.
+func BenchDecode(b *testing.B, body []byte, decode func(dst, body []byte) ([]byte, int64, error)) {
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	buf := make([]byte, 0, 1024)
+	for b.Loop() {
+		var err error
+		if buf, _, err = decode(buf[:0], body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
