@@ -1,7 +1,8 @@
 // Package prototest holds the helpers the protocol packages' tests share:
 // decoding a request body for comparison, spelling token IDs as the
-// int32 little-endian words LoadGen is told, and driving a Stream through
-// a list of chunks to its end. Only tests import it.
+// int32 little-endian words LoadGen is told, driving a Stream through a
+// list of chunks to its end, and the parser benchmark loop. Only tests
+// import it.
 package prototest
 
 import (
