@@ -330,23 +330,7 @@ func appendMessage(b []byte, m *openai.ChatCompletionMessageParamUnion) ([]byte,
 			return b, false
 		}
 		b = append(b, `{"content":`...)
-		switch {
-		case s.Content.OfString.Valid() && s.Content.OfArrayOfContentParts == nil:
-			b = jsonenc.AppendString(b, s.Content.OfString.Value)
-			ok = true
-		case param.IsOmitted(s.Content.OfString) && s.Content.OfArrayOfContentParts != nil:
-			b = append(b, '[')
-			ok = true
-			for i := range s.Content.OfArrayOfContentParts {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				if b, ok = appendTextPart(b, &s.Content.OfArrayOfContentParts[i]); !ok {
-					break
-				}
-			}
-			b = append(b, ']')
-		}
+		b, ok = appendContent(b, s.Content.OfString, s.Content.OfArrayOfContentParts, appendTextPart)
 		b = append(b, `,"role":"system"}`...)
 	case m.OfUser != nil:
 		u := m.OfUser
@@ -354,29 +338,39 @@ func appendMessage(b []byte, m *openai.ChatCompletionMessageParamUnion) ([]byte,
 			return b, false
 		}
 		b = append(b, `{"content":`...)
-		switch {
-		case u.Content.OfString.Valid() && u.Content.OfArrayOfContentParts == nil:
-			b = jsonenc.AppendString(b, u.Content.OfString.Value)
-			ok = true
-		case param.IsOmitted(u.Content.OfString) && u.Content.OfArrayOfContentParts != nil:
-			b = append(b, '[')
-			ok = true
-			for i := range u.Content.OfArrayOfContentParts {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				if b, ok = appendPart(b, &u.Content.OfArrayOfContentParts[i]); !ok {
-					break
-				}
-			}
-			b = append(b, ']')
-		}
+		b, ok = appendContent(b, u.Content.OfString, u.Content.OfArrayOfContentParts, appendPart)
 		b = append(b, `,"role":"user"}`...)
 	}
 	if !ok {
 		return b[:start], false
 	}
 	return b, true
+}
+
+// appendContent appends a system or user message's content value as
+// openai-go marshals it: the string when only it is set, or the array of
+// parts, each through appendOne, when only they are. The two message
+// kinds differ only in their part type. ok is false for any other shape
+// (both or neither set, or a part appendOne refuses), which the caller
+// leaves to openai-go.
+func appendContent[P any](b []byte, str param.Opt[string], parts []P, appendOne func([]byte, *P) ([]byte, bool)) ([]byte, bool) {
+	switch {
+	case str.Valid() && parts == nil:
+		return jsonenc.AppendString(b, str.Value), true
+	case param.IsOmitted(str) && parts != nil:
+		b = append(b, '[')
+		ok := true
+		for i := range parts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, ok = appendOne(b, &parts[i]); !ok {
+				break
+			}
+		}
+		return append(b, ']'), ok
+	}
+	return b, false
 }
 
 // appendPart appends a user content part: text or image_url.
