@@ -89,6 +89,14 @@ type Config struct {
 	// token with FirstTokenComplete. The bodies must have been built with
 	// stream=true to match.
 	Stream bool
+	// FinalOmitsFirstToken, when streaming, completes each sample with
+	// its output minus the token(s) already reported with
+	// FirstTokenComplete, in data and in count (n-1 where the first
+	// report held one token), as the benchmark's reference SUT does; the
+	// runner sets it from benchmark.Benchmark.FinalResponseOmitsFirstToken.
+	// LoadGen's TPOT and tokens/s are computed from the final count. Off,
+	// the final response carries all n tokens.
+	FinalOmitsFirstToken bool
 	// Concurrency caps requests in flight (default DefaultConcurrency).
 	Concurrency int
 	// Timeout bounds each request from send to the last byte (default

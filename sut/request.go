@@ -44,6 +44,7 @@ type reqState struct {
 	qs        loadgen.QuerySample
 	start     time.Time
 	firstSent bool
+	first     firstReport // what firstSent reported (accounting.go)
 	finished  bool
 	attempts  int
 }
@@ -368,6 +369,7 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 // firstToken reports a stream's first token(s); data is copied.
 func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 	st.firstSent = true
+	st.first = firstReport{bytes: len(data), tokens: n}
 	p.ttftNs.Add(int64(time.Since(st.start)))
 	p.ttftN.Add(1)
 	buf := getBuf()
@@ -395,6 +397,7 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 		p.outTokens.Add(n)
 		p.latencyNs.Add(int64(time.Since(st.start)))
 		p.latencyN.Add(1)
+		n = p.omitFirst(st, buf, n)
 	}
 	p.done.Add(1)
 	ev := event{resp: loadgen.Response{ID: st.qs.ID, NTokens: n}, buf: buf}

@@ -95,6 +95,10 @@ func init() {
 			"TEST09": {AuditConfig: test09},
 		},
 		Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+
+		// language/gpt-oss-120b/mlperf/server_sut.py sends token 0 with
+		// FirstTokenComplete and QuerySamplesComplete(tokens[1:], n-1).
+		FinalResponseOmitsFirstToken: true,
 	})
 }
 

@@ -55,6 +55,13 @@ type Benchmark struct {
 	Model string
 	// Output is what responses carry.
 	Output Output
+	// FinalResponseOmitsFirstToken says the reference SUT, when it reports
+	// a first token to LoadGen (Server, Interactive, SingleStream with
+	// token latencies), completes the sample with every token except the
+	// first, counting n-1 (gpt-oss-120b's server_sut.py
+	// _send_final_response). LoadGen's TPOT and tokens/s follow the final
+	// count, so mlperf-go matches it per benchmark.
+	FinalResponseOmitsFirstToken bool
 	// DatasetSize is the size of the official dataset (performance set).
 	DatasetSize int
 	// AccuracySize is the number of samples an accuracy run must cover.

@@ -250,6 +250,10 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		Bodies:           lib,
 		Completer:        loadgen.Native(),
 		Logger:           log,
+
+		// The reference's final-response accounting is a fact of the
+		// benchmark; the pool knows no benchmark names.
+		FinalOmitsFirstToken: o.Benchmark.FinalResponseOmitsFirstToken,
 	})
 	if err != nil {
 		return nil, err
