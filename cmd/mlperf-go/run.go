@@ -76,7 +76,7 @@ Example:
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
 			roundFlag(catSampling),
-			&cli.StringFlag{Name: "stream", Value: "auto", Category: catEndpoint, Usage: "stream responses: auto (when use_token_latencies is on), true or false"},
+			&cli.StringFlag{Name: "stream", Value: "auto", Category: catEndpoint, Usage: "stream responses: auto (when LoadGen measures a first token: use_token_latencies on, outside Offline), true or false"},
 			&cli.BoolFlag{Name: "guided-decoding", Category: catSampling, Usage: "send the answer's JSON schema as response_format (benchmarks with structured answers)"},
 			&cli.StringFlag{Name: "generation-config", Category: catSampling, Usage: "JSON `FILE` of sampling parameters; optional \"accuracy\"/\"performance\" objects override per mode"},
 			&cli.Float64Flag{Name: "temperature", Category: catSampling, DefaultText: "not sent", Usage: "sampling temperature"},

@@ -1,10 +1,16 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,9 +69,11 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Run: %v", err)
 				}
-				// mlperf.conf turns use_token_latencies on for both.
-				if !rep.Stream {
-					t.Errorf("requests did not stream")
+				// mlperf.conf turns use_token_latencies on for both; only
+				// Server needs a first token, so only Server streams (the
+				// references send Offline unstreamed).
+				if want := scen != loadgen.Offline; rep.Stream != want {
+					t.Errorf("requests streamed: %v, want %v", rep.Stream, want)
 				}
 				entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
 				if err != nil {
@@ -165,8 +173,9 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 		t.Run(bench, func(t *testing.T) {
 			d := tokenFixture(t, bench, 30)
 			// Enough latency that the run outlasts its 200 ms minimum.
-			url, _ := startFake(t, fakeendpoint.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 8,
+			_, fake := startFake(t, fakeendpoint.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 8,
 				TTFT: 20 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 8})
+			url, streamed := streamCounter(t, fake)
 			o := Options{
 				Benchmark: mustBenchmark(t, bench),
 				Scenario:  loadgen.Offline,
@@ -178,13 +187,26 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 			}
 			stream := false
 			refused := o
+			refused.Scenario = loadgen.Server
 			refused.Stream = &stream
 			if _, err := Run(context.Background(), refused); err == nil {
-				t.Fatal("streaming off with use_token_latencies on must be refused")
+				t.Fatal("streaming off with use_token_latencies on must be refused in Server")
 			}
 			rep, err := Run(context.Background(), o)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
+			}
+			if !rep.Settings.UseTokenLatencies {
+				t.Fatal("mlperf.conf should turn use_token_latencies on for the LLMs")
+			}
+			if rep.Stream {
+				t.Error("Offline streamed; LoadGen needs no first token there")
+			}
+			if n := streamed.Load(); n != 0 {
+				t.Errorf("%d Offline requests asked for a stream, want none", n)
+			}
+			if rep.Stats.OutputTokens != 8*rep.Stats.Completed || rep.Stats.Completed == 0 {
+				t.Errorf("%d output tokens for %d samples, want 8 each", rep.Stats.OutputTokens, rep.Stats.Completed)
 			}
 			if !rep.Summary.Valid {
 				t.Errorf("result %s, want VALID", rep.Summary.Result)
@@ -194,4 +216,29 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// streamCounter serves h on loopback and counts the generation requests
+// whose body asks for a stream ("stream": true), so a test sees what went
+// over the wire, not what the harness says it sent.
+func streamCounter(t *testing.T, h http.Handler) (string, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		var m struct {
+			Stream bool `json:"stream"`
+		}
+		if len(body) > 0 && json.Unmarshal(body, &m) == nil && m.Stream {
+			n.Add(1)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, &n
 }

@@ -65,8 +65,9 @@ type Options struct {
 	Retries          int
 	MaxResponseBytes int64
 	MaxFailures      sut.FailureLimit
-	// Stream forces streaming on or off; nil streams exactly when LoadGen's
-	// use_token_latencies is on (TTFT/TPOT need the first token).
+	// Stream forces streaming on or off; nil streams exactly when LoadGen
+	// measures a first token (needsFirstToken): use_token_latencies on,
+	// outside Offline.
 	Stream *bool
 	// APIKey is sent as a bearer token; never logged.
 	APIKey string
@@ -202,12 +203,12 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if rep.Performance <= 0 || rep.Performance > rep.Total {
 		rep.Performance = rep.Total
 	}
-	rep.Stream = settings.UseTokenLatencies
+	rep.Stream = needsFirstToken(settings)
 	if o.Stream != nil {
 		rep.Stream = *o.Stream
 	}
-	if settings.UseTokenLatencies && !rep.Stream {
-		return nil, errors.New("use_token_latencies is on but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0")
+	if needsFirstToken(settings) && !rep.Stream {
+		return nil, fmt.Errorf("use_token_latencies is on in the %s scenario but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0", o.Scenario)
 	}
 
 	builder, prefix, err := data.Bodies(benchmark.BodyOptions{
@@ -315,4 +316,14 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		return rep, fmt.Errorf("%d of %d samples failed (%v; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
 	}
 	return rep, nil
+}
+
+// needsFirstToken reports whether LoadGen measures a first token for the
+// test: it does with use_token_latencies outside Offline (loadgen.cc sets
+// needs_first_token for every scenario but Offline). Offline with token
+// latencies wants only each sample's token count, which a non-streamed
+// response reports too, and the references send Offline unstreamed
+// (streaming costs the engine throughput).
+func needsFirstToken(s loadgen.TestSettings) bool {
+	return s.UseTokenLatencies && s.Scenario != loadgen.Offline
 }
