@@ -65,7 +65,7 @@ func init() {
 	benchmark.Register(benchmark.Benchmark{
 		Name:           Name,
 		SubmissionDir:  Name,
-		Variants:       []benchmark.Variant{{Name: InteractiveName}},
+		Variants:       []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
 		API:            sglang.Protocol,
 		Model:          "openai/gpt-oss-120b",
 		Output:         benchmark.TokenIDs,

@@ -70,7 +70,7 @@ func init() {
 		Name:          Name,
 		SubmissionDir: SubmissionDir,
 		Variants: []benchmark.Variant{
-			{Name: InteractiveName},
+			{Name: InteractiveName, Interactive: true},
 			{Name: EdgeName, SubmissionDir: EdgeSubmissionDir, DatasetSize: EdgeSamples, AccuracySize: EdgeSamples,
 				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions"},
 		},

@@ -56,7 +56,7 @@ Example:
     --dataset ./data --endpoint http://gpu-node:8000 --output-dir out/acc --evaluate`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
-			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Value: "Offline", Category: catLoadGen, Usage: "LoadGen scenario: Offline, Server, SingleStream or MultiStream"},
+			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Value: "Offline", Category: catLoadGen, Usage: "scenario: Offline, Server, Interactive (LoadGen's Server scenario of the benchmark's *-interactive model, filed under Interactive/), SingleStream or MultiStream"},
 			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "performance", Category: catLoadGen, Usage: "LoadGen mode: performance, accuracy, find-peak-performance or submission"},
 			&cli.StringFlag{Name: "user-conf", Category: catLoadGen, Usage: "user.conf `FILE` applied over LoadGen's mlperf.conf"},
 			&cli.StringSliceFlag{Name: "setting", Category: catLoadGen, Usage: "extra user.conf `KEY=VALUE` for this benchmark and scenario (repeatable), e.g. target_qps=10"},
@@ -202,9 +202,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if err != nil {
 		return runner.Options{}, err
 	}
-	scen, err := loadgen.ParseScenario(c.String("scenario"))
+	scen, b, err := parseRunScenario(c.String("scenario"), b)
 	if err != nil {
-		return runner.Options{}, fmt.Errorf("--scenario: %w", err)
+		return runner.Options{}, err
 	}
 	mode, err := parseMode(c.String("mode"))
 	if err != nil {
@@ -392,7 +392,7 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
 		Benchmark:  o.Benchmark.Name,
-		Scenario:   o.Scenario.String(),
+		Scenario:   filedScenario(o),
 		Kind:       rep.Kind(compliance),
 		LogDir:     rep.LogDir,
 		UserConf:   rep.UserConf,
@@ -407,7 +407,7 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 		return nil
 	}
 	ran, pass, err := submission.VerifyCompliance(c.Context, dir, o.Benchmark.Name, compliance,
-		submission.VerifyOptions{Scenario: o.Scenario.String(), AccuracyScript: c.String("accuracy-script")})
+		submission.VerifyOptions{Scenario: filedScenario(o), AccuracyScript: c.String("accuracy-script")})
 	if err != nil {
 		return err
 	}
@@ -495,4 +495,32 @@ func complianceHelp() string {
 		parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parseRunScenario reads --scenario. Interactive is not a LoadGen scenario:
+// it runs LoadGen's Server scenario under the benchmark's Interactive
+// variant (its *-interactive model name in mlperf.conf, with that name's
+// TTFT/TPOT limits), so it returns Server and that variant.
+func parseRunScenario(name string, b benchmark.Benchmark) (loadgen.Scenario, benchmark.Benchmark, error) {
+	if strings.EqualFold(name, "Interactive") {
+		iv, err := b.InteractiveVariant()
+		if err != nil {
+			return 0, b, fmt.Errorf("--scenario Interactive: %w", err)
+		}
+		return loadgen.Server, iv, nil
+	}
+	scen, err := loadgen.ParseScenario(name)
+	if err != nil {
+		return 0, b, fmt.Errorf("--scenario: %w (or Interactive)", err)
+	}
+	return scen, b, nil
+}
+
+// filedScenario is the submission scenario a run is filed under: a Server
+// run of the benchmark's Interactive variant is an Interactive result.
+func filedScenario(o runner.Options) string {
+	if o.Scenario == loadgen.Server && o.Benchmark.IsInteractive() {
+		return submission.ScenarioInteractive
+	}
+	return o.Scenario.String()
 }

@@ -119,6 +119,11 @@ type Variant struct {
 	DatasetSize, AccuracySize int
 	// Description replaces the benchmark's when set.
 	Description string
+	// Interactive marks the variant as the benchmark's Interactive
+	// scenario: LoadGen runs it as the Server scenario of the variant's
+	// model name (mlperf.conf gives the *-interactive names their own
+	// TTFT/TPOT limits) and it is filed under Interactive/.
+	Interactive bool
 }
 
 // Dataset is an opened benchmark dataset.
@@ -352,6 +357,36 @@ func lookupLocked(name string) (Benchmark, *Variant, bool) {
 		}
 	}
 	return Benchmark{}, nil, false
+}
+
+// InteractiveVariant returns the benchmark as its Interactive scenario
+// runs it (the Variant marked Interactive applied); b itself when b is
+// already that variant. A benchmark without one is an error naming the
+// scenarios to use instead.
+func (b Benchmark) InteractiveVariant() (Benchmark, error) {
+	for i := range b.Variants {
+		v := &b.Variants[i]
+		if !v.Interactive {
+			continue
+		}
+		if b.Name == v.Name {
+			return b, nil
+		}
+		return b.withVariant(v), nil
+	}
+	return Benchmark{}, fmt.Errorf("benchmark %s has no Interactive scenario: use Offline or Server", b.Name)
+}
+
+// IsInteractive reports whether b is its benchmark's Interactive variant
+// (what InteractiveVariant returns), whose Server runs are filed as
+// Interactive.
+func (b Benchmark) IsInteractive() bool {
+	for _, v := range b.Variants {
+		if v.Interactive && v.Name == b.Name {
+			return true
+		}
+	}
+	return false
 }
 
 // withVariant returns b with v's facts applied (b itself for nil).
