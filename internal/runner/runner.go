@@ -203,6 +203,9 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if rep.Performance <= 0 || rep.Performance > rep.Total {
 		rep.Performance = rep.Total
 	}
+	if err := checkUniqueIssue(o.AuditConfig, o.Benchmark.Name, o.Scenario, settings, rep.Total); err != nil {
+		return nil, err
+	}
 	rep.Stream = needsFirstToken(settings)
 	if o.Stream != nil {
 		rep.Stream = *o.Stream
