@@ -94,7 +94,9 @@ var now = time.Now
 //
 // A re-run never silently overwrites an earlier one. Without Replace, FileRun
 // refuses when the destination exists (or when a different user.conf is
-// already filed for the scenario). With Replace, the earlier run is renamed
+// already filed for the scenario; a compliance run's differing user.conf is
+// filed beside its logs instead, <TEST0x>/performance/run_1/user.conf,
+// leaving the scenario's in place). With Replace, the earlier run is renamed
 // to a sibling ".previous-<name>-<UTC time>" (e.g.
 // performance/.previous-run_1-20261121T084648Z, <Scenario>/.previous-TEST06-…,
 // <Scenario>/.previous-user.conf-…), so nothing is lost; Package skips these.
@@ -181,6 +183,15 @@ func FileRun(r RunRecord) (dir string, err error) {
 	ucPath := filepath.Join(scenDir, userConfFile)
 	oldUC, ucErr := os.ReadFile(ucPath)
 	ucDiffers := ucErr == nil && !bytes.Equal(oldUC, userConf)
+	// A compliance run may need settings of its own (gpt-oss-120b's TEST07
+	// over the 990-sample set needs performance_sample_count_override at
+	// the library size, or LoadGen crashes): the scenario's user.conf stays
+	// that of its performance and accuracy runs, and the compliance run's
+	// own is filed beside its logs.
+	ownUC := ucDiffers && r.Kind != KindPerformance && r.Kind != KindAccuracy
+	if ownUC {
+		ucDiffers = false
+	}
 	if ucDiffers && !r.Replace {
 		return "", fmt.Errorf("submission: %s differs from %s, which this run used; a scenario has one user.conf for all its runs: pass --replace to move the old one aside", ucPath, r.UserConf)
 	}
@@ -212,6 +223,11 @@ func FileRun(r RunRecord) (dir string, err error) {
 		info := RunInfo{Command: r.Command, Benchmark: bench, Scenario: scen, Kind: string(r.Kind)}
 		if err := WriteRunInfo(infoDir, info); err != nil {
 			return "", err
+		}
+	}
+	if ownUC {
+		if err := os.WriteFile(filepath.Join(perfDir, userConfFile), userConf, 0o644); err != nil {
+			return "", fmt.Errorf("submission: writing the compliance run's user.conf: %w", err)
 		}
 	}
 	if ucErr != nil || ucDiffers {
