@@ -65,6 +65,7 @@ Example:
 			&cli.Uint64Flag{Name: "min-query-count", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting min_query_count=`N`"},
 			&cli.IntFlag{Name: "total-sample-count", Category: catLoadGen, DefaultText: "official size", Usage: "cap the QSL at `N` samples (the QSL holds min(dataset, N))"},
 			&cli.IntFlag{Name: "performance-sample-count", Category: catLoadGen, DefaultText: "all", Usage: "samples loaded at once in performance runs (performance_sample_count_override wins)"},
+			quickFlag(),
 			&cli.BoolFlag{Name: "trace", Category: catLoadGen, Usage: "also write LoadGen's trace log (costs CPU at high QPS)"},
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Category: catDataset, Usage: "dataset `PATH` (repeatable where the benchmark reads several): " + datasetHelp()},
 			&cli.StringSliceFlag{Name: "dataset-split", Category: catDataset, Usage: "dataset splits to use, in order, where the benchmark's dataset has splits (default: its official ones)"},
@@ -269,6 +270,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
 	}
 	if err := resilienceOptions(c, &o); err != nil {
+		return o, err
+	}
+	if err := applyQuick(c, &o); err != nil {
 		return o, err
 	}
 	return o, nil
