@@ -3,6 +3,7 @@ module github.com/mlperf-go/mlperf-go
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/go-cmp v0.7.0
 	github.com/openai/openai-go v1.12.0
 	github.com/parquet-go/parquet-go v0.32.0
@@ -13,6 +14,7 @@ require (
 	go.uber.org/zap v1.28.0
 	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -14,12 +14,21 @@ import (
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
-// startProgress writes a progress line to w every interval until the
-// returned stop function is called. Long runs (ten minutes at least for a
-// valid performance run) must show that they are alive and how they fare.
-func startProgress(w io.Writer, every time.Duration, pool *sut.Pool, lib *qsl.Library) (stop func()) {
+// progressSource is what progress reads: the pool's counters.
+type progressSource interface{ Progress() sut.Progress }
+
+// startProgress shows the run's progress on w until the returned stop
+// function is called: a live bar (done/total, %, rate, ETA, failures) when
+// w is a terminal, else a plain line every interval, for batch logs. Long
+// runs (ten minutes at least for a valid performance run) must show that
+// they are alive and how they fare. total is the number of samples
+// LoadGen is expected to issue (expectedSamples), 0 if unknown.
+func startProgress(w io.Writer, every time.Duration, total int64, pool *sut.Pool, lib *qsl.Library) (stop func()) {
 	if w == nil {
 		return func() {}
+	}
+	if isTerminal(w) {
+		return startBar(w, total, pool)
 	}
 	if every <= 0 {
 		every = 10 * time.Second

@@ -279,7 +279,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		zap.Stringer("mode", settings.Mode), zap.Int("total_samples", rep.Total),
 		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
 		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
-	stopProgress := startProgress(o.Progress, o.ProgressEvery, pool, lib)
+	stopProgress := startProgress(o.Progress, o.ProgressEvery, expectedSamples(settings, rep.Total, rep.Performance), pool, lib)
 	stopRecorders, err := startRecorders(o, pool)
 	if err != nil {
 		stopProgress()
