@@ -88,7 +88,7 @@ Example:
 			&cli.Float64Flag{Name: "frequency-penalty", Category: catSampling, DefaultText: "not sent", Usage: "frequency penalty"},
 			&cli.Float64Flag{Name: "presence-penalty", Category: catSampling, DefaultText: "not sent", Usage: "presence penalty"},
 			&cli.IntFlag{Name: "max-tokens", Category: catSampling, DefaultText: "not sent", Usage: "maximum output tokens (max_tokens / max_new_tokens)"},
-			&cli.StringFlag{Name: "output-dir", Aliases: []string{"o"}, Value: "mlperf-output", Category: catResults, Usage: "`DIR` for LoadGen's logs and the user.conf used"},
+			&cli.StringFlag{Name: "output-dir", Aliases: []string{"o"}, Category: catResults, DefaultText: "a new folder under --runs-dir", Usage: "`DIR` for LoadGen's logs, the user.conf used and the report (refused if it holds files, unless --overwrite)"},
 			&cli.BoolFlag{Name: "evaluate", Category: catResults, Usage: "after an accuracy run, evaluate it (scored in Go and accuracy.txt written where the benchmark can be; else log checks and the official evaluator command)"},
 			&cli.StringFlag{Name: "results-dir", Category: catResults, Usage: "file the run into the submission results tree `DIR`/<system>/<benchmark>/<Scenario>/…"},
 			&cli.StringFlag{Name: "system", Category: catResults, Usage: "system `NAME` for --results-dir"},
@@ -99,7 +99,7 @@ Example:
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
 			&cli.DurationFlag{Name: "engine-metrics-interval", Value: enginemetrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
-		}, append(engineFlags(), resilienceFlags()...)...),
+		}, append(append(engineFlags(), resilienceFlags()...), historyFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -111,6 +111,10 @@ func runAction(c *cli.Context) error {
 	}
 	defer log.Sync() //nolint:errcheck // stderr
 	o, err := runOptions(c, log)
+	if err != nil {
+		return err
+	}
+	runsRoot, err := chooseOutputDir(c, &o)
 	if err != nil {
 		return err
 	}
@@ -174,6 +178,7 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	writeReport(c, rep.LogDir)
+	writeRunsIndex(c, runsRoot)
 
 	evalErr := error(nil)
 	if c.Bool("evaluate") {

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/internal/report"
+	"github.com/mlperf-go/mlperf-go/internal/results"
+)
+
+// TestRunHistory runs twice without --output-dir: each run gets its own
+// timestamped folder, `latest` follows the newest and the index lists
+// both. An --output-dir that holds a run is refused unless --overwrite.
+func TestRunHistory(t *testing.T) {
+	const name = "llama3_1-8b"
+	data := synthCLI(t, name, 20)
+	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	runs := filepath.Join(t.TempDir(), "runs")
+	base := append([]string{"run", "-b", name, "-s", "Offline", "-e", url, "--quick", "--progress-interval", "0",
+		"--engine-metrics-interval", "0", "--runs-dir", runs}, data...)
+
+	for i := range 2 {
+		if out, err := runCLI(t, base...); err != nil {
+			t.Fatalf("run %d: %v\n%s", i, err, out)
+		}
+	}
+	parent := filepath.Join(runs, name, "Offline-performance")
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) != 2 {
+		t.Fatalf("want two run folders in %s, got %v", parent, dirs)
+	}
+	for _, d := range dirs {
+		if _, err := time.Parse("20060102T150405Z", strings.SplitN(d, "-", 2)[0]); err != nil {
+			t.Errorf("run folder %q is not a UTC timestamp: %v", d, err)
+		}
+		if _, err := os.Stat(filepath.Join(parent, d, results.DetailFile)); err != nil {
+			t.Errorf("run folder %s has no LoadGen log: %v", d, err)
+		}
+	}
+	// ReadDir sorts by name, and names sort by time (same-second runs
+	// get -2): the second is the newest.
+	if got, err := os.Readlink(filepath.Join(parent, latestLink)); err != nil || got != dirs[1] {
+		t.Errorf("latest -> %q (%v), want %q", got, err, dirs[1])
+	}
+	index, err := os.ReadFile(filepath.Join(runs, report.IndexHTMLFile))
+	if err != nil {
+		t.Fatalf("no index of runs: %v", err)
+	}
+	for _, d := range dirs {
+		if !strings.Contains(string(index), d) {
+			t.Errorf("the index does not list run %s", d)
+		}
+	}
+	if strings.Contains(string(index), latestLink+"/") {
+		t.Errorf("the index lists the latest link as a run of its own")
+	}
+
+	// An existing run folder is never silently replaced.
+	first := filepath.Join(parent, dirs[0])
+	before, err := os.ReadFile(filepath.Join(first, results.DetailFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI(t, append(base, "-o", first)...)
+	if err == nil || !strings.Contains(err.Error(), "--overwrite") {
+		t.Fatalf("re-using a run's --output-dir: want a refusal naming --overwrite, got %v\n%s", err, out)
+	}
+	if after, _ := os.ReadFile(filepath.Join(first, results.DetailFile)); string(after) != string(before) {
+		t.Fatal("a refused run changed the earlier run's log")
+	}
+	if out, err := runCLI(t, append(base, "-o", first, "--overwrite")...); err != nil {
+		t.Fatalf("--overwrite: %v\n%s", err, out)
+	}
+	// An empty or new --output-dir needs nothing.
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCLI(t, append(base, "-o", empty)...); err != nil {
+		t.Fatalf("empty --output-dir: %v\n%s", err, out)
+	}
+}
