@@ -53,7 +53,11 @@ func chooseOutputDir(c *cli.Context, o *runner.Options) (runsRoot string, err er
 		return "", nil
 	}
 	root := c.String("runs-dir")
-	parent := filepath.Join(root, o.Benchmark.Name, o.Scenario.String()+"-"+modeDirNames[o.Mode])
+	mode := modeDirNames[o.Mode]
+	if isModeBoth(c) {
+		mode = modeBoth
+	}
+	parent := filepath.Join(root, o.Benchmark.Name, o.Scenario.String()+"-"+mode)
 	dir, err := newRunDir(parent, time.Now().UTC())
 	if err != nil {
 		return "", err

@@ -57,7 +57,7 @@ Example:
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Value: "Offline", Category: catLoadGen, Usage: "scenario: Offline, Server, Interactive (LoadGen's Server scenario of the benchmark's *-interactive model, filed under Interactive/), SingleStream or MultiStream"},
-			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "performance", Category: catLoadGen, Usage: "LoadGen mode: performance, accuracy, find-peak-performance or submission"},
+			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "performance", Category: catLoadGen, Usage: "LoadGen mode: performance, accuracy, find-peak-performance or submission; or both: accuracy (evaluated) then performance into <output-dir>/accuracy and <output-dir>/performance"},
 			&cli.StringFlag{Name: "user-conf", Category: catLoadGen, Usage: "user.conf `FILE` applied over LoadGen's mlperf.conf"},
 			&cli.StringSliceFlag{Name: "setting", Category: catLoadGen, Usage: "extra user.conf `KEY=VALUE` for this benchmark and scenario (repeatable), e.g. target_qps=10"},
 			&cli.Float64Flag{Name: "target-qps", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting target_qps=`QPS`"},
@@ -161,6 +161,16 @@ func runAction(c *cli.Context) error {
 		runCtx, unwatch = eng.proc.Watch(ctx)
 		defer unwatch()
 	}
+	if isModeBoth(c) {
+		return runBoth(c, ctx, runCtx, o, compliance, runsRoot)
+	}
+	return runTest(c, ctx, runCtx, o, compliance, runsRoot)
+}
+
+// runTest runs one LoadGen test with the endpoints ready and the dataset
+// open, then reports, evaluates and files it. ctx is the user's (cancelled
+// by Ctrl-C); runCtx also ends if a launched engine dies.
+func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, compliance, runsRoot string) error {
 	rep, runErr := runner.Run(runCtx, o)
 	if ctx.Err() != nil {
 		return exitError{130, errors.New("interrupted; LoadGen's logs so far are in " + o.OutputDir)}
@@ -212,7 +222,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if err != nil {
 		return runner.Options{}, err
 	}
-	mode, err := parseMode(c.String("mode"))
+	mode, err := parseMode(firstMode(c))
 	if err != nil {
 		return runner.Options{}, err
 	}

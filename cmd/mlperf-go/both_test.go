@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+)
+
+// TestModeBoth runs Qwen3-VL with --mode both: the accuracy test, scored,
+// then the performance test, each in its own folder from the same
+// settings, and both filed into the results tree.
+func TestModeBoth(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 3); err != nil {
+		t.Fatal(err)
+	}
+	truths, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1})
+	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
+	text, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "both", "-d", data, "-e", url, "-o", out,
+		"--results-dir", results, "--system", "s1", "--progress-interval", "0", "--engine-metrics-interval", "0",
+		"--min-duration", "0", "--min-query-count", "20", "--setting", "performance_sample_count_override=20")
+	if err != nil {
+		t.Fatalf("run --mode both: %v\n%s", err, text)
+	}
+	acc, err := os.ReadFile(filepath.Join(out, "accuracy", "accuracy.txt"))
+	if err != nil || !regexp.MustCompile(`(?m)^\{"f1": 1\.0\}$`).Match(acc) {
+		t.Errorf("the accuracy test was not evaluated (%v):\n%s", err, acc)
+	}
+	if !strings.Contains(text, "=== LoadGen result: VALID ===") {
+		t.Errorf("no VALID performance result in the output:\n%s", text)
+	}
+	var confs []string
+	for _, m := range []string{"accuracy", "performance"} {
+		b, err := os.ReadFile(filepath.Join(out, m, "user.conf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		confs = append(confs, string(b))
+		if _, err := os.Stat(filepath.Join(out, m, "mlperf_log_detail.txt")); err != nil {
+			t.Errorf("%s test: %v", m, err)
+		}
+	}
+	if confs[0] != confs[1] || !strings.Contains(confs[0], "min_query_count = 20") {
+		t.Errorf("the tests did not read one user.conf:\n%s\n---\n%s", confs[0], confs[1])
+	}
+	scen := filepath.Join(results, "s1", "qwen3-vl-235b-a22b", "Offline")
+	for _, f := range []string{"accuracy/accuracy.txt", "accuracy/mlperf_log_accuracy.json", "performance/run_1/mlperf_log_summary.txt"} {
+		if _, err := os.Stat(filepath.Join(scen, f)); err != nil {
+			t.Errorf("not filed: %v", err)
+		}
+	}
+	if s, err := os.ReadFile(filepath.Join(out, "performance", "mlperf_log_summary.txt")); err != nil || !strings.Contains(string(s), "PerformanceOnly") {
+		t.Errorf("the second test was not a performance run (%v)", err)
+	}
+}
