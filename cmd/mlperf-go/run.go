@@ -60,7 +60,8 @@ Example:
 			&cli.StringFlag{Name: "mode", Aliases: []string{"m"}, Value: "performance", Category: catLoadGen, Usage: "LoadGen mode: performance, accuracy, find-peak-performance or submission; or both: accuracy (evaluated) then performance into <output-dir>/accuracy and <output-dir>/performance"},
 			&cli.StringFlag{Name: "user-conf", Category: catLoadGen, Usage: "user.conf `FILE` applied over LoadGen's mlperf.conf"},
 			&cli.StringSliceFlag{Name: "setting", Category: catLoadGen, Usage: "extra user.conf `KEY=VALUE` for this benchmark and scenario (repeatable), e.g. target_qps=10"},
-			&cli.Float64Flag{Name: "target-qps", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting target_qps=`QPS`"},
+			&cli.StringFlag{Name: "target-qps", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting target_qps=`QPS`; auto: --target-qps-fraction of the newest valid Offline samples/s of this benchmark in --runs-dir (and --results-dir's --system)"},
+			&cli.Float64Flag{Name: "target-qps-fraction", Value: defaultAutoQPSFraction, Category: catLoadGen, Usage: "with --target-qps auto, the `FRACTION` of the Offline throughput to target"},
 			&cli.Uint64Flag{Name: "min-duration", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting min_duration=`MS` (milliseconds)"},
 			&cli.Uint64Flag{Name: "min-query-count", Category: catLoadGen, DefaultText: "from mlperf.conf/user.conf", Usage: "shorthand for --setting min_query_count=`N`"},
 			&cli.IntFlag{Name: "total-sample-count", Category: catLoadGen, DefaultText: "official size", Usage: "cap the QSL at `N` samples (the QSL holds min(dataset, N))"},
@@ -251,7 +252,11 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	}
 	o.EngineMetricsEvery = c.Duration("engine-metrics-interval")
 	if c.IsSet("target-qps") {
-		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", c.Float64("target-qps")))
+		qps, err := targetQPS(c, o.Benchmark)
+		if err != nil {
+			return o, err
+		}
+		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", qps))
 	}
 	if c.IsSet("min-duration") {
 		o.Settings = append(o.Settings, fmt.Sprintf("min_duration=%d", c.Uint64("min-duration")))
