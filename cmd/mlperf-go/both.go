@@ -70,6 +70,6 @@ func runBoth(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 			break
 		}
 	}
-	writeRunsIndex(c, runsRoot)
+	writeRunsIndex(c, runsRoot, base)
 	return errors.Join(errs...)
 }

@@ -58,11 +58,10 @@ func chooseOutputDir(c *cli.Context, o *runner.Options) (runsRoot string, err er
 		mode = modeBoth
 	}
 	parent := filepath.Join(root, o.Benchmark.Name, o.Scenario.String()+"-"+mode)
-	dir, err := newRunDir(parent, time.Now().UTC())
-	if err != nil {
-		return "", err
-	}
-	o.OutputDir = dir
+	// The folder is only named here: the run creates it, so a command
+	// that fails before its test (a bad dataset, say) leaves no empty run
+	// behind for `latest` to point at.
+	o.OutputDir = newRunDir(parent, time.Now().UTC())
 	return root, nil
 }
 
@@ -85,43 +84,41 @@ func refuseNonEmpty(dir string) error {
 		"for a new timestamped one under --runs-dir, or add --overwrite to replace its logs", dir)
 }
 
-// newRunDir creates parent/<UTC time> (suffixed when two runs start in
-// the same second) and points parent/latest at it. The time is written
-// sortably and without colons, which some file systems refuse.
-func newRunDir(parent string, now time.Time) (string, error) {
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", fmt.Errorf("--runs-dir: %w", err)
-	}
+// newRunDir names a new folder parent/<UTC time>, suffixed when a run of
+// the same second already has it. The time is written sortably and
+// without colons, which some file systems refuse.
+func newRunDir(parent string, now time.Time) string {
 	stamp := now.Format("20060102T150405Z")
 	dir := filepath.Join(parent, stamp)
 	for i := 2; ; i++ {
-		err := os.Mkdir(dir, 0o755)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return "", fmt.Errorf("--runs-dir: %w", err)
+		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+			return dir
 		}
 		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", stamp, i))
 	}
-	// Replace the link atomically: a new link under a temporary name,
-	// renamed over the old one.
-	tmp := filepath.Join(parent, "."+latestLink+".tmp")
-	os.Remove(tmp) //nolint:errcheck // a leftover from an interrupted run, if any
-	if err := os.Symlink(filepath.Base(dir), tmp); err != nil {
-		return "", fmt.Errorf("--runs-dir: linking %s: %w", latestLink, err)
-	}
-	if err := os.Rename(tmp, filepath.Join(parent, latestLink)); err != nil {
-		return "", fmt.Errorf("--runs-dir: linking %s: %w", latestLink, err)
-	}
-	return dir, nil
 }
 
-// writeRunsIndex rebuilds the runs root's index.html and index.md after a
-// run. Like the run's own report it never changes the run's outcome.
-func writeRunsIndex(c *cli.Context, root string) {
+// linkLatest points the `latest` link beside runDir at it, atomically: a
+// new link under a temporary name, renamed over the old one.
+func linkLatest(runDir string) error {
+	parent := filepath.Dir(runDir)
+	tmp := filepath.Join(parent, "."+latestLink+".tmp")
+	os.Remove(tmp) //nolint:errcheck // a leftover from an interrupted run, if any
+	if err := os.Symlink(filepath.Base(runDir), tmp); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(parent, latestLink))
+}
+
+// writeRunsIndex points `latest` at the run that just ended in runDir and
+// rebuilds the runs root's index.html and index.md. Like the run's own
+// report it never changes the run's outcome.
+func writeRunsIndex(c *cli.Context, root, runDir string) {
 	if root == "" {
 		return
+	}
+	if err := linkLatest(runDir); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mlperf-go: could not point %s at %s: %v\n", latestLink, runDir, err)
 	}
 	entries, err := report.WriteTree(root)
 	if len(entries) > 0 {

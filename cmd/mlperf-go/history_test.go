@@ -23,6 +23,16 @@ func TestRunHistory(t *testing.T) {
 	base := append([]string{"run", "-b", name, "-s", "Offline", "-e", url, "--quick", "--progress-interval", "0",
 		"--engine-metrics-interval", "0", "--runs-dir", runs}, data...)
 
+	// A run that fails before its test (here: no such dataset) leaves no
+	// empty run folder behind.
+	bad := []string{"run", "-b", name, "-s", "Offline", "-e", url, "--quick", "--runs-dir", runs, "-d", filepath.Join(t.TempDir(), "missing.json")}
+	if out, err := runCLI(t, bad...); err == nil {
+		t.Fatalf("a run on a missing dataset succeeded:\n%s", out)
+	}
+	if _, err := os.Stat(runs); !os.IsNotExist(err) {
+		t.Fatalf("a failed run left %s behind (%v)", runs, err)
+	}
+
 	for i := range 2 {
 		if out, err := runCLI(t, base...); err != nil {
 			t.Fatalf("run %d: %v\n%s", i, err, out)

@@ -189,7 +189,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 		return err
 	}
 	writeReport(c, rep.LogDir)
-	writeRunsIndex(c, runsRoot)
+	writeRunsIndex(c, runsRoot, o.OutputDir)
 
 	evalErr := error(nil)
 	if c.Bool("evaluate") {
