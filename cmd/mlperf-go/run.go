@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -49,7 +50,18 @@ Settings come from LoadGen's built-in mlperf.conf, then --user-conf, then --sett
 user.conf LoadGen actually read is written next to the logs.
 
 Every sample LoadGen issues is completed exactly once; a failed request completes with an
-empty response, is logged with its sample index, and makes the command exit 1.
+empty response and is listed in failures.jsonl. The outcome line says VALID only when
+LoadGen said VALID (accuracy runs: finished) and no sample failed; otherwise INVALID with
+the reason, or ABORTED. The run record mlperf_go_run.json carries the outcome and the
+counts; --results-dir and ` + "`submission check`" + ` refuse runs with failed samples or
+an abort (and ` + "`submission check`" + ` refuses LoadGen's INVALID).
+
+After SIGINT/SIGTERM the test is aborted and the command exits within a few seconds: if
+LoadGen is still playing its Server schedule, its unfinished logs are removed; otherwise its
+summary and detail log are renamed *.aborted.txt with the verdict rewritten to ABORTED.
+
+Exit codes: 0 VALID; 1 samples failed, the test was aborted (--max-failures, a dead engine)
+or another error; 3 LoadGen reported INVALID (performance runs); 130 interrupted by a signal.
 
 Example:
   mlperf-go run --benchmark NAME --scenario Offline --mode accuracy \
@@ -172,31 +184,53 @@ func runAction(c *cli.Context) error {
 // open, then reports, evaluates and files it. ctx is the user's (cancelled
 // by Ctrl-C); runCtx also ends if a launched engine dies.
 func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, compliance, runsRoot string) error {
-	rep, runErr := runner.Run(runCtx, o)
+	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag")}
+	rep, runErr, left := runUntilInterrupted(ctx, runCtx, o)
+	if left != nil {
+		// LoadGen still plays its schedule (Server runs to min_duration):
+		// the folder is marked and the process leaves without it.
+		if err := runner.WriteRunInfo(o, left, rec); err != nil {
+			fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
+		}
+		printOutcome(c, left)
+		return exitError{130, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, submission.RunInfoFile))}
+	}
+	if rep == nil {
+		// The test never started: nothing to report or record.
+		if ctx.Err() != nil {
+			return exitError{130, errors.New("interrupted before the test started")}
+		}
+		return runErr
+	}
+	printReport(c, rep)
+	if err := runner.WriteRunInfo(o, rep, rec); err != nil {
+		return err
+	}
+	if rep.Outcome != submission.OutcomeAborted {
+		writeReport(c, rep.LogDir)
+	}
+	writeRunsIndex(c, runsRoot, o.OutputDir)
 	if ctx.Err() != nil {
-		return exitError{130, errors.New("interrupted; LoadGen's logs so far are in " + o.OutputDir)}
+		return exitError{130, errors.New("interrupted: the test was aborted; the output folder is marked ABORTED in " + filepath.Join(o.OutputDir, submission.RunInfoFile))}
 	}
 	if err := diedDuringRun(runCtx, o.OutputDir); err != nil {
 		return err
 	}
-	if rep == nil || (runErr != nil && !errors.Is(runErr, runner.ErrFailures)) {
-		// The test did not run to its end: nothing to report or file.
-		return runErr
+	if rep.Outcome == submission.OutcomeAborted {
+		if rep.Stats.Failed > 0 {
+			printFailures(c, rep)
+		}
+		return exitError{1, runErr}
 	}
-	printReport(c, rep)
-	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag")}
-	if err := runner.WriteRunInfo(o, rep, rec); err != nil {
-		return err
-	}
-	writeReport(c, rep.LogDir)
-	writeRunsIndex(c, runsRoot, o.OutputDir)
 
 	evalErr := error(nil)
 	if c.Bool("evaluate") {
 		evalErr = evaluateRun(c, o, rep)
 	}
 	if dir := c.String("results-dir"); dir != "" {
-		if err := fileRun(c, o, rep, compliance); err != nil {
+		if rep.Stats.Failed > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
+		} else if err := fileRun(c, o, rep, compliance); err != nil {
 			return errors.Join(runErr, err)
 		}
 	}
@@ -207,7 +241,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 	if evalErr != nil {
 		return exitError{1, evalErr}
 	}
-	if !rep.Summary.Valid && o.Mode == loadgen.PerformanceOnly {
+	if rep.Outcome == submission.OutcomeInvalid {
 		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, "mlperf_log_summary.txt"))}
 	}
 	return nil
@@ -357,7 +391,9 @@ func printReport(c *cli.Context, rep *runner.Report) {
 	if rep.Settings.Mode == loadgen.AccuracyOnly {
 		result = "accuracy run (see mlperf_log_accuracy.json)"
 	}
-	fmt.Fprintf(w, "\n=== LoadGen result: %s ===\n", orDash(result))
+	fmt.Fprintln(w)
+	printOutcome(c, rep)
+	fmt.Fprintf(w, "  %-42s %s\n", "LoadGen result", orDash(result))
 	for _, m := range rep.Summary.Metrics {
 		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
 	}
@@ -381,6 +417,70 @@ func printReport(c *cli.Context, rep *runner.Report) {
 	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
+}
+
+// abortGrace is how long an interrupted run waits for LoadGen to finish
+// on its own (Offline, SingleStream and MultiStream do at once, with every
+// sample completed empty) before leaving without it: Slurm's KillWait is
+// 30 s, and the issue promises an exit within 5 s.
+var abortGrace = 3 * time.Second
+
+// runUntilInterrupted runs the test. Once ctx is cancelled (a signal) it
+// waits abortGrace for LoadGen to end; if LoadGen is still running (the
+// Server scenario keeps its schedule to min_duration), it marks the output
+// folder aborted, removing LoadGen's unfinished logs, and returns that
+// report as left, with the pool's counts so far.
+func runUntilInterrupted(ctx, runCtx context.Context, o runner.Options) (rep *runner.Report, err error, left *runner.Report) {
+	type result struct {
+		rep *runner.Report
+		err error
+	}
+	var live atomic.Pointer[func() sut.Stats]
+	o.Started = func(stats func() sut.Stats) { live.Store(&stats) }
+	start := time.Now()
+	done := make(chan result, 1)
+	go func() {
+		r, err := runner.Run(runCtx, o)
+		done <- result{r, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rep, r.err, nil
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-done:
+		return r.rep, r.err, nil
+	case <-time.After(abortGrace):
+	}
+	left = &runner.Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf"), Start: start, End: time.Now()}
+	left.Settings.Mode = o.Mode
+	if stats := live.Load(); stats != nil {
+		left.Stats = (*stats)()
+	}
+	left.Elapsed = left.End.Sub(start)
+	reason := context.Cause(ctx).Error() + "; LoadGen was still running its schedule and was left behind"
+	if err := left.MarkAborted(reason, false); err != nil {
+		left.OutcomeReason += " (removing its logs: " + err.Error() + ")"
+	}
+	return nil, nil, left
+}
+
+// printOutcome prints the run's verdict, the line to trust: VALID only
+// when LoadGen said VALID and no sample failed.
+func printOutcome(c *cli.Context, rep *runner.Report) {
+	w := c.App.Writer
+	if rep.Outcome == submission.OutcomeValid {
+		fmt.Fprintf(w, "=== Outcome: VALID ===\n")
+		return
+	}
+	fmt.Fprintf(w, "=== Outcome: %s: %s ===\n", rep.Outcome, rep.OutcomeReason)
+	for name, to := range rep.RenamedLogs {
+		fmt.Fprintf(w, "  %-42s renamed to %s\n", name, to)
+	}
+	for _, name := range rep.RemovedLogs {
+		fmt.Fprintf(w, "  %-42s removed (unfinished)\n", name)
+	}
 }
 
 func printFailures(c *cli.Context, rep *runner.Report) {
@@ -459,21 +559,22 @@ func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
 // which aborts the test: LoadGen then completes every outstanding sample
 // with an empty response and writes its logs, but in the Server scenario it
-// still plays its schedule to the end of min_duration. A second signal
-// exits at once, leaving the logs incomplete.
+// still plays its schedule to the end of min_duration, so runAction leaves
+// without it after abortGrace (runUntilInterrupted). A second signal exits
+// at once.
 func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(c.Context)
+	ctx, cancel := context.WithCancelCause(c.Context)
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
 		select {
-		case <-sig:
+		case s := <-sig:
+			log.Warn("interrupted: aborting the test; every outstanding sample is completed empty, and the output folder is marked ABORTED. Press Ctrl-C again to exit now.", zap.Stringer("signal", s))
+			cancel(fmt.Errorf("interrupted by %v", s))
 		case <-done:
 			return
 		}
-		log.Warn("interrupted: aborting the test; LoadGen finishes its schedule with empty responses (Server runs to min_duration). Press Ctrl-C again to exit now, leaving incomplete logs.")
-		cancel()
 		select {
 		case <-sig:
 			fmt.Fprintln(os.Stderr, "mlperf-go: interrupted twice; exiting without waiting for LoadGen (its logs are incomplete)")
@@ -481,7 +582,7 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 		case <-done:
 		}
 	}()
-	return ctx, func() { signal.Stop(sig); close(done); cancel() }
+	return ctx, func() { signal.Stop(sig); close(done); cancel(nil) }
 }
 
 // writeReport writes results.json, report.html and report.md beside the

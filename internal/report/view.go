@@ -56,6 +56,7 @@ var statusClass = map[string]string{
 	results.StatusAccuracy:   "info",
 	results.StatusInvalid:    "bad",
 	results.StatusFailed:     "bad",
+	results.StatusAborted:    "bad",
 	results.StatusIncomplete: "bad",
 }
 

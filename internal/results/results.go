@@ -43,6 +43,9 @@ const (
 
 // Outcome statuses, worst first.
 const (
+	// StatusAborted: the run record says the test was stopped before its
+	// end (a signal, --max-failures, a dead engine).
+	StatusAborted = "aborted"
 	// StatusFailed: samples failed; the run exited non-zero whatever
 	// LoadGen concluded.
 	StatusFailed = "failed"
@@ -94,6 +97,10 @@ type Run struct {
 	Mode     string `json:"mode"`
 	// Kind is performance, accuracy or a compliance test (TEST06, …).
 	Kind string `json:"kind,omitempty"`
+	// Outcome and OutcomeReason are the harness's verdict from the run
+	// record (VALID, INVALID, ABORTED; submission.Outcome*).
+	Outcome       string `json:"outcome,omitempty"`
+	OutcomeReason string `json:"outcome_reason,omitempty"`
 	// TestDatetime is LoadGen's test_datetime.
 	TestDatetime string `json:"test_datetime,omitempty"`
 	// Start and End bound the LoadGen test (from the run record);
@@ -447,6 +454,7 @@ func (r *Results) fromDetail(d *Detail) error {
 func (r *Results) fromRunInfo(info submission.RunInfo) {
 	r.Run.Benchmark = info.Benchmark
 	r.Run.Kind = info.Kind
+	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, RedactText(info.OutcomeReason)
 	r.Run.Command = RedactArgs(info.Command)
 	if !info.Start.IsZero() && !info.End.IsZero() {
 		s, e := info.Start, info.End
@@ -514,6 +522,10 @@ func (r *Results) decide() {
 		}
 		sort.Strings(classes)
 		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, strings.Join(classes, ", "))}, o.Reasons...)
+	}
+	if r.Run.Outcome == submission.OutcomeAborted {
+		o.Status = StatusAborted
+		o.Reasons = append([]string{"the test was aborted: " + r.Run.OutcomeReason}, o.Reasons...)
 	}
 	if o.LoadGenErrors > 0 {
 		o.Warnings = append(o.Warnings, fmt.Sprintf("LoadGen logged %d error(s) in %s", o.LoadGenErrors, DetailFile))

@@ -181,6 +181,18 @@ func TestBuildOutcomes(t *testing.T) {
 		t.Errorf("failure message not redacted: %q", r.Samples.FirstFailures[0].Message)
 	}
 
+	// A record saying the test was aborted wins over LoadGen's VALID.
+	dir = writeRun(t, map[string]string{DetailFile: offlineLLM})
+	if err := submission.WriteRunInfo(dir, submission.RunInfo{Outcome: submission.OutcomeAborted, OutcomeReason: "interrupted by terminated"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = Build(dir); err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome.Status != StatusAborted || r.Outcome.LoadGenValidity != "VALID" || !strings.Contains(r.Outcome.Reasons[0], "aborted: interrupted by terminated") {
+		t.Errorf("aborted run: outcome %+v", r.Outcome)
+	}
+
 	// Accuracy runs have no verdict; a log that stops early is incomplete.
 	for log, want := range map[string]string{
 		mllog("effective_scenario", "Offline", "effective_test_mode", "AccuracyOnly"):    StatusAccuracy,

@@ -63,6 +63,8 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
 		},
 	}
+	info.Outcome, info.OutcomeReason = rep.Outcome, rep.OutcomeReason
+	info.RenamedLogs, info.RemovedLogs = rep.RenamedLogs, rep.RemovedLogs
 	for _, f := range rep.Stats.FirstFailures {
 		info.Samples.FirstFailures = append(info.Samples.FirstFailures, submission.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}

@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -98,6 +99,10 @@ type Options struct {
 	// are scraped into engine_metrics.jsonl; 0 never (the CLI defaults to
 	// enginemetrics.DefaultEvery).
 	EngineMetricsEvery time.Duration
+	// Started, if set, is called once the worker pool exists with a
+	// function returning its counters so far, for a caller that may have
+	// to record the run without waiting for Run to return.
+	Started func(stats func() sut.Stats)
 	// Logger receives failures and milestones (default: none).
 	Logger *zap.Logger
 
@@ -142,6 +147,14 @@ type Report struct {
 	Elapsed time.Duration
 	// Start and End bound the whole run: loading the samples and the test.
 	Start, End time.Time
+	// Outcome is the run's verdict (submission.OutcomeValid, …Invalid or
+	// …Aborted) and OutcomeReason why it is not VALID: VALID only when
+	// LoadGen said VALID and no sample failed.
+	Outcome, OutcomeReason string
+	// RenamedLogs and RemovedLogs are the LoadGen logs an aborted run
+	// renamed or removed (MarkAborted), so that none claims a result.
+	RenamedLogs map[string]string
+	RemovedLogs []string
 }
 
 // ErrFailures is wrapped by Run's error when samples failed.
@@ -262,6 +275,9 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Started != nil {
+		o.Started(pool.Stats)
+	}
 	logs := loadgen.DefaultLogSettings()
 	logs.OutDir = o.OutputDir
 	logs.EnableTrace = o.EnableTrace
@@ -300,6 +316,17 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		log.Error("the failure list is incomplete", zap.Error(err))
 	}
 	if testErr != nil {
+		// The caller's cancellation (a signal) comes first: the samples
+		// it cancels may then also pass --max-failures.
+		reason := testErr.Error()
+		if ctx.Err() != nil {
+			reason = context.Cause(ctx).Error()
+		} else if rep.Stats.Stopped != "" {
+			reason = rep.Stats.Stopped
+		}
+		if err := rep.MarkAborted(reason, true); err != nil {
+			log.Error("marking the aborted run's logs", zap.Error(err))
+		}
 		if rep.Stats.Stopped != "" {
 			return rep, fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(o.OutputDir, FailuresFile))
 		}
@@ -312,9 +339,11 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if settings.Mode != loadgen.AccuracyOnly {
 		rep.Summary, err = readSummary(filepath.Join(o.OutputDir, "mlperf_log_summary.txt"))
 		if err != nil {
+			rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, err.Error()
 			return rep, err
 		}
 	}
+	rep.decide()
 	if rep.Stats.Failed > 0 {
 		return rep, fmt.Errorf("%d of %d samples failed (%v; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
 	}

@@ -228,6 +228,7 @@ func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, sce
 
 func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, scen string) {
 	const rerun = "fix the run settings and re-run the performance run (mlperf-go run --replace)"
+	c.checkRunRecord(dir)
 	summary := filepath.Join(dir, summaryFile)
 	if v, err := SummaryResult(summary); err != nil {
 		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
@@ -344,6 +345,7 @@ func (c *checker) minInt(d *DetailLog, path, key string, min int64, fix string) 
 
 func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, scen string) {
 	rerun := "re-run the accuracy run and the evaluator"
+	c.checkRunRecord(dir)
 	for _, f := range []string{summaryFile, detailFile, accTxtFile, accLogFile} {
 		if !exists(filepath.Join(dir, f)) {
 			c.add(filepath.Join(dir, f), rerun, "accuracy run file %s is missing", f)
@@ -399,6 +401,7 @@ func (c *checker) checkCompliance(dir, test string) {
 		c.add(dir, fix, "compliance test %s is missing", test)
 		return
 	}
+	c.checkRunRecord(filepath.Join(dir, "performance", "run_1"))
 	switch test {
 	case TEST06:
 		p := filepath.Join(dir, "verify_accuracy.txt")
@@ -485,4 +488,24 @@ func listDirs(dir string) []string {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// checkRunRecord refuses a run whose mlperf-go run record says samples
+// failed or the test was aborted: LoadGen's logs cannot show either (a
+// failed sample is completed empty and counts as done). A tree filed by
+// FileRun keeps the record; a packaged one has none, and nothing is
+// checked then.
+func (c *checker) checkRunRecord(dir string) {
+	path := filepath.Join(dir, RunInfoFile)
+	if !exists(path) {
+		return
+	}
+	info, err := ReadRunInfo(dir)
+	if err != nil {
+		c.add(path, "re-run, or remove the damaged record", "%v", err)
+		return
+	}
+	if err := info.Submittable(); err != nil {
+		c.add(path, "fix the endpoint and re-run this run to its end (mlperf-go run --replace)", "%v", err)
+	}
 }

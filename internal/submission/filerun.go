@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,6 +125,16 @@ func FileRun(r RunRecord) (dir string, err error) {
 	}
 	if len(userConf) == 0 {
 		return "", fmt.Errorf("submission: %s is empty; the checker rejects an empty user.conf", r.UserConf)
+	}
+
+	// The run record says whether samples failed or the test was
+	// aborted; neither may be filed, whatever LoadGen's summary says.
+	if info, err := ReadRunInfo(r.LogDir); err == nil {
+		if err := info.Submittable(); err != nil {
+			return "", fmt.Errorf("submission: not filing %s: %w", r.LogDir, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
 	}
 
 	scenDir := filepath.Join(r.ResultsDir, r.System, bench, scen)

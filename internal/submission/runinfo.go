@@ -71,6 +71,54 @@ type RunInfo struct {
 	// Samples is what the worker pool did with the samples LoadGen
 	// issued, failures by class (nil if not recorded).
 	Samples *SampleCounts `json:"samples,omitempty"`
+	// Outcome is the run's verdict as the harness told the user: one of
+	// OutcomeValid, OutcomeInvalid, OutcomeAborted ("" in records written
+	// before outcomes were recorded), and OutcomeReason why it is not
+	// valid.
+	Outcome       string `json:"outcome,omitempty"`
+	OutcomeReason string `json:"outcome_reason,omitempty"`
+	// RenamedLogs maps LoadGen log names to what they were renamed to,
+	// and RemovedLogs lists LoadGen logs deleted, when an aborted run left
+	// logs that would otherwise claim a result (or not parse).
+	RenamedLogs map[string]string `json:"renamed_logs,omitempty"`
+	RemovedLogs []string          `json:"removed_logs,omitempty"`
+}
+
+// The run outcomes a record can carry. Only OutcomeValid may be filed or
+// submitted.
+const (
+	// OutcomeValid: LoadGen said VALID (or, in accuracy runs, finished)
+	// and no sample failed.
+	OutcomeValid = "VALID"
+	// OutcomeInvalid: the test ran to its end but LoadGen said INVALID or
+	// samples failed.
+	OutcomeInvalid = "INVALID"
+	// OutcomeAborted: the test was stopped early (a signal, --max-failures,
+	// a dead engine).
+	OutcomeAborted = "ABORTED"
+)
+
+// Submittable returns nil when the record allows the run into a
+// submission: no failed sample and no abort. (A LoadGen INVALID shows in
+// LoadGen's own logs, where FileRun lets it through, for inspection, and
+// Check refuses it.) Records without an outcome
+// (older harnesses) are judged by their counts alone.
+func (info RunInfo) Submittable() error {
+	if info.Outcome == OutcomeAborted {
+		return fmt.Errorf("the run was aborted (%s): run it again to its end", orUnknown(info.OutcomeReason))
+	}
+	if s := info.Samples; s != nil && s.Failed > 0 {
+		return fmt.Errorf("%d of %d samples failed (%v): fix the endpoint and run again", s.Failed, s.Completed, s.FailuresByReason)
+	}
+	// LoadGen's own INVALID is left to its logs, which Check reads.
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "no reason recorded"
+	}
+	return s
 }
 
 // SampleCounts are the worker pool's counters at the end of a run.

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/internal/submission"
+)
+
+// noFileClaimsValid fails the test if any file under dir says LoadGen's
+// "Result is : VALID".
+func noFileClaimsValid(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), "Result is : VALID") {
+			t.Errorf("%s says \"Result is : VALID\" in an aborted run", p)
+		}
+		return nil
+	})
+}
+
+// outputOf reads a child's output file at the time it is asked.
+type outputOf struct{ path string }
+
+func (o outputOf) String() string {
+	b, _ := os.ReadFile(o.path)
+	return string(b)
+}
+
+func readRecord(t *testing.T, dir string) submission.RunInfo {
+	t.Helper()
+	info, err := submission.ReadRunInfo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+// TestSIGTERMAbortsPromptly signals a real mlperf-go process (this test
+// binary as the CLI) in the middle of a Server run with a 10-minute
+// min_duration and in the middle of a slow Offline run: each exits within
+// 5 s with 130, its run record says ABORTED, and no file claims VALID.
+func TestSIGTERMAbortsPromptly(t *testing.T) {
+	model := mustLookup(t, "llama3_1-8b").Model
+	data := llamaData(t, 50)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		ttft time.Duration
+		args []string
+	}{
+		// LoadGen plays the Server schedule to min_duration even aborted.
+		{"Server", 20 * time.Millisecond, []string{"-s", "Server", "--target-qps", "20", "--min-duration", "600000"}},
+		// 50 samples one at a time at 300 ms: 15 s unless aborted.
+		{"Offline", 300 * time.Millisecond, []string{"-s", "Offline", "--target-qps", "1", "--concurrency", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := startFake(t, fakeendpoint.Config{Model: model, OutputTokens: 4, TTFT: tc.ttft})
+			out := filepath.Join(t.TempDir(), "out")
+			args := append([]string{"--log-level", "warn", "run", "-b", "llama3_1-8b", "-d", data, "-e", url, "-o", out, "--progress-interval", "0"}, tc.args...)
+			cmd := exec.Command(self, args...)
+			cmd.Env = append(os.Environ(), beCLI+"=1")
+			outFile, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer outFile.Close()
+			outBuf := outputOf{outFile.Name()}
+			cmd.Stdout, cmd.Stderr = outFile, outFile
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill() //nolint:errcheck // only if the test failed
+			deadline := time.Now().Add(60 * time.Second)
+			for {
+				if _, err := os.Stat(filepath.Join(out, "mlperf_log_detail.txt")); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the test never started:\n%s", outBuf.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			time.Sleep(time.Second)
+			sent := time.Now()
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("still running 10 s after SIGTERM:\n%s", outBuf.String())
+			}
+			if took := time.Since(sent); took > 5*time.Second {
+				t.Errorf("exited %s after SIGTERM, want < 5 s", took)
+			}
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+				t.Errorf("exit = %v, want 130\n%s", err, outBuf.String())
+			}
+			info := readRecord(t, out)
+			if info.Outcome != submission.OutcomeAborted || !strings.Contains(info.OutcomeReason, "interrupted by terminated") {
+				t.Errorf("record outcome %q (%q), want ABORTED by the signal", info.Outcome, info.OutcomeReason)
+			}
+			if b, _ := os.ReadFile(filepath.Join(out, submission.RunInfoFile)); !strings.Contains(string(b), `"outcome": "ABORTED"`) {
+				t.Errorf("the record lacks \"outcome\": \"ABORTED\" (the Slurm scripts look for it):\n%s", b)
+			}
+			if !strings.Contains(outBuf.String(), "=== Outcome: ABORTED") {
+				t.Errorf("the user was not told the run was aborted:\n%s", outBuf.String())
+			}
+			if info.Samples == nil || info.Samples.Issued == 0 {
+				t.Errorf("the record has no sample counts: %+v", info.Samples)
+			}
+			if len(info.RemovedLogs) == 0 && len(info.RenamedLogs) == 0 {
+				t.Errorf("the record says nothing about LoadGen's logs: %+v", info)
+			}
+			for _, name := range []string{"mlperf_log_summary.txt", "mlperf_log_detail.txt"} {
+				if _, err := os.Stat(filepath.Join(out, name)); err == nil {
+					t.Errorf("%s is left under its own name in an aborted run", name)
+				}
+			}
+			noFileClaimsValid(t, out)
+		})
+	}
+}
+
+// TestFailedSamplesMakeRunInvalid: a performance run in which samples fail
+// (the fake fails 30% with HTTP 500, retries off) says INVALID with the
+// reason in its headline, record and exit code, and --results-dir refuses
+// to file it whatever LoadGen's summary says.
+func TestFailedSamplesMakeRunInvalid(t *testing.T) {
+	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
+	dir := t.TempDir()
+	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
+	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 60), "-e", url, "-o", out,
+		"--progress-interval", "0", "--retries", "0", "--max-failures", "off", "--min-duration", "0", "--min-query-count", "1",
+		"--results-dir", results, "--system", "sys")
+	if exitCode(err) != 1 {
+		t.Fatalf("exit %d (%v), want 1\n%s", exitCode(err), err, stdout)
+	}
+	if !strings.Contains(stdout, "=== Outcome: INVALID: ") || !strings.Contains(stdout, "samples failed") {
+		t.Errorf("headline does not say INVALID with the failures:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "Outcome: VALID") {
+		t.Errorf("a run with failures is called VALID:\n%s", stdout)
+	}
+	info := readRecord(t, out)
+	if info.Outcome != submission.OutcomeInvalid || info.Samples == nil || info.Samples.Failed == 0 {
+		t.Errorf("record: outcome %q, samples %+v", info.Outcome, info.Samples)
+	}
+	if !strings.Contains(stdout, "not filed into --results-dir") {
+		t.Errorf("no word that the run was not filed:\n%s", stdout)
+	}
+	if _, err := os.Stat(results); err == nil {
+		t.Errorf("a run with failed samples was filed into %s", results)
+	}
+	// FileRun itself refuses the folder, whoever calls it.
+	_, err = submission.FileRun(submission.RunRecord{ResultsDir: results, System: "sys", Benchmark: "llama3_1-8b",
+		Scenario: "Offline", Kind: submission.KindPerformance, LogDir: out, UserConf: filepath.Join(out, "user.conf")})
+	if err == nil || !strings.Contains(err.Error(), "samples failed") {
+		t.Errorf("FileRun of a failed run = %v, want refused", err)
+	}
+}
+
+// TestMaxFailuresStopReported: a run stopped by --max-failures still
+// prints its report and writes a run record saying ABORTED and why.
+func TestMaxFailuresStopReported(t *testing.T) {
+	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 1})
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 200), "-e", url, "-o", out,
+		"--progress-interval", "0", "--retries", "0", "--max-failures", "10")
+	if exitCode(err) != 1 {
+		t.Fatalf("exit %d (%v), want 1\n%s", exitCode(err), err, stdout)
+	}
+	if !strings.Contains(stdout, "=== Outcome: ABORTED: ") || !strings.Contains(stdout, "Samples") {
+		t.Errorf("no report with an ABORTED headline:\n%s", stdout)
+	}
+	info := readRecord(t, out)
+	if info.Outcome != submission.OutcomeAborted || info.OutcomeReason == "" || info.Samples == nil || info.Samples.Failed < 10 {
+		t.Errorf("record: outcome %q (%q), samples %+v", info.Outcome, info.OutcomeReason, info.Samples)
+	}
+	noFileClaimsValid(t, out)
+}
