@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/internal/results"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 )
 
@@ -130,10 +131,16 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 			if len(info.RemovedLogs) == 0 && len(info.RenamedLogs) == 0 {
 				t.Errorf("the record says nothing about LoadGen's logs: %+v", info)
 			}
-			for _, name := range []string{"mlperf_log_summary.txt", "mlperf_log_detail.txt"} {
-				if _, err := os.Stat(filepath.Join(out, name)); err == nil {
-					t.Errorf("%s is left under its own name in an aborted run", name)
-				}
+			if _, err := os.Stat(filepath.Join(out, "mlperf_log_summary.txt")); err == nil {
+				t.Errorf("the summary is left under its own name in an aborted run")
+			}
+			// The detail log stays (Slurm's test looks for it), every line
+			// of it whole, and no result_validity in it says VALID.
+			d, err := results.ReadDetail(filepath.Join(out, "mlperf_log_detail.txt"))
+			if err != nil {
+				t.Errorf("the aborted run's detail log does not parse: %v", err)
+			} else if v, ok, _ := d.String("result_validity"); ok && v == "VALID" {
+				t.Errorf("the aborted run's detail log says result_validity VALID")
 			}
 			noFileClaimsValid(t, out)
 		})

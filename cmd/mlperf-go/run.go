@@ -56,9 +56,10 @@ the reason, or ABORTED. The run record mlperf_go_run.json carries the outcome an
 counts; --results-dir and ` + "`submission check`" + ` refuse runs with failed samples or
 an abort (and ` + "`submission check`" + ` refuses LoadGen's INVALID).
 
-After SIGINT/SIGTERM the test is aborted and the command exits within a few seconds: if
-LoadGen is still playing its Server schedule, its unfinished logs are removed; otherwise its
-summary and detail log are renamed *.aborted.txt with the verdict rewritten to ABORTED.
+After SIGINT/SIGTERM the test is aborted and the command exits within a few seconds, even
+while LoadGen plays a Server schedule; the summary is renamed mlperf_log_summary.aborted.txt
+and the verdicts rewritten to ABORTED; logs LoadGen had not finished are cut to whole lines
+or removed, as the run record says.
 
 Exit codes: 0 VALID; 1 samples failed, the test was aborted (--max-failures, a dead engine)
 or another error; 3 LoadGen reported INVALID (performance runs); 130 interrupted by a signal.

@@ -47,17 +47,21 @@ func (rep *Report) decide() {
 }
 
 // MarkAborted records that the test in rep.LogDir was stopped before its
-// end and neutralises LoadGen's logs, so no file left claims a result:
-// the summary and detail log are renamed (*.aborted.txt) with any VALID
-// verdict rewritten to ABORTED; with complete false (the process is
-// leaving while LoadGen still writes) every LoadGen log is removed
-// instead, since none of them would parse. What was renamed or removed is
-// kept in rep for the run record.
+// end and neutralises LoadGen's logs, so no file left claims a result and
+// every log left parses. The summary is renamed (mlperf_log_summary.aborted.txt)
+// with a first line saying why and its verdict rewritten to ABORTED; the
+// detail log keeps its name (tools and people look for it), its
+// result_validity rewritten likewise. With complete false (the process
+// is leaving while LoadGen still writes) the detail log is cut to its last
+// whole line and the summary, accuracy and trace logs, which would not
+// parse, are removed. Each file is replaced by a rename, so LoadGen's
+// open handles never write into what is left. What was renamed or removed
+// is kept in rep for the run record.
 func (rep *Report) MarkAborted(reason string, complete bool) error {
 	rep.Outcome, rep.OutcomeReason = submission.OutcomeAborted, reason
 	var errs []error
 	if !complete {
-		for _, name := range []string{summaryLog, detailLog, accuracyLog, traceLog} {
+		for _, name := range []string{summaryLog, accuracyLog, traceLog} {
 			err := os.Remove(filepath.Join(rep.LogDir, name))
 			switch {
 			case err == nil:
@@ -66,7 +70,6 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 				errs = append(errs, err)
 			}
 		}
-		return errors.Join(errs...)
 	}
 	for _, name := range []string{summaryLog, detailLog} {
 		src := filepath.Join(rep.LogDir, name)
@@ -78,20 +81,33 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 			errs = append(errs, err)
 			continue
 		}
+		if i := bytes.LastIndexByte(b, '\n'); !complete && i >= 0 {
+			b = b[:i+1]
+		}
 		b = neutralise(b, reason)
-		dst := abortedName(name)
-		if err := os.WriteFile(filepath.Join(rep.LogDir, dst), b, 0o644); err != nil {
+		dst := name
+		if name == summaryLog {
+			dst = abortedName(name)
+		}
+		tmp := filepath.Join(rep.LogDir, "."+dst+".tmp")
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if err := os.Remove(src); err != nil {
+		if err := os.Rename(tmp, filepath.Join(rep.LogDir, dst)); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if rep.RenamedLogs == nil {
-			rep.RenamedLogs = map[string]string{}
+		if dst != name {
+			if err := os.Remove(src); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if rep.RenamedLogs == nil {
+				rep.RenamedLogs = map[string]string{}
+			}
+			rep.RenamedLogs[name] = dst
 		}
-		rep.RenamedLogs[name] = dst
 	}
 	return errors.Join(errs...)
 }
