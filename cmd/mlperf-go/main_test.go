@@ -112,7 +112,7 @@ func TestSubmissionWorkflow(t *testing.T) {
 		TTFT: 5 * time.Millisecond, TPOT: time.Millisecond})
 	results := filepath.Join(dir, "results")
 	common := []string{"run", "-b", "llama3_1-8b", "-s", "Server", "-d", data, "-e", url,
-		"--results-dir", results, "--system", "sys1", "--progress-interval", "0",
+		"--results-dir", results, "--system", "sys1", "--progress-interval", "0", "--allow-unofficial-settings",
 		"--setting", "min_duration=300", "--target-qps", "100", "--min-query-count", "40"}
 
 	out, err := runCLI(t, append(common, "-o", filepath.Join(dir, "perf"))...)
@@ -331,7 +331,7 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1})
 	results := filepath.Join(dir, "results")
 	out, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", filepath.Join(dir, "acc"),
-		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0")
+		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0", "--allow-unofficial-settings")
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, out)
 	}

@@ -156,8 +156,8 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 	dir := t.TempDir()
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 60), "-e", url, "-o", out,
-		"--progress-interval", "0", "--retries", "0", "--max-failures", "off", "--min-duration", "0", "--min-query-count", "1",
-		"--results-dir", results, "--system", "sys")
+		"--progress-interval", "0", "--skip-preflight", "--retries", "0", "--max-failures", "off", "--min-duration", "0", "--min-query-count", "1",
+		"--results-dir", results, "--system", "sys", "--allow-unofficial-settings")
 	if exitCode(err) != 1 {
 		t.Fatalf("exit %d (%v), want 1\n%s", exitCode(err), err, stdout)
 	}
@@ -191,7 +191,7 @@ func TestMaxFailuresStopReported(t *testing.T) {
 	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 1})
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 200), "-e", url, "-o", out,
-		"--progress-interval", "0", "--retries", "0", "--max-failures", "10")
+		"--progress-interval", "0", "--skip-preflight", "--retries", "0", "--max-failures", "10")
 	if exitCode(err) != 1 {
 		t.Fatalf("exit %d (%v), want 1\n%s", exitCode(err), err, stdout)
 	}
@@ -203,4 +203,48 @@ func TestMaxFailuresStopReported(t *testing.T) {
 		t.Errorf("record: outcome %q (%q), samples %+v", info.Outcome, info.OutcomeReason, info.Samples)
 	}
 	noFileClaimsValid(t, out)
+}
+
+// TestResultsDirRefusesUnofficialSettings: with --results-dir, settings
+// that cannot make a valid submission run are refused before the run
+// starts, each with its fix; --allow-unofficial-settings lets them through
+// (TestSubmissionWorkflow), and without --results-dir they stay allowed.
+func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
+	model := mustLookup(t, "llama3_1-8b").Model
+	url := startFake(t, fakeendpoint.Config{Model: model, OutputTokens: 4})
+	data := llamaData(t, 20)
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		want  []string
+	}{
+		{"short min_duration", []string{"-s", "Server", "--min-duration", "1000"}, []string{"min_duration 1000 ms is below the rules' 600000 ms", "drop --min-duration"}},
+		{"sample count override", []string{"-s", "Server", "--setting", "performance_sample_count_override=10"}, []string{"performance_sample_count_override = 10", "remove the override"}},
+		{"accuracy subset", []string{"-s", "Offline", "-m", "accuracy"}, []string{"accuracy run over 20 samples", "use the whole dataset"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out")
+			begin := time.Now()
+			stdout, err := runCLI(t, append([]string{"run", "-b", "llama3_1-8b", "-d", data, "-e", url, "-o", out, "--progress-interval", "0",
+				"--results-dir", filepath.Join(dir, "results"), "--system", "sys"}, tc.extra...)...)
+			if err == nil {
+				t.Fatalf("run passed:\n%s", stdout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(out, "mlperf_log_detail.txt")); err == nil || time.Since(begin) > 10*time.Second {
+				t.Errorf("the run started before being refused")
+			}
+		})
+	}
+	// Without --results-dir a short trial runs.
+	out := filepath.Join(t.TempDir(), "out")
+	if stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", data, "-e", url, "-o", out, "--progress-interval", "0",
+		"--min-duration", "0", "--min-query-count", "1"); exitCode(err) != 0 && exitCode(err) != 3 {
+		t.Errorf("short run without --results-dir: %v\n%s", err, stdout)
+	}
 }

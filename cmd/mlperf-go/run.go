@@ -106,12 +106,14 @@ Example:
 			&cli.BoolFlag{Name: "evaluate", Category: catResults, Usage: "after an accuracy run, evaluate it (scored in Go and accuracy.txt written where the benchmark can be; else log checks and the official evaluator command)"},
 			&cli.StringFlag{Name: "results-dir", Category: catResults, Usage: "file the run into the submission results tree `DIR`/<system>/<benchmark>/<Scenario>/…"},
 			&cli.StringFlag{Name: "system", Category: catResults, Usage: "system `NAME` for --results-dir"},
+			&cli.BoolFlag{Name: "allow-unofficial-settings", Category: catResults, Usage: "with --results-dir, file a run whose settings cannot make a valid submission (min_duration, sample counts, Offline query size, accuracy over a subset) instead of refusing before it starts: for trying the workflow; `submission check` still refuses it"},
 			&cli.BoolFlag{Name: "replace", Category: catResults, Usage: "with --results-dir, move an earlier run of the same kind aside instead of refusing"},
 			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: " + complianceHelp()},
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
 			&cli.DurationFlag{Name: "engine-metrics-interval", Value: enginemetrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
+			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one probe request), for servers without these routes"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
 		}, append(append(engineFlags(), resilienceFlags()...), historyFlags()...)...),
 		Action: runAction,
@@ -281,6 +283,9 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 		EnableTrace:            c.Bool("trace"),
 		Logger:                 log,
 		ProgressEvery:          c.Duration("progress-interval"),
+		SkipPreflight:          c.Bool("skip-preflight"),
+		// A compliance run's settings come from its audit.config.
+		SubmissionGrade: c.String("results-dir") != "" && c.String("compliance") == "" && !c.Bool("allow-unofficial-settings"),
 	}
 	if o.ProgressEvery > 0 {
 		o.Progress = os.Stderr

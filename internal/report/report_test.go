@@ -103,6 +103,7 @@ func realRun(t *testing.T) (string, sut.Stats) {
 	out := filepath.Join(dir, "runs", "llama-server")
 	start := time.Now()
 	rep, err := runner.Run(context.Background(), runner.Options{
+		SkipPreflight:      true, // faults are injected at random; the probe would take a draw
 		Benchmark:          bench,
 		Scenario:           loadgen.Server,
 		Mode:               loadgen.PerformanceOnly,

@@ -59,13 +59,14 @@ func TestResultsFromARealRun(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	start := time.Now()
 	rep, err := runner.Run(context.Background(), runner.Options{
-		Benchmark: bench,
-		Scenario:  loadgen.Server,
-		Mode:      loadgen.PerformanceOnly,
-		Dataset:   []string{data},
-		Endpoints: []string{url},
-		OutputDir: out,
-		Settings:  []string{"min_duration=1000", "min_query_count=40", "target_qps=40"},
+		SkipPreflight: true, // faults are injected at random; the probe would take a draw
+		Benchmark:     bench,
+		Scenario:      loadgen.Server,
+		Mode:          loadgen.PerformanceOnly,
+		Dataset:       []string{data},
+		Endpoints:     []string{url},
+		OutputDir:     out,
+		Settings:      []string{"min_duration=1000", "min_query_count=40", "target_qps=40"},
 		// The fake serves vLLM's and SGLang's metrics on /metrics.
 		EngineMetricsEvery: 200 * time.Millisecond,
 	})

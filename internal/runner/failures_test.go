@@ -44,7 +44,7 @@ func TestFailuresFileListsEveryFailure(t *testing.T) {
 	url, srv := startFake(t, fakeendpoint.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 4, FailRate: 0.5, Seed: 9})
 	out := t.TempDir()
 	rep, err := Run(context.Background(), Options{Benchmark: mustBenchmark(t, bench), Scenario: loadgen.Offline, Mode: loadgen.AccuracyOnly,
-		Data: d, Endpoints: []string{url}, OutputDir: out, Settings: quick})
+		Data: d, Endpoints: []string{url}, OutputDir: out, Settings: quick, SkipPreflight: true})
 	if !errors.Is(err, ErrFailures) {
 		t.Fatalf("Run error %v, want ErrFailures", err)
 	}
@@ -76,7 +76,7 @@ func TestMaxFailuresStopsTheRun(t *testing.T) {
 	}
 	out := t.TempDir()
 	rep, err := Run(context.Background(), Options{Benchmark: mustBenchmark(t, bench), Scenario: loadgen.Offline, Mode: loadgen.AccuracyOnly,
-		Data: d, Endpoints: []string{url}, OutputDir: out, Settings: quick, Concurrency: 4, MaxFailures: limit})
+		Data: d, Endpoints: []string{url}, OutputDir: out, Settings: quick, Concurrency: 4, MaxFailures: limit, SkipPreflight: true})
 	if !errors.Is(err, sut.ErrTooManyFailures) || rep == nil {
 		t.Fatalf("Run error %v, want one wrapping sut.ErrTooManyFailures", err)
 	}

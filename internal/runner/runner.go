@@ -99,6 +99,16 @@ type Options struct {
 	// are scraped into engine_metrics.jsonl; 0 never (the CLI defaults to
 	// enginemetrics.DefaultEvery).
 	EngineMetricsEvery time.Duration
+	// SubmissionGrade refuses, before the run, settings that cannot make a
+	// submission run (min_duration below the rules', a performance sample
+	// count other than the official one, an Offline query smaller than the
+	// rules want, accuracy over a subset), with the fix. The CLI sets it
+	// with --results-dir.
+	SubmissionGrade bool
+	// SkipPreflight skips the checks made before LoadGen starts: every
+	// endpoint answers /health or /v1/models, lists Model, and answers one
+	// probe request (sample 0) through the API.
+	SkipPreflight bool
 	// Started, if set, is called once the worker pool exists with a
 	// function returning its counters so far, for a caller that may have
 	// to record the run without waiting for Run to return.
@@ -219,6 +229,11 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if err := checkUniqueIssue(o.AuditConfig, o.Benchmark.Name, o.Scenario, settings, rep.Total); err != nil {
 		return nil, err
 	}
+	if o.SubmissionGrade {
+		if err := checkSubmissionGrade(o, settings, rep.Total); err != nil {
+			return nil, err
+		}
+	}
 	rep.Stream = needsFirstToken(settings)
 	if o.Stream != nil {
 		rep.Stream = *o.Stream
@@ -243,6 +258,13 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 	if err := lib.SharePrefix(prefix); err != nil {
 		return nil, err
+	}
+	if !o.SkipPreflight {
+		start := time.Now()
+		if err := preflight(ctx, o, api, model, rep.Stream, lib); err != nil {
+			return nil, err
+		}
+		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -100,8 +100,9 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 	if rep.Stats.Completed != n || rep.Stats.Failed != 0 {
 		t.Errorf("stats %+v, want %d completed, 0 failed", rep.Stats, n)
 	}
-	if got := srv.Stats().Requests["/v1/chat/completions"]; got != n {
-		t.Errorf("fake saw %d chat requests, want %d", got, n)
+	// The n samples, and the preflight's one probe request before them.
+	if got := srv.Stats().Requests["/v1/chat/completions"]; got != n+1 {
+		t.Errorf("fake saw %d chat requests, want %d (%d samples and the preflight probe)", got, n+1, n)
 	}
 	entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
 	if err != nil {
@@ -191,9 +192,11 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 				Mode:      loadgen.AccuracyOnly,
 				Data:      d,
 				Endpoints: []string{url},
-				OutputDir: out,
-				Settings:  quick,
-				Timeout:   timeout,
+				// Faults are injected at random: the probe would take a draw.
+				SkipPreflight: true,
+				OutputDir:     out,
+				Settings:      quick,
+				Timeout:       timeout,
 			})
 			if !errors.Is(err, ErrFailures) {
 				t.Fatalf("Run error %v, want ErrFailures", err)
