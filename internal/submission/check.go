@@ -99,6 +99,9 @@ func Check(dir string, round string) []Problem {
 	}
 	sort.Strings(divDirs)
 	for _, d := range divDirs {
+		if len(listDirs(d)) == 0 {
+			c.add(d, "package the results into it (mlperf-go submission package) or remove the empty division", "division %s holds no submitter directory: there is nothing to check", divisions[d])
+		}
 		for _, sub := range listDirs(d) {
 			c.checkSubmitter(filepath.Join(d, sub), divisions[d], sub)
 		}

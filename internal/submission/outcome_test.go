@@ -49,3 +49,16 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckFailsEmptyDivision: a closed/ with nothing in it is a problem,
+// not a pass.
+func TestCheckFailsEmptyDivision(t *testing.T) {
+	out := t.TempDir()
+	mustWrite(t, filepath.Join(out, "closed", ".keep"), "")
+	for _, dir := range []string{out, filepath.Join(out, "closed")} {
+		ps := Check(dir, "v6.1")
+		if text := problemsText(ps); len(ps) != 1 || !strings.Contains(text, "holds no submitter directory") {
+			t.Errorf("Check(%s) = %s, want one problem naming the empty division", dir, text)
+		}
+	}
+}
