@@ -26,7 +26,7 @@ func TestModeBoth(t *testing.T) {
 	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1})
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	text, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "both", "-d", data, "-e", url, "-o", out,
-		"--results-dir", results, "--system", "s1", "--progress-interval", "0", "--engine-metrics-interval", "0",
+		"--results-dir", results, "--allow-unofficial-settings", "--system", "s1", "--progress-interval", "0", "--engine-metrics-interval", "0",
 		"--min-duration", "0", "--min-query-count", "20", "--setting", "performance_sample_count_override=20")
 	if err != nil {
 		t.Fatalf("run --mode both: %v\n%s", err, text)
@@ -35,7 +35,7 @@ func TestModeBoth(t *testing.T) {
 	if err != nil || !regexp.MustCompile(`(?m)^\{"f1": 1\.0\}$`).Match(acc) {
 		t.Errorf("the accuracy test was not evaluated (%v):\n%s", err, acc)
 	}
-	if !strings.Contains(text, "=== LoadGen result: VALID ===") {
+	if !regexp.MustCompile(`LoadGen result +VALID\n`).MatchString(text) || !strings.Contains(text, "=== Outcome: VALID ===") {
 		t.Errorf("no VALID performance result in the output:\n%s", text)
 	}
 	var confs []string

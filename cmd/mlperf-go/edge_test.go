@@ -27,7 +27,7 @@ func TestEdgeRunsFiled(t *testing.T) {
 	for _, scen := range []string{"Offline", "SingleStream"} {
 		t.Run(scen, func(t *testing.T) {
 			out, err := runCLI(t, "run", "-b", "llama3_1-8b-edge", "-s", scen, "-d", files[0], "-e", url,
-				"--results-dir", results, "--system", "sys1", "--progress-interval", "0", "-o", filepath.Join(dir, scen),
+				"--results-dir", results, "--allow-unofficial-settings", "--system", "sys1", "--progress-interval", "0", "-o", filepath.Join(dir, scen),
 				"--setting", "min_duration=200", "--min-query-count", "24")
 			// Short runs cannot meet early stopping: INVALID is exit 3.
 			if c := exitCode(err); c != 0 && c != 3 {

@@ -32,7 +32,7 @@ func TestInteractiveRunFiled(t *testing.T) {
 			results := filepath.Join(dir, "results")
 			logs := filepath.Join(dir, "perf")
 			out, err := runCLI(t, "run", "-b", tc.bench, "-s", "interactive", "-d", files[0], "-e", url,
-				"--results-dir", results, "--system", "sys1", "--progress-interval", "0", "-o", logs,
+				"--results-dir", results, "--allow-unofficial-settings", "--system", "sys1", "--progress-interval", "0", "-o", logs,
 				"--setting", "min_duration=300", "--target-qps", "100", "--min-query-count", "24")
 			// A 0.3 s run cannot meet early stopping: INVALID is exit 3.
 			if c := exitCode(err); c != 0 && c != 3 {
