@@ -277,6 +277,48 @@ func TestBadUserConfIsAnErrorBeforeTheTest(t *testing.T) {
 	}
 }
 
+// TestBadUserConfNamesTheUsersLine: a malformed line of --user-conf is
+// reported at the user's file and its own line number, not at the generated
+// user.conf (another name, and one line further down past its header); a bad
+// --setting value is reported as that --setting.
+func TestBadUserConfNamesTheUsersLine(t *testing.T) {
+	d, _ := q3vlFixture(t, 5)
+	conf := filepath.Join(t.TempDir(), "my.conf")
+	text := "# my settings\n*.Offline.min_duration = 1000\n*.Offline.target_qps = fast\n"
+	if err := os.WriteFile(conf, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	_, err := Run(context.Background(), Options{
+		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+		Scenario:  loadgen.Offline,
+		Data:      d,
+		Endpoints: []string{"http://127.0.0.1:9"},
+		OutputDir: out,
+		UserConf:  conf,
+	})
+	if err == nil || !strings.Contains(err.Error(), conf+":3:") {
+		t.Fatalf("error %v, want one naming %s:3", err, conf)
+	}
+	if strings.Contains(err.Error(), filepath.Join(out, "user.conf")) {
+		t.Errorf("error %v names the generated user.conf", err)
+	}
+	_, err = Run(context.Background(), Options{
+		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
+		Scenario:  loadgen.Offline,
+		Data:      d,
+		Endpoints: []string{"http://127.0.0.1:9"},
+		OutputDir: out,
+		Settings:  []string{"min_duration=1000", "target_qps=fast"},
+	})
+	if err == nil || !strings.Contains(err.Error(), `--setting "target_qps=fast"`) {
+		t.Fatalf("error %v, want one naming --setting \"target_qps=fast\"", err)
+	}
+	if strings.Contains(err.Error(), filepath.Join(out, "user.conf")) {
+		t.Errorf("error %v names the generated user.conf", err)
+	}
+}
+
 // TestUserConfNeverEmpty: with no --user-conf and no --setting the user.conf
 // LoadGen reads (and the results tree files) is still non-empty, since the
 // submission checker rejects an empty one, and it parses.

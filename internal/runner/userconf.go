@@ -2,10 +2,13 @@ package runner
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // settingKey matches the key of a LoadGen setting as user.conf spells it:
@@ -19,6 +22,11 @@ var settingKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // lines, instead of poking fields after FromConfig, keeps every LoadGen
 // setting reachable by its own name and leaves a file that says exactly how
 // the run was configured (it is filed with the results).
+//
+// Both sources are checked here, before they are merged, so a malformed line
+// is reported at the user's own file and line, or at the --setting that
+// produced it, rather than at a line of the generated copy (which is shifted
+// by the header and has another name).
 func composeUserConf(userConf string, overrides []string, model, scenario string) ([]byte, error) {
 	var buf bytes.Buffer
 	// The header also keeps the file from being empty when nothing is
@@ -28,6 +36,9 @@ func composeUserConf(userConf string, overrides []string, model, scenario string
 		b, err := os.ReadFile(userConf)
 		if err != nil {
 			return nil, fmt.Errorf("reading --user-conf: %w", err)
+		}
+		if _, err := loadgen.ParseConf(userConf, b); err != nil {
+			return nil, fmt.Errorf("--user-conf: %w", err)
 		}
 		buf.Write(b)
 		if len(b) > 0 && b[len(b)-1] != '\n' {
@@ -46,7 +57,15 @@ func composeUserConf(userConf string, overrides []string, model, scenario string
 		if strings.ContainsAny(v, "\n#") {
 			return nil, fmt.Errorf("--setting %q: value must be a single plain value", o)
 		}
-		fmt.Fprintf(&buf, "%s.%s.%s = %s\n", model, scenario, k, v)
+		line := fmt.Sprintf("%s.%s.%s = %s\n", model, scenario, k, v)
+		if _, err := loadgen.ParseConf(fmt.Sprintf("--setting %q", o), []byte(line)); err != nil {
+			var ce *loadgen.ConfError
+			if errors.As(err, &ce) {
+				return nil, fmt.Errorf("--setting %q: %s", o, ce.Msg)
+			}
+			return nil, fmt.Errorf("--setting %q: %w", o, err)
+		}
+		buf.WriteString(line)
 	}
 	return buf.Bytes(), nil
 }
