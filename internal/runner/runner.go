@@ -365,12 +365,24 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 			return rep, err
 		}
 	}
+	if afterTestHook != nil {
+		afterTestHook(o.OutputDir)
+	}
+	if err := checkLogs(o.OutputDir, settings.Mode); err != nil {
+		rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, err.Error()
+		return rep, err
+	}
 	rep.decide()
 	if rep.Stats.Failed > 0 {
 		return rep, fmt.Errorf("%d of %d samples failed (%v; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
 	}
 	return rep, nil
 }
+
+// afterTestHook, when set (by tests only), runs on the log directory after
+// LoadGen's test returned and before its logs are checked, so a test can
+// damage a log the way a full disk would.
+var afterTestHook func(logDir string)
 
 // needsFirstToken reports whether LoadGen measures a first token for the
 // test: it does with use_token_latencies outside Offline (loadgen.cc sets
