@@ -231,7 +231,9 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 		evalErr = evaluateRun(c, o, rep)
 	}
 	if dir := c.String("results-dir"); dir != "" {
-		if rep.Stats.Failed > 0 {
+		// runErr without failed samples is a LoadGen log that is missing or
+		// damaged: such a run cannot be rechecked, so it is not filed either.
+		if rep.Stats.Failed > 0 || runErr != nil {
 			fmt.Fprintf(c.App.ErrWriter, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
 		} else if err := fileRun(c, o, rep, compliance); err != nil {
 			return errors.Join(runErr, err)
