@@ -69,8 +69,10 @@ in_root dataset synth --benchmark qwen3-vl-235b-a22b --samples 100 --out /data >
 echo "== fake endpoint on 127.0.0.1:0 (in the chroot)"
 # 16 slots at about 50 ms + 45 tokens x 1 ms serve ~170 samples/s, so 800
 # samples (target 400/s over the 2 s minimum) outlast the minimum duration.
-in_root fake-endpoint --listen 127.0.0.1:0 --dataset /data --accuracy 0.9 \
-  --ttft 50ms --tpot 1ms --max-concurrency 16 >"$root/tmp/fake.url" 2>"$root/tmp/fake.log" &
+# exec: $! is then the fake itself (env and chroot exec in turn), so the
+# cleanup's kill reaches it rather than a subshell that would leave it running.
+(exec env -i "$chroot_bin" "$root" /mlperf-go fake-endpoint --listen 127.0.0.1:0 --dataset /data \
+  --accuracy 0.9 --ttft 50ms --tpot 1ms --max-concurrency 16) >"$root/tmp/fake.url" 2>"$root/tmp/fake.log" &
 fake=$!
 for _ in $(seq 100); do [[ -s $root/tmp/fake.url ]] && break; sleep 0.1; done
 url=$(head -n1 "$root/tmp/fake.url")
