@@ -19,22 +19,24 @@ import (
 // lost a write can leave any of them damaged while LoadGen itself reports
 // nothing; filing such a run would pass a result nobody can recheck, so the
 // first damaged log is an error naming it (and, for the detail log, its
-// line).
-func checkLogs(dir string, mode loadgen.Mode) error {
+// line). The summary it parsed is returned, so the run reads it once.
+func checkLogs(dir string, mode loadgen.Mode) (Summary, error) {
+	var sum Summary
 	if mode != loadgen.AccuracyOnly {
-		if _, err := readSummary(filepath.Join(dir, summaryLog)); err != nil {
-			return fmt.Errorf("LoadGen's summary log is damaged: %w", err)
+		var err error
+		if sum, err = readSummary(filepath.Join(dir, summaryLog)); err != nil {
+			return Summary{}, fmt.Errorf("LoadGen's summary log is damaged: %w", err)
 		}
 	}
 	if _, err := results.ReadDetail(filepath.Join(dir, detailLog)); err != nil {
-		return fmt.Errorf("LoadGen's detail log is damaged: %w", err)
+		return Summary{}, fmt.Errorf("LoadGen's detail log is damaged: %w", err)
 	}
 	// acclog.Read's errors name the file.
 	if _, err := acclog.Read(filepath.Join(dir, accuracyLog)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("LoadGen wrote no accuracy log: %w", err)
+			return Summary{}, fmt.Errorf("LoadGen wrote no accuracy log: %w", err)
 		}
-		return fmt.Errorf("LoadGen's accuracy log is damaged: %w", err)
+		return Summary{}, fmt.Errorf("LoadGen's accuracy log is damaged: %w", err)
 	}
-	return nil
+	return sum, nil
 }

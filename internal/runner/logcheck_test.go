@@ -90,10 +90,10 @@ func lineStart(t *testing.T, path string, line int) int {
 func TestCheckLogsOnRealLogs(t *testing.T) {
 	perf := realLogs(t, loadgen.PerformanceOnly)
 	acc := realLogs(t, loadgen.AccuracyOnly)
-	if err := checkLogs(perf, loadgen.PerformanceOnly); err != nil {
+	if _, err := checkLogs(perf, loadgen.PerformanceOnly); err != nil {
 		t.Fatalf("a real performance run's logs: %v", err)
 	}
-	if err := checkLogs(acc, loadgen.AccuracyOnly); err != nil {
+	if _, err := checkLogs(acc, loadgen.AccuracyOnly); err != nil {
 		t.Fatalf("a real accuracy run's logs: %v", err)
 	}
 
@@ -133,11 +133,11 @@ func TestCheckLogsOnRealLogs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := copyLogs(t, c.src)
-			if err := checkLogs(dir, c.mode); err != nil {
+			if _, err := checkLogs(dir, c.mode); err != nil {
 				t.Fatalf("the undamaged copy: %v", err)
 			}
 			c.damage(t, dir)
-			err := checkLogs(dir, c.mode)
+			_, err := checkLogs(dir, c.mode)
 			if err == nil {
 				t.Fatal("damaged log passed")
 			}

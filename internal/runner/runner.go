@@ -357,18 +357,12 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if closeErr != nil {
 		log.Warn("closing the worker pool", zap.Error(closeErr))
 	}
-	// LoadGen writes no performance summary in accuracy mode.
-	if settings.Mode != loadgen.AccuracyOnly {
-		rep.Summary, err = readSummary(filepath.Join(o.OutputDir, "mlperf_log_summary.txt"))
-		if err != nil {
-			rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, err.Error()
-			return rep, err
-		}
-	}
 	if afterTestHook != nil {
 		afterTestHook(o.OutputDir)
 	}
-	if err := checkLogs(o.OutputDir, settings.Mode); err != nil {
+	// The summary (none in accuracy mode, where LoadGen writes no
+	// performance result) comes from the check of every log.
+	if rep.Summary, err = checkLogs(o.OutputDir, settings.Mode); err != nil {
 		rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, err.Error()
 		return rep, err
 	}
