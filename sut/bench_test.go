@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/internal/q3vlvectors"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
@@ -74,8 +75,8 @@ func benchPool(b *testing.B, api protocol.Protocol, stream bool, body []byte, co
 }
 
 func benchChatBody(b *testing.B) []byte {
-	recs := loadQ3VL(b)
-	body, err := openaichat.Encode("Qwen/Qwen3-VL-235B-A22B-Instruct", chatMessages(b, recs[0].Messages), recs[0].ResponseFormat, openaichat.Params{}, false)
+	recs := q3vlvectors.Load(b)
+	body, err := openaichat.Encode("Qwen/Qwen3-VL-235B-A22B-Instruct", q3vlvectors.Messages(b, recs[0].Messages), recs[0].ResponseFormat, openaichat.Params{}, false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,42 +5,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/openai/openai-go"
 
+	"github.com/mlperf-go/mlperf-go/internal/q3vlvectors"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 )
-
-// q3vlRecord is one entry of the shared q3vl test vectors.
-type q3vlRecord struct {
-	Messages       json.RawMessage `json:"messages"`
-	ResponseFormat json.RawMessage `json:"response_format_when_guided"`
-}
-
-func loadQ3VL(t testing.TB) []q3vlRecord {
-	t.Helper()
-	raw, err := os.ReadFile("/work/shared/testdata/q3vl/request_messages.json")
-	if err != nil {
-		t.Skipf("shared q3vl test vectors not available: %v", err)
-	}
-	var recs []q3vlRecord
-	if err := json.Unmarshal(raw, &recs); err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func chatMessages(t testing.TB, raw json.RawMessage) []openai.ChatCompletionMessageParamUnion {
-	t.Helper()
-	var m []openai.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // chatServer answers like vLLM: the content echoes the request's last
 // user text length so each sample's answer is distinct; completion_tokens
@@ -104,11 +76,11 @@ func chatAnswer(m map[string]any) string {
 // them, with distinct message lengths per index.
 func chatBodies(t testing.TB, n int, stream bool) (sliceBodies, []string) {
 	t.Helper()
-	recs := loadQ3VL(t)
+	recs := q3vlvectors.Load(t)
 	bodies := make(sliceBodies, n)
 	answers := make([]string, n)
 	for i := range bodies {
-		msgs := chatMessages(t, recs[i%len(recs)].Messages)
+		msgs := q3vlvectors.Messages(t, recs[i%len(recs)].Messages)
 		msgs = append(msgs, openai.UserMessage(strings.Repeat("x", i)))
 		b, err := openaichat.Encode("m", msgs, nil, openaichat.Params{Temperature: ptr(0.0)}, stream)
 		if err != nil {

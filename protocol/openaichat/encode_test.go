@@ -13,6 +13,7 @@ import (
 
 	"github.com/openai/openai-go"
 
+	"github.com/mlperf-go/mlperf-go/internal/q3vlvectors"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
 
@@ -91,7 +92,7 @@ func sameAsGeneric(t testing.TB, model string, msgs []openai.ChatCompletionMessa
 // TestEncodeChatMatchesGeneric: every shared vector under several
 // parameter sets.
 func TestEncodeChatMatchesGeneric(t *testing.T) {
-	recs := loadQ3VL(t)
+	recs := q3vlvectors.Load(t)
 	for _, p := range []Params{
 		{},
 		{Temperature: ptr(0.0)},
@@ -103,7 +104,7 @@ func TestEncodeChatMatchesGeneric(t *testing.T) {
 			for _, model := range []string{"Qwen/Qwen3-VL-235B-A22B-Instruct", "", "m<&>\u2028"} {
 				for _, rec := range recs {
 					for _, rf := range []json.RawMessage{nil, rec.ResponseFormat} {
-						sameAsGeneric(t, model, chatMessages(t, rec.Messages), rf, p, stream)
+						sameAsGeneric(t, model, q3vlvectors.Messages(t, rec.Messages), rf, p, stream)
 					}
 				}
 			}
@@ -233,8 +234,8 @@ func FuzzEncodeChat(f *testing.F) {
 // BenchmarkEncodeChat compares the direct encoder with openai-go's
 // marshalling on a real-sized qwen3-vl body.
 func BenchmarkEncodeChat(b *testing.B) {
-	recs := loadQ3VL(b)
-	msgs := chatMessages(b, recs[0].Messages)
+	recs := q3vlvectors.Load(b)
+	msgs := q3vlvectors.Messages(b, recs[0].Messages)
 	rf := recs[0].ResponseFormat
 	// The vectors' images are small; qwen3-vl's average ~60 KB as base64.
 	big := make([]byte, 45<<10)

@@ -3,45 +3,16 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/openai/openai-go"
 
+	"github.com/mlperf-go/mlperf-go/internal/q3vlvectors"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
 
-// q3vlRecord is one entry of the shared q3vl test vectors.
-type q3vlRecord struct {
-	Messages       json.RawMessage `json:"messages"`
-	ResponseFormat json.RawMessage `json:"response_format_when_guided"`
-}
-
-func loadQ3VL(t testing.TB) []q3vlRecord {
-	t.Helper()
-	raw, err := os.ReadFile("/work/shared/testdata/q3vl/request_messages.json")
-	if err != nil {
-		t.Skipf("shared q3vl test vectors not available: %v", err)
-	}
-	var recs []q3vlRecord
-	if err := json.Unmarshal(raw, &recs); err != nil {
-		t.Fatal(err)
-	}
-	return recs
-}
-
-func chatMessages(t testing.TB, raw json.RawMessage) []openai.ChatCompletionMessageParamUnion {
-	t.Helper()
-	var m []openai.ChatCompletionMessageParamUnion
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 func TestEncode(t *testing.T) {
-	recs := loadQ3VL(t)
+	recs := q3vlvectors.Load(t)
 	temp, topK, minP := 0.0, 1, 0.05
 	for _, tc := range []struct {
 		name   string
@@ -67,7 +38,7 @@ func TestEncode(t *testing.T) {
 				if tc.guided {
 					rf = rec.ResponseFormat
 				}
-				body, err := Encode("Qwen/Qwen3-VL-235B-A22B-Instruct", chatMessages(t, rec.Messages), rf, tc.params, tc.stream)
+				body, err := Encode("Qwen/Qwen3-VL-235B-A22B-Instruct", q3vlvectors.Messages(t, rec.Messages), rf, tc.params, tc.stream)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,7 +65,7 @@ func TestEncode(t *testing.T) {
 // what dst holds, and every body of the reference vectors begins with
 // Prefix, which covers the whole system message.
 func TestAppendAndPrefix(t *testing.T) {
-	recs := loadQ3VL(t)
+	recs := q3vlvectors.Load(t)
 	const model = "Qwen/Qwen3-VL-235B-A22B-Instruct"
 	temp := 0.0
 	for _, tc := range []struct {
@@ -112,7 +83,7 @@ func TestAppendAndPrefix(t *testing.T) {
 				rf = recs[0].ResponseFormat
 			}
 			for i, rec := range recs {
-				msgs := chatMessages(t, rec.Messages)
+				msgs := q3vlvectors.Messages(t, rec.Messages)
 				want, err := Encode(model, msgs, rf, tc.params, tc.stream)
 				if err != nil {
 					t.Fatal(err)
