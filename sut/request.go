@@ -169,8 +169,6 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 	}()
 	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
 	resp, tr, err := p.send(ctx, l.ep, prefix, body, fresh)
-	// Runs last, after the response body is closed (deferred below).
-	defer tr.releaseBody()
 	if err != nil {
 		f = netFail(err)
 		if f.reason == ReasonTransport {
