@@ -30,14 +30,17 @@ func abortedName(name string) string {
 }
 
 // decide sets rep's outcome once the test ran to its end: VALID only
-// when LoadGen said VALID (accuracy runs have no verdict) and no sample
-// failed.
+// when LoadGen said VALID (accuracy runs have no verdict), no sample
+// failed and LoadGen took every response the harness sent.
 func (rep *Report) decide() {
 	s := rep.Stats
 	switch {
 	case s.Failed > 0:
 		rep.Outcome = submission.OutcomeInvalid
 		rep.OutcomeReason = fmt.Sprintf("%d of %d samples failed (%v)", s.Failed, s.Completed, s.FailuresByReason)
+	case s.CompleterErrors > 0:
+		rep.Outcome = submission.OutcomeInvalid
+		rep.OutcomeReason = fmt.Sprintf("LoadGen refused %d batches of responses (unknown or repeated sample IDs: a harness bug; the log names them)", s.CompleterErrors)
 	case rep.Settings.Mode != loadgen.AccuracyOnly && !rep.Summary.Valid:
 		rep.Outcome = submission.OutcomeInvalid
 		rep.OutcomeReason = fmt.Sprintf("LoadGen's result is %s (see the recommendations in %s)", orNone(rep.Summary.Result), summaryLog)
