@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,43 +12,14 @@ import (
 	"github.com/openai/openai-go"
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+	"github.com/mlperf-go/mlperf-go/internal/q3vlvectors"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
-// q3vlVector is one entry of testdata/q3vl_request_messages.json: a sample
-// and the messages the reference (task.py formulate_loaded_sample, run with
-// its own templates and pydantic) builds from it. A copy of
-// /work/shared/testdata/q3vl/request_messages.json.
-type q3vlVector struct {
-	Sample struct {
-		Title        string   `json:"product_title"`
-		Description  string   `json:"product_description"`
-		Categories   []string `json:"potential_product_categories"`
-		Category     string   `json:"ground_truth_category"`
-		Brand        string   `json:"ground_truth_brand"`
-		IsSecondhand bool     `json:"ground_truth_is_secondhand"`
-	} `json:"sample"`
-	ImageBase64    string          `json:"image_base64"`
-	ImageFormat    string          `json:"image_format"`
-	Messages       json.RawMessage `json:"messages"`
-	ResponseFormat json.RawMessage `json:"response_format_when_guided"`
-}
+// q3vlVector is one of the reference's request vectors.
+type q3vlVector = q3vlvectors.Record
 
-func q3vlVectors(t testing.TB) []q3vlVector {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "q3vl_request_messages.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vs []q3vlVector
-	if err := json.Unmarshal(b, &vs); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) == 0 {
-		t.Fatal("no vectors")
-	}
-	return vs
-}
+func q3vlVectors(t testing.TB) []q3vlVector { return q3vlvectors.Load(t) }
 
 // q3vlVectorDataset writes the vectors' samples as a hub-style shard and
 // opens it.

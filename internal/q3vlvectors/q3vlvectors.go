@@ -15,9 +15,21 @@ import (
 	"github.com/openai/openai-go"
 )
 
-// Record is one vector: the messages the reference built for a sample and
-// the response_format it sends with guided decoding.
+// Record is one vector: a sample of the dataset (its fields and image),
+// the messages the reference (task.py formulate_loaded_sample, run with its
+// own templates and pydantic) built from it, and the response_format it
+// sends with guided decoding.
 type Record struct {
+	Sample struct {
+		Title        string   `json:"product_title"`
+		Description  string   `json:"product_description"`
+		Categories   []string `json:"potential_product_categories"`
+		Category     string   `json:"ground_truth_category"`
+		Brand        string   `json:"ground_truth_brand"`
+		IsSecondhand bool     `json:"ground_truth_is_secondhand"`
+	} `json:"sample"`
+	ImageBase64    string          `json:"image_base64"`
+	ImageFormat    string          `json:"image_format"`
 	Messages       json.RawMessage `json:"messages"`
 	ResponseFormat json.RawMessage `json:"response_format_when_guided"`
 }
@@ -37,6 +49,9 @@ func Load(t testing.TB) []Record {
 	var recs []Record
 	if err := json.Unmarshal(raw, &recs); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) == 0 {
+		t.Fatalf("%s holds no vectors", path)
 	}
 	return recs
 }
