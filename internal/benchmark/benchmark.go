@@ -38,8 +38,21 @@ const (
 // name.
 type Benchmark struct {
 	// Name is LoadGen's model name in mlperf.conf, e.g. "llama3_1-8b" (a
-	// variant's own name, e.g. "llama3_1-8b-edge", when looked up by it).
+	// variant's own name, e.g. "llama3_1-8b-edge", when looked up by it;
+	// LoadGenName, when set, is what LoadGen is given instead).
 	Name string
+	// LoadGenName, when set, is the model name LoadGen reads mlperf.conf
+	// and user.conf under, for a variant mlperf.conf has no entry of its
+	// own for ("": Name). See LoadGenModel.
+	LoadGenName string
+	// Settings are user.conf keys the round requires of this benchmark (or
+	// variant) that LoadGen's built-in mlperf.conf lacks; the runner writes
+	// them into the user.conf it gives LoadGen, under LoadGenModel and the
+	// scenario run, ahead of the user's own lines.
+	Settings []Setting
+	// Splits are the dataset splits read when the user names none (nil:
+	// the dataset reader's default).
+	Splits []string
 	// Base is the registered benchmark's Name; it differs from Name only
 	// for a variant.
 	Base string
@@ -124,6 +137,31 @@ type Variant struct {
 	// model name (mlperf.conf gives the *-interactive names their own
 	// TTFT/TPOT limits) and it is filed under Interactive/.
 	Interactive bool
+	// LoadGenName, when set, is the model name LoadGen runs the variant
+	// under, where mlperf.conf has no entry for Name (qwen3-vl's
+	// Interactive runs as qwen3-vl-235b-a22b with Settings on top).
+	LoadGenName string
+	// Settings are what the round requires of the variant beyond
+	// mlperf.conf's entries for its LoadGen model name (the benchmark's own
+	// Settings do not carry over to a variant).
+	Settings []Setting
+	// Splits replace the benchmark's default dataset splits when set.
+	Splits []string
+	// DatasetHelp replaces the benchmark's when set.
+	DatasetHelp string
+	// Synth replaces the benchmark's synthetic dataset writer when set
+	// (a variant whose official dataset has another layout).
+	Synth func(dir string, n int, seed uint64) ([]string, error)
+}
+
+// Setting is one user.conf key a round requires that LoadGen's built-in
+// mlperf.conf does not set, with where the requirement comes from.
+type Setting struct {
+	// Key is the user.conf key (e.g. "target_latency") and Value its value
+	// in user.conf's units (ms for latencies).
+	Key, Value string
+	// Why names the rule, for the generated user.conf and the run record.
+	Why string
 }
 
 // Dataset is an opened benchmark dataset.
@@ -364,6 +402,11 @@ func lookupLocked(name string) (Benchmark, *Variant, bool) {
 // already that variant. A benchmark without one is an error naming the
 // scenarios to use instead.
 func (b Benchmark) InteractiveVariant() (Benchmark, error) {
+	if b.Base != "" && b.Name != b.Base && !b.IsInteractive() {
+		// Another variant (llama3_1-8b-edge) has no Interactive form, even
+		// though it carries its base's variant list.
+		return Benchmark{}, fmt.Errorf("benchmark %s has no Interactive scenario: use its own scenarios, or -b %s", b.Name, b.Base)
+	}
 	for i := range b.Variants {
 		v := &b.Variants[i]
 		if !v.Interactive {
@@ -395,6 +438,17 @@ func (b Benchmark) withVariant(v *Variant) Benchmark {
 		return b
 	}
 	b.Name = v.Name
+	b.LoadGenName = v.LoadGenName
+	b.Settings = v.Settings
+	if v.Splits != nil {
+		b.Splits = v.Splits
+	}
+	if v.DatasetHelp != "" {
+		b.DatasetHelp = v.DatasetHelp
+	}
+	if v.Synth != nil {
+		b.Synth = v.Synth
+	}
 	if v.SubmissionDir != "" {
 		b.SubmissionDir = v.SubmissionDir
 	}
@@ -444,12 +498,24 @@ func All() []Benchmark {
 }
 
 // OpenDataset opens b's dataset from paths; see Benchmark.Open. No paths is
-// an error saying how to make a dataset.
+// an error saying how to make a dataset. No splits reads b.Splits.
 func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
 	}
+	if len(splits) == 0 {
+		splits = b.Splits
+	}
 	return b.Open(paths, splits)
+}
+
+// LoadGenModel is the model name LoadGen runs b under: LoadGenName, else
+// Name.
+func (b Benchmark) LoadGenModel() string {
+	if b.LoadGenName != "" {
+		return b.LoadGenName
+	}
+	return b.Name
 }
 
 // DefaultSampling returns the sampling parameters b sends over api when the

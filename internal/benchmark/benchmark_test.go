@@ -49,6 +49,7 @@ func TestVariants(t *testing.T) {
 		{"llama3_1-8b-interactive", "llama3_1-8b", "llama3.1-8b", 13368, 13368},
 		{"llama3_1-8b-edge", "llama3_1-8b", "llama3.1-8b-edge", 5000, 5000},
 		{"gpt-oss-120b-interactive", "gpt-oss-120b", "gpt-oss-120b", 6396, 4395},
+		{"qwen3-vl-235b-a22b-interactive", "qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b", 8000, 8000},
 	} {
 		b, err := Lookup(tc.name)
 		if err != nil {
@@ -61,7 +62,7 @@ func TestVariants(t *testing.T) {
 		}
 	}
 	names := Names()
-	for _, want := range []string{"gpt-oss-120b", "gpt-oss-120b-interactive", "llama3_1-8b", "llama3_1-8b-edge", "llama3_1-8b-interactive", "qwen3-vl-235b-a22b"} {
+	for _, want := range []string{"gpt-oss-120b", "gpt-oss-120b-interactive", "llama3_1-8b", "llama3_1-8b-edge", "llama3_1-8b-interactive", "qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b-interactive"} {
 		found := false
 		for _, n := range names {
 			found = found || n == want
@@ -69,6 +70,48 @@ func TestVariants(t *testing.T) {
 		if !found {
 			t.Errorf("Names() = %v lacks %q", names, want)
 		}
+	}
+}
+
+// TestInteractiveVariants: --scenario Interactive's variant per benchmark,
+// the model name LoadGen runs it under (qwen3-vl's has no mlperf.conf entry
+// of its own, so it runs as qwen3-vl-235b-a22b with the 1.5 s target
+// latency on top and reads the 8k dataset's train split), and none for
+// the edge variant, whose base's variant list it carries.
+func TestInteractiveVariants(t *testing.T) {
+	for _, tc := range []struct {
+		name, want, lg string
+		settings       []Setting
+		splits         []string
+	}{
+		{"llama3_1-8b", "llama3_1-8b-interactive", "llama3_1-8b-interactive", nil, nil},
+		{"llama3_1-8b-interactive", "llama3_1-8b-interactive", "llama3_1-8b-interactive", nil, nil},
+		{"gpt-oss-120b", "gpt-oss-120b-interactive", "gpt-oss-120b-interactive", nil, nil},
+		{"qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b-interactive", "qwen3-vl-235b-a22b", []Setting{{Key: "target_latency", Value: "1500"}}, []string{"train"}},
+	} {
+		b, _ := Lookup(tc.name)
+		iv, err := b.InteractiveVariant()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var kv []Setting
+		for _, s := range iv.Settings {
+			if s.Why == "" {
+				t.Errorf("%s: setting %s says not why", tc.name, s.Key)
+			}
+			kv = append(kv, Setting{Key: s.Key, Value: s.Value})
+		}
+		if iv.Name != tc.want || iv.LoadGenModel() != tc.lg || !iv.IsInteractive() || !cmp.Equal(kv, tc.settings) || !cmp.Equal(iv.Splits, tc.splits) {
+			t.Errorf("%s: Interactive variant %s (LoadGen %s, settings %v, splits %v)", tc.name, iv.Name, iv.LoadGenModel(), kv, iv.Splits)
+		}
+	}
+	base, _ := Lookup("qwen3-vl-235b-a22b")
+	if base.LoadGenModel() != "qwen3-vl-235b-a22b" || base.Settings != nil || base.Splits != nil || base.IsInteractive() {
+		t.Errorf("the base benchmark took its variant's facts: %+v", base)
+	}
+	edge, _ := Lookup("llama3_1-8b-edge")
+	if _, err := edge.InteractiveVariant(); err == nil || !strings.Contains(err.Error(), "llama3_1-8b-edge has no Interactive scenario") {
+		t.Errorf("edge Interactive: error %v", err)
 	}
 }
 
