@@ -42,7 +42,7 @@ the target is missed.`,
 			}
 			defer d.Close()
 			logPath := c.String("accuracy-log")
-			o := benchmark.EvalOptions{Benchmark: b, Out: c.String("output"), Workers: c.Int("workers"), Interactive: c.Bool("interactive")}
+			o := benchmark.EvalOptions{Benchmark: b, Out: c.String("output"), Workers: c.Int("workers"), Interactive: c.Bool("interactive") || b.IsInteractive()}
 			if o.Out == "" {
 				o.Out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
 			}

@@ -561,7 +561,8 @@ func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
 		return nil
 	}
 	return evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"),
-		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round})
+		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round,
+			Interactive: o.SubmissionScenario() == submission.ScenarioInteractive})
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
@@ -651,9 +652,4 @@ func parseRunScenario(name string, b benchmark.Benchmark) (loadgen.Scenario, ben
 
 // filedScenario is the submission scenario a run is filed under: a Server
 // run of the benchmark's Interactive variant is an Interactive result.
-func filedScenario(o runner.Options) string {
-	if o.Scenario == loadgen.Server && o.Benchmark.IsInteractive() {
-		return submission.ScenarioInteractive
-	}
-	return o.Scenario.String()
-}
+func filedScenario(o runner.Options) string { return o.SubmissionScenario() }

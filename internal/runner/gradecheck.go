@@ -20,8 +20,9 @@ const offlineSlack = 1.1
 // checkSubmissionGrade refuses, before anything runs, settings that cannot
 // make a run the submission checker accepts: a run filed into a results
 // tree (Options.SubmissionGrade) must be one. Each refusal says the fix.
-// Short runs without it stay allowed.
-func checkSubmissionGrade(o Options, s loadgen.TestSettings, total int) error {
+// Short runs without it stay allowed. total is the number of samples the
+// run's library holds, dataset the number the dataset holds.
+func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int) error {
 	round := o.Round
 	if round == "" {
 		round, _ = buildinfo.Round()
@@ -34,8 +35,15 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total int) error {
 	refuse := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("--results-dir: "+format, args...))
 	}
+	scen := o.SubmissionScenario()
+	if o.Benchmark.DatasetSize > 0 && dataset > o.Benchmark.DatasetSize {
+		// The run would take the first DatasetSize samples: a run of the
+		// Interactive variant over the whole qwen3-vl catalogue would
+		// silently be a run over its first 8,000 rows, not the 8k dataset.
+		refuse("the dataset holds %d samples, more than %s's official %d: pass its official dataset (%s)", dataset, o.Benchmark.Name, o.Benchmark.DatasetSize, o.Benchmark.DatasetHelp)
+	}
 	if s.Mode == loadgen.AccuracyOnly {
-		want := rules.AccuracySampleCount[o.Scenario.String()]
+		want := rules.AccuracySampleCount[scen]
 		if want == 0 {
 			want = rules.AccuracySampleCount[""]
 		}
@@ -46,6 +54,9 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total int) error {
 			refuse("accuracy_sample_count_override = %d covers a subset; the rules want all %d samples: remove the override", s.AccuracySampleCountOverride, want)
 		}
 		return errors.Join(errs...)
+	}
+	if limit := rules.LatencyConstraintNS[scen]; o.Scenario == loadgen.Server && limit > 0 && int64(s.ServerTargetLatencyNs) > limit {
+		refuse("target_latency %d ms is above the %s limit of %d ms: drop the target_latency setting", s.ServerTargetLatencyNs/1e6, scen, limit/1e6)
 	}
 	if s.MinDurationMs < submissionMinDurationMS {
 		refuse("min_duration %d ms is below the rules' %d ms: drop --min-duration (or the min_duration setting) or set it to %d", s.MinDurationMs, submissionMinDurationMS, submissionMinDurationMS)

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"fmt"
+
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -62,6 +64,12 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 			Issued: rep.Stats.Issued, Completed: rep.Stats.Completed, Failed: rep.Stats.Failed,
 			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
 		},
+	}
+	if m := o.Benchmark.LoadGenModel(); m != o.Benchmark.Name {
+		info.LoadGenModel = m
+	}
+	for _, st := range o.Benchmark.Settings {
+		info.RoundSettings = append(info.RoundSettings, fmt.Sprintf("%s.%s.%s = %s (%s)", o.Benchmark.LoadGenModel(), o.Scenario, st.Key, st.Value, st.Why))
 	}
 	info.Outcome, info.OutcomeReason = rep.Outcome, rep.OutcomeReason
 	info.RenamedLogs, info.RemovedLogs = rep.RenamedLogs, rep.RemovedLogs

@@ -129,6 +129,16 @@ func (o Options) EndpointAPI() protocol.Protocol {
 	return o.Benchmark.API
 }
 
+// SubmissionScenario is the scenario directory the run is filed under:
+// Interactive for a Server run of the benchmark's Interactive variant (LoadGen
+// has no Interactive scenario), else the LoadGen scenario's name.
+func (o Options) SubmissionScenario() string {
+	if o.Scenario == loadgen.Server && o.Benchmark.IsInteractive() {
+		return submission.ScenarioInteractive
+	}
+	return o.Scenario.String()
+}
+
 // ModelName is the model name requests carry: Model, or the benchmark's.
 func (o Options) ModelName() string {
 	if o.Model != "" {
@@ -204,14 +214,15 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 
 	rep = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
-	conf, err := composeUserConf(o.UserConf, o.Settings, o.Benchmark.Name, o.Scenario.String())
+	lgModel := o.Benchmark.LoadGenModel()
+	conf, err := composeUserConf(o.UserConf, o.Benchmark.Settings, o.Settings, lgModel, o.Scenario.String())
 	if err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(rep.UserConf, conf, 0o644); err != nil {
 		return nil, fmt.Errorf("writing user.conf: %w", err)
 	}
-	settings, err := loadgen.SettingsFromConfig(o.Benchmark.Name, o.Scenario, o.Mode, rep.UserConf)
+	settings, err := loadgen.SettingsFromConfig(lgModel, o.Scenario, o.Mode, rep.UserConf)
 	if err != nil {
 		return nil, err
 	}
@@ -226,11 +237,11 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if rep.Performance <= 0 || rep.Performance > rep.Total {
 		rep.Performance = rep.Total
 	}
-	if err := checkUniqueIssue(o.AuditConfig, o.Benchmark.Name, o.Scenario, settings, rep.Total); err != nil {
+	if err := checkUniqueIssue(o.AuditConfig, lgModel, o.Scenario, settings, rep.Total); err != nil {
 		return nil, err
 	}
 	if o.SubmissionGrade {
-		if err := checkSubmissionGrade(o, settings, rep.Total); err != nil {
+		if err := checkSubmissionGrade(o, settings, rep.Total, data.Len()); err != nil {
 			return nil, err
 		}
 	}

@@ -323,7 +323,7 @@ func TestBadUserConfNamesTheUsersLine(t *testing.T) {
 // LoadGen reads (and the results tree files) is still non-empty, since the
 // submission checker rejects an empty one, and it parses.
 func TestUserConfNeverEmpty(t *testing.T) {
-	b, err := composeUserConf("", nil, "llama3_1-8b", "Server")
+	b, err := composeUserConf("", nil, nil, "llama3_1-8b", "Server")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
@@ -16,10 +17,14 @@ import (
 // "target_qps", "min_duration", "performance_sample_count_override").
 var settingKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// composeUserConf returns the user.conf LoadGen will read: the user's file
-// (if any) followed by one line per --setting override, scoped to this model
-// and scenario so they win over wildcard lines. Writing overrides as user.conf
-// lines, instead of poking fields after FromConfig, keeps every LoadGen
+// composeUserConf returns the user.conf LoadGen will read: the settings the
+// round requires that LoadGen's built-in mlperf.conf lacks (required, the
+// benchmark's Settings), then the user's file (if any), then one line per
+// --setting override, each scoped to this model and scenario so they win
+// over wildcard lines. The required lines come first so that a trial run can
+// still change them; checkSubmissionGrade refuses to file a run whose
+// settings loosen the rules' limits. Writing overrides as user.conf lines,
+// instead of poking fields after FromConfig, keeps every LoadGen
 // setting reachable by its own name and leaves a file that says exactly how
 // the run was configured (it is filed with the results).
 //
@@ -27,11 +32,22 @@ var settingKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 // is reported at the user's own file and line, or at the --setting that
 // produced it, rather than at a line of the generated copy (which is shifted
 // by the header and has another name).
-func composeUserConf(userConf string, overrides []string, model, scenario string) ([]byte, error) {
+func composeUserConf(userConf string, required []benchmark.Setting, overrides []string, model, scenario string) ([]byte, error) {
 	var buf bytes.Buffer
 	// The header also keeps the file from being empty when nothing is
 	// overridden: the submission checker requires a non-empty user.conf.
 	fmt.Fprintf(&buf, "# user.conf LoadGen read for %s %s, after its built-in mlperf.conf (written by mlperf-go).\n", model, scenario)
+	for _, r := range required {
+		line := fmt.Sprintf("%s.%s.%s = %s\n", model, scenario, r.Key, r.Value)
+		if !settingKey.MatchString(r.Key) {
+			return nil, fmt.Errorf("benchmark setting %q: not a LoadGen user.conf key", r.Key)
+		}
+		if _, err := loadgen.ParseConf("benchmark setting "+r.Key, []byte(line)); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&buf, "# Required by the round, missing from LoadGen's built-in mlperf.conf: %s\n", r.Why)
+		buf.WriteString(line)
+	}
 	if userConf != "" {
 		b, err := os.ReadFile(userConf)
 		if err != nil {

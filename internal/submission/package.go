@@ -300,6 +300,10 @@ func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 		field("mlperf-go version", info.HarnessVersion)
 		field("LoadGen version", info.LoadGenVersion)
 		field("Round", info.Round)
+		field("LoadGen model name", info.LoadGenModel)
+		if len(info.RoundSettings) > 0 {
+			field("Settings the round requires beyond LoadGen's mlperf.conf", strings.Join(info.RoundSettings, "; "))
+		}
 		field("Endpoints", strings.Join(info.Endpoints, ", "))
 		field("API", info.API)
 		field("Requests", info.Requests)

@@ -49,6 +49,14 @@ type RunInfo struct {
 	Benchmark string `json:"benchmark,omitempty"`
 	Scenario  string `json:"scenario,omitempty"`
 	Kind      string `json:"kind,omitempty"`
+	// LoadGenModel is the model name LoadGen ran under, where it is not
+	// Benchmark (qwen3-vl's Interactive variant runs as qwen3-vl-235b-a22b).
+	LoadGenModel string `json:"loadgen_model,omitempty"`
+	// RoundSettings are the user.conf lines mlperf-go wrote because the
+	// round requires them and LoadGen's built-in mlperf.conf lacks them,
+	// each followed by why ("qwen3-vl-235b-a22b.Server.target_latency =
+	// 1500 (…)").
+	RoundSettings []string `json:"round_settings,omitempty"`
 	// Endpoints are the inference server URLs requests went to.
 	Endpoints []string `json:"endpoints,omitempty"`
 	// API is the request API ("chat/completions", "completions", "generate").
