@@ -22,6 +22,10 @@ type Q3VLSynthOptions struct {
 	// TestFraction is the share of samples in the test split; the rest are
 	// train. Default 0.2 (values outside (0,1) mean the default).
 	TestFraction float64
+	// TrainOnly writes every sample into the train split, as the
+	// Interactive scenario's 8k dataset (nvidia/Shopify-product-catalogue-8k)
+	// has no test split; TestFraction is then ignored.
+	TrainOnly bool
 	// Shards is the number of shards per split. Default 1.
 	Shards int
 	// RowGroupSize is the rows per row group. Default 100, like the hub.
@@ -35,7 +39,8 @@ type Q3VLSynthOptions struct {
 }
 
 // Q3VL writes n synthetic catalogue samples under dir/data/ as the hub names
-// its shards: train-00000-of-0000N.parquet then test-..., in the hub's schema.
+// its shards: train-00000-of-0000N.parquet then test-... (train only with
+// TrainOnly), in the hub's schema.
 // Images are real JPEG and PNG files of 256-512 pixels a side (tens of KB);
 // titles, descriptions, brands and " > "-separated category hierarchies look
 // like the catalogue's and include the strings that are hard to quote right:
@@ -57,6 +62,9 @@ func Q3VL(dir string, n int, opts Q3VLSynthOptions) ([]string, error) {
 	nTest := int(float64(n) * frac)
 	if n >= 2 {
 		nTest = min(max(nTest, 1), n-1)
+	}
+	if opts.TrainOnly {
+		nTest = 0
 	}
 	data := filepath.Join(dir, "data")
 	if err := os.MkdirAll(data, 0o755); err != nil {
