@@ -96,8 +96,11 @@ func TestLargeBodiesEveryPath(t *testing.T) {
 	proxyURL, _ := url.Parse(proxy.URL)
 
 	for name, setup := range map[string]func(*http.Transport) string{
-		"http":  func(*http.Transport) string { return plain.URL },
-		"https": func(tr *http.Transport) string { tr.TLSClientConfig = tlsSrv.Client().Transport.(*http.Transport).TLSClientConfig; return tlsSrv.URL },
+		"http": func(*http.Transport) string { return plain.URL },
+		"https": func(tr *http.Transport) string {
+			tr.TLSClientConfig = tlsSrv.Client().Transport.(*http.Transport).TLSClientConfig
+			return tlsSrv.URL
+		},
 		"proxy": func(tr *http.Transport) string { tr.Proxy = http.ProxyURL(proxyURL); return plain.URL },
 	} {
 		t.Run(name, func(t *testing.T) {
