@@ -67,7 +67,9 @@ func offlineRunDirs(c *cli.Context, b benchmark.Benchmark) []string {
 }
 
 // newestOfflineResult returns the newest (by results.json time) valid
-// Offline performance result of the benchmark among dirs.
+// Offline performance result of the benchmark among dirs. A --quick run is
+// skipped: its samples/s come from seconds of load on a ten-sample library
+// (ramp-up and tail dominate), not from the system at its pace.
 func newestOfflineResult(bench string, dirs []string) (*results.Results, string, error) {
 	var (
 		best     *results.Results
@@ -81,7 +83,8 @@ func newestOfflineResult(bench string, dirs []string) (*results.Results, string,
 		}
 		r, err := results.Read(d)
 		if err != nil || r.Run.Benchmark != bench || r.Run.Scenario != "Offline" ||
-			r.Outcome.Status != results.StatusValid || r.Metrics.SamplesPerSecond == nil || r.Metrics.SamplesPerSecond.Value <= 0 {
+			r.Outcome.Status != results.StatusValid || r.Metrics.SamplesPerSecond == nil || r.Metrics.SamplesPerSecond.Value <= 0 ||
+			isQuickRun(r) {
 			continue
 		}
 		if best == nil || st.ModTime().After(bestTime) {
@@ -90,7 +93,23 @@ func newestOfflineResult(bench string, dirs []string) (*results.Results, string,
 	}
 	if best == nil {
 		return nil, "", errors.New("--target-qps auto: no valid Offline performance run of " + bench +
-			" found in --runs-dir (or --results-dir for --system): run the Offline performance test first, or give --target-qps a number")
+			" found in --runs-dir (or --results-dir for --system; --quick runs do not count): run the Offline performance test first, or give --target-qps a number")
 	}
 	return best, bestDir, nil
+}
+
+// isQuickRun reports whether r is a --quick smoke run: its run record says
+// so, or, for records written before they did, its command line carries
+// --quick (a flag urfave/cli also accepts with one dash and as =true).
+func isQuickRun(r *results.Results) bool {
+	if r.Run.Quick {
+		return true
+	}
+	for _, arg := range r.Run.Command {
+		switch strings.TrimLeft(arg, "-") {
+		case "quick", "quick=true", "quick=1":
+			return strings.HasPrefix(arg, "-")
+		}
+	}
+	return false
 }

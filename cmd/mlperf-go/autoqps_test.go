@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,29 +15,58 @@ import (
 
 // TestTargetQPSAuto: a Server run with --target-qps auto targets 0.8x the
 // samples/s of the Offline run in the run history, and refuses to guess
-// without one.
+// without one. A --quick Offline run does not count: its throughput comes
+// from ten samples.
 func TestTargetQPSAuto(t *testing.T) {
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 20)
 	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	runs := filepath.Join(t.TempDir(), "runs")
-	base := append([]string{"run", "-b", name, "-e", url, "--quick", "--progress-interval", "0",
+	base := append([]string{"run", "-b", name, "-e", url, "--progress-interval", "0",
 		"--engine-metrics-interval", "0", "--runs-dir", runs}, data...)
+	quick := append(slices.Clip(base), "--quick")
+	base = slices.Clip(base)
 
-	out, err := runCLI(t, append(base, "-s", "Server", "--target-qps", "auto")...)
+	out, err := runCLI(t, append(quick, "-s", "Server", "--target-qps", "auto")...)
 	if err == nil || !strings.Contains(err.Error(), "no valid Offline performance run") {
 		t.Fatalf("auto without an Offline run: want a refusal, got %v\n%s", err, out)
 	}
-	if out, err := runCLI(t, append(base, "-s", "Offline")...); err != nil {
+	// A quick Offline run is VALID but not representative: auto must
+	// still refuse, and say that quick runs do not count.
+	if out, err := runCLI(t, append(quick, "-s", "Offline")...); err != nil {
+		t.Fatalf("quick Offline run: %v\n%s", err, out)
+	}
+	quickRun, err := results.Read(filepath.Join(runs, name, "Offline-performance", latestLink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !quickRun.Run.Quick || quickRun.Outcome.Status != results.StatusValid {
+		t.Fatalf("quick Offline run: results.json says quick=%v, status %s; want a VALID run marked quick", quickRun.Run.Quick, quickRun.Outcome.Status)
+	}
+	out, err = runCLI(t, append(quick, "-s", "Server", "--target-qps", "auto")...)
+	if err == nil || !strings.Contains(err.Error(), "no valid Offline performance run") || !strings.Contains(err.Error(), "--quick") {
+		t.Fatalf("auto with only a quick Offline run: want a refusal naming --quick, got %v\n%s", err, out)
+	}
+
+	// A short Offline run that is not --quick counts.
+	if out, err := runCLI(t, append(base, "-s", "Offline", "--min-duration", "0", "--min-query-count", "20",
+		"--setting", "performance_sample_count_override=20")...); err != nil {
 		t.Fatalf("Offline run: %v\n%s", err, out)
 	}
 	offline, err := results.Read(filepath.Join(runs, name, "Offline-performance", latestLink))
 	if err != nil {
 		t.Fatal(err)
 	}
+	if offline.Run.Quick {
+		t.Fatal("an Offline run without --quick is marked quick")
+	}
 	want := fmt.Sprintf("%s.Server.target_qps = %g", name, 0.8*offline.Metrics.SamplesPerSecond.Value)
 
-	out, err = runCLI(t, append(base, "-s", "Server", "--target-qps", "auto")...)
+	// A quick Offline run made after it is newer, but skipped.
+	if out, err := runCLI(t, append(quick, "-s", "Offline")...); err != nil {
+		t.Fatalf("second quick Offline run: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, append(quick, "-s", "Server", "--target-qps", "auto")...)
 	if c := exitCode(err); c != 0 && c != 3 { // a quick Server run may be INVALID
 		t.Fatalf("Server run: %v\n%s", err, out)
 	}
@@ -45,9 +75,32 @@ func TestTargetQPSAuto(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(conf), want) {
-		t.Errorf("user.conf lacks %q:\n%s", want, conf)
+		t.Errorf("user.conf lacks %q (the newest Offline run that is not --quick):\n%s", want, conf)
 	}
-	if out, err := runCLI(t, append(base, "-s", "Server", "--target-qps", "fast")...); err == nil || !strings.Contains(err.Error(), "--target-qps") {
+	if out, err := runCLI(t, append(quick, "-s", "Server", "--target-qps", "fast")...); err == nil || !strings.Contains(err.Error(), "--target-qps") {
 		t.Errorf("--target-qps fast: want an error naming the flag, got %v\n%s", err, out)
+	}
+}
+
+// TestIsQuickRun: a run is quick by its record's field or, for records
+// written before the field, by --quick on its command line.
+func TestIsQuickRun(t *testing.T) {
+	for _, tc := range []struct {
+		quick bool
+		cmd   []string
+		want  bool
+	}{
+		{true, nil, true},
+		{false, []string{"mlperf-go", "run", "--quick"}, true},
+		{false, []string{"mlperf-go", "run", "-quick"}, true},
+		{false, []string{"mlperf-go", "run", "--quick=true"}, true},
+		{false, []string{"mlperf-go", "run", "--quick=false"}, false},
+		{false, []string{"mlperf-go", "run", "-o", "quick"}, false},
+		{false, []string{"mlperf-go", "run"}, false},
+	} {
+		r := &results.Results{Run: results.Run{Quick: tc.quick, Command: tc.cmd}}
+		if got := isQuickRun(r); got != tc.want {
+			t.Errorf("isQuickRun(quick=%v, %q) = %v, want %v", tc.quick, tc.cmd, got, tc.want)
+		}
 	}
 }

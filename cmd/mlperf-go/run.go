@@ -187,7 +187,7 @@ func runAction(c *cli.Context) error {
 // open, then reports, evaluates and files it. ctx is the user's (cancelled
 // by Ctrl-C); runCtx also ends if a launched engine dies.
 func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, compliance, runsRoot string) error {
-	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag")}
+	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
 	rep, runErr, left := runUntilInterrupted(ctx, runCtx, o)
 	if left != nil {
 		// LoadGen still plays its schedule (Server runs to min_duration):

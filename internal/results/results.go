@@ -110,6 +110,10 @@ type Run struct {
 	DurationSeconds float64    `json:"duration_s,omitempty"`
 	// Command is the mlperf-go command line.
 	Command []string `json:"command,omitempty"`
+	// Quick is true for a --quick smoke run (from the run record): its
+	// figures come from seconds of load on a tiny sample library and do
+	// not describe the system.
+	Quick bool `json:"quick,omitempty"`
 	// QSLTotal and QSLPerformance are the sample counts the QSL reported.
 	QSLTotal       int64 `json:"qsl_total_count,omitempty"`
 	QSLPerformance int64 `json:"qsl_performance_count,omitempty"`
@@ -456,6 +460,7 @@ func (r *Results) fromRunInfo(info submission.RunInfo) {
 	r.Run.Kind = info.Kind
 	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, RedactText(info.OutcomeReason)
 	r.Run.Command = RedactArgs(info.Command)
+	r.Run.Quick = info.Quick
 	if !info.Start.IsZero() && !info.End.IsZero() {
 		s, e := info.Start, info.End
 		r.Run.Start, r.Run.End = &s, &e

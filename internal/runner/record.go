@@ -18,6 +18,10 @@ type Record struct {
 	// Engine and EngineFlags describe the serving engine, as declared.
 	Engine      string
 	EngineFlags []string
+	// Quick marks a --quick smoke run: its figures describe seconds of
+	// load on a tiny sample library, so nothing may take them for the
+	// system's throughput (--target-qps auto skips it).
+	Quick bool
 }
 
 // Kind is what the run was for: a compliance test, or else the mode LoadGen
@@ -57,6 +61,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		Model:          o.ModelName(),
 		Engine:         rec.Engine,
 		EngineFlags:    rec.EngineFlags,
+		Quick:          rec.Quick,
 		Sampling:       o.SamplingRecord(),
 		Start:          rep.Start.UTC(),
 		End:            rep.End.UTC(),

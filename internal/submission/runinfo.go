@@ -70,6 +70,9 @@ type RunInfo struct {
 	// and its command-line flags) as the user declared them.
 	Engine      string   `json:"engine,omitempty"`
 	EngineFlags []string `json:"engine_flags,omitempty"`
+	// Quick is true for a --quick smoke run, whose figures are not the
+	// system's (seconds of load on a tiny sample library).
+	Quick bool `json:"quick,omitempty"`
 	// Sampling holds the sampling parameters sent with every request
 	// (temperature, top_p, max_tokens, …) as sent.
 	Sampling map[string]any `json:"sampling,omitempty"`
