@@ -36,15 +36,33 @@ func targetQPS(c *cli.Context, b benchmark.Benchmark) (float64, error) {
 	if frac <= 0 {
 		return 0, fmt.Errorf("--target-qps-fraction %g: want a positive fraction, e.g. 0.8", frac)
 	}
-	dirs := offlineRunDirs(c, b)
-	r, dir, err := newestOfflineResult(b.Name, dirs)
+	offline, dir, err := offlineThroughput(c, b)
 	if err != nil {
 		return 0, err
 	}
-	qps := frac * r.Metrics.SamplesPerSecond.Value
+	qps := frac * offline
 	fmt.Fprintf(c.App.ErrWriter, "--target-qps auto: %g x %.4g samples/s of the Offline run in %s = %.4g\n",
-		frac, r.Metrics.SamplesPerSecond.Value, dir, qps)
+		frac, offline, dir, qps)
 	return qps, nil
+}
+
+// offlineThroughput returns the samples/s of the newest valid Offline
+// performance run (not --quick) of b, and the run's folder. An Interactive
+// variant has no Offline scenario of its own: its benchmark's Offline run
+// measured the same model on the same system.
+func offlineThroughput(c *cli.Context, b benchmark.Benchmark) (float64, string, error) {
+	if b.IsInteractive() {
+		base, err := benchmark.Lookup(b.Base)
+		if err != nil {
+			return 0, "", err
+		}
+		b = base
+	}
+	r, dir, err := newestOfflineResult(b.Name, offlineRunDirs(c, b))
+	if err != nil {
+		return 0, "", err
+	}
+	return r.Metrics.SamplesPerSecond.Value, dir, nil
 }
 
 // offlineRunDirs lists where Offline performance runs of b may be: the run

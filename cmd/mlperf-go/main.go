@@ -78,6 +78,7 @@ func newApp() *cli.App {
 		},
 		Commands: []*cli.Command{
 			runCommand(),
+			tuneCommand(),
 			evaluateCommand(),
 			fakeEndpointCommand(),
 			datasetCommand(),

@@ -252,47 +252,20 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 	return nil
 }
 
-// runOptions turns the flags into runner options, checking each.
+// runOptions turns the run command's flags into runner options, checking
+// each.
 func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
-	b, err := benchmark.Lookup(c.String("benchmark"))
-	if err != nil {
-		return runner.Options{}, err
-	}
-	scen, b, err := parseRunScenario(c.String("scenario"), b)
-	if err != nil {
-		return runner.Options{}, err
-	}
 	mode, err := parseMode(firstMode(c))
 	if err != nil {
 		return runner.Options{}, err
 	}
-	o := runner.Options{
-		Benchmark:              b,
-		Scenario:               scen,
-		Mode:                   mode,
-		Dataset:                c.StringSlice("dataset"),
-		Splits:                 c.StringSlice("dataset-split"),
-		Endpoints:              c.StringSlice("endpoint"),
-		Model:                  c.String("model"),
-		OutputDir:              c.String("output-dir"),
-		UserConf:               c.String("user-conf"),
-		Settings:               c.StringSlice("setting"),
-		TotalSampleCount:       c.Int("total-sample-count"),
-		PerformanceSampleCount: c.Int("performance-sample-count"),
-		Concurrency:            c.Int("concurrency"),
-		Timeout:                c.Duration("timeout"),
-		Guided:                 c.Bool("guided-decoding"),
-		EnableTrace:            c.Bool("trace"),
-		Logger:                 log,
-		ProgressEvery:          c.Duration("progress-interval"),
-		SkipPreflight:          c.Bool("skip-preflight"),
-		// A compliance run's settings come from its audit.config.
-		SubmissionGrade: c.String("results-dir") != "" && c.String("compliance") == "" && !c.Bool("allow-unofficial-settings"),
+	o, err := testOptions(c, log, mode)
+	if err != nil {
+		return o, err
 	}
-	if o.ProgressEvery > 0 {
-		o.Progress = os.Stderr
-	}
-	o.EngineMetricsEvery = c.Duration("engine-metrics-interval")
+	o.OutputDir = c.String("output-dir")
+	// A compliance run's settings come from its audit.config.
+	o.SubmissionGrade = c.String("results-dir") != "" && c.String("compliance") == "" && !c.Bool("allow-unofficial-settings")
 	if c.IsSet("target-qps") {
 		qps, err := targetQPS(c, o.Benchmark)
 		if err != nil {
@@ -306,6 +279,52 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if c.IsSet("min-query-count") {
 		o.Settings = append(o.Settings, fmt.Sprintf("min_query_count=%d", c.Uint64("min-query-count")))
 	}
+	if c.String("results-dir") != "" && c.String("system") == "" {
+		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
+	}
+	if err := applyQuick(c, &o); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// testOptions turns the flags that say what to test and how to reach the
+// endpoints (the flags run and tune share) into runner options for a test
+// in mode (which picks a --generation-config's per-mode sampling): all but
+// the output folder and the run's own settings.
+func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (runner.Options, error) {
+	b, err := benchmark.Lookup(c.String("benchmark"))
+	if err != nil {
+		return runner.Options{}, err
+	}
+	scen, b, err := parseRunScenario(c.String("scenario"), b)
+	if err != nil {
+		return runner.Options{}, err
+	}
+	o := runner.Options{
+		Benchmark:              b,
+		Scenario:               scen,
+		Mode:                   mode,
+		Dataset:                c.StringSlice("dataset"),
+		Splits:                 c.StringSlice("dataset-split"),
+		Endpoints:              c.StringSlice("endpoint"),
+		Model:                  c.String("model"),
+		UserConf:               c.String("user-conf"),
+		Settings:               c.StringSlice("setting"),
+		TotalSampleCount:       c.Int("total-sample-count"),
+		PerformanceSampleCount: c.Int("performance-sample-count"),
+		Concurrency:            c.Int("concurrency"),
+		Timeout:                c.Duration("timeout"),
+		Guided:                 c.Bool("guided-decoding"),
+		EnableTrace:            c.Bool("trace"),
+		Logger:                 log,
+		ProgressEvery:          c.Duration("progress-interval"),
+		SkipPreflight:          c.Bool("skip-preflight"),
+	}
+	if o.ProgressEvery > 0 {
+		o.Progress = os.Stderr
+	}
+	o.EngineMetricsEvery = c.Duration("engine-metrics-interval")
 	if a := c.String("api"); a != "" {
 		if o.API, err = protocol.Lookup(a); err != nil {
 			return o, fmt.Errorf("--api: %w", err)
@@ -328,13 +347,7 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 	if err := o.SetSampling(c.String("generation-config"), samplingFlags(c)); err != nil {
 		return o, err
 	}
-	if c.String("results-dir") != "" && c.String("system") == "" {
-		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
-	}
 	if err := resilienceOptions(c, &o); err != nil {
-		return o, err
-	}
-	if err := applyQuick(c, &o); err != nil {
 		return o, err
 	}
 	return o, nil

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/internal/tune"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+const catTune = "Tuning"
+
+// tuneOnlyRunFlags are the run flags tune does not take: what files a run
+// (results tree, compliance, report of the engine), what sets a run's own
+// length and QPS (each trial sets them), and the scenario, which tune
+// names its own way.
+var tuneOnlyRunFlags = []string{
+	"scenario", "mode", "output-dir", "evaluate", "results-dir", "system", "allow-unofficial-settings", "replace",
+	"compliance", "accuracy-script", "engine", "engine-flag", "quick", "target-qps", "min-duration", "min-query-count",
+	"runs-dir", "overwrite", "target-qps-fraction",
+}
+
+// tuneSharedFlags are the run flags tune takes as they are: the benchmark,
+// dataset, endpoints, sampling, LoadGen settings and the pool's limits.
+// Launching an engine is left to run: tune works against running servers.
+func tuneSharedFlags() []cli.Flag {
+	skip := slices.Clone(tuneOnlyRunFlags)
+	for _, f := range engineFlags() {
+		skip = append(skip, f.Names()...)
+	}
+	var flags []cli.Flag
+	for _, f := range runCommand().Flags {
+		if !slices.Contains(skip, f.Names()[0]) {
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}
+
+func tuneCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "tune",
+		Usage: "search the highest VALID Server/Interactive target QPS, or the Offline concurrency, with short runs",
+		Description: `Makes short LoadGen performance runs (trials) against the endpoint(s) and prints what to
+put in user.conf or on the run command line. Every trial is judged as a run is: VALID only
+when LoadGen's summary says VALID and no sample failed. Trials go under --tune-dir, apart
+from the run history and the results tree, one folder each, with tune.json listing them.
+
+--scenario Server or Interactive: searches the highest target QPS that stays VALID. The
+first trial runs at --start-qps, or at --target-qps-fraction of the samples/s of the newest
+valid Offline performance run (not --quick) in --runs-dir (and --results-dir's --system),
+and the second at that Offline throughput; then the search halves (no VALID trial yet),
+grows (no INVALID one), or bisects between the highest VALID and the lowest INVALID QPS
+until they are within --tolerance, or --max-trials ran. Each trial lasts --trial-duration,
+and at least --trial-min-queries queries (LoadGen's early stopping needs 459 at the 99th
+percentile). A QPS a little above what the server sustains only shows as INVALID once its
+queue's wait, about (excess fraction x trial duration), breaks the latency limit: longer
+trials resolve finer. Prints one line per trial and, at the end, the user.conf line (an
+Interactive run's carries the benchmark's *-interactive name), written into
+--write-user-conf if given. Confirm it with a full run: mlperf-go run --scenario Server
+--user-conf user.conf … .
+
+--scenario Offline: runs a short Offline trial at each --concurrency-sweep level (default
+1, 2, 4, … up to --max-sweep-concurrency, stopping once throughput is flat), prints the
+samples/s of each, and recommends the smallest --concurrency reaching --plateau of the best.
+
+Exit codes: 0 found; 1 no trial was VALID (or another error); 130 interrupted.
+
+Example:
+  mlperf-go tune -b llama3_1-8b -s Server -d cnn_eval.json -e http://gpu-node:8000 \
+    --trial-duration 60s --write-user-conf user.conf`,
+		Flags: append(tuneSharedFlags(),
+			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Required: true, Category: catTune, Usage: "Server or Interactive: search the highest VALID target QPS; Offline: sweep the concurrency"},
+			&cli.StringFlag{Name: "tune-dir", Value: "tune", Category: catTune, Usage: "trials go to a new folder `DIR`/<benchmark>/<Scenario>/<UTC time>/ with tune.json"},
+			&cli.DurationFlag{Name: "trial-duration", Value: time.Minute, Category: catTune, Usage: "length of each trial (LoadGen's min_duration; Offline: about how long each trial's samples take)"},
+			&cli.IntFlag{Name: "trial-min-queries", Value: tune.DefaultTrialMinQueries, Category: catTune, Usage: "Server/Interactive: queries each trial issues at least (min_query_count); LoadGen's early stopping needs 459 at the 99th percentile with none over the limit, more with some"},
+			&cli.IntFlag{Name: "max-trials", Value: tune.DefaultMaxTrials, Category: catTune, Usage: "Server/Interactive: most trials the search makes"},
+			&cli.Float64Flag{Name: "tolerance", Value: tune.DefaultTolerance, Category: catTune, Usage: "Server/Interactive: stop once the lowest INVALID QPS is within this `FRACTION` above the highest VALID one"},
+			&cli.Float64Flag{Name: "start-qps", Category: catTune, DefaultText: "--target-qps-fraction of the newest Offline samples/s", Usage: "Server/Interactive: `QPS` of the first trial"},
+			&cli.Float64Flag{Name: "target-qps-fraction", Value: defaultAutoQPSFraction, Category: catTune, Usage: "Server/Interactive without --start-qps: the first trial's `FRACTION` of the Offline throughput"},
+			&cli.StringFlag{Name: "runs-dir", Value: "runs", Category: catTune, Usage: "run history `DIR` searched for the newest Offline performance run"},
+			&cli.StringFlag{Name: "results-dir", Category: catTune, Usage: "results tree `DIR` also searched for --system's filed Offline run"},
+			&cli.StringFlag{Name: "system", Category: catTune, Usage: "system `NAME` in --results-dir"},
+			&cli.StringFlag{Name: "write-user-conf", Category: catTune, Usage: "Server/Interactive: set the found target_qps line in this user.conf `FILE` (other lines kept; created if missing)"},
+			&cli.StringFlag{Name: "concurrency-sweep", Category: catTune, DefaultText: "1,2,4,… up to --max-sweep-concurrency", Usage: "Offline: comma-separated `LIST` of concurrencies to try, e.g. 1,2,4,8"},
+			&cli.IntFlag{Name: "max-sweep-concurrency", Value: sut.DefaultConcurrency, Category: catTune, Usage: "Offline: highest concurrency of the default doubling series"},
+			&cli.Float64Flag{Name: "plateau", Value: tune.DefaultPlateau, Category: catTune, Usage: "Offline: recommend the smallest concurrency reaching this `FRACTION` of the best samples/s"},
+		),
+		Action: tuneAction,
+	}
+}
+
+func tuneAction(c *cli.Context) error {
+	log, err := newLogger(c)
+	if err != nil {
+		return err
+	}
+	defer log.Sync() //nolint:errcheck // stderr
+	if s := c.String("scenario"); !slices.ContainsFunc([]string{"Server", "Interactive", "Offline"}, func(v string) bool { return strings.EqualFold(v, s) }) {
+		return fmt.Errorf("--scenario %q: tune searches the Server or Interactive target QPS, or the Offline concurrency", s)
+	}
+	o, err := testOptions(c, log, loadgen.PerformanceOnly)
+	if err != nil {
+		return err
+	}
+	if c.String("results-dir") != "" && c.String("system") == "" {
+		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
+	}
+	data, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
+	if err != nil {
+		return err
+	}
+	defer data.Close()
+	o.Data = data
+
+	ctx, stop := interruptible(c, log)
+	defer stop()
+	ts := &tune.Trials{
+		Base:   o,
+		Dir:    newRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, filedScenario(o)), time.Now().UTC()),
+		Record: runner.Record{Command: commandLine(c)},
+		Run: func(ctx context.Context, o runner.Options) (*runner.Report, error) {
+			rep, err, left := runUntilInterrupted(ctx, ctx, o)
+			if left != nil {
+				return left, errors.New(left.OutcomeReason)
+			}
+			return rep, err
+		},
+	}
+	fmt.Fprintf(c.App.ErrWriter, "tune: trials go to %s\n", ts.Dir)
+	if o.Scenario == loadgen.Offline {
+		err = tuneOffline(c, ctx, ts)
+	} else {
+		err = tuneServer(c, ctx, ts)
+	}
+	if ctx.Err() != nil {
+		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(ts.Dir, tune.SummaryFile))}
+	}
+	return err
+}
+
+// tuneServer searches the target QPS and prints the user.conf line.
+func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
+	s := tune.QPSSearch{
+		Start:           c.Float64("start-qps"),
+		TrialDuration:   c.Duration("trial-duration"),
+		TrialMinQueries: c.Int("trial-min-queries"),
+		MaxTrials:       c.Int("max-trials"),
+		Tolerance:       c.Float64("tolerance"),
+	}
+	if !c.IsSet("start-qps") {
+		frac := c.Float64("target-qps-fraction")
+		if frac <= 0 || frac > 1 {
+			return fmt.Errorf("--target-qps-fraction %g: want a fraction in (0, 1], e.g. 0.8", frac)
+		}
+		offline, dir, err := offlineThroughput(c, ts.Base.Benchmark)
+		if err != nil {
+			return fmt.Errorf("tune: %w; or pass --start-qps", err)
+		}
+		s.Start, s.Ceiling = frac*offline, offline
+		fmt.Fprintf(c.App.ErrWriter, "tune: starting at %g x %.4g samples/s of the Offline run in %s; trying that throughput next\n", frac, offline, dir)
+	}
+	ts.Done = func(t tune.Trial) {
+		lat := "no latency logged"
+		if t.Latency != nil {
+			lat = t.Latency.String()
+		}
+		line := fmt.Sprintf("trial %d/%d: %8.4g QPS  %-7s  %s", t.N, s.MaxTrials, t.TargetQPS, t.Outcome, lat)
+		if t.Reason != "" {
+			line += "  (" + t.Reason + ")"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s  [%.4g samples/s, %.1fs]\n", line, t.SamplesPerSecond, t.Seconds)
+	}
+	res, err := tune.SearchQPS(ctx, ts, s)
+	if err != nil {
+		if errors.Is(err, tune.ErrNoValidTrial) {
+			return fmt.Errorf("tune: %w: lower --start-qps, lengthen --trial-duration or raise --trial-min-queries if early stopping failed, or check the server", err)
+		}
+		return err
+	}
+	w := c.App.ErrWriter
+	switch {
+	case res.Converged && res.InvalidAbove > 0:
+		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s (within the tolerance %g)\n",
+			fmtQPS(res.Best), fmtQPS(res.InvalidAbove), res.Tolerance)
+	case res.InvalidAbove > 0:
+		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s, %.1f%% above: --max-trials ran out before the tolerance %g\n",
+			fmtQPS(res.Best), fmtQPS(res.InvalidAbove), 100*(res.InvalidAbove-res.Best)/res.Best, res.Tolerance)
+	default:
+		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", fmtQPS(res.Best))
+	}
+	fmt.Fprintf(w, "tune: trials in %s; confirm with a full run before you submit\n", filepath.Join(ts.Dir, tune.SummaryFile))
+	fmt.Fprintln(c.App.Writer, res.UserConf)
+	if path := c.String("write-user-conf"); path != "" {
+		replaced, err := tune.SetUserConf(path, res.UserConf)
+		if err != nil {
+			return fmt.Errorf("--write-user-conf %s: %w", path, err)
+		}
+		verb := "added to"
+		if replaced {
+			verb = "replaced in"
+		}
+		fmt.Fprintf(w, "tune: %s %s\n", verb, path)
+	}
+	return nil
+}
+
+// tuneOffline sweeps the concurrency and prints the recommendation.
+func tuneOffline(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
+	s := tune.SweepSearch{
+		MaxConcurrency: c.Int("max-sweep-concurrency"),
+		TrialDuration:  c.Duration("trial-duration"),
+		Plateau:        c.Float64("plateau"),
+	}
+	if v := c.String("concurrency-sweep"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 {
+				return fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
+			}
+			s.Levels = append(s.Levels, n)
+		}
+	}
+	ts.Done = func(t tune.Trial) {
+		line := fmt.Sprintf("trial %d: concurrency %5d  %10.4g samples/s  %s", t.N, t.Concurrency, t.SamplesPerSecond, t.Outcome)
+		if t.Reason != "" {
+			line += "  (" + t.Reason + ")"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "%s  [%d samples, %.1fs]\n", line, t.Issued, t.Seconds)
+	}
+	res, err := tune.SweepConcurrency(ctx, ts, s)
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "\n%-12s %12s %9s\n", "concurrency", "samples/s", "of best")
+	for _, p := range res.Points {
+		note := ""
+		if !p.Valid {
+			note = "  not VALID"
+		}
+		fmt.Fprintf(w, "%-12d %12.4g %8.1f%%%s\n", p.Concurrency, p.SamplesPerSecond, 100*p.SamplesPerSecond/res.Best, note)
+	}
+	fmt.Fprintf(w, "recommended: --concurrency %d (the smallest reaching %g%% of the best, %.4g samples/s)\n",
+		res.Recommended, 100*res.Plateau, res.Best)
+	fmt.Fprintf(c.App.ErrWriter, "tune: trials in %s\n", filepath.Join(ts.Dir, tune.SummaryFile))
+	return nil
+}
+
+// fmtQPS writes a QPS as the user.conf line does.
+func fmtQPS(q float64) string { return strconv.FormatFloat(q, 'f', -1, 64) }

@@ -1,0 +1,211 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// QPSSearch configures SearchQPS. Zero values take the defaults stated.
+type QPSSearch struct {
+	// Start is the first QPS tried. Required.
+	Start float64
+	// Ceiling, if above Start, is the QPS tried second when Start is
+	// VALID: a rate the system is not expected to sustain, such as its
+	// Offline throughput. 0: none, the search doubles.
+	Ceiling float64
+	// TrialDuration is each trial's min_duration. Required.
+	TrialDuration time.Duration
+	// TrialMinQueries is each trial's min_query_count (default
+	// DefaultTrialMinQueries): LoadGen's early stopping cannot pass on
+	// fewer, so a trial lasts TrialDuration or until it issued these,
+	// whichever is longer.
+	TrialMinQueries int
+	// MaxTrials bounds the number of trials (default DefaultMaxTrials).
+	MaxTrials int
+	// Tolerance ends the search once the lowest INVALID QPS is within
+	// this fraction above the highest VALID one (default
+	// DefaultTolerance).
+	Tolerance float64
+}
+
+// Defaults of QPSSearch and SweepSearch.
+const (
+	// DefaultTrialMinQueries: with no query over its latency limit,
+	// LoadGen's Server early stopping needs 459 queries at the 99th
+	// percentile and 99% confidence (0.99^459 < 0.01); 1000 still passes
+	// with two queries over it.
+	DefaultTrialMinQueries = 1000
+	DefaultMaxTrials       = 10
+	DefaultTolerance       = 0.05
+)
+
+// growth is how far past the highest VALID QPS the search looks while it
+// has no INVALID one: doubling, as LoadGen's own find-peak-performance
+// does; past a Ceiling that proved VALID (a Server faster than its
+// Offline run is unexpected, so it cannot be far), a quarter.
+const (
+	growth            = 2.0
+	growthPastCeiling = 1.25
+)
+
+// qpsDigits is the significant digits of the QPS a trial tries: the value
+// tried is the one printed and written to user.conf, exactly.
+const qpsDigits = 4
+
+// QPSResult is what SearchQPS found.
+type QPSResult struct {
+	// Best is the highest QPS whose trial was VALID (0: none was).
+	Best float64 `json:"best"`
+	// InvalidAbove is the lowest QPS above Best whose trial was INVALID
+	// (0: none tried).
+	InvalidAbove float64 `json:"invalid_above,omitempty"`
+	// Converged says InvalidAbove is within Tolerance of Best; false when
+	// MaxTrials ran out first.
+	Converged bool    `json:"converged"`
+	Tolerance float64 `json:"tolerance"`
+	// UserConf is the user.conf line setting Best, e.g.
+	// "llama3_1-8b.Server.target_qps = 123.4".
+	UserConf string `json:"user_conf,omitempty"`
+}
+
+// ErrNoValidTrial is wrapped by SearchQPS's error when no trial was VALID.
+var ErrNoValidTrial = errors.New("no trial was VALID")
+
+// SearchQPS searches the highest Server target QPS whose trial is VALID.
+// It tries s.Start; while it has no VALID trial it halves, while it has no
+// INVALID one it tries s.Ceiling, then grows; then it bisects between the
+// highest VALID and the lowest INVALID QPS until they are within
+// s.Tolerance. It stops after s.MaxTrials trials. Each trial runs at the
+// QPS for s.TrialDuration (and at least s.TrialMinQueries queries); a trial
+// at QPS C(1+e), e above the system's capacity C, builds a queue of about
+// e*TrialDuration of waiting by its end, so the search only tells such a
+// rate from C when that wait breaks the latency limit: trials much longer
+// than the limit resolve finer.
+func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) {
+	if ts.Base.Scenario != loadgen.Server {
+		return QPSResult{}, fmt.Errorf("tune: a QPS search runs the Server scenario (or Interactive), not %s", ts.Base.Scenario)
+	}
+	if s.Start <= 0 || math.IsInf(s.Start, 0) || math.IsNaN(s.Start) {
+		return QPSResult{}, fmt.Errorf("tune: the first QPS must be positive, not %g", s.Start)
+	}
+	if s.TrialDuration <= 0 {
+		return QPSResult{}, fmt.Errorf("tune: the trial duration must be positive, not %v", s.TrialDuration)
+	}
+	if s.TrialMinQueries <= 0 {
+		s.TrialMinQueries = DefaultTrialMinQueries
+	}
+	if s.MaxTrials <= 0 {
+		s.MaxTrials = DefaultMaxTrials
+	}
+	if s.Tolerance == 0 {
+		s.Tolerance = DefaultTolerance
+	}
+	if s.Tolerance < 0.001 || s.Tolerance >= 1 {
+		return QPSResult{}, fmt.Errorf("tune: the tolerance must be a fraction in [0.001, 1), not %g", s.Tolerance)
+	}
+	if err := ts.begin("server-qps", scenarioLabel(ts)); err != nil {
+		return QPSResult{}, err
+	}
+	res := QPSResult{Tolerance: s.Tolerance}
+	var lowestInvalid Trial // the INVALID trial at res.InvalidAbove
+	// The ceiling is tried as rounded, like every QPS, so that the search
+	// knows it when it has tried it.
+	s.Ceiling = roundSig(s.Ceiling, qpsDigits)
+	ceilingTried := s.Ceiling <= 0
+	q := roundSig(s.Start, qpsDigits)
+	for n := 1; n <= s.MaxTrials; n++ {
+		t, err := ts.run(ctx, fmt.Sprintf("trial-%02d-qps-%s", n, formatQPS(q)), []string{
+			"target_qps=" + formatQPS(q),
+			fmt.Sprintf("min_duration=%d", s.TrialDuration.Milliseconds()),
+			fmt.Sprintf("min_query_count=%d", s.TrialMinQueries),
+		}, 0)
+		if err != nil {
+			return res, ts.finishQPS(res, err)
+		}
+		if q >= s.Ceiling {
+			ceilingTried = true
+		}
+		if t.Valid() {
+			res.Best = max(res.Best, q)
+		} else if res.InvalidAbove == 0 || q < res.InvalidAbove {
+			res.InvalidAbove, lowestInvalid = q, t
+		}
+		next, done := nextQPS(res, s, ceilingTried)
+		if done {
+			res.Converged = true
+			break
+		}
+		q = next
+	}
+	if res.Best == 0 {
+		low := lowestInvalid
+		return res, ts.finishQPS(res, fmt.Errorf("%w: the lowest QPS tried, %s, was %s (%s; logs in %s)",
+			ErrNoValidTrial, formatQPS(low.TargetQPS), low.Outcome, low.Reason, low.Dir))
+	}
+	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.Name, ts.Base.Scenario, formatQPS(res.Best))
+	return res, ts.finishQPS(res, nil)
+}
+
+// nextQPS picks the next QPS to try, or says the search has converged.
+func nextQPS(res QPSResult, s QPSSearch, ceilingTried bool) (next float64, done bool) {
+	lo, hi := res.Best, res.InvalidAbove
+	switch {
+	case lo == 0:
+		next = hi / 2
+	case hi == 0 && !ceilingTried && s.Ceiling > lo:
+		next = s.Ceiling
+	case hi == 0 && s.Ceiling > 0 && lo >= s.Ceiling:
+		next = lo * growthPastCeiling
+	case hi == 0:
+		next = lo * growth
+	default:
+		if (hi-lo)/hi <= s.Tolerance {
+			return 0, true
+		}
+		next = (lo + hi) / 2
+	}
+	next = roundSig(next, qpsDigits)
+	// A bracket the rounding cannot split further is as narrow as the
+	// search can make it.
+	if lo > 0 && hi > 0 && (next <= lo || next >= hi) {
+		return 0, true
+	}
+	return next, false
+}
+
+// finishQPS records the result in tune.json; err is the search's error,
+// joined with a failure to write the record.
+func (ts *Trials) finishQPS(res QPSResult, err error) error {
+	ts.summary.QPS = &res
+	return errors.Join(err, ts.write())
+}
+
+// roundSig rounds q to digits significant digits.
+func roundSig(q float64, digits int) float64 {
+	if q <= 0 {
+		return q
+	}
+	p := math.Pow(10, float64(digits)-math.Ceil(math.Log10(q)))
+	return math.Round(q*p) / p
+}
+
+// formatQPS writes a QPS as user.conf and folder names carry it: the
+// shortest decimal that reads back the same.
+func formatQPS(q float64) string {
+	return strconv.FormatFloat(q, 'f', -1, 64)
+}
+
+// scenarioLabel is the scenario as a user names it: Interactive for the
+// Server scenario of an Interactive variant.
+func scenarioLabel(ts *Trials) string {
+	if ts.Base.Scenario == loadgen.Server && ts.Base.Benchmark.IsInteractive() {
+		return "Interactive"
+	}
+	return ts.Base.Scenario.String()
+}
