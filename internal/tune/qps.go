@@ -41,8 +41,13 @@ const (
 	// percentile and 99% confidence (0.99^459 < 0.01); 1000 still passes
 	// with two queries over it.
 	DefaultTrialMinQueries = 1000
-	DefaultMaxTrials       = 10
-	DefaultTolerance       = 0.05
+	// DefaultMaxTrials: from an Offline-derived start, the ceiling and four
+	// bisections reach a 2.5% bracket in six trials; ten leave room for a
+	// start far off.
+	DefaultMaxTrials = 10
+	// DefaultTolerance: 5%, about what a one-minute trial can resolve
+	// above capacity at LLM latency limits of a few seconds.
+	DefaultTolerance = 0.05
 )
 
 // growth is how far past the highest VALID QPS the search looks while it
@@ -124,7 +129,7 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 			"target_qps=" + formatQPS(q),
 			fmt.Sprintf("min_duration=%d", s.TrialDuration.Milliseconds()),
 			fmt.Sprintf("min_query_count=%d", s.TrialMinQueries),
-		}, 0)
+		}, 0, q)
 		if err != nil {
 			return res, ts.finishQPS(res, err)
 		}

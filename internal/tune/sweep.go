@@ -68,7 +68,8 @@ func DoublingLevels(max int) []int {
 // A trial issues about s.TrialDuration's worth of samples at the
 // throughput the previous trial suggests (its rate, scaled by the growth
 // in concurrency, at most doubled), and at least samplesPerSlot per
-// request in flight. A trial with failed samples is listed but never
+// request in flight, from a loaded set of as many samples (fewer if the
+// dataset is smaller). A trial with failed samples is listed but never
 // recommended. With the default series the sweep stops once two
 // successive concurrencies did not raise the best throughput by more than
 // 1-s.Plateau.
@@ -109,10 +110,15 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 			rate := prevRate * math.Min(float64(c)/float64(prevC), 2)
 			n = max(n, int(math.Ceil(rate*s.TrialDuration.Seconds())))
 		}
+		// LoadGen's Offline query holds whole permutations of the loaded
+		// samples (sample_concatenate_permutation in mlperf.conf), so the
+		// loaded set is cut to n too: else every trial would issue the
+		// whole official sample count.
 		t, err := ts.run(ctx, fmt.Sprintf("trial-%02d-concurrency-%d", i+1, c), []string{
 			"min_duration=0",
 			fmt.Sprintf("min_query_count=%d", n),
-		}, c)
+			fmt.Sprintf("performance_sample_count_override=%d", n),
+		}, c, 0)
 		if err != nil {
 			return res, ts.finishSweep(res, err)
 		}

@@ -105,10 +105,11 @@ type Trials struct {
 var ErrStopped = errors.New("the trial did not run to its end")
 
 // run runs one trial named name with the extra settings and, when
-// concurrency > 0, that many requests in flight. A trial that ran to its
+// concurrency > 0, that many requests in flight; qps is the Server QPS the
+// settings ask for (0 for Offline), recorded even if the trial is stopped. A trial that ran to its
 // end is returned whatever its verdict; an error means the search cannot
 // go on (the trial never started, was stopped, or its logs are damaged).
-func (ts *Trials) run(ctx context.Context, name string, settings []string, concurrency int) (Trial, error) {
+func (ts *Trials) run(ctx context.Context, name string, settings []string, concurrency int, qps float64) (Trial, error) {
 	o := ts.Base
 	o.Mode = loadgen.PerformanceOnly
 	o.OutputDir = filepath.Join(ts.Dir, name)
@@ -132,16 +133,15 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 		return Trial{}, fmt.Errorf("trial %s: %w", name, err)
 	}
 	t := Trial{
-		N:       len(ts.summary.Trials) + 1,
-		Dir:     o.OutputDir,
-		Outcome: rep.Outcome,
-		Reason:  reason(rep),
-		Issued:  rep.Stats.Issued,
-		Failed:  rep.Stats.Failed,
-		Seconds: math.Round(time.Since(start).Seconds()*10) / 10,
-	}
-	if concurrency > 0 {
-		t.Concurrency = concurrency
+		N:           len(ts.summary.Trials) + 1,
+		Dir:         o.OutputDir,
+		TargetQPS:   qps,
+		Concurrency: concurrency,
+		Outcome:     rep.Outcome,
+		Reason:      reason(rep),
+		Issued:      rep.Stats.Issued,
+		Failed:      rep.Stats.Failed,
+		Seconds:     math.Round(time.Since(start).Seconds()*10) / 10,
 	}
 	if v, err := strconv.ParseFloat(rep.Summary.Values["Samples per second"], 64); err == nil {
 		t.SamplesPerSecond = v
@@ -149,7 +149,6 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 		t.SamplesPerSecond = v
 	}
 	if o.Scenario == loadgen.Server {
-		t.TargetQPS = rep.Settings.ServerTargetQPS
 		t.Latency = decidingLatency(rep)
 	}
 	ts.summary.Trials = append(ts.summary.Trials, t)
