@@ -77,6 +77,19 @@ func TestTargetQPSAuto(t *testing.T) {
 	if !strings.Contains(string(conf), want) {
 		t.Errorf("user.conf lacks %q (the newest Offline run that is not --quick):\n%s", want, conf)
 	}
+	// Interactive has no Offline run of its own: the benchmark's counts,
+	// and the line goes under the -interactive name LoadGen reads.
+	out, err = runCLI(t, append(quick, "-s", "Interactive", "--target-qps", "auto")...)
+	if c := exitCode(err); c != 0 && c != 3 {
+		t.Fatalf("Interactive run: %v\n%s", err, out)
+	}
+	conf, err = os.ReadFile(filepath.Join(runs, name+"-interactive", "Server-performance", latestLink, "user.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(want, name+".Server", name+"-interactive.Server", 1); !strings.Contains(string(conf), want) {
+		t.Errorf("Interactive user.conf lacks %q:\n%s", want, conf)
+	}
 	if out, err := runCLI(t, append(quick, "-s", "Server", "--target-qps", "fast")...); err == nil || !strings.Contains(err.Error(), "--target-qps") {
 		t.Errorf("--target-qps fast: want an error naming the flag, got %v\n%s", err, out)
 	}

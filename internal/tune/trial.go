@@ -106,9 +106,10 @@ var ErrStopped = errors.New("the trial did not run to its end")
 
 // run runs one trial named name with the extra settings and, when
 // concurrency > 0, that many requests in flight; qps is the Server QPS the
-// settings ask for (0 for Offline), recorded even if the trial is stopped. A trial that ran to its
-// end is returned whatever its verdict; an error means the search cannot
-// go on (the trial never started, was stopped, or its logs are damaged).
+// settings ask for (0 for Offline), recorded even if the trial is stopped.
+// A trial that ran to its end is returned whatever its verdict; an error
+// means the search cannot go on (the trial never started, was stopped, or
+// its logs are damaged).
 func (ts *Trials) run(ctx context.Context, name string, settings []string, concurrency int, qps float64) (Trial, error) {
 	o := ts.Base
 	o.Mode = loadgen.PerformanceOnly
