@@ -161,26 +161,27 @@ func TestTuneServerKnownAnswer(t *testing.T) {
 // TestTuneOfflineSweepKnownAnswer: the fake with S slots serves at most S
 // requests at once, each for L, so Offline throughput at concurrency c is
 // min(c, S)/L: it grows linearly to c = S and is flat after. At c = S each
-// slot also idles for the harness's turnaround δ between requests (a few
-// ms here, more under -race), giving S/(L+δ); beyond S the fake's queue
-// hides δ. With L = 100 ms and --plateau 0.9 the sweep must recommend
-// exactly S (S/2 reaches half the plateau, S reaches it while δ < 0.11L),
-// and each concurrency must measure min(c, S)/L within [-15%, +5%].
+// slot also idles for the harness's turnaround δ between requests, giving
+// S/(L+δ); beyond S the fake's queue hides δ. δ is a few ms alone and
+// 10-20 ms when the whole suite runs under -race on this machine, so with
+// L = 200 ms and --plateau 0.8 the sweep must recommend exactly S (S/2
+// reaches half the plateau; S reaches it while δ < L/4), and each
+// concurrency must measure min(c, S)/L within [-20%, +5%].
 func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 	const (
 		name  = "llama3_1-8b"
 		slots = 4
-		ttft  = 99 * time.Millisecond
+		ttft  = 199 * time.Millisecond
 		tpot  = time.Millisecond
 	)
-	capacity := slots / (ttft + tpot).Seconds() // 40/s
+	capacity := slots / (ttft + tpot).Seconds() // 20/s
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
 	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 2, TTFT: ttft, TPOT: tpot, MaxConcurrency: slots})
 	tuneRoot := filepath.Join(dir, "tune")
 	start := time.Now()
 	out, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "-e", url, "--tune-dir", tuneRoot,
-		"--concurrency-sweep", "1,2,4,8,16", "--trial-duration", "1s", "--plateau", "0.9",
+		"--concurrency-sweep", "1,2,4,8", "--trial-duration", "1s", "--plateau", "0.8",
 		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)...)
 	t.Logf("sweep took %s:\n%s", time.Since(start).Round(time.Second), out)
 	if err != nil {
@@ -194,17 +195,17 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := sum.Concurrency
-	if res == nil || len(res.Points) != 5 || res.Recommended != slots {
-		t.Fatalf("tune.json: %+v; want 5 points and concurrency %d recommended", res, slots)
+	if res == nil || len(res.Points) != 4 || res.Recommended != slots {
+		t.Fatalf("tune.json: %+v; want 4 points and concurrency %d recommended", res, slots)
 	}
 	for _, p := range res.Points {
 		want := float64(min(p.Concurrency, slots)) / float64(slots) * capacity
-		if !p.Valid || p.SamplesPerSecond < 0.85*want || p.SamplesPerSecond > 1.05*want {
-			t.Errorf("concurrency %d: %.4g samples/s (valid %v); want min(c, S)/L = %.4g within [-15%%, +5%%]",
+		if !p.Valid || p.SamplesPerSecond < 0.8*want || p.SamplesPerSecond > 1.05*want {
+			t.Errorf("concurrency %d: %.4g samples/s (valid %v); want min(c, S)/L = %.4g within [-20%%, +5%%]",
 				p.Concurrency, p.SamplesPerSecond, p.Valid, want)
 		}
 	}
-	if len(regexp.MustCompile(`(?m)^trial \d: concurrency +\d+ +[0-9.]+ samples/s +VALID`).FindAllString(out, -1)) != 5 {
+	if len(regexp.MustCompile(`(?m)^trial \d: concurrency +\d+ +[0-9.]+ samples/s +VALID`).FindAllString(out, -1)) != 4 {
 		t.Errorf("want one progress line per concurrency:\n%s", out)
 	}
 	if _, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "-e", url, "--tune-dir", tuneRoot,

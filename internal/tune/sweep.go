@@ -103,7 +103,7 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 	}
 	res := SweepResult{Plateau: s.Plateau}
 	var prevRate float64
-	var prevC, flat int
+	var prevC int
 	for i, c := range levels {
 		n := samplesPerSlot * c
 		if prevRate > 0 {
@@ -126,14 +126,9 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 		if !t.Valid() || t.SamplesPerSecond <= 0 {
 			continue
 		}
-		if t.SamplesPerSecond > res.Best*(1+(1-s.Plateau)) {
-			flat = 0
-		} else {
-			flat++
-		}
 		res.Best = max(res.Best, t.SamplesPerSecond)
 		prevRate, prevC = t.SamplesPerSecond, c
-		if stopWhenFlat && flat >= 2 {
+		if stopWhenFlat && flatLevels(res.Points, s.Plateau) >= 2 {
 			break
 		}
 	}
@@ -153,4 +148,24 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 func (ts *Trials) finishSweep(res SweepResult, err error) error {
 	ts.summary.Concurrency = &res
 	return errors.Join(err, ts.write())
+}
+
+// flatLevels counts the VALID points at the end of points that did not
+// raise the best throughput before them by more than 1-plateau: how long
+// throughput has been flat.
+func flatLevels(points []SweepPoint, plateau float64) int {
+	var best float64
+	flat := 0
+	for _, p := range points {
+		if !p.Valid || p.SamplesPerSecond <= 0 {
+			continue
+		}
+		if p.SamplesPerSecond > best*(1+(1-plateau)) {
+			flat = 0
+		} else {
+			flat++
+		}
+		best = max(best, p.SamplesPerSecond)
+	}
+	return flat
 }

@@ -68,6 +68,34 @@ func TestDoublingLevels(t *testing.T) {
 	}
 }
 
+// TestFlatLevels: the default sweep stops after two levels that did not
+// raise the best throughput by more than 1-plateau; points that are not
+// VALID neither count nor reset the run.
+func TestFlatLevels(t *testing.T) {
+	pts := func(rates ...float64) []SweepPoint {
+		var p []SweepPoint
+		for i, r := range rates {
+			p = append(p, SweepPoint{Concurrency: 1 << i, SamplesPerSecond: r, Valid: r > 0})
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		rates []float64
+		want  int
+	}{
+		{[]float64{10, 20, 40}, 0},
+		{[]float64{10, 20, 40, 41}, 1},
+		{[]float64{10, 20, 40, 41, 39}, 2},
+		{[]float64{10, 20, 40, 41, 45}, 0},   // 45 > 1.05 x 41: still growing
+		{[]float64{10, 20, 40, 41, -1}, 1},   // a failed level changes nothing
+		{[]float64{10, 20, 40, 30, 41.5}, 2}, // a dip, then no real gain
+	} {
+		if got := flatLevels(pts(tc.rates...), 0.95); got != tc.want {
+			t.Errorf("flatLevels(%v) = %d, want %d", tc.rates, got, tc.want)
+		}
+	}
+}
+
 // TestSetUserConf: the line replaces every line setting its key, keeps the
 // rest byte for byte, is appended when new, creates a missing file, and a
 // malformed file or line is refused without writing.
