@@ -179,6 +179,9 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 		if t.Reason != "" {
 			line += "  (" + t.Reason + ")"
 		}
+		if b := t.FellBehind(); b > 0 && t.Valid() {
+			line += fmt.Sprintf("  (completions fell %.1f%% behind the schedule: the queue was still growing)", 100*b)
+		}
 		fmt.Fprintf(c.App.ErrWriter, "%s  [%.4g samples/s, %.1fs]\n", line, t.SamplesPerSecond, t.Seconds)
 	}
 	res, err := tune.SearchQPS(ctx, ts, s)
@@ -198,6 +201,15 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 			fmtQPS(res.Best), fmtQPS(res.InvalidAbove), 100*(res.InvalidAbove-res.Best)/res.Best, res.Tolerance)
 	default:
 		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", fmtQPS(res.Best))
+	}
+	if res.BestFellBehind > 0 {
+		kept := "no VALID trial did"
+		if res.KeptUp > 0 {
+			kept = "the highest VALID trial that did was at " + fmtQPS(res.KeptUp) + " QPS"
+		}
+		fmt.Fprintf(w, "tune: warning: at %s QPS the server completed %.1f%% fewer queries per second than were scheduled: "+
+			"the trial was VALID only because it ended before its growing queue broke the latency limit, and a full run "+
+			"would likely be INVALID (%s); lengthen --trial-duration to resolve it\n", fmtQPS(res.Best), 100*res.BestFellBehind, kept)
 	}
 	fmt.Fprintf(w, "tune: trials in %s; confirm with a full run before you submit\n", filepath.Join(ts.Dir, tune.SummaryFile))
 	fmt.Fprintln(c.App.Writer, res.UserConf)

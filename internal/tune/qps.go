@@ -77,6 +77,11 @@ type QPSResult struct {
 	// UserConf is the user.conf line setting Best, e.g.
 	// "llama3_1-8b.Server.target_qps = 123.4".
 	UserConf string `json:"user_conf,omitempty"`
+	// BestFellBehind is Trial.FellBehind of the trial at Best: above 0,
+	// that trial was VALID only for being short, and KeptUp is the highest
+	// VALID QPS whose trial kept up with its schedule (0: none).
+	BestFellBehind float64 `json:"best_fell_behind,omitempty"`
+	KeptUp         float64 `json:"kept_up,omitempty"`
 }
 
 // ErrNoValidTrial is wrapped by SearchQPS's error when no trial was VALID.
@@ -137,7 +142,12 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 			ceilingTried = true
 		}
 		if t.Valid() {
-			res.Best = max(res.Best, q)
+			if q > res.Best {
+				res.Best, res.BestFellBehind = q, t.FellBehind()
+			}
+			if t.FellBehind() == 0 {
+				res.KeptUp = max(res.KeptUp, q)
+			}
 		} else if res.InvalidAbove == 0 || q < res.InvalidAbove {
 			res.InvalidAbove, lowestInvalid = q, t
 		}

@@ -43,6 +43,9 @@ type Trial struct {
 	// SamplesPerSecond is LoadGen's throughput (Server: completed samples
 	// per second; Offline: samples per second).
 	SamplesPerSecond float64 `json:"samples_per_second,omitempty"`
+	// ScheduledPerSecond is the rate LoadGen scheduled a Server trial's
+	// queries at (its "Scheduled samples per second").
+	ScheduledPerSecond float64 `json:"scheduled_samples_per_second,omitempty"`
 	// Latency is the latency limit the trial came nearest to breaking, or
 	// broke (Server trials; nil when LoadGen logged none).
 	Latency *Latency `json:"latency,omitempty"`
@@ -55,6 +58,30 @@ type Trial struct {
 
 // Valid reports whether the trial's outcome is VALID.
 func (t Trial) Valid() bool { return t.Outcome == submission.OutcomeValid }
+
+// behindLimit is how far a Server trial's completions may fall behind its
+// schedule before FellBehind says so. A trial below capacity finishes its
+// last query within a latency of its last arrival, so completed/scheduled
+// is 1 - (a latency / the trial's length), well under 1% for trials of
+// seconds; a trial at (1+e) times capacity ends with e of its length still
+// queued, about 1/(1+e).
+const behindLimit = 0.03
+
+// FellBehind returns how far (a fraction) the trial's completions fell
+// behind the rate LoadGen scheduled, when more than behindLimit: the
+// queue was still growing at the end. LoadGen may still say VALID when
+// the trial was too short for that queue to break the latency limit; a
+// full-length run at the same QPS would break it. 0 when the trial kept
+// up (or is not a Server trial).
+func (t Trial) FellBehind() float64 {
+	if t.ScheduledPerSecond <= 0 || t.SamplesPerSecond <= 0 {
+		return 0
+	}
+	if b := 1 - t.SamplesPerSecond/t.ScheduledPerSecond; b > behindLimit {
+		return b
+	}
+	return 0
+}
 
 // Latency is one latency percentile LoadGen measured against the limit the
 // scenario sets on it.
@@ -151,6 +178,9 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 	}
 	if o.Scenario == loadgen.Server {
 		t.Latency = decidingLatency(rep)
+		if v, err := strconv.ParseFloat(rep.Summary.Values["Scheduled samples per second"], 64); err == nil {
+			t.ScheduledPerSecond = v
+		}
 	}
 	ts.summary.Trials = append(ts.summary.Trials, t)
 	if ts.Done != nil {

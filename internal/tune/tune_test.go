@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,6 +205,25 @@ func TestCeilingIsTriedOnce(t *testing.T) {
 	}
 	if next, _ := nextQPS(QPSResult{Best: next}, s, true); next != 227.1 {
 		t.Errorf("next after a VALID ceiling: %g, want 1.25 x 181.7 = 227.1", next)
+	}
+}
+
+// TestFellBehind: a Server trial whose completions trail the schedule by
+// more than behindLimit was still queueing at its end (these rates are
+// from a 20 s trial of the fake at capacity ≈ 196/s).
+func TestFellBehind(t *testing.T) {
+	for _, tc := range []struct {
+		completed, scheduled, want float64
+	}{
+		{196.4, 210, 1 - 196.4/210},
+		{192.2, 192.5, 0},
+		{155.8, 153.6, 0},
+		{100, 0, 0}, // Offline: no schedule
+	} {
+		got := Trial{SamplesPerSecond: tc.completed, ScheduledPerSecond: tc.scheduled}.FellBehind()
+		if math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("FellBehind(completed %g, scheduled %g) = %g, want %g", tc.completed, tc.scheduled, got, tc.want)
+		}
 	}
 }
 
