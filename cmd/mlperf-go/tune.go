@@ -203,9 +203,9 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", fmtQPS(res.Best))
 	}
 	if res.BestFellBehind > 0 {
-		kept := "no VALID trial did"
+		kept := "no VALID trial kept up with its schedule"
 		if res.KeptUp > 0 {
-			kept = "the highest VALID trial that did was at " + fmtQPS(res.KeptUp) + " QPS"
+			kept = "the highest VALID QPS that kept up with its schedule was " + fmtQPS(res.KeptUp)
 		}
 		fmt.Fprintf(w, "tune: warning: at %s QPS the server completed %.1f%% fewer queries per second than were scheduled: "+
 			"the trial was VALID only because it ended before its growing queue broke the latency limit, and a full run "+
