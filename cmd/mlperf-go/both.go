@@ -42,8 +42,8 @@ func firstMode(c *cli.Context) string {
 // performance test runs even when the accuracy one failed or scored low
 // (both outcomes are worth having from one long command) but not after an
 // interrupt; the exit status is the first failing test's.
-func runBoth(c *cli.Context, ctx, runCtx context.Context, o runner.Options, compliance, runsRoot string) error {
-	if compliance != "" {
+func runBoth(c *cli.Context, ctx, runCtx context.Context, o runner.Options, rec runner.Record, runsRoot string) error {
+	if rec.Compliance != "" {
 		return errors.New("--mode both runs the accuracy and performance tests; run a --compliance test with --mode performance (or as its test requires)")
 	}
 	if err := c.Set("evaluate", "true"); err != nil {
@@ -63,7 +63,7 @@ func runBoth(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 			return fmt.Errorf("--output-dir: %w", err)
 		}
 		fmt.Fprintf(c.App.Writer, "\n=== %s test → %s ===\n", modeDirNames[m], one.OutputDir)
-		if err := runTest(c, ctx, runCtx, one, compliance, ""); err != nil {
+		if err := runTest(c, ctx, runCtx, one, rec, ""); err != nil {
 			errs = append(errs, fmt.Errorf("%s test: %w", modeDirNames[m], err))
 		}
 		if ctx.Err() != nil || runCtx.Err() != nil {

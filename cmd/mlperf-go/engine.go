@@ -60,6 +60,7 @@ func engineFlags() []cli.Flag {
 
 // launchedEngine is an engine run started for this run.
 type launchedEngine struct {
+	kind  engine.Kind
 	proc  *engine.Process
 	model string
 	grace time.Duration
@@ -135,7 +136,7 @@ func launchEngine(c *cli.Context, o *runner.Options, log *zap.Logger) (*launched
 	}
 	o.Endpoints = []string{p.URL}
 	log.Info("engine started", zap.String("url", p.URL), zap.String("log", p.LogPath), zap.Strings("argv", p.Argv))
-	return &launchedEngine{proc: p, model: o.ModelName(), grace: c.Duration("engine-stop-grace"),
+	return &launchedEngine{kind: spec.Kind, proc: p, model: o.ModelName(), grace: c.Duration("engine-stop-grace"),
 		ready: c.Duration("engine-ready-timeout"), log: log}, nil
 }
 

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/submission"
 )
 
 // beCLI, set in a child's environment, makes the test binary run as
@@ -113,6 +116,18 @@ func TestRunLaunchesVLLM(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "mlperf_log_accuracy.json")); err != nil {
 		t.Error(err)
+	}
+	// The run record describes the launched engine by its kind and its
+	// whole command line.
+	var info struct {
+		Engine      string   `json:"engine"`
+		EngineFlags []string `json:"engine_flags"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, submission.RunInfoFile))), &info); err != nil {
+		t.Fatal(err)
+	}
+	if flags := strings.Join(info.EngineFlags, " "); info.Engine != "vllm" || !strings.Contains(flags, "serve meta-llama/Llama-3.1-8B-Instruct") || !strings.Contains(flags, "--tensor-parallel-size 1 --max-model-len 4096") {
+		t.Errorf("run record: engine %q, flags %q; want vllm and the launched command line", info.Engine, info.EngineFlags)
 	}
 	port := args[5]
 	if !portClosed("127.0.0.1:" + port) {

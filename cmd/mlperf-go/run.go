@@ -110,8 +110,8 @@ Example:
 			&cli.BoolFlag{Name: "replace", Category: catResults, Usage: "with --results-dir, move an earlier run of the same kind aside instead of refusing"},
 			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: " + complianceHelp()},
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
-			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\""},
-			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable)"},
+			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\" (default with --launch: its kind)"},
+			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable; default with --launch: the launched command line)"},
 			&cli.DurationFlag{Name: "engine-metrics-interval", Value: enginemetrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one probe request), for servers without these routes"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
@@ -177,17 +177,34 @@ func runAction(c *cli.Context) error {
 		runCtx, unwatch = eng.proc.Watch(ctx)
 		defer unwatch()
 	}
+	rec := runRecord(c, compliance, eng)
 	if isModeBoth(c) {
-		return runBoth(c, ctx, runCtx, o, compliance, runsRoot)
+		return runBoth(c, ctx, runCtx, o, rec, runsRoot)
 	}
-	return runTest(c, ctx, runCtx, o, compliance, runsRoot)
+	return runTest(c, ctx, runCtx, o, rec, runsRoot)
+}
+
+// runRecord is what the run record says of how a test was made, beyond
+// the options: the command line, the compliance test and the engine. A
+// launched engine is described by its kind and the whole command line it
+// was started with, unless --engine and --engine-flag say otherwise.
+func runRecord(c *cli.Context, compliance string, eng *launchedEngine) runner.Record {
+	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
+	if eng != nil {
+		if rec.Engine == "" {
+			rec.Engine = string(eng.kind)
+		}
+		if !c.IsSet("engine-flag") {
+			rec.EngineFlags = eng.proc.Argv
+		}
+	}
+	return rec
 }
 
 // runTest runs one LoadGen test with the endpoints ready and the dataset
 // open, then reports, evaluates and files it. ctx is the user's (cancelled
 // by Ctrl-C); runCtx also ends if a launched engine dies.
-func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, compliance, runsRoot string) error {
-	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
+func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, rec runner.Record, runsRoot string) error {
 	rep, runErr, left := runUntilInterrupted(ctx, runCtx, o)
 	if left != nil {
 		// LoadGen still plays its schedule (Server runs to min_duration):
@@ -235,7 +252,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, comp
 		// damaged: such a run cannot be rechecked, so it is not filed either.
 		if rep.Stats.Failed > 0 || runErr != nil {
 			fmt.Fprintf(c.App.ErrWriter, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
-		} else if err := fileRun(c, o, rep, compliance); err != nil {
+		} else if err := fileRun(c, o, rep, rec.Compliance); err != nil {
 			return errors.Join(runErr, err)
 		}
 	}
