@@ -31,16 +31,12 @@ var tuneOnlyRunFlags = []string{
 }
 
 // tuneSharedFlags are the run flags tune takes as they are: the benchmark,
-// dataset, endpoints, sampling, LoadGen settings and the pool's limits.
-// Launching an engine is left to run: tune works against running servers.
+// dataset, endpoints, sampling, LoadGen settings, the pool's limits and
+// the engine to launch (one engine serves every trial).
 func tuneSharedFlags() []cli.Flag {
-	skip := slices.Clone(tuneOnlyRunFlags)
-	for _, f := range engineFlags() {
-		skip = append(skip, f.Names()...)
-	}
 	var flags []cli.Flag
 	for _, f := range runCommand().Flags {
-		if !slices.Contains(skip, f.Names()[0]) {
+		if !slices.Contains(tuneOnlyRunFlags, f.Names()[0]) {
 			flags = append(flags, f)
 		}
 	}
@@ -75,6 +71,10 @@ Interactive run's carries the benchmark's *-interactive name), written into
 samples/s of each, and recommends the smallest --concurrency reaching --plateau of the best.
 
 Exit codes: 0 found; 1 no trial was VALID (or another error); 130 interrupted.
+
+With --launch the engine is started once, before the first trial, serves every trial and is
+stopped after the last; its log is engine.log in the tune folder. A trial the engine's death
+cuts short ends the tune.
 
 Example:
   mlperf-go tune -b llama3_1-8b -s Server -d cnn_eval.json -e http://gpu-node:8000 \
@@ -116,6 +116,17 @@ func tuneAction(c *cli.Context) error {
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
 	}
+	dir := newRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, filedScenario(o)), time.Now().UTC())
+	// A launched engine loads its model while the dataset is opened; its
+	// log goes into the tune folder (the trials set their own folders).
+	o.OutputDir = dir
+	eng, err := launchEngine(c, &o, log)
+	if err != nil {
+		return err
+	}
+	if eng != nil {
+		defer eng.stop()
+	}
 	data, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
 	if err != nil {
 		return err
@@ -125,10 +136,24 @@ func tuneAction(c *cli.Context) error {
 
 	ctx, stop := interruptible(c, log)
 	defer stop()
+	// runCtx also ends if a launched engine dies, which stops the trial
+	// under way and the search.
+	runCtx := ctx
+	if eng != nil {
+		if err := eng.waitReady(ctx, c); err != nil {
+			if ctx.Err() != nil {
+				return exitError{130, errors.New("interrupted while waiting for the engine")}
+			}
+			return err
+		}
+		var unwatch context.CancelFunc
+		runCtx, unwatch = eng.proc.Watch(ctx)
+		defer unwatch()
+	}
 	ts := &tune.Trials{
 		Base:   o,
-		Dir:    newRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, filedScenario(o)), time.Now().UTC()),
-		Record: runner.Record{Command: commandLine(c)},
+		Dir:    dir,
+		Record: runRecord(c, "", eng),
 		Run: func(ctx context.Context, o runner.Options) (*runner.Report, error) {
 			rep, err, left := runUntilInterrupted(ctx, ctx, o)
 			if left != nil {
@@ -139,12 +164,15 @@ func tuneAction(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.ErrWriter, "tune: trials go to %s\n", ts.Dir)
 	if o.Scenario == loadgen.Offline {
-		err = tuneOffline(c, ctx, ts)
+		err = tuneOffline(c, runCtx, ts)
 	} else {
-		err = tuneServer(c, ctx, ts)
+		err = tuneServer(c, runCtx, ts)
 	}
 	if ctx.Err() != nil {
 		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(ts.Dir, tune.SummaryFile))}
+	}
+	if died := diedDuringRun(runCtx, ts.Dir); died != nil {
+		return died
 	}
 	return err
 }

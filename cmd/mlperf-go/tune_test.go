@@ -265,3 +265,36 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 		t.Errorf("tune without an Offline run or --start-qps: want an error naming --start-qps, got %v", err)
 	}
 }
+
+// TestTuneLaunch: with --launch, one engine (`mlperf-go fake-endpoint` as a
+// command engine) serves every trial, logs into the tune folder, is named
+// in each trial's run record, and is stopped when the tune ends.
+func TestTuneLaunch(t *testing.T) {
+	const name = "llama3_1-8b"
+	dir := t.TempDir()
+	tuneRoot := filepath.Join(dir, "tune")
+	out, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "--tune-dir", tuneRoot,
+		"--launch", "command", "--engine-port", "0",
+		"--engine-command", "env " + selfCLI(t) + " fake-endpoint --listen {host}:{port} --model {model} --output-tokens 2 --ttft 20ms --max-concurrency 2",
+		"--concurrency-sweep", "1,2", "--trial-duration", "500ms", "--progress-interval", "0", "--engine-metrics-interval", "0"},
+		synthCLI(t, name, 40)...)...)
+	if err != nil {
+		t.Fatalf("tune --launch: %v\n%s", err, out)
+	}
+	tdir := tuneDirOf(t, tuneRoot, name, "Offline")
+	if log := readFile(t, filepath.Join(tdir, "engine.log")); !strings.Contains(log, "fake endpoint serving") || !strings.Contains(log, "fake endpoint stopping") {
+		t.Errorf("engine.log in the tune folder does not show the engine serving and then stopping:\n%s", log)
+	}
+	if n := strings.Count(readFile(t, filepath.Join(tdir, "engine.log")), "mlperf-go: starting engine"); n != 1 {
+		t.Errorf("the engine started %d times; want once for every trial:\n%s", n, readFile(t, filepath.Join(tdir, "engine.log")))
+	}
+	records, _ := filepath.Glob(filepath.Join(tdir, "*", submission.RunInfoFile))
+	if len(records) != 2 {
+		t.Fatalf("want a run record per trial, found %q", records)
+	}
+	for _, r := range records {
+		if rec := readFile(t, r); !strings.Contains(rec, `"engine": "command"`) || !strings.Contains(rec, "fake-endpoint --listen") {
+			t.Errorf("%s does not name the launched engine:\n%s", r, rec)
+		}
+	}
+}
