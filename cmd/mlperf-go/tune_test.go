@@ -298,3 +298,38 @@ func TestTuneLaunch(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneEngineDies: a launched engine crashing during a trial ends the
+// tune promptly, exit 1, with the tail of the engine's log.
+func TestTuneEngineDies(t *testing.T) {
+	const name = "llama3_1-8b"
+	dir := t.TempDir()
+	tuneRoot := filepath.Join(dir, "tune")
+	trigger := filepath.Join(dir, "crash-now")
+	cmd := "env " + selfCLI(t) + " fake-endpoint --listen {host}:{port} --model {model} --ttft 300ms --max-concurrency 1 & pid=$!; " +
+		"while [ ! -e " + sh(trigger) + " ]; do sleep 0.05; done; kill -9 $pid; echo 'engine: CUDA error: out of memory' >&2; exit 7"
+	go func() {
+		// Crash once the first trial's LoadGen test is under way.
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			if m, _ := filepath.Glob(filepath.Join(tuneRoot, name, "Offline", "*", "*", "mlperf_log_detail.txt")); len(m) > 0 {
+				time.Sleep(500 * time.Millisecond)
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		os.WriteFile(trigger, nil, 0o644)
+	}()
+	begin := time.Now()
+	// Three trials of 20 s each if nothing aborts.
+	out, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "--tune-dir", tuneRoot,
+		"--launch", "command", "--engine-port", "0", "--engine-command", cmd,
+		"--concurrency-sweep", "1,2,4", "--trial-duration", "20s", "--progress-interval", "0", "--engine-metrics-interval", "0"},
+		synthCLI(t, name, 200)...)...)
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "the engine died") || !strings.Contains(err.Error(), "CUDA error: out of memory") {
+		t.Fatalf("tune = %v (exit %d)\n%s", err, exitCode(err), out)
+	}
+	if elapsed := time.Since(begin); elapsed > 25*time.Second {
+		t.Errorf("the tune took %s: not stopped promptly when the engine died", elapsed)
+	}
+}
