@@ -10,6 +10,7 @@ import (
 	"math"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,7 +107,7 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 		return fail(ReasonNotLoaded, fmt.Errorf("sample %d is not loaded (no request body)", st.qs.Index))
 	}
 	if err := p.ctx.Err(); err != nil {
-		return fail(ReasonCanceled, fmt.Errorf("run stopped: %w", context.Cause(p.ctx)))
+		return fail(ReasonCanceled, fmt.Errorf("run stopped: %s", p.stopReason()))
 	}
 	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
 	defer cancel()
@@ -236,11 +237,21 @@ func clip(b []byte, n int) string {
 	return string(b)
 }
 
+// stopReason is the first line of why the run stopped, for the failures of
+// the samples it cut short: a launched engine's death carries the tail of
+// its log, which the run's own error shows once, not once per sample.
+func (p *Pool) stopReason() string {
+	why, _, _ := strings.Cut(context.Cause(p.ctx).Error(), "\n")
+	return why
+}
+
 // netFailure classifies a transport error.
 func (p *Pool) netFailure(ctx context.Context, err error) *failure {
 	switch {
 	case p.ctx.Err() != nil:
-		return fail(ReasonCanceled, fmt.Errorf("run stopped (%v): %w", context.Cause(p.ctx), err))
+		// err repeats the cause in its own words (a request cut short by
+		// the run's end): the reason alone says it.
+		return fail(ReasonCanceled, fmt.Errorf("run stopped: %s", p.stopReason()))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fail(ReasonTimeout, fmt.Errorf("no complete response within %v: %w", p.cfg.Timeout, err))
 	}

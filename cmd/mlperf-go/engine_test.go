@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 )
 
@@ -184,6 +185,12 @@ func TestRunEngineDies(t *testing.T) {
 	}
 	if elapsed > 25*time.Second {
 		t.Errorf("the run took %s: not aborted promptly when the engine died", elapsed)
+	}
+	// Each sample the death cut short says why in one line; the engine's
+	// log is shown once, in the run's error, not once per sample.
+	failures := readFile(t, filepath.Join(out, runner.FailuresFile))
+	if !strings.Contains(failures, "run stopped: engine exited (exit status 7)") || strings.Contains(failures, "last lines of") {
+		t.Errorf("%s: want one-line reasons naming the engine's exit, without its log:\n%s", runner.FailuresFile, failures)
 	}
 }
 
