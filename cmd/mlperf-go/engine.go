@@ -140,9 +140,21 @@ func launchEngine(c *cli.Context, o *runner.Options, log *zap.Logger) (*launched
 		ready: c.Duration("engine-ready-timeout"), log: log}, nil
 }
 
-// waitReady waits until the engine serves the model, printing progress.
-func (e *launchedEngine) waitReady(ctx context.Context, progress *cli.Context) error {
-	return e.proc.WaitReady(ctx, e.model, engine.ReadyOptions{Timeout: e.ready, Progress: progress.App.ErrWriter})
+// whenReady waits until the engine serves the model, printing progress, and
+// returns the context tests run in: ctx, also ended if the engine dies
+// (until unwatch). With no engine launched (e nil) it is ctx itself.
+func (e *launchedEngine) whenReady(ctx context.Context, progress *cli.Context) (runCtx context.Context, unwatch context.CancelFunc, err error) {
+	if e == nil {
+		return ctx, func() {}, nil
+	}
+	if err := e.proc.WaitReady(ctx, e.model, engine.ReadyOptions{Timeout: e.ready, Progress: progress.App.ErrWriter}); err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, exitError{130, errors.New("interrupted while waiting for the engine")}
+		}
+		return nil, nil, err
+	}
+	runCtx, unwatch = e.proc.Watch(ctx)
+	return runCtx, unwatch, nil
 }
 
 // stop stops the engine, logging how.

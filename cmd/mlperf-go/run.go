@@ -165,18 +165,11 @@ func runAction(c *cli.Context) error {
 
 	ctx, stop := interruptible(c, log)
 	defer stop()
-	runCtx := ctx
-	if eng != nil {
-		if err := eng.waitReady(ctx, c); err != nil {
-			if ctx.Err() != nil {
-				return exitError{130, errors.New("interrupted while waiting for the engine")}
-			}
-			return err
-		}
-		var unwatch context.CancelFunc
-		runCtx, unwatch = eng.proc.Watch(ctx)
-		defer unwatch()
+	runCtx, unwatch, err := eng.whenReady(ctx, c)
+	if err != nil {
+		return err
 	}
+	defer unwatch()
 	rec := runRecord(c, compliance, eng)
 	if isModeBoth(c) {
 		return runBoth(c, ctx, runCtx, o, rec, runsRoot)

@@ -138,18 +138,11 @@ func tuneAction(c *cli.Context) error {
 	defer stop()
 	// runCtx also ends if a launched engine dies, which stops the trial
 	// under way and the search.
-	runCtx := ctx
-	if eng != nil {
-		if err := eng.waitReady(ctx, c); err != nil {
-			if ctx.Err() != nil {
-				return exitError{130, errors.New("interrupted while waiting for the engine")}
-			}
-			return err
-		}
-		var unwatch context.CancelFunc
-		runCtx, unwatch = eng.proc.Watch(ctx)
-		defer unwatch()
+	runCtx, unwatch, err := eng.whenReady(ctx, c)
+	if err != nil {
+		return err
 	}
+	defer unwatch()
 	ts := &tune.Trials{
 		Base:   o,
 		Dir:    dir,
