@@ -61,8 +61,9 @@ until they are within --tolerance, or --max-trials ran. Each trial lasts --trial
 and at least --trial-min-queries queries (LoadGen's early stopping needs 459 at the 99th
 percentile). A QPS a little above what the server sustains only shows as INVALID once its
 queue's wait, about (excess fraction x trial duration), breaks the latency limit: longer
-trials resolve finer. Prints one line per trial and, at the end, the user.conf line (an
-Interactive run's carries the benchmark's *-interactive name), written into
+trials resolve finer. Prints one line per trial and, at the end, the user.conf line (under
+the model name LoadGen reads the run under: *-interactive for llama3_1-8b and gpt-oss-120b
+Interactive, qwen3-vl-235b-a22b's own for its Interactive), written into
 --write-user-conf if given. Confirm it with a full run: mlperf-go run --scenario Server
 --user-conf user.conf … .
 

@@ -163,7 +163,9 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 		return res, ts.finishQPS(res, fmt.Errorf("%w: the lowest QPS tried, %s, was %s (%s; logs in %s)",
 			ErrNoValidTrial, formatQPS(low.TargetQPS), low.Outcome, low.Reason, low.Dir))
 	}
-	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.Name, ts.Base.Scenario, formatQPS(res.Best))
+	// The key is the model name LoadGen reads the run under, which a
+	// variant may share with its base benchmark (qwen3-vl Interactive).
+	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, formatQPS(res.Best))
 	return res, ts.finishQPS(res, nil)
 }
 

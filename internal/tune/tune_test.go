@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
 
 // TestNextQPS walks the search's choices: halve without a VALID trial, try
@@ -254,5 +256,33 @@ func TestSearchRefusesBadConfig(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(ts.Dir); len(entries) != 0 {
 		t.Errorf("refused searches left files: %v", entries)
+	}
+}
+
+// TestUserConfLineUsesLoadGenModel: the line the search prints is keyed by
+// the model name LoadGen reads the run's user.conf under, which for a
+// variant run under its base's name (qwen3-vl Interactive) is not the
+// variant's own name: a line under that name would be ignored.
+func TestUserConfLineUsesLoadGenModel(t *testing.T) {
+	ts := &Trials{Dir: t.TempDir()}
+	ts.Base.Benchmark = benchmark.Benchmark{Name: "model-interactive", LoadGenName: "model", API: openaicompletions.Protocol}
+	ts.Base.Scenario = loadgen.Server
+	ts.Run = func(_ context.Context, o runner.Options) (*runner.Report, error) {
+		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+			return nil, err
+		}
+		rep := &runner.Report{LogDir: o.OutputDir, Outcome: submission.OutcomeValid}
+		if strings.Contains(strings.Join(o.Settings, " "), "target_qps=10 ") {
+			return rep, nil
+		}
+		rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, "too fast"
+		return rep, nil
+	}
+	res, err := SearchQPS(context.Background(), ts, QPSSearch{Start: 10, TrialDuration: time.Second, MaxTrials: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "model.Server.target_qps = 10"; res.UserConf != want {
+		t.Errorf("user.conf line %q, want %q", res.UserConf, want)
 	}
 }
