@@ -547,7 +547,7 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
 		Benchmark:  o.Benchmark.Name,
-		Scenario:   filedScenario(o),
+		Scenario:   o.SubmissionScenario(),
 		Kind:       rep.Kind(compliance),
 		LogDir:     rep.LogDir,
 		UserConf:   rep.UserConf,
@@ -562,7 +562,7 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 		return nil
 	}
 	ran, pass, err := submission.VerifyCompliance(c.Context, dir, o.Benchmark.Name, compliance,
-		submission.VerifyOptions{Scenario: filedScenario(o), AccuracyScript: c.String("accuracy-script")})
+		submission.VerifyOptions{Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script")})
 	if err != nil {
 		return err
 	}
@@ -672,7 +672,3 @@ func parseRunScenario(name string, b benchmark.Benchmark) (loadgen.Scenario, ben
 	}
 	return scen, b, nil
 }
-
-// filedScenario is the submission scenario a run is filed under: a Server
-// run of the benchmark's Interactive variant is an Interactive result.
-func filedScenario(o runner.Options) string { return o.SubmissionScenario() }
