@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"fmt"
-
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -74,7 +72,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		info.LoadGenModel = m
 	}
 	for _, st := range o.Benchmark.Settings {
-		info.RoundSettings = append(info.RoundSettings, fmt.Sprintf("%s.%s.%s = %s (%s)", o.Benchmark.LoadGenModel(), o.Scenario, st.Key, st.Value, st.Why))
+		info.RoundSettings = append(info.RoundSettings, confLine(o.Benchmark.LoadGenModel(), o.Scenario.String(), st.Key, st.Value)+" ("+st.Why+")")
 	}
 	info.Outcome, info.OutcomeReason = rep.Outcome, rep.OutcomeReason
 	info.RenamedLogs, info.RemovedLogs = rep.RenamedLogs, rep.RemovedLogs

@@ -17,6 +17,11 @@ import (
 // "target_qps", "min_duration", "performance_sample_count_override").
 var settingKey = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
+// confLine is the user.conf line setting key for model and scenario.
+func confLine(model, scenario, key, value string) string {
+	return fmt.Sprintf("%s.%s.%s = %s", model, scenario, key, value)
+}
+
 // composeUserConf returns the user.conf LoadGen will read: the settings the
 // round requires that LoadGen's built-in mlperf.conf lacks (required, the
 // benchmark's Settings), then the user's file (if any), then one line per
@@ -38,7 +43,7 @@ func composeUserConf(userConf string, required []benchmark.Setting, overrides []
 	// overridden: the submission checker requires a non-empty user.conf.
 	fmt.Fprintf(&buf, "# user.conf LoadGen read for %s %s, after its built-in mlperf.conf (written by mlperf-go).\n", model, scenario)
 	for _, r := range required {
-		line := fmt.Sprintf("%s.%s.%s = %s\n", model, scenario, r.Key, r.Value)
+		line := confLine(model, scenario, r.Key, r.Value) + "\n"
 		if !settingKey.MatchString(r.Key) {
 			return nil, fmt.Errorf("benchmark setting %q: not a LoadGen user.conf key", r.Key)
 		}
@@ -73,7 +78,7 @@ func composeUserConf(userConf string, required []benchmark.Setting, overrides []
 		if strings.ContainsAny(v, "\n#") {
 			return nil, fmt.Errorf("--setting %q: value must be a single plain value", o)
 		}
-		line := fmt.Sprintf("%s.%s.%s = %s\n", model, scenario, k, v)
+		line := confLine(model, scenario, k, v) + "\n"
 		if _, err := loadgen.ParseConf(fmt.Sprintf("--setting %q", o), []byte(line)); err != nil {
 			var ce *loadgen.ConfError
 			if errors.As(err, &ce) {
