@@ -217,21 +217,21 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 	switch {
 	case res.Converged && res.InvalidAbove > 0:
 		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s (within the tolerance %g)\n",
-			fmtQPS(res.Best), fmtQPS(res.InvalidAbove), res.Tolerance)
+			tune.FormatQPS(res.Best), tune.FormatQPS(res.InvalidAbove), res.Tolerance)
 	case res.InvalidAbove > 0:
 		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s, %.1f%% above: --max-trials ran out before the tolerance %g\n",
-			fmtQPS(res.Best), fmtQPS(res.InvalidAbove), 100*(res.InvalidAbove-res.Best)/res.Best, res.Tolerance)
+			tune.FormatQPS(res.Best), tune.FormatQPS(res.InvalidAbove), 100*(res.InvalidAbove-res.Best)/res.Best, res.Tolerance)
 	default:
-		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", fmtQPS(res.Best))
+		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", tune.FormatQPS(res.Best))
 	}
 	if res.BestFellBehind > 0 {
 		kept := "no VALID trial kept up with its schedule"
 		if res.KeptUp > 0 {
-			kept = "the highest VALID QPS that kept up with its schedule was " + fmtQPS(res.KeptUp)
+			kept = "the highest VALID QPS that kept up with its schedule was " + tune.FormatQPS(res.KeptUp)
 		}
 		fmt.Fprintf(w, "tune: warning: at %s QPS the server completed %.1f%% fewer queries per second than were scheduled: "+
 			"the trial was VALID only because it ended before its growing queue broke the latency limit, and a full run "+
-			"would likely be INVALID (%s); lengthen --trial-duration to resolve it\n", fmtQPS(res.Best), 100*res.BestFellBehind, kept)
+			"would likely be INVALID (%s); lengthen --trial-duration to resolve it\n", tune.FormatQPS(res.Best), 100*res.BestFellBehind, kept)
 	}
 	fmt.Fprintf(w, "tune: trials in %s; confirm with a full run before you submit\n", filepath.Join(ts.Dir, tune.SummaryFile))
 	fmt.Fprintln(c.App.Writer, res.UserConf)
@@ -290,6 +290,3 @@ func tuneOffline(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 	fmt.Fprintf(c.App.ErrWriter, "tune: trials in %s\n", filepath.Join(ts.Dir, tune.SummaryFile))
 	return nil
 }
-
-// fmtQPS writes a QPS as the user.conf line does.
-func fmtQPS(q float64) string { return strconv.FormatFloat(q, 'f', -1, 64) }

@@ -119,7 +119,7 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	if s.Tolerance < 0.001 || s.Tolerance >= 1 {
 		return QPSResult{}, fmt.Errorf("tune: the tolerance must be a fraction in [0.001, 1), not %g", s.Tolerance)
 	}
-	if err := ts.begin("server-qps", scenarioLabel(ts)); err != nil {
+	if err := ts.begin("server-qps", ts.Base.SubmissionScenario()); err != nil {
 		return QPSResult{}, err
 	}
 	res := QPSResult{Tolerance: s.Tolerance}
@@ -130,8 +130,8 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	ceilingTried := s.Ceiling <= 0
 	q := roundSig(s.Start, qpsDigits)
 	for n := 1; n <= s.MaxTrials; n++ {
-		t, err := ts.run(ctx, fmt.Sprintf("trial-%02d-qps-%s", n, formatQPS(q)), []string{
-			"target_qps=" + formatQPS(q),
+		t, err := ts.run(ctx, fmt.Sprintf("trial-%02d-qps-%s", n, FormatQPS(q)), []string{
+			"target_qps=" + FormatQPS(q),
 			fmt.Sprintf("min_duration=%d", s.TrialDuration.Milliseconds()),
 			fmt.Sprintf("min_query_count=%d", s.TrialMinQueries),
 		}, 0, q)
@@ -161,11 +161,11 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	if res.Best == 0 {
 		low := lowestInvalid
 		return res, ts.finishQPS(res, fmt.Errorf("%w: the lowest QPS tried, %s, was %s (%s; logs in %s)",
-			ErrNoValidTrial, formatQPS(low.TargetQPS), low.Outcome, low.Reason, low.Dir))
+			ErrNoValidTrial, FormatQPS(low.TargetQPS), low.Outcome, low.Reason, low.Dir))
 	}
 	// The key is the model name LoadGen reads the run under, which a
 	// variant may share with its base benchmark (qwen3-vl Interactive).
-	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, formatQPS(res.Best))
+	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, FormatQPS(res.Best))
 	return res, ts.finishQPS(res, nil)
 }
 
@@ -212,17 +212,8 @@ func roundSig(q float64, digits int) float64 {
 	return math.Round(q*p) / p
 }
 
-// formatQPS writes a QPS as user.conf and folder names carry it: the
+// FormatQPS writes a QPS as user.conf and folder names carry it: the
 // shortest decimal that reads back the same.
-func formatQPS(q float64) string {
+func FormatQPS(q float64) string {
 	return strconv.FormatFloat(q, 'f', -1, 64)
-}
-
-// scenarioLabel is the scenario as a user names it: Interactive for the
-// Server scenario of an Interactive variant.
-func scenarioLabel(ts *Trials) string {
-	if ts.Base.Scenario == loadgen.Server && ts.Base.Benchmark.IsInteractive() {
-		return "Interactive"
-	}
-	return ts.Base.Scenario.String()
 }

@@ -98,7 +98,7 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 			return SweepResult{}, fmt.Errorf("tune: concurrency %d: want a positive number of requests in flight", c)
 		}
 	}
-	if err := ts.begin("offline-concurrency", scenarioLabel(ts)); err != nil {
+	if err := ts.begin("offline-concurrency", ts.Base.SubmissionScenario()); err != nil {
 		return SweepResult{}, err
 	}
 	res := SweepResult{Plateau: s.Plateau}
