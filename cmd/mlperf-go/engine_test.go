@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/engine/enginetest"
 	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/internal/submission"
 )
@@ -36,41 +37,14 @@ func selfCLI(t *testing.T) string {
 	return beCLI + "=1 " + sh(self)
 }
 
-func sh(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// sh quotes a word for /bin/sh.
+var sh = enginetest.Quote
 
-// stubVLLM writes a `vllm` executable that parses `vllm serve MODEL …` as
-// the real CLI does (subcommand, positional model, flags with values, dotted
-// --limit-mm-per-prompt.video), refuses unknown flags like argparse, records
-// its arguments, and serves `mlperf-go fake-endpoint` where it was told to.
+// stubVLLM writes a stub `vllm` (enginetest.StubVLLM) that serves
+// `mlperf-go fake-endpoint` where it was told to.
 func stubVLLM(t *testing.T) (path, argsFile string) {
 	t.Helper()
-	dir := t.TempDir()
-	path, argsFile = filepath.Join(dir, "vllm"), filepath.Join(dir, "vllm-args.txt")
-	script := `#!/bin/sh
-set -eu
-printf '%s\n' "$@" > ` + sh(argsFile) + `
-[ "${1:-}" = serve ] || { echo "usage: vllm {chat,complete,serve,bench,collect-env,run-batch} ..." >&2; exit 2; }
-shift
-case "${1:-}" in ""|-*) echo "vllm serve: error: the following arguments are required: model_tag" >&2; exit 2;; esac
-model=$1; shift
-host=0.0.0.0 port=8000 served=$model
-need() { [ $# -ge 2 ] || { echo "vllm serve: error: argument $1: expected one argument" >&2; exit 2; }; }
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --host) need "$@"; host=$2; shift 2;;
-    --port) need "$@"; port=$2; shift 2;;
-    --served-model-name) need "$@"; served=$2; shift 2;;
-    --tensor-parallel-size|--max-model-len|--limit-mm-per-prompt.video|--limit-mm-per-prompt.image) need "$@"; shift 2;;
-    --no-enable-prefix-caching|--enable-prefix-caching|--enforce-eager) shift;;
-    *) echo "vllm serve: error: unrecognized arguments: $1" >&2; exit 2;;
-  esac
-done
-exec env ` + selfCLI(t) + ` fake-endpoint --listen "$host:$port" --model "$served" --output-tokens 8 --ttft 2ms
-`
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path, argsFile
+	return enginetest.StubVLLM(t, `exec env `+selfCLI(t)+` fake-endpoint --listen "$host:$port" --model "$served" --output-tokens 8 --ttft 2ms`)
 }
 
 func llamaData(t *testing.T, n int) string {

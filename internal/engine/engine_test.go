@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mlperf-go/mlperf-go/internal/engine/enginetest"
 	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
 )
 
@@ -68,45 +69,15 @@ func serveFake(addr string) int {
 	}
 }
 
-// stubVLLM writes a `vllm` executable that parses `vllm serve MODEL …` the
-// way the real CLI does (the subcommand, the positional model, flags with
-// and without values, dotted JSON-field flags), refuses unknown flags as
-// argparse does, records its arguments in argsFile, and then serves the
-// fake endpoint on the host and port it was given.
+// stubVLLM writes a stub `vllm` (enginetest.StubVLLM) that serves the
+// fake endpoint (this test binary) on the host and port it was given.
 func stubVLLM(t *testing.T) (path, argsFile string) {
 	t.Helper()
-	dir := t.TempDir()
-	path = filepath.Join(dir, "vllm")
-	argsFile = filepath.Join(dir, "vllm-args.txt")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := `#!/bin/sh
-set -eu
-printf '%s\n' "$@" > ` + shellQuote(argsFile) + `
-[ "${1:-}" = serve ] || { echo "usage: vllm {chat,complete,serve,bench,collect-env,run-batch} ..." >&2; exit 2; }
-shift
-case "${1:-}" in ""|-*) echo "vllm serve: error: the following arguments are required: model_tag" >&2; exit 2;; esac
-model=$1; shift
-host=0.0.0.0 port=8000 served=$model
-need() { [ $# -ge 2 ] || { echo "vllm serve: error: argument $1: expected one argument" >&2; exit 2; }; }
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --host) need "$@"; host=$2; shift 2;;
-    --port) need "$@"; port=$2; shift 2;;
-    --served-model-name) need "$@"; served=$2; shift 2;;
-    --tensor-parallel-size|--max-model-len|--gpu-memory-utilization|--limit-mm-per-prompt.video|--limit-mm-per-prompt.image) need "$@"; shift 2;;
-    --no-enable-prefix-caching|--enable-prefix-caching|--enforce-eager) shift;;
-    --*=*) echo "vllm serve: error: unrecognized arguments: $1" >&2; exit 2;;
-    *) echo "vllm serve: error: unrecognized arguments: $1" >&2; exit 2;;
-  esac
-done
-ENGINE_TEST_FAKE_LISTEN=$host:$port ENGINE_TEST_FAKE_MODEL=$served exec ` + shellQuote(self) + "\n"
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path, argsFile
+	return enginetest.StubVLLM(t, "ENGINE_TEST_FAKE_LISTEN=$host:$port ENGINE_TEST_FAKE_MODEL=$served exec "+shellQuote(self))
 }
 
 // fakeCommand is a Command engine serving the fake endpoint (this test
