@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 

@@ -39,7 +39,7 @@ type Protocol interface {
 	// DefaultParams returns a fresh value of the protocol's sampling
 	// parameters with nothing set, so nothing is sent and the server's
 	// defaults apply. A benchmark's reference values are decoded over it
-	// (internal/benchmark Benchmark.DefaultSampling), then a
+	// (benchmark.Benchmark.DefaultSampling), then a
 	// generation-config file and the flags.
 	DefaultParams() Params
 	// DecodeResponse decodes a whole (non-streamed) 200 response body. It

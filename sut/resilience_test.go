@@ -16,7 +16,7 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
@@ -27,12 +27,12 @@ import (
 // loopback, in each of its fault modes.
 
 // startFake serves a fake endpoint and returns its base URL.
-func startFake(t testing.TB, cfg fakeendpoint.Config) (string, *fakeendpoint.Server) {
+func startFake(t testing.TB, cfg fake.Config) (string, *fake.Server) {
 	t.Helper()
 	if cfg.OutputTokens == 0 {
 		cfg.OutputTokens = 8
 	}
-	srv, err := fakeendpoint.New(cfg)
+	srv, err := fake.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ type wireAPI struct {
 
 var wireAPIs = []wireAPI{
 	{"chat", openaichat.Protocol, "/v1/chat/completions", func(_ testing.TB, i int, stream bool) []byte {
-		b := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"question %d"}]`, fakeendpoint.DefaultModel, i)
+		b := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"question %d"}]`, fake.DefaultModel, i)
 		if stream {
 			b += `,"stream":true,"stream_options":{"include_usage":true}`
 		}
@@ -119,26 +119,26 @@ func TestFaultModesFailClearly(t *testing.T) {
 	}
 	var cases []tc
 	for _, a := range wireAPIs {
-		cases = append(cases, tc{fakeendpoint.FailSSEError, a, true, ReasonServerError, "error event"})
+		cases = append(cases, tc{fake.FailSSEError, a, true, ReasonServerError, "error event"})
 		for _, stream := range []bool{false, true} {
 			if a.name == "sglang" {
 				cases = append(cases,
-					tc{fakeendpoint.FailFinishError, a, stream, ReasonServerError, "injected fault: internal error"},
-					tc{fakeendpoint.FailFinishAbort, a, stream, ReasonServerError, `SGLang aborted the answer (finish_reason type "abort": Aborted)`},
-					tc{fakeendpoint.FailNoTokenIDs, a, stream, ReasonMalformed, "no output_ids"})
+					tc{fake.FailFinishError, a, stream, ReasonServerError, "injected fault: internal error"},
+					tc{fake.FailFinishAbort, a, stream, ReasonServerError, `SGLang aborted the answer (finish_reason type "abort": Aborted)`},
+					tc{fake.FailNoTokenIDs, a, stream, ReasonMalformed, "no output_ids"})
 			} else {
 				cases = append(cases,
-					tc{fakeendpoint.FailFinishError, a, stream, ReasonServerError, `finish_reason "error"`},
-					tc{fakeendpoint.FailFinishAbort, a, stream, ReasonServerError, `finish_reason "abort"`})
+					tc{fake.FailFinishError, a, stream, ReasonServerError, `finish_reason "error"`},
+					tc{fake.FailFinishAbort, a, stream, ReasonServerError, `finish_reason "abort"`})
 			}
 			if a.name == "completions" {
-				cases = append(cases, tc{fakeendpoint.FailNoTokenIDs, a, stream, ReasonMalformed, "token_ids"})
+				cases = append(cases, tc{fake.FailNoTokenIDs, a, stream, ReasonMalformed, "token_ids"})
 			}
 		}
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s/stream=%v", c.mode, c.api.name, c.stream), func(t *testing.T) {
-			url, srv := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: c.mode})
+			url, srv := startFake(t, fake.Config{FailRate: 1, FailMode: c.mode})
 			const n = 6
 			st, rec := runAll(t, Config{Endpoints: []string{url}, API: c.api.proto, Stream: c.stream,
 				Bodies: c.api.bodies(t, n, c.stream), Concurrency: 3}, n)
@@ -170,10 +170,10 @@ func TestFaultModesFailClearly(t *testing.T) {
 func TestNoDoneAccepted(t *testing.T) {
 	for _, a := range wireAPIs {
 		t.Run(a.name, func(t *testing.T) {
-			url, srv := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailNoDone})
+			url, srv := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailNoDone})
 			const n = 6
 			st, rec := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Stream: true, Bodies: a.bodies(t, n, true), Concurrency: 3}, n)
-			if srv.Stats().Faults[fakeendpoint.FailNoDone] != n || st.Failed != 0 {
+			if srv.Stats().Faults[fake.FailNoDone] != n || st.Failed != 0 {
 				t.Fatalf("faults %v, stats %+v", srv.Stats().Faults, st)
 			}
 			_, finals, _ := rec.snapshot()
@@ -185,8 +185,8 @@ func TestNoDoneAccepted(t *testing.T) {
 		})
 	}
 	t.Run("chat without usage", func(t *testing.T) {
-		url, _ := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailNoDone})
-		body := []byte(fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"q"}],"stream":true}`, fakeendpoint.DefaultModel))
+		url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailNoDone})
+		body := []byte(fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"q"}],"stream":true}`, fake.DefaultModel))
 		st, _ := runAll(t, Config{Endpoints: []string{url}, API: openaichat.Protocol, Stream: true, Bodies: sliceBodies{body}}, 1)
 		if st.FailuresByReason[ReasonTruncated] != 1 || !strings.Contains(st.FirstFailures[0].Message, `finish_reason "stop" but no usage chunk`) {
 			t.Errorf("stats %+v", st)
@@ -199,7 +199,7 @@ func TestNoDoneAccepted(t *testing.T) {
 func TestEndlessStreamHitsByteCap(t *testing.T) {
 	for _, a := range wireAPIs {
 		t.Run(a.name, func(t *testing.T) {
-			url, _ := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailEndless})
+			url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailEndless})
 			const n, limit = 4, 2048
 			t0 := time.Now()
 			st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Stream: true, Bodies: a.bodies(t, n, true),
@@ -242,24 +242,24 @@ func TestRateLimitRetried(t *testing.T) {
 	const n = 24
 	a := wireAPIs[0]
 	t.Run("retried", func(t *testing.T) {
-		url, srv := startFake(t, fakeendpoint.Config{FailRate: 0.25, FailMode: fakeendpoint.FailRateLimit, Seed: 5})
+		url, srv := startFake(t, fake.Config{FailRate: 0.25, FailMode: fake.FailRateLimit, Seed: 5})
 		t0 := time.Now()
 		st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 8, Retries: 10}, n)
-		faults := int64(srv.Stats().Faults[fakeendpoint.FailRateLimit])
+		faults := int64(srv.Stats().Faults[fake.FailRateLimit])
 		if faults == 0 || st.Failed != 0 {
 			t.Fatalf("%d faults injected, stats %+v", faults, st)
 		}
 		if st.Retries != faults || st.RetriesByCause[RetryRateLimited] != faults {
 			t.Errorf("retries %d %v, want %d 429 retries", st.Retries, st.RetriesByCause, faults)
 		}
-		if el := time.Since(t0); el < fakeendpoint.RetryAfterSeconds*time.Second {
-			t.Errorf("done in %v: Retry-After %ds not honoured", el, fakeendpoint.RetryAfterSeconds)
+		if el := time.Since(t0); el < fake.RetryAfterSeconds*time.Second {
+			t.Errorf("done in %v: Retry-After %ds not honoured", el, fake.RetryAfterSeconds)
 		}
 	})
 	t.Run("retries off", func(t *testing.T) {
-		url, srv := startFake(t, fakeendpoint.Config{FailRate: 0.25, FailMode: fakeendpoint.FailRateLimit, Seed: 5})
+		url, srv := startFake(t, fake.Config{FailRate: 0.25, FailMode: fake.FailRateLimit, Seed: 5})
 		st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 8, Retries: NoRetries}, n)
-		faults := int64(srv.Stats().Faults[fakeendpoint.FailRateLimit])
+		faults := int64(srv.Stats().Faults[fake.FailRateLimit])
 		if st.Failed != faults || st.Retries != 0 {
 			t.Fatalf("%d faults, stats %+v", faults, st)
 		}
@@ -270,7 +270,7 @@ func TestRateLimitRetried(t *testing.T) {
 		}
 	})
 	t.Run("past the deadline", func(t *testing.T) {
-		url, _ := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailRateLimit})
+		url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailRateLimit})
 		st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, 2, false), Timeout: 500 * time.Millisecond}, 2)
 		if st.Failed != 2 || st.Retries != 0 || !strings.Contains(st.FirstFailures[0].Message, "would pass the sample's 500ms timeout") {
 			t.Errorf("stats %+v", st)
@@ -281,11 +281,11 @@ func TestRateLimitRetried(t *testing.T) {
 // TestHTML503Retried: a proxy's 503 page is retried with backoff (no
 // Retry-After), counted apart from 429s.
 func TestHTML503Retried(t *testing.T) {
-	url, srv := startFake(t, fakeendpoint.Config{FailRate: 0.3, FailMode: fakeendpoint.FailHTML503, Seed: 2})
+	url, srv := startFake(t, fake.Config{FailRate: 0.3, FailMode: fake.FailHTML503, Seed: 2})
 	const n = 30
 	a := wireAPIs[2]
 	st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Stream: true, Bodies: a.bodies(t, n, true), Concurrency: 4, Retries: 10}, n)
-	faults := int64(srv.Stats().Faults[fakeendpoint.FailHTML503])
+	faults := int64(srv.Stats().Faults[fake.FailHTML503])
 	if faults == 0 || st.Failed != 0 || st.RetriesByCause[RetryUnavailable] != faults {
 		t.Errorf("%d faults, stats %+v", faults, st)
 	}
@@ -305,7 +305,7 @@ func TestTwoEndpointsOneDead(t *testing.T) {
 		}
 		dead := "http://" + ln.Addr().String()
 		ln.Close()
-		url, srv := startFake(t, fakeendpoint.Config{})
+		url, srv := startFake(t, fake.Config{})
 		st, _ := runAll(t, Config{Endpoints: []string{dead, url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 8}, n)
 		if st.Failed != 0 || st.RetriesByCause[RetryConnection] == 0 || st.Ejections == 0 {
 			t.Errorf("stats %+v", st)
@@ -316,8 +316,8 @@ func TestTwoEndpointsOneDead(t *testing.T) {
 		t.Logf("%d retries, %d ejections", st.Retries, st.Ejections)
 	})
 	t.Run("answering 500", func(t *testing.T) {
-		deadURL, dead := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailStatus})
-		url, live := startFake(t, fakeendpoint.Config{TTFT: time.Millisecond})
+		deadURL, dead := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailStatus})
+		url, live := startFake(t, fake.Config{TTFT: time.Millisecond})
 		st, _ := runAll(t, Config{Endpoints: []string{deadURL, url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 8}, n)
 		deadReqs := dead.Stats().Requests[a.path]
 		if st.Failed != int64(deadReqs) || st.Failed > n/10 || st.Ejections == 0 {
@@ -334,7 +334,7 @@ func TestTwoEndpointsOneDead(t *testing.T) {
 // after a short time costs no sample.
 func TestKeepAliveClosedIdle(t *testing.T) {
 	const idle = 30 * time.Millisecond
-	url, _ := startFake(t, fakeendpoint.Config{KeepAlive: idle})
+	url, _ := startFake(t, fake.Config{KeepAlive: idle})
 	a := wireAPIs[0]
 	p, rec := newPool(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, 1, false), Concurrency: 4})
 	const n = 40
@@ -400,8 +400,8 @@ func TestSecretsNeverLogged(t *testing.T) {
 	core, logs := observer.New(zap.DebugLevel)
 	var mu sync.Mutex
 	var records []Failure
-	for _, mode := range []string{fakeendpoint.FailStatus, fakeendpoint.FailRateLimit, fakeendpoint.FailReset} {
-		url, _ := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: mode})
+	for _, mode := range []string{fake.FailStatus, fake.FailRateLimit, fake.FailReset} {
+		url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: mode})
 		a := wireAPIs[0]
 		runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, 3, false), APIKey: key, Logger: zap.New(core),
 			Retries: 1, OnFailure: func(f Failure) { mu.Lock(); records = append(records, f); mu.Unlock() }}, 3)
@@ -424,7 +424,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 // TestFailureRecords: every failure reaches OnFailure, not only the first
 // MaxFailureRecords, with its index, class, endpoint and status.
 func TestFailureRecords(t *testing.T) {
-	url, _ := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailStatus})
+	url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailStatus})
 	const n = 100
 	a := wireAPIs[2]
 	var got []Failure
@@ -463,7 +463,7 @@ func TestMaxFailuresStopsTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			url, srv := startFake(t, fakeendpoint.Config{FailRate: 1, FailMode: fakeendpoint.FailStatus, TTFT: 2 * time.Millisecond})
+			url, srv := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailStatus, TTFT: 2 * time.Millisecond})
 			const n = 2000
 			a := wireAPIs[1]
 			var aborts []error

@@ -2,7 +2,7 @@
 // GPQA, LiveCodeBench) as harmony-format token IDs sent to SGLang's
 // /generate and returned as int32 token IDs, with its -interactive variant
 // and the TEST07/TEST09 compliance tests. It registers itself with
-// internal/benchmark.
+// package benchmark.
 package gptoss120b
 
 import (
@@ -10,10 +10,10 @@ import (
 	"encoding/json"
 	"path/filepath"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )

@@ -1,6 +1,6 @@
 package gptoss120b
 
-import "github.com/mlperf-go/mlperf-go/internal/benchmark"
+import "github.com/mlperf-go/mlperf-go/benchmark"
 
 // rules are gpt-oss-120b's rules in the official submission checker
 // (tools/submission/submission_checker/constants.py), identical in v6.0 and

@@ -1,7 +1,7 @@
 // Package qwen3vl is the qwen3-vl-235b-a22b benchmark: the Shopify product
 // catalogue (parquet shards with images) sent as OpenAI chat completions,
 // answered with product metadata text and scored in Go as the reference's
-// evaluator does. It registers itself with internal/benchmark.
+// evaluator does. It registers itself with package benchmark.
 package qwen3vl
 
 import (
@@ -11,11 +11,11 @@ import (
 
 	"github.com/openai/openai-go"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/engine"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 )
 

@@ -1,6 +1,6 @@
 package qwen3vl
 
-import "github.com/mlperf-go/mlperf-go/internal/benchmark"
+import "github.com/mlperf-go/mlperf-go/benchmark"
 
 // rounds are the official submission checker's rules for qwen3-vl
 // (tools/submission/submission_checker/constants.py, MODEL_CONFIG["v6.0"]

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/results"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/results"
 )
 
 // TestTargetQPSAuto: a Server run with --target-qps auto targets 0.8x the
@@ -20,7 +20,7 @@ import (
 func TestTargetQPSAuto(t *testing.T) {
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 20)
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	runs := filepath.Join(t.TempDir(), "runs")
 	base := append([]string{"run", "-b", name, "-e", url, "--progress-interval", "0",
 		"--engine-metrics-interval", "0", "--runs-dir", runs}, data...)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/run"
 )
 
 // modeBoth is the --mode that runs the accuracy test, evaluated, then the
@@ -42,7 +42,7 @@ func firstMode(c *cli.Context) string {
 // performance test runs even when the accuracy one failed or scored low
 // (both outcomes are worth having from one long command) but not after an
 // interrupt; the exit status is the first failing test's.
-func runBoth(c *cli.Context, ctx, runCtx context.Context, o runner.Options, rec runner.Record, runsRoot string) error {
+func runBoth(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run.Record, runsRoot string) error {
 	if rec.Compliance != "" {
 		return errors.New("--mode both runs the accuracy and performance tests; run a --compliance test with --mode performance (or as its test requires)")
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/fake"
 )
 
 // TestModeBoth runs Qwen3-VL with --mode both: the accuracy test, scored,
@@ -23,7 +23,7 @@ func TestModeBoth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1})
+	url := startFake(t, fake.Config{Q3VL: truths, Accuracy: 1})
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	text, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "both", "-d", data, "-e", url, "-o", out,
 		"--results-dir", results, "--allow-unofficial-settings", "--system", "s1", "--progress-interval", "0", "--engine-metrics-interval", "0",

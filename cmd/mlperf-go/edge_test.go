@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/fake"
 )
 
 // TestEdgeRunsFiled runs llama3_1-8b-edge's two scenarios, Offline and
@@ -21,7 +21,7 @@ func TestEdgeRunsFiled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, "llama3_1-8b-edge").Model, OutputTokens: 8,
+	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b-edge").Model, OutputTokens: 8,
 		TTFT: 2 * time.Millisecond, TPOT: time.Millisecond})
 	results := filepath.Join(dir, "results")
 	for _, scen := range []string{"Offline", "SingleStream"} {

@@ -12,9 +12,9 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/engine"
-	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/run"
 )
 
 const catEngine = "Engine launch"
@@ -70,7 +70,7 @@ type launchedEngine struct {
 
 // launchEngine starts the engine the flags ask for (nil when they ask for
 // none) and points o at it. Call stop on the result whatever happens.
-func launchEngine(c *cli.Context, o *runner.Options, log *zap.Logger) (*launchedEngine, error) {
+func launchEngine(c *cli.Context, o *run.Options, log *zap.Logger) (*launchedEngine, error) {
 	var spec engine.Spec
 	if f := c.String("engine-config"); f != "" {
 		s, err := engine.LoadConfig(f)

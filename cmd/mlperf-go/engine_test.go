@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/engine/enginetest"
-	"github.com/mlperf-go/mlperf-go/internal/runner"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/engine/enginetest"
+	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // beCLI, set in a child's environment, makes the test binary run as
@@ -162,9 +162,9 @@ func TestRunEngineDies(t *testing.T) {
 	}
 	// Each sample the death cut short says why in one line; the engine's
 	// log is shown once, in the run's error, not once per sample.
-	failures := readFile(t, filepath.Join(out, runner.FailuresFile))
+	failures := readFile(t, filepath.Join(out, run.FailuresFile))
 	if !strings.Contains(failures, "run stopped: engine exited (exit status 7)") || strings.Contains(failures, "last lines of") {
-		t.Errorf("%s: want one-line reasons naming the engine's exit, without its log:\n%s", runner.FailuresFile, failures)
+		t.Errorf("%s: want one-line reasons naming the engine's exit, without its log:\n%s", run.FailuresFile, failures)
 	}
 }
 

@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/report"
-	"github.com/mlperf-go/mlperf-go/internal/runner"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/run"
 )
 
 // latestLink is the name of the symbolic link, beside a run's timestamped
@@ -42,7 +42,7 @@ var modeDirNames = map[loadgen.Mode]string{
 // already holds files unless --overwrite (an earlier run's logs are never
 // silently replaced); else a new timestamped folder under --runs-dir.
 // It returns the runs root to index after the run, "" for --output-dir.
-func chooseOutputDir(c *cli.Context, o *runner.Options) (runsRoot string, err error) {
+func chooseOutputDir(c *cli.Context, o *run.Options) (runsRoot string, err error) {
 	if dir := c.String("output-dir"); dir != "" {
 		if !c.Bool("overwrite") {
 			if err := refuseNonEmpty(dir); err != nil {

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/report"
-	"github.com/mlperf-go/mlperf-go/internal/results"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/results"
 )
 
 // TestRunHistory runs twice without --output-dir: each run gets its own
@@ -18,7 +18,7 @@ import (
 func TestRunHistory(t *testing.T) {
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 20)
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	runs := filepath.Join(t.TempDir(), "runs")
 	base := append([]string{"run", "-b", name, "-s", "Offline", "-e", url, "--quick", "--progress-interval", "0",
 		"--engine-metrics-interval", "0", "--runs-dir", runs}, data...)

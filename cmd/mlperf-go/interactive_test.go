@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/fake"
 )
 
 // TestInteractiveRunFiled runs --scenario Interactive through the CLI for
@@ -28,7 +28,7 @@ func TestInteractiveRunFiled(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, tc.bench).Model, OutputTokens: 8,
+			url := startFake(t, fake.Config{Model: mustLookup(t, tc.bench).Model, OutputTokens: 8,
 				TTFT: 2 * time.Millisecond, TPOT: time.Millisecond})
 			results := filepath.Join(dir, "results")
 			logs := filepath.Join(dir, "perf")
@@ -96,7 +96,7 @@ func TestQwen3VLInteractive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1, TTFT: 2 * time.Millisecond})
+	url := startFake(t, fake.Config{Q3VL: truths, Accuracy: 1, TTFT: 2 * time.Millisecond})
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	text, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-s", "Interactive", "-m", "both", "-d", data, "-e", url, "-o", out,
 		"--results-dir", results, "--allow-unofficial-settings", "--system", "sys1", "--progress-interval", "0", "--engine-metrics-interval", "0",

@@ -18,8 +18,8 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	// Every benchmark registers itself; the commands look them up by name.
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 )
 

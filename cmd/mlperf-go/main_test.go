@@ -16,13 +16,13 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/runner"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
+	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // runCLI runs mlperf-go in-process with args and returns its output and
@@ -39,9 +39,9 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 
 // startFake serves a fake endpoint on loopback until the test ends and
 // returns its URL.
-func startFake(t *testing.T, cfg fakeendpoint.Config) string {
+func startFake(t *testing.T, cfg fake.Config) string {
 	t.Helper()
-	fake, err := fakeendpoint.New(cfg)
+	fake, err := fake.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestSubmissionWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := files[0]
-	url := startFake(t, fakeendpoint.Config{Model: "meta-llama/Llama-3.1-8B-Instruct", OutputTokens: 12,
+	url := startFake(t, fake.Config{Model: "meta-llama/Llama-3.1-8B-Instruct", OutputTokens: 12,
 		TTFT: 5 * time.Millisecond, TPOT: time.Millisecond})
 	results := filepath.Join(dir, "results")
 	common := []string{"run", "-b", "llama3_1-8b", "-s", "Server", "-d", data, "-e", url,
@@ -285,7 +285,7 @@ func TestSamplingParams(t *testing.T) {
 	cfg := filepath.Join(dir, "gen.json")
 	os.WriteFile(cfg, []byte(`{"temperature": 0.5, "top_p": 0.9, "accuracy": {"temperature": 0.0}, "performance": {"top_k": 20}}`), 0o644)
 	app := newApp()
-	var got runner.Options
+	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
 		var err error
 		got, err = runOptions(c, zap.NewNop())
@@ -328,7 +328,7 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fakeendpoint.Config{Q3VL: truths, Accuracy: 1})
+	url := startFake(t, fake.Config{Q3VL: truths, Accuracy: 1})
 	results := filepath.Join(dir, "results")
 	out, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", filepath.Join(dir, "acc"),
 		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0", "--allow-unofficial-settings")

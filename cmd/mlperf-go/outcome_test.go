@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/results"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/results"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // noFileClaimsValid fails the test if any file under dir says LoadGen's
@@ -70,7 +70,7 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 		{"Offline", 300 * time.Millisecond, []string{"-s", "Offline", "--target-qps", "1", "--concurrency", "1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			url := startFake(t, fakeendpoint.Config{Model: model, OutputTokens: 4, TTFT: tc.ttft})
+			url := startFake(t, fake.Config{Model: model, OutputTokens: 4, TTFT: tc.ttft})
 			out := filepath.Join(t.TempDir(), "out")
 			args := append([]string{"--log-level", "warn", "run", "-b", "llama3_1-8b", "-d", data, "-e", url, "-o", out, "--progress-interval", "0"}, tc.args...)
 			cmd := exec.Command(self, args...)
@@ -152,7 +152,7 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 // reason in its headline, record and exit code, and --results-dir refuses
 // to file it whatever LoadGen's summary says.
 func TestFailedSamplesMakeRunInvalid(t *testing.T) {
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
+	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
 	dir := t.TempDir()
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 60), "-e", url, "-o", out,
@@ -188,7 +188,7 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 // TestMaxFailuresStopReported: a run stopped by --max-failures still
 // prints its report and writes a run record saying ABORTED and why.
 func TestMaxFailuresStopReported(t *testing.T) {
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 1})
+	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 1})
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 200), "-e", url, "-o", out,
 		"--progress-interval", "0", "--skip-preflight", "--retries", "0", "--max-failures", "10")
@@ -211,7 +211,7 @@ func TestMaxFailuresStopReported(t *testing.T) {
 // (TestSubmissionWorkflow), and without --results-dir they stay allowed.
 func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
 	model := mustLookup(t, "llama3_1-8b").Model
-	url := startFake(t, fakeendpoint.Config{Model: model, OutputTokens: 4})
+	url := startFake(t, fake.Config{Model: model, OutputTokens: 4})
 	data := llamaData(t, 20)
 	for _, tc := range []struct {
 		name  string

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
+	"github.com/mlperf-go/mlperf-go/fake"
 )
 
 // TestPreflight: before LoadGen starts, a wrong --model is refused within
@@ -19,9 +19,9 @@ import (
 func TestPreflight(t *testing.T) {
 	model := mustLookup(t, "llama3_1-8b").Model
 	data := llamaData(t, 20)
-	good := startFake(t, fakeendpoint.Config{Model: model, OutputTokens: 4})
-	failing := startFake(t, fakeendpoint.Config{Model: model, OutputTokens: 4, FailRate: 1})
-	other := startFake(t, fakeendpoint.Config{Model: "someone/else-7b", OutputTokens: 4})
+	good := startFake(t, fake.Config{Model: model, OutputTokens: 4})
+	failing := startFake(t, fake.Config{Model: model, OutputTokens: 4, FailRate: 1})
+	other := startFake(t, fake.Config{Model: "someone/else-7b", OutputTokens: 4})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

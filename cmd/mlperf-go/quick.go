@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/run"
 )
 
 // quickSamples is how many samples a --quick run holds in its QSL and
@@ -39,7 +39,7 @@ func quickSettings(n int) []string {
 // applyQuick turns the run into a smoke run when --quick is set. Its
 // settings go first so that the user's own --setting lines and shorthands,
 // written after them into user.conf, win.
-func applyQuick(c *cli.Context, o *runner.Options) error {
+func applyQuick(c *cli.Context, o *run.Options) error {
 	if !c.Bool("quick") {
 		return nil
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/report"
-	"github.com/mlperf-go/mlperf-go/internal/results"
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/results"
 )
 
 func reportCommand() *cli.Command {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/runner"
+	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -34,7 +34,7 @@ var flagForField = map[string]string{
 // resilienceOptions maps the endpoint flags into o and checks them all,
 // before any work: values the pool would take as "default" (0) are refused
 // when given explicitly, and the pool's own checks name the flag.
-func resilienceOptions(c *cli.Context, o *runner.Options) error {
+func resilienceOptions(c *cli.Context, o *run.Options) error {
 	for _, name := range []string{"concurrency", "total-sample-count", "performance-sample-count", "max-response-bytes"} {
 		if c.IsSet(name) && c.Int64(name) <= 0 {
 			return fmt.Errorf("--%s %d: use a positive number (leave the flag out for the default)", name, c.Int64(name))

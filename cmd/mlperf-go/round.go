@@ -10,7 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // roundFlag is the --round flag of run and evaluate: which round's reference

@@ -11,16 +11,16 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/runner"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // TestRoundFlag: --round defaults to the linked LoadGen's round (v6.1 when
 // the build does not say), takes v6.0, and refuses other names.
 func TestRoundFlag(t *testing.T) {
 	app := newApp()
-	var got runner.Options
+	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
 		var err error
 		got, err = runOptions(c, zap.NewNop())
@@ -55,7 +55,7 @@ func TestQ3VLRunRecordsRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fakeendpoint.Config{Q3VL: truth, Accuracy: 1})
+	url := startFake(t, fake.Config{Q3VL: truth, Accuracy: 1})
 	for _, tc := range []struct {
 		args           []string
 		round, request string

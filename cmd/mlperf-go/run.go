@@ -17,14 +17,14 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/enginemetrics"
-	"github.com/mlperf-go/mlperf-go/internal/report"
-	"github.com/mlperf-go/mlperf-go/internal/runner"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -112,7 +112,7 @@ Example:
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\" (default with --launch: its kind)"},
 			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable; default with --launch: the launched command line)"},
-			&cli.DurationFlag{Name: "engine-metrics-interval", Value: enginemetrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
+			&cli.DurationFlag{Name: "engine-metrics-interval", Value: metrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one probe request), for servers without these routes"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
 		}, append(append(engineFlags(), resilienceFlags()...), historyFlags()...)...),
@@ -181,8 +181,8 @@ func runAction(c *cli.Context) error {
 // the options: the command line, the compliance test and the engine. A
 // launched engine is described by its kind and the whole command line it
 // was started with, unless --engine and --engine-flag say otherwise.
-func runRecord(c *cli.Context, compliance string, eng *launchedEngine) runner.Record {
-	rec := runner.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
+func runRecord(c *cli.Context, compliance string, eng *launchedEngine) run.Record {
+	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
 	if eng != nil {
 		if rec.Engine == "" {
 			rec.Engine = string(eng.kind)
@@ -197,12 +197,12 @@ func runRecord(c *cli.Context, compliance string, eng *launchedEngine) runner.Re
 // runTest runs one LoadGen test with the endpoints ready and the dataset
 // open, then reports, evaluates and files it. ctx is the user's (cancelled
 // by Ctrl-C); runCtx also ends if a launched engine dies.
-func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, rec runner.Record, runsRoot string) error {
+func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run.Record, runsRoot string) error {
 	rep, runErr, left := runUntilInterrupted(ctx, runCtx, o)
 	if left != nil {
 		// LoadGen still plays its schedule (Server runs to min_duration):
 		// the folder is marked and the process leaves without it.
-		if err := runner.WriteRunInfo(o, left, rec); err != nil {
+		if err := run.WriteRunInfo(o, left, rec); err != nil {
 			fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
 		}
 		printOutcome(c, left)
@@ -216,7 +216,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, rec 
 		return runErr
 	}
 	printReport(c, rep)
-	if err := runner.WriteRunInfo(o, rep, rec); err != nil {
+	if err := run.WriteRunInfo(o, rep, rec); err != nil {
 		return err
 	}
 	if rep.Outcome != submission.OutcomeAborted {
@@ -264,10 +264,10 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o runner.Options, rec 
 
 // runOptions turns the run command's flags into runner options, checking
 // each.
-func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
+func runOptions(c *cli.Context, log *zap.Logger) (run.Options, error) {
 	mode, err := parseMode(firstMode(c))
 	if err != nil {
-		return runner.Options{}, err
+		return run.Options{}, err
 	}
 	o, err := testOptions(c, log, mode)
 	if err != nil {
@@ -302,16 +302,16 @@ func runOptions(c *cli.Context, log *zap.Logger) (runner.Options, error) {
 // endpoints (the flags run and tune share) into runner options for a test
 // in mode (which picks a --generation-config's per-mode sampling): all but
 // the output folder and the run's own settings.
-func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (runner.Options, error) {
+func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (run.Options, error) {
 	b, err := benchmark.Lookup(c.String("benchmark"))
 	if err != nil {
-		return runner.Options{}, err
+		return run.Options{}, err
 	}
 	scen, b, err := parseRunScenario(c.String("scenario"), b)
 	if err != nil {
-		return runner.Options{}, err
+		return run.Options{}, err
 	}
-	o := runner.Options{
+	o := run.Options{
 		Benchmark:              b,
 		Scenario:               scen,
 		Mode:                   mode,
@@ -396,7 +396,7 @@ func apiKey(c *cli.Context) (string, error) {
 }
 
 // samplingFlags returns the sampling flags that are set, by their wire
-// names: the last generation-config layer (runner.Options.SetSampling).
+// names: the last generation-config layer (run.Options.SetSampling).
 func samplingFlags(c *cli.Context) map[string]any {
 	flags := map[string]any{}
 	for flag, key := range map[string]string{
@@ -416,7 +416,7 @@ func samplingFlags(c *cli.Context) map[string]any {
 	return flags
 }
 
-func printReport(c *cli.Context, rep *runner.Report) {
+func printReport(c *cli.Context, rep *run.Report) {
 	w := c.App.Writer
 	result := rep.Summary.Result
 	if rep.Settings.Mode == loadgen.AccuracyOnly {
@@ -461,9 +461,9 @@ var abortGrace = 3 * time.Second
 // Server scenario keeps its schedule to min_duration), it marks the output
 // folder aborted, removing LoadGen's unfinished logs, and returns that
 // report as left, with the pool's counts so far.
-func runUntilInterrupted(ctx, runCtx context.Context, o runner.Options) (rep *runner.Report, err error, left *runner.Report) {
+func runUntilInterrupted(ctx, runCtx context.Context, o run.Options) (rep *run.Report, err error, left *run.Report) {
 	type result struct {
-		rep *runner.Report
+		rep *run.Report
 		err error
 	}
 	var live atomic.Pointer[func() sut.Stats]
@@ -471,7 +471,7 @@ func runUntilInterrupted(ctx, runCtx context.Context, o runner.Options) (rep *ru
 	start := time.Now()
 	done := make(chan result, 1)
 	go func() {
-		r, err := runner.Run(runCtx, o)
+		r, err := run.Run(runCtx, o)
 		done <- result{r, err}
 	}()
 	select {
@@ -484,7 +484,7 @@ func runUntilInterrupted(ctx, runCtx context.Context, o runner.Options) (rep *ru
 		return r.rep, r.err, nil
 	case <-time.After(abortGrace):
 	}
-	left = &runner.Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf"), Start: start, End: time.Now()}
+	left = &run.Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf"), Start: start, End: time.Now()}
 	left.Settings.Mode = o.Mode
 	if stats := live.Load(); stats != nil {
 		left.Stats = (*stats)()
@@ -499,7 +499,7 @@ func runUntilInterrupted(ctx, runCtx context.Context, o runner.Options) (rep *ru
 
 // printOutcome prints the run's verdict, the line to trust: VALID only
 // when LoadGen said VALID and no sample failed.
-func printOutcome(c *cli.Context, rep *runner.Report) {
+func printOutcome(c *cli.Context, rep *run.Report) {
 	w := c.App.Writer
 	if rep.Outcome == submission.OutcomeValid {
 		fmt.Fprintf(w, "=== Outcome: VALID ===\n")
@@ -514,7 +514,7 @@ func printOutcome(c *cli.Context, rep *runner.Report) {
 	}
 }
 
-func printFailures(c *cli.Context, rep *runner.Report) {
+func printFailures(c *cli.Context, rep *run.Report) {
 	w := c.App.ErrWriter
 	s := rep.Stats
 	fmt.Fprintf(w, "\n%d sample(s) failed:\n", s.Failed)
@@ -527,7 +527,7 @@ func printFailures(c *cli.Context, rep *runner.Report) {
 	if int64(len(s.FirstFailures)) < s.Failed {
 		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
 	}
-	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, runner.FailuresFile))
+	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, run.FailuresFile))
 	if s.Stopped != "" {
 		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
 	}
@@ -542,7 +542,7 @@ func orDash(s string) string {
 
 // fileRun files the run into the results tree and runs the compliance
 // verification that applies.
-func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance string) error {
+func fileRun(c *cli.Context, o run.Options, rep *run.Report, compliance string) error {
 	dir, err := submission.FileRun(submission.RunRecord{
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
@@ -578,7 +578,7 @@ func fileRun(c *cli.Context, o runner.Options, rep *runner.Report, compliance st
 }
 
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
-func evaluateRun(c *cli.Context, o runner.Options, rep *runner.Report) error {
+func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) error {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
 		fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
 		return nil

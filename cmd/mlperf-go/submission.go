@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 func submissionCommand() *cli.Command {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/internal/runner"
-	"github.com/mlperf-go/mlperf-go/internal/tune"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/tune"
 )
 
 const catTune = "Tuning"
@@ -148,7 +148,7 @@ func tuneAction(c *cli.Context) error {
 		Base:   o,
 		Dir:    dir,
 		Record: runRecord(c, "", eng),
-		Run: func(ctx context.Context, o runner.Options) (*runner.Report, error) {
+		Run: func(ctx context.Context, o run.Options) (*run.Report, error) {
 			rep, err, left := runUntilInterrupted(ctx, ctx, o)
 			if left != nil {
 				return left, errors.New(left.OutcomeReason)

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/fakeendpoint"
-	"github.com/mlperf-go/mlperf-go/internal/submission"
-	"github.com/mlperf-go/mlperf-go/internal/tune"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/tune"
 )
 
 // tuneDirOf returns the one tune folder under root/<bench>/<scenario>.
@@ -70,7 +70,7 @@ func TestTuneServerKnownAnswer(t *testing.T) {
 	capacity := slots / (ttft + (tokens-1)*tpot).Seconds() // C = S/L = 100/s
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: tokens, TTFT: ttft, TPOT: tpot,
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: tokens, TTFT: ttft, TPOT: tpot,
 		MaxConcurrency: slots, StreamInterval: interval})
 	runs := filepath.Join(dir, "runs")
 	common := append([]string{"-b", name, "-e", url, "--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
@@ -177,7 +177,7 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 	capacity := slots / (ttft + tpot).Seconds() // 20/s
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 2, TTFT: ttft, TPOT: tpot, MaxConcurrency: slots})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 2, TTFT: ttft, TPOT: tpot, MaxConcurrency: slots})
 	tuneRoot := filepath.Join(dir, "tune")
 	start := time.Now()
 	out, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "-e", url, "--tune-dir", tuneRoot,
@@ -222,7 +222,7 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 	const name = "llama3_1-8b"
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
-	url := startFake(t, fakeendpoint.Config{Model: mustLookup(t, name).Model, OutputTokens: 11,
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 11,
 		TTFT: 30 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 4, StreamInterval: 10})
 	common := append([]string{"tune", "-b", name, "-e", url, "--tune-dir", filepath.Join(dir, "tune"),
 		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)

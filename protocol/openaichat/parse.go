@@ -3,8 +3,8 @@ package openaichat
 import (
 	"fmt"
 
-	"github.com/mlperf-go/mlperf-go/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
 

@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
 
@@ -35,7 +35,7 @@ func (generate) DefaultTimeout() time.Duration { return 1200 * time.Second }
 
 // DefaultParams sends no sampling parameter (the server's defaults apply);
 // a benchmark's reference values are its registered default sampling
-// (internal/benchmark Benchmark.Sampling).
+// (benchmark.Benchmark.Sampling).
 func (generate) DefaultParams() protocol.Params { return &Params{} }
 
 func (generate) DecodeResponse(out, body []byte) ([]byte, int64, error) {

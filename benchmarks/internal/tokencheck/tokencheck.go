@@ -20,8 +20,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
-	"github.com/mlperf-go/mlperf-go/internal/benchmark"
 )
 
 // DatasetInfo is what an accuracy log is checked against.

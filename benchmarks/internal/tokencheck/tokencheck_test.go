@@ -12,7 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	. "github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
-	"github.com/mlperf-go/mlperf-go/benchmarks/llama31_8b"
+	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
 	"github.com/mlperf-go/mlperf-go/internal/acclog"
 )
 
@@ -180,12 +180,12 @@ func TestEndToEnd(t *testing.T) {
 	if err := tokensynth.Llama(lp, 12, 5); err != nil {
 		t.Fatal(err)
 	}
-	ld, err := llama31_8b.Open(lp)
+	ld, err := llama31.Open(lp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	li := llama31_8b.AccuracyInfo("llama3_1-8b", ld)
-	if li.Samples != 12 || li.Vocab != llama31_8b.VocabSize || li.Datasets != nil {
+	li := llama31.AccuracyInfo("llama3_1-8b", ld)
+	if li.Samples != 12 || li.Vocab != llama31.VocabSize || li.Datasets != nil {
 		t.Errorf("llama AccuracyInfo = %+v", li)
 	}
 }
@@ -198,7 +198,7 @@ func FuzzCheck(f *testing.F) {
 		for i, b := range more { // more entries: each byte an index
 			entries = append(entries, ent(uint64(i+1), int(b), int32(b)))
 		}
-		for bench, extra := range map[string]func() Extra{"llama3_1-8b": llama31_8b.NewChecks, "gpt-oss-120b": gptoss120b.NewChecks} {
+		for bench, extra := range map[string]func() Extra{"llama3_1-8b": llama31.NewChecks, "gpt-oss-120b": gptoss120b.NewChecks} {
 			r := Check(entries, DatasetInfo{Benchmark: bench, Samples: int(samples), Vocab: 200, Extra: extra})
 			if r.Present+len(r.Missing) != int(samples) {
 				t.Fatalf("present %d + missing %d != %d samples", r.Present, len(r.Missing), samples)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
-	"github.com/mlperf-go/mlperf-go/benchmarks/llama31_8b"
+	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -46,12 +46,12 @@ func BenchmarkOpenLlamaJSON(b *testing.B) {
 	p := benchFile(b, "cnn_eval.json", tokensynth.Llama)
 	b.ReportAllocs()
 	for b.Loop() {
-		d, err := llama31_8b.Open(p)
+		d, err := llama31.Open(p)
 		if err != nil || d.Len() != benchSamples {
 			b.Fatal(d, err)
 		}
 	}
-	reportRetained(b, func() any { d, _ := llama31_8b.Open(p); return d })
+	reportRetained(b, func() any { d, _ := llama31.Open(p); return d })
 }
 
 func BenchmarkEncodingJSONLlama(b *testing.B) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
-	"github.com/mlperf-go/mlperf-go/benchmarks/llama31_8b"
+	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
@@ -54,11 +54,11 @@ func TestReferenceToolingFiles(t *testing.T) {
 		open                 func(string) (*tokenset.Dataset, error)
 		want                 []sample
 	}{
-		{"llama_cnn_eval.json", "json", "tok_input", llama31_8b.Open, llamaFixture},
-		{"llama_orient_records.json", "json", "tok_input", llama31_8b.Open, llamaFixture},
-		{"llama_orient_columns.json", "json", "tok_input", llama31_8b.Open, llamaFixture},
-		{"llama_orient_index.json", "json", "tok_input", llama31_8b.Open, llamaFixture},
-		{"llama_orient_split.json", "json", "tok_input", llama31_8b.Open, llamaFixture},
+		{"llama_cnn_eval.json", "json", "tok_input", llama31.Open, llamaFixture},
+		{"llama_orient_records.json", "json", "tok_input", llama31.Open, llamaFixture},
+		{"llama_orient_columns.json", "json", "tok_input", llama31.Open, llamaFixture},
+		{"llama_orient_index.json", "json", "tok_input", llama31.Open, llamaFixture},
+		{"llama_orient_split.json", "json", "tok_input", llama31.Open, llamaFixture},
 		{"gptoss_tok_input_int64.parquet", "parquet", "tok_input", gptoss120b.Open, gptossFixture},
 		{"gptoss_input_tokens_int32.parquet", "parquet", "input_tokens", gptoss120b.Open, gptossFixture},
 		{"gptoss_orient_columns.json", "json", "tok_input", gptoss120b.Open, gptossFixture},
@@ -129,31 +129,31 @@ func TestTokenErrors(t *testing.T) {
 		path func(t *testing.T) string
 		want []string // substrings of the error
 	}{
-		{"json wrong column name", llama31_8b.Open, func(t *testing.T) string {
+		{"json wrong column name", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"input_ids": [1,2], "output": "x"}]`)
 		}, []string{"d.json", "record 0", `"tok_input"`, `"input_ids"`}},
-		{"json non-integer token", llama31_8b.Open, func(t *testing.T) string {
+		{"json non-integer token", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": [1,2], "output": "a"}, {"tok_input": [3, 4.5], "output": "b"}]`)
 		}, []string{"d.json", "record 1", "tok_input[1] is 4.5", "not an integer"}},
-		{"json string token", llama31_8b.Open, func(t *testing.T) string {
+		{"json string token", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": ["7"], "output": "a"}]`)
 		}, []string{"record 0", `tok_input[0] is "7"`}},
-		{"json out of range", llama31_8b.Open, func(t *testing.T) string {
+		{"json out of range", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": [1, 128256], "output": "a"}]`)
 		}, []string{"record 0", "tok_input[1] = 128256", "Llama 3 vocabulary [0,128256)"}},
 		{"json negative", gptoss120b.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"input_tokens": [-1]}]`)
 		}, []string{"record 0", "input_tokens[0] = -1"}},
-		{"json huge", llama31_8b.Open, func(t *testing.T) string {
+		{"json huge", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": [99999999999999999999999]}]`)
 		}, []string{"record 0", "outside the Llama 3 vocabulary"}},
-		{"json empty prompt", llama31_8b.Open, func(t *testing.T) string {
+		{"json empty prompt", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": [1]}, {"tok_input": [1]}, {"tok_input": [ ]}]`)
 		}, []string{"record 2", "empty prompt"}},
-		{"json null prompt", llama31_8b.Open, func(t *testing.T) string {
+		{"json null prompt", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": null}]`)
 		}, []string{"record 0", "empty prompt", "null"}},
-		{"json values orient", llama31_8b.Open, func(t *testing.T) string {
+		{"json values orient", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[[1, [1,2], "x"]]`)
 		}, []string{"record 0", `orient="records"`}},
 		{"json columns orient wrong name", gptoss120b.Open, func(t *testing.T) string {
@@ -162,31 +162,31 @@ func TestTokenErrors(t *testing.T) {
 		{"json columns orient bad token", gptoss120b.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `{"tok_input": {"0": [1], "1": [true]}}`)
 		}, []string{`record 1 (index "1")`, "tok_input[0] is true"}},
-		{"json split wrong name", llama31_8b.Open, func(t *testing.T) string {
+		{"json split wrong name", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `{"columns": ["a"], "index": [0], "data": [[[1]]]}`)
 		}, []string{`columns: "a"`}},
-		{"json empty list", llama31_8b.Open, func(t *testing.T) string {
+		{"json empty list", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[]`)
 		}, []string{"no samples"}},
-		{"json truncated", llama31_8b.Open, func(t *testing.T) string {
+		{"json truncated", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": [1, 2`)
 		}, []string{"d.json", "record 0"}},
-		{"json trailing garbage", llama31_8b.Open, func(t *testing.T) string {
+		{"json trailing garbage", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", `[{"tok_input": [1]}] x`)
 		}, []string{"after the JSON value"}},
-		{"pickle llama", llama31_8b.Open, func(t *testing.T) string {
+		{"pickle llama", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "cnn_eval.pkl", "\x80\x04\x95junk")
 		}, []string{"cnn_eval.pkl", "Python pickle", "to_json(", "cnn_eval.json", "orient='records'"}},
 		{"pickle gptoss", gptoss120b.Open, func(t *testing.T) string {
 			return writeFile(t, "acc.pkl", "\x80\x04\x95junk")
 		}, []string{"acc.pkl", "Python pickle", "to_parquet(", "acc.parquet"}},
-		{"not a dataset", llama31_8b.Open, func(t *testing.T) string {
+		{"not a dataset", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.csv", "tok_input,output\n")
 		}, []string{"neither JSON nor parquet"}},
-		{"empty file", llama31_8b.Open, func(t *testing.T) string {
+		{"empty file", llama31.Open, func(t *testing.T) string {
 			return writeFile(t, "d.json", "")
 		}, []string{"is empty"}},
-		{"missing file", llama31_8b.Open, func(t *testing.T) string {
+		{"missing file", llama31.Open, func(t *testing.T) string {
 			return filepath.Join(t.TempDir(), "nope.json")
 		}, []string{"nope.json"}},
 		{"parquet wrong column name", gptoss120b.Open, func(t *testing.T) string {
@@ -320,7 +320,7 @@ func TestParquetPyarrowLayout(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
-	d, err := llama31_8b.Open(filepath.Join("testdata", "tokens", "llama_cnn_eval.json"))
+	d, err := llama31.Open(filepath.Join("testdata", "tokens", "llama_cnn_eval.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func FuzzTokenJSON(f *testing.F) {
 	f.Add([]byte(`[{"tok_input": [1, -2, 3e4, "x", null, [1]]}]`))
 	f.Add([]byte(`{"columns": [], "data": [[]]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, spec := range []*tokenset.Spec{&llama31_8b.Spec, &gptoss120b.Spec} {
+		for _, spec := range []*tokenset.Spec{&llama31.Spec, &gptoss120b.Spec} {
 			d, err := tokenset.ReadJSON(bytes.NewReader(b), "fuzz.json", spec)
 			if err != nil {
 				continue

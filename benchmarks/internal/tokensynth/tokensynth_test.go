@@ -12,7 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
-	"github.com/mlperf-go/mlperf-go/benchmarks/llama31_8b"
+	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
 )
 
 type llmSample struct {
@@ -43,7 +43,7 @@ func TestLlamaRoundTrip(t *testing.T) {
 	if err := tokensynth.Llama(p, 40, 7); err != nil {
 		t.Fatal(err)
 	}
-	d, err := llama31_8b.Open(p)
+	d, err := llama31.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,9 +7,9 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/mlperf-go/mlperf-go/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/internal/slab"
 	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jscan"
 )
 
 // TokenID is any integer type a tokenised dataset may store.

@@ -1,0 +1,533 @@
+// Package benchmark is the registry of the MLPerf benchmarks mlperf-go runs.
+// Each benchmark lives in its own folder under benchmarks/ and registers
+// itself from init with Register, carrying its facts (LoadGen model names,
+// submission directory, default API and served model, dataset sizes, the
+// submission rules of each round) and its behaviour (opening its dataset,
+// building request bodies, evaluating accuracy logs, writing a synthetic
+// dataset). The core packages — the runner, the submission checks, the CLI —
+// look benchmarks up here and never name one, as database/sql never names a
+// driver. Adding a benchmark is one folder and one import in benchmarks/all.
+package benchmark
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/qsl"
+)
+
+// Output says what a benchmark's responses to LoadGen hold.
+type Output int
+
+const (
+	// Text responses are the UTF-8 text the model generated.
+	Text Output = iota
+	// TokenIDs responses are int32 little-endian output token IDs.
+	TokenIDs
+)
+
+// Benchmark is one MLPerf Inference benchmark: its facts and its behaviour.
+// Lookup returns it with a variant's facts applied when given a variant's
+// name.
+type Benchmark struct {
+	// Name is LoadGen's model name in mlperf.conf, e.g. "llama3_1-8b" (a
+	// variant's own name, e.g. "llama3_1-8b-edge", when looked up by it;
+	// LoadGenName, when set, is what LoadGen is given instead).
+	Name string
+	// LoadGenName, when set, is the model name LoadGen reads mlperf.conf
+	// and user.conf under, for a variant mlperf.conf has no entry of its
+	// own for ("": Name). See LoadGenModel.
+	LoadGenName string
+	// Settings are user.conf keys the round requires of this benchmark (or
+	// variant) that LoadGen's built-in mlperf.conf lacks; the runner writes
+	// them into the user.conf it gives LoadGen, under LoadGenModel and the
+	// scenario run, ahead of the user's own lines.
+	Settings []Setting
+	// Splits are the dataset splits read when the user names none (nil:
+	// the dataset reader's default).
+	Splits []string
+	// Base is the registered benchmark's Name; it differs from Name only
+	// for a variant.
+	Base string
+	// SubmissionDir is the directory name the submission tree and the
+	// official checker use, e.g. "llama3.1-8b".
+	SubmissionDir string
+	// Variants are the benchmark's other LoadGen model names (Interactive,
+	// edge), each with the facts that differ.
+	Variants []Variant
+	// API is the endpoint protocol used unless --api overrides it.
+	API protocol.Protocol
+	// Model is the served model name sent in requests by default.
+	Model string
+	// Output is what responses carry.
+	Output Output
+	// FinalResponseOmitsFirstToken says the reference SUT, when it reports
+	// a first token to LoadGen (Server, Interactive, SingleStream with
+	// token latencies), completes the sample with every token except the
+	// first, counting n-1 (gpt-oss-120b's server_sut.py
+	// _send_final_response). LoadGen's TPOT and tokens/s follow the final
+	// count, so mlperf-go matches it per benchmark.
+	FinalResponseOmitsFirstToken bool
+	// DatasetSize is the size of the official dataset (performance set).
+	DatasetSize int
+	// AccuracySize is the number of samples an accuracy run must cover.
+	AccuracySize int
+	// Description is one line for help text.
+	Description string
+	// DatasetHelp says, for help text, what --dataset takes.
+	DatasetHelp string
+	// InputDataTypes is what the harness sends, as measurements.json's
+	// input_data_types states it ("int32 token ids").
+	InputDataTypes string
+	// Sampling is the reference's default generation config per endpoint
+	// protocol: a JSON object with the request's wire names, decoded over
+	// the protocol's DefaultParams (DefaultSampling) as the first layer
+	// under --generation-config and the sampling flags. A protocol without
+	// an entry sends its DefaultParams (no sampling parameter: the server's
+	// defaults apply).
+	Sampling map[protocol.Protocol]json.RawMessage
+	// Requests, when set, names the reference whose request bodies a run
+	// over api in round sends, for the run record and the submission
+	// README ("" where the round does not decide it). It reports an
+	// unknown round as an error.
+	Requests func(api protocol.Protocol, round string) (string, error)
+	// Open opens the benchmark's dataset from paths (files or directories)
+	// and checks all of it, so bad input is reported before a test starts.
+	// splits picks and orders the dataset's splits where it has any.
+	Open func(paths, splits []string) (Dataset, error)
+	// Synth writes a small synthetic dataset of n samples in the real
+	// format into dir and returns the files written. The same seed gives
+	// the same bytes.
+	Synth func(dir string, n int, seed uint64) ([]string, error)
+	// EngineRules are the engine flags the benchmark's rules require and
+	// forbid when mlperf-go launches the engine (--launch), per engine
+	// kind, on top of those of every benchmark.
+	EngineRules map[engine.Kind]engine.Rules
+	// Compliance lists the compliance tests the benchmark takes, by name
+	// ("TEST06"), with their official audit.config and constants.
+	Compliance map[string]Compliance
+	// Rounds holds the submission checker's rules for the benchmark per
+	// round ("v6.0", "v6.1"); a round without an entry does not have the
+	// benchmark.
+	Rounds map[string]*Rules
+}
+
+// Variant is another LoadGen model name of a benchmark (its Interactive or
+// edge form): the same dataset reader, requests and evaluator, with the
+// facts below in place of the benchmark's where set.
+type Variant struct {
+	// Name is the variant's LoadGen model name, e.g.
+	// "llama3_1-8b-interactive".
+	Name string
+	// SubmissionDir is where its runs are filed ("" for the benchmark's).
+	SubmissionDir string
+	// DatasetSize and AccuracySize replace the benchmark's when non-zero.
+	DatasetSize, AccuracySize int
+	// Description replaces the benchmark's when set.
+	Description string
+	// Interactive marks the variant as the benchmark's Interactive
+	// scenario: LoadGen runs it as the Server scenario of the variant's
+	// model name (mlperf.conf gives the *-interactive names their own
+	// TTFT/TPOT limits) and it is filed under Interactive/.
+	Interactive bool
+	// LoadGenName, when set, is the model name LoadGen runs the variant
+	// under, where mlperf.conf has no entry for Name (qwen3-vl's
+	// Interactive runs as qwen3-vl-235b-a22b with Settings on top).
+	LoadGenName string
+	// Settings are what the round requires of the variant beyond
+	// mlperf.conf's entries for its LoadGen model name (the benchmark's own
+	// Settings do not carry over to a variant).
+	Settings []Setting
+	// Splits replace the benchmark's default dataset splits when set.
+	Splits []string
+	// DatasetHelp replaces the benchmark's when set.
+	DatasetHelp string
+	// Synth replaces the benchmark's synthetic dataset writer when set
+	// (a variant whose official dataset has another layout).
+	Synth func(dir string, n int, seed uint64) ([]string, error)
+}
+
+// Setting is one user.conf key a round requires that LoadGen's built-in
+// mlperf.conf does not set, with where the requirement comes from.
+type Setting struct {
+	// Key is the user.conf key (e.g. "target_latency") and Value its value
+	// in user.conf's units (ms for latencies).
+	Key, Value string
+	// Why names the rule, for the generated user.conf and the run record.
+	Why string
+}
+
+// Dataset is an opened benchmark dataset.
+type Dataset interface {
+	// Len is the number of samples.
+	Len() int
+	// Close releases the dataset's files.
+	Close() error
+	// Bodies returns the qsl.Builder that turns samples into request
+	// bodies for o.API, and the prefix those bodies share (nil if none
+	// worth sharing) for qsl.Library.SharePrefix. An API the benchmark
+	// cannot be sent over is an error naming it.
+	Bodies(o BodyOptions) (qsl.Builder, []byte, error)
+	// Evaluate scores or checks an accuracy log (LoadGen's
+	// mlperf_log_accuracy.json at logPath) against the dataset.
+	Evaluate(logPath string, o EvalOptions) (Evaluation, error)
+}
+
+// BodyOptions say how request bodies are built.
+type BodyOptions struct {
+	// Benchmark is the benchmark (with its variant's facts) being run.
+	Benchmark Benchmark
+	// API is the endpoint protocol; Model the served model name.
+	API   protocol.Protocol
+	Model string
+	// Stream asks for streamed responses.
+	Stream bool
+	// Guided turns on guided decoding where the benchmark has it (the
+	// answer's JSON schema as response_format).
+	Guided bool
+	// Sampling are the sampling parameters, of API's own type
+	// (API.DefaultParams); nil sends the benchmark's defaults
+	// (DefaultSampling).
+	Sampling protocol.Params
+	// Round is the MLPerf round whose reference the bodies follow ("v6.0",
+	// "v6.1"; "" is the benchmark's default), where the round changes them.
+	// A round the benchmark does not know is an error.
+	Round string
+	// Logger receives warnings about the bodies chosen (nil: none).
+	Logger *zap.Logger
+}
+
+// Params returns the sampling parameters the bodies carry: Sampling, or the
+// benchmark's defaults for API.
+func (o BodyOptions) Params() (protocol.Params, error) {
+	if o.Sampling != nil {
+		return o.Sampling, nil
+	}
+	return o.Benchmark.DefaultSampling(o.API)
+}
+
+// EvalOptions tune Dataset.Evaluate. Zero values take the evaluator's
+// (the reference's) defaults.
+type EvalOptions struct {
+	// Benchmark is the benchmark (with its variant's facts) the log belongs
+	// to.
+	Benchmark Benchmark
+	// Out is the accuracy.txt to write, for evaluators that write one
+	// ("": next to the log).
+	Out string
+	// Seed, when set, replaces the evaluator's random seed.
+	Seed *uint64
+	// Workers, when positive, replaces the evaluator's worker count where
+	// it changes random draws.
+	Workers int
+	// Interactive judges against the Interactive scenario's target.
+	Interactive bool
+	// Round is the MLPerf round whose scorer applies, where the rounds
+	// score differently ("": the evaluator's default).
+	Round string
+}
+
+// Evaluation is what an evaluator found.
+type Evaluation struct {
+	// Report is the text to show: tables, checks, the next step.
+	Report string
+	// Failure is non-nil when the log failed its checks or missed the
+	// target; it says which.
+	Failure error
+}
+
+// FakeAnswer is one chat sample the fake endpoint can answer with its
+// ground truth: UserText is the exact text part of the user message the
+// harness sends for it (the fake keys answers on it), AltUserTexts the same
+// sample's text as other rounds' requests write it; Category, Brand and
+// IsSecondhand are the right answer; Categories the candidates a wrong
+// answer picks from.
+type FakeAnswer struct {
+	UserText     string
+	AltUserTexts []string
+	Category     string
+	Brand        string
+	IsSecondhand bool
+	Categories   []string
+}
+
+// FakeAnswerer is implemented by datasets whose answers the fake endpoint
+// must be told (chat answers keyed on the user text). Token-ID benchmarks
+// need not: the fake derives their output from the prompt.
+type FakeAnswerer interface {
+	FakeAnswers() []FakeAnswer
+}
+
+// Compliance is one compliance test of a benchmark.
+type Compliance struct {
+	// AuditConfig is the official audit.config, byte for byte.
+	AuditConfig []byte
+	// EOSTokenID is the token TEST06's EOS check looks for (0 where the
+	// test has none).
+	EOSTokenID int64
+}
+
+// Rules are one benchmark's rules in one round, as the official submission
+// checker (tools/submission/submission_checker/constants.py) holds them.
+// Scenario keys are the checker's scenario directory names ("Offline").
+type Rules struct {
+	// Required and Optional list scenarios per system_type
+	// ("datacenter", "edge", "datacenter,edge"); a system_type whose suite
+	// does not contain the benchmark has no entry.
+	Required map[string][]string
+	Optional map[string][]string
+	// PerformanceSampleCount is the minimum effective_performance_sample_count.
+	PerformanceSampleCount int64
+	// AccuracySampleCount is the dataset size an accuracy run must cover,
+	// per scenario directory ("" applies to every scenario).
+	AccuracySampleCount map[string]int64
+	// OfflineMinSamplesPerQuery is OFFLINE_MIN_SPQ_SINCE_V4 (closed division).
+	OfflineMinSamplesPerQuery int64
+	// MinQueries is the min-queries table (scenarios without early stopping).
+	MinQueries map[string]int64
+	// LatencyConstraintNS is latency-constraint: the Server target latency
+	// (and Interactive's where the round sets one).
+	LatencyConstraintNS map[string]int64
+	// LLM marks benchmarks the checker treats as LLMs (get_llm_models):
+	// use_token_latencies required, TTFT/TPOT limits in Server/Interactive.
+	LLM bool
+	// TokenLimits are LLM_LATENCY_LIMITS per scenario.
+	TokenLimits map[string]TokenLimit
+	// Accuracy lists the accuracy.txt lower bounds per scenario ("" applies
+	// to every scenario); Upper the upper limits.
+	Accuracy map[string][]Bound
+	Upper    []Bound
+	// Compliance lists the compliance tests the closed division needs.
+	Compliance []string
+	// ResultField names the detail-log key holding the benchmark's metric
+	// where it overrides the scenario's usual one
+	// (RESULT_FIELD_BENCHMARK_OVERWRITE), per effective_scenario.
+	ResultField map[string]string
+}
+
+// TokenLimit is a p99 time-to-first-token / time-per-output-token limit in
+// ns; the checker requires the logged value to be strictly below it.
+type TokenLimit struct{ TTFTNS, TPOTNS int64 }
+
+// Bound is one accuracy metric's bound: Metric is the checker's
+// ACC_PATTERN name ("ROUGE1", "F1_HIERARCHICAL") and Value the float64
+// Python computes for it ("reference × 0.99"), written out literally.
+type Bound struct {
+	Metric string
+	Value  float64
+}
+
+var (
+	mu    sync.RWMutex
+	byKey = map[string]Benchmark{} // registered benchmarks by Name
+)
+
+// Register adds b to the registry; benchmarks call it from init. It panics
+// when b lacks a name, dataset reader or submission directory, when a
+// default sampling entry does not decode into its protocol's parameters, or
+// when one of its names is taken, as database/sql.Register does.
+func Register(b Benchmark) {
+	mu.Lock()
+	defer mu.Unlock()
+	if b.Name == "" || b.SubmissionDir == "" || b.Open == nil {
+		panic(fmt.Sprintf("benchmark: Register(%q): Name, SubmissionDir and Open are required", b.Name))
+	}
+	b.Base = b.Name
+	for api := range b.Sampling {
+		if _, err := b.DefaultSampling(api); err != nil {
+			panic(fmt.Sprintf("benchmark: Register(%q): %v", b.Name, err))
+		}
+	}
+	for _, n := range b.names() {
+		if _, _, ok := lookupLocked(n); ok {
+			panic(fmt.Sprintf("benchmark: Register(%q): the name %q is already registered", b.Name, n))
+		}
+	}
+	byKey[b.Name] = b
+}
+
+// names are every name b answers to.
+func (b Benchmark) names() []string {
+	n := []string{b.Name, b.SubmissionDir}
+	for _, v := range b.Variants {
+		n = append(n, v.Name)
+		if v.SubmissionDir != "" {
+			n = append(n, v.SubmissionDir)
+		}
+	}
+	return n
+}
+
+// Lookup returns the benchmark named name: a LoadGen model name, a
+// variant's LoadGen name ("llama3_1-8b-interactive", returned with the
+// variant's facts) or a submission directory name ("llama3.1-8b").
+func Lookup(name string) (Benchmark, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if b, v, ok := lookupLocked(name); ok {
+		return b.withVariant(v), nil
+	}
+	if len(byKey) == 0 {
+		return Benchmark{}, fmt.Errorf("unknown benchmark %q: no benchmark is registered (import github.com/mlperf-go/mlperf-go/benchmarks/all)", name)
+	}
+	return Benchmark{}, fmt.Errorf("unknown benchmark %q: use one of %s", name, strings.Join(namesLocked(), ", "))
+}
+
+func lookupLocked(name string) (Benchmark, *Variant, bool) {
+	if b, ok := byKey[name]; ok {
+		return b, nil, true
+	}
+	for _, b := range byKey {
+		if b.SubmissionDir == name {
+			return b, nil, true
+		}
+		for i := range b.Variants {
+			if v := &b.Variants[i]; v.Name == name || (v.SubmissionDir != "" && v.SubmissionDir == name) {
+				return b, v, true
+			}
+		}
+	}
+	return Benchmark{}, nil, false
+}
+
+// InteractiveVariant returns the benchmark as its Interactive scenario
+// runs it (the Variant marked Interactive applied); b itself when b is
+// already that variant. A benchmark without one is an error naming the
+// scenarios to use instead.
+func (b Benchmark) InteractiveVariant() (Benchmark, error) {
+	if b.Base != "" && b.Name != b.Base && !b.IsInteractive() {
+		// Another variant (llama3_1-8b-edge) has no Interactive form, even
+		// though it carries its base's variant list.
+		return Benchmark{}, fmt.Errorf("benchmark %s has no Interactive scenario: use its own scenarios, or -b %s", b.Name, b.Base)
+	}
+	for i := range b.Variants {
+		v := &b.Variants[i]
+		if !v.Interactive {
+			continue
+		}
+		if b.Name == v.Name {
+			return b, nil
+		}
+		return b.withVariant(v), nil
+	}
+	return Benchmark{}, fmt.Errorf("benchmark %s has no Interactive scenario: use Offline or Server", b.Name)
+}
+
+// IsInteractive reports whether b is its benchmark's Interactive variant
+// (what InteractiveVariant returns), whose Server runs are filed as
+// Interactive.
+func (b Benchmark) IsInteractive() bool {
+	for _, v := range b.Variants {
+		if v.Interactive && v.Name == b.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// withVariant returns b with v's facts applied (b itself for nil).
+func (b Benchmark) withVariant(v *Variant) Benchmark {
+	if v == nil {
+		return b
+	}
+	b.Name = v.Name
+	b.LoadGenName = v.LoadGenName
+	b.Settings = v.Settings
+	if v.Splits != nil {
+		b.Splits = v.Splits
+	}
+	if v.DatasetHelp != "" {
+		b.DatasetHelp = v.DatasetHelp
+	}
+	if v.Synth != nil {
+		b.Synth = v.Synth
+	}
+	if v.SubmissionDir != "" {
+		b.SubmissionDir = v.SubmissionDir
+	}
+	if v.DatasetSize > 0 {
+		b.DatasetSize = v.DatasetSize
+	}
+	if v.AccuracySize > 0 {
+		b.AccuracySize = v.AccuracySize
+	}
+	if v.Description != "" {
+		b.Description = v.Description
+	}
+	return b
+}
+
+// Names lists the registered benchmarks' LoadGen names with their
+// variants', sorted.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	var n []string
+	for _, b := range byKey {
+		n = append(n, b.Name)
+		for _, v := range b.Variants {
+			n = append(n, v.Name)
+		}
+	}
+	sort.Strings(n)
+	return n
+}
+
+// All returns the registered benchmarks (without variants applied), sorted
+// by name.
+func All() []Benchmark {
+	mu.RLock()
+	defer mu.RUnlock()
+	all := make([]Benchmark, 0, len(byKey))
+	for _, b := range byKey {
+		all = append(all, b)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all
+}
+
+// OpenDataset opens b's dataset from paths; see Benchmark.Open. No paths is
+// an error saying how to make a dataset. No splits reads b.Splits.
+func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
+	}
+	if len(splits) == 0 {
+		splits = b.Splits
+	}
+	return b.Open(paths, splits)
+}
+
+// LoadGenModel is the model name LoadGen runs b under: LoadGenName, else
+// Name.
+func (b Benchmark) LoadGenModel() string {
+	if b.LoadGenName != "" {
+		return b.LoadGenName
+	}
+	return b.Name
+}
+
+// DefaultSampling returns the sampling parameters b sends over api when the
+// user sets none: api's DefaultParams with b's Sampling entry for api, if
+// any, decoded over them (protocol.DecodeGenerationConfig, so a key api
+// does not take is an error naming it).
+func (b Benchmark) DefaultSampling(api protocol.Protocol) (protocol.Params, error) {
+	p := api.DefaultParams()
+	if def, ok := b.Sampling[api]; ok {
+		if err := protocol.DecodeGenerationConfig(def, p); err != nil {
+			return nil, fmt.Errorf("%s's default sampling for %s: %w", b.Name, api.Name(), err)
+		}
+	}
+	return p, nil
+}

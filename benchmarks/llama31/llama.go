@@ -1,0 +1,132 @@
+// Package llama31 is the llama3_1-8b benchmark: CNN/DailyMail
+// summarisation with Llama 3.1 8B Instruct, token IDs sent to vLLM's
+// /v1/completions and returned as int32 token IDs, with its -interactive and
+// -edge variants. It registers itself with package benchmark.
+package llama31
+
+import (
+	"embed"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+)
+
+// LoadGen model names and the submission directory.
+const (
+	Name            = "llama3_1-8b"
+	InteractiveName = "llama3_1-8b-interactive"
+	EdgeName        = "llama3_1-8b-edge"
+	SubmissionDir   = "llama3.1-8b"
+	// EdgeSubmissionDir is where the checker expects edge runs.
+	EdgeSubmissionDir = "llama3.1-8b-edge"
+)
+
+// Reference numbers.
+const (
+	// Samples is the size of the datacenter set (cnn_eval.json).
+	Samples = 13368
+	// EdgeSamples is the size of the edge set (sample_cnn_eval_5000.json).
+	EdgeSamples = 5000
+	// GenLen and EdgeGenLen are the reference evaluator's gen_len targets
+	// (language/llama3.1-8b/README.md); the submission checker accepts
+	// ±10%. gen_len is the character count of the decoded, stripped
+	// summaries (evaluation.py: sum(len(pred))), not a token count.
+	GenLen     = 8167644
+	EdgeGenLen = 3051113
+	// MaxTokens is the reference's max_tokens (SUT_VLLM.py); it also sets
+	// min_tokens = 1.
+	MaxTokens = 128
+	// TEST06EOS is Llama 3.1's <|eot_id|>, the end of a generated answer,
+	// which TEST06's EOS check looks for (the reference script defaults to
+	// Llama 2's id, 2, so it is given explicitly).
+	TEST06EOS = 128009
+)
+
+// EndOfSequence are Llama 3.1's end-of-sequence IDs (generation_config.json
+// eos_token_id): <|end_of_text|>, <|eom_id|>, <|eot_id|>. The accuracy
+// check counts any of them when it looks for outputs TEST06 would fail.
+var EndOfSequence = []int32{128001, 128008, 128009}
+
+// sampling is the reference's gen_kwargs (language/llama3.1-8b/SUT_VLLM.py):
+// greedy (temperature 0, top_p 1, top_k 1), seed 42, max_tokens 128,
+// min_tokens 1.
+const sampling = `{"temperature": 0, "top_p": 1, "top_k": 1, "seed": 42, "max_tokens": 128, "min_tokens": 1}`
+
+//go:embed TEST06.audit.config
+var auditConfigs embed.FS
+
+func init() {
+	test06, err := auditConfigs.ReadFile("TEST06.audit.config")
+	if err != nil {
+		panic(err)
+	}
+	benchmark.Register(benchmark.Benchmark{
+		Name:          Name,
+		SubmissionDir: SubmissionDir,
+		Variants: []benchmark.Variant{
+			{Name: InteractiveName, Interactive: true},
+			{Name: EdgeName, SubmissionDir: EdgeSubmissionDir, DatasetSize: EdgeSamples, AccuracySize: EdgeSamples,
+				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions"},
+		},
+		API:            openaicompletions.Protocol,
+		Model:          "meta-llama/Llama-3.1-8B-Instruct",
+		Output:         benchmark.TokenIDs,
+		DatasetSize:    Samples,
+		AccuracySize:   Samples,
+		Description:    "CNN/DailyMail summarisation, token IDs, vLLM /v1/completions",
+		DatasetHelp:    "one JSON or parquet file (cnn_eval.json)",
+		InputDataTypes: "int32 token ids",
+		Sampling:       map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
+		Open: func(paths, _ []string) (benchmark.Dataset, error) {
+			path, err := tokenset.OnePath(Name, paths)
+			if err != nil {
+				return nil, err
+			}
+			d, err := Open(path)
+			if err != nil {
+				return nil, err
+			}
+			return dataset{d}, nil
+		},
+		Synth: func(dir string, n int, seed uint64) ([]string, error) {
+			p := filepath.Join(dir, "cnn_eval.json")
+			return []string{p}, tokensynth.Llama(p, n, int64(seed))
+		},
+		Compliance: map[string]benchmark.Compliance{
+			"TEST06": {AuditConfig: test06, EOSTokenID: TEST06EOS},
+		},
+		Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+	})
+}
+
+// dataset is an opened CNN/DailyMail set with the benchmark's evaluator.
+type dataset struct{ *tokenset.Dataset }
+
+// Evaluate checks the log against the set and gives the official
+// evaluator's command.
+func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+	return tokencheck.Evaluate(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), EvaluatorCommand(logPath, d.Path()))
+}
+
+// AccuracyInfo returns what an accuracy run of benchmark (a LoadGen name of
+// this benchmark) over d is checked against: every sample of d.
+func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo {
+	return tokencheck.DatasetInfo{Benchmark: benchmark, Samples: d.Len(), Vocab: VocabSize, Extra: NewChecks}
+}
+
+// EvaluatorCommand returns the official evaluator's command line for an
+// accuracy log (language/llama3.1-8b/README.md, run_accuracy.sh), to run
+// from the root of a mlcommons/inference checkout; the paths are made
+// absolute. Its --model-name defaults to meta-llama/Meta-Llama-3.1-8B-Instruct
+// on the Hugging Face hub; add --model-name with a local checkpoint if
+// needed.
+func EvaluatorCommand(accLog, dataset string) string {
+	return "python3 language/llama3.1-8b/evaluation.py --mlperf-accuracy-file " + tokencheck.ShellQuote(tokencheck.AbsPath(accLog)) +
+		" --dataset-file " + tokencheck.ShellQuote(tokencheck.AbsPath(dataset)) + " --dtype int32"
+}

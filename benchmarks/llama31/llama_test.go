@@ -1,0 +1,104 @@
+package llama31_test
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
+	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+)
+
+// TestRegistered runs what the harness does with the benchmark through the
+// registry alone: synthesize, open, build request bodies, evaluate a log.
+func TestRegistered(t *testing.T) {
+	b, err := benchmark.Lookup(llama31.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files, err := b.Synth(dir, 6, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.OpenDataset(append(files, files[0]), nil); err == nil || !strings.Contains(err.Error(), "reads one dataset file, got 2") {
+		t.Errorf("two files: error %v", err)
+	}
+	d, err := b.OpenDataset(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Len() != 6 {
+		t.Fatalf("Len = %d, want 6", d.Len())
+	}
+	if _, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol}); err == nil || !strings.Contains(err.Error(), "cannot be sent over") {
+		t.Errorf("chat API: error %v", err)
+	}
+	p, err := b.DefaultSampling(openaicompletions.Protocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaicompletions.Protocol, Model: b.Model, Sampling: p})
+	if err != nil || prefix != nil {
+		t.Fatalf("Bodies: prefix %q, err %v", prefix, err)
+	}
+	prompts := d.(interface{ Tokens(int) []int32 })
+	err = builder.Build([]int{4}, func(i int, body []byte) {
+		var req struct {
+			Model     string  `json:"model"`
+			Prompt    []int32 `json:"prompt"`
+			MaxTokens int     `json:"max_tokens"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatal(err)
+		}
+		if req.Model != b.Model || req.MaxTokens != llama31.MaxTokens || len(req.Prompt) != len(prompts.Tokens(4)) {
+			t.Errorf("sample %d body: %s", i, body)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A log answering every sample with two tokens ending in one
+	// <|eot_id|> passes; the report names the official evaluator.
+	var entries []acclog.Entry
+	for i := 0; i < d.Len(); i++ {
+		data := make([]byte, 8)
+		binary.LittleEndian.PutUint32(data, 42)
+		binary.LittleEndian.PutUint32(data[4:], llama31.TEST06EOS)
+		entries = append(entries, acclog.Entry{SeqID: uint64(i), QSLIndex: i, Data: data, TokenCount: 2, HasTokenCount: true})
+	}
+	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := acclog.Write(f, entries); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b})
+	if err != nil || ev.Failure != nil {
+		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
+	}
+	for _, want := range []string{"6 of 6 samples present", "result: OK", "language/llama3.1-8b/evaluation.py", files[0]} {
+		if !strings.Contains(ev.Report, want) {
+			t.Errorf("report lacks %q:\n%s", want, ev.Report)
+		}
+	}
+	// A missing sample fails the check.
+	f, _ = os.Create(logPath)
+	acclog.Write(f, entries[1:])
+	f.Close()
+	if ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b}); err != nil || ev.Failure == nil {
+		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
+	}
+}

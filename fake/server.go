@@ -1,0 +1,503 @@
+// Package fake is an in-process stand-in for the inference servers
+// the harness talks to: a vLLM-like OpenAI server (/v1/chat/completions,
+// /v1/completions, /v1/models, /health), SGLang's native /generate, and
+// both servers' Prometheus /metrics. It answers deterministically, models
+// time to first token, time per output token and a concurrency limit with
+// FIFO queueing, and injects faults on request (faults.go), so the whole
+// harness runs and is tested without a GPU. It is a test instrument, not a
+// benchmark target: requests are decoded with encoding/json.
+//
+// Wire formats follow vLLM v0.12 (vllm/entrypoints/openai/serving_chat.py,
+// serving_completion.py, protocol.py) and SGLang v0.5.4 (the image the
+// reference's language/gpt-oss-120b/setup_enroot.sh pins;
+// sglang/srt/managers/tokenizer_manager.py, entrypoints/http_server.py).
+package fake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// DefaultModel is the served model name when Config.Model is empty.
+const DefaultModel = "Qwen/Qwen3-VL-235B-A22B-Instruct"
+
+// DefaultOutputTokens is the number of tokens the token-ID endpoints
+// (/v1/completions, /generate) generate when Config.OutputTokens is 0.
+const DefaultOutputTokens = 128
+
+// maxModelLen is what /v1/models reports: Qwen3-VL's native context length.
+const maxModelLen = 262144
+
+// Config configures a fake endpoint. The zero value is valid: model
+// DefaultModel, no latency, DefaultOutputTokens tokens, unlimited
+// concurrency, no faults, and every Qwen3-VL answer wrong (Accuracy 0).
+type Config struct {
+	// Model is the served model name listed by /v1/models and required (when
+	// given) in OpenAI requests. Default DefaultModel.
+	Model string
+	// TTFT is the time from taking a generation slot to the first token.
+	// Time spent queued for a slot adds to it, as on a real server. Default 0.
+	TTFT time.Duration
+	// TPOT is the time between consecutive output tokens. Default 0.
+	TPOT time.Duration
+	// OutputTokens is how many tokens /v1/completions and /generate produce,
+	// capped by the request's max tokens. Chat answers have as many tokens
+	// as their text has pieces (see Server docs). Default DefaultOutputTokens.
+	OutputTokens int
+	// MaxConcurrency is how many requests generate at once; more wait in
+	// FIFO order for a slot. 0 means unlimited.
+	MaxConcurrency int
+	// StreamInterval is how many tokens one streamed event carries, like
+	// SGLang's --stream-interval: with N > 1 events go out at tokens 1, N+1,
+	// 2N+1, … and at the end. Default 1 (an event per token).
+	StreamInterval int
+	// SGLangIncrementalStream makes /generate stream deltas (text and
+	// output_ids of the new tokens only), like SGLang's
+	// --incremental-streaming-output. Default false: every event carries the
+	// cumulative text and output_ids, SGLang's default.
+	SGLangIncrementalStream bool
+	// FailRate is the fraction of generation requests that fail, in [0, 1].
+	// Which ones is decided by hashing a request counter with Seed, so a run
+	// is repeatable for a given request order. Default 0.
+	FailRate float64
+	// FailMode is how the FailRate requests fail: one of the Fail*
+	// constants (FailModeHelp describes them all). A request the mode does
+	// not apply to (a stream-only mode on a non-streamed request, say) is
+	// answered normally. Default FailStatus.
+	FailMode string
+	// Seed varies fault selection, request IDs and which Qwen3-VL samples are
+	// answered correctly. Default 0.
+	Seed int64
+	// Q3VL is the Qwen3-VL ground truth chat answers are drawn from.
+	Q3VL []Q3VLTruth
+	// Accuracy is the fraction, in [0, 1], of Q3VL samples answered with the
+	// ground truth (chosen by a hash of UserText and Seed); the rest get a
+	// plausible wrong answer. The zero value makes every answer wrong, so
+	// callers normally set it (the CLI defaults it to 1).
+	Accuracy float64
+	// KeepAlive is how long the server keeps an idle keep-alive connection
+	// open (http.Server.IdleTimeout) before closing it, as uvicorn closes
+	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
+	// Default 0: idle connections stay open.
+	KeepAlive time.Duration
+	// Logger receives request failures and injected faults at debug level.
+	// Default zap.NewNop().
+	Logger *zap.Logger
+}
+
+// Stats is a snapshot of what a Server has served.
+type Stats struct {
+	// Requests counts requests by path ("/v1/chat/completions", "/generate",
+	// "/health", …; unknown paths count under "other").
+	Requests map[string]uint64
+	// Faults counts injected faults by mode.
+	Faults map[string]uint64
+	// MaxConcurrent is the most requests that held a generation slot at once.
+	MaxConcurrent int
+	// MaxInFlight is the most generation requests in the server at once,
+	// queued ones included.
+	MaxInFlight int
+}
+
+// Server is the fake endpoint. It is an http.Handler; Start serves it on a
+// listener of its own. Chat answers (Qwen3-VL) are JSON objects whose token
+// count is the number of pieces the fake tokenizer cuts them into (see
+// splitPieces), the same in streaming and non-streaming usage.
+type Server struct {
+	cfg     Config
+	log     *zap.Logger
+	mux     *http.ServeMux
+	answers map[string]*answer
+	slots   chan struct{} // nil when unlimited
+
+	done      chan struct{} // closed by Close
+	mu        sync.Mutex
+	closed    bool
+	handlers  sync.WaitGroup
+	httpSrv   *http.Server
+	serveErr  chan error
+	closeOnce sync.Once
+
+	reqCounter atomic.Uint64 // generation requests, drives fault choice
+	idCounter  atomic.Uint64
+
+	paths      []string
+	reqCounts  []atomic.Uint64 // parallel to paths, plus "other" last
+	faultCount [len(faultModes)]atomic.Uint64
+	active     atomic.Int64
+	maxActive  atomic.Int64
+	inFlight   atomic.Int64
+	maxFlight  atomic.Int64
+
+	bufPool sync.Pool
+
+	// decoding holds a token for each request body being decoded: at most
+	// half the CPUs decode at once (see decodeBody).
+	decoding chan struct{}
+
+	metrics engineMetrics
+}
+
+// New validates cfg, fills its defaults and builds the server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Model == "" {
+		cfg.Model = DefaultModel
+	}
+	if cfg.OutputTokens == 0 {
+		cfg.OutputTokens = DefaultOutputTokens
+	}
+	if cfg.StreamInterval == 0 {
+		cfg.StreamInterval = 1
+	}
+	if cfg.FailMode == "" {
+		cfg.FailMode = FailStatus
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	var errs []error
+	if cfg.TTFT < 0 || cfg.TPOT < 0 {
+		errs = append(errs, fmt.Errorf("TTFT %v and TPOT %v must not be negative", cfg.TTFT, cfg.TPOT))
+	}
+	if cfg.OutputTokens < 0 {
+		errs = append(errs, fmt.Errorf("output tokens %d must be positive", cfg.OutputTokens))
+	}
+	if cfg.KeepAlive < 0 {
+		errs = append(errs, fmt.Errorf("keep-alive %v must not be negative", cfg.KeepAlive))
+	}
+	if cfg.MaxConcurrency < 0 {
+		errs = append(errs, fmt.Errorf("max concurrency %d must be 0 (unlimited) or positive", cfg.MaxConcurrency))
+	}
+	if cfg.StreamInterval < 0 {
+		errs = append(errs, fmt.Errorf("stream interval %d must be positive", cfg.StreamInterval))
+	}
+	if !(cfg.FailRate >= 0 && cfg.FailRate <= 1) {
+		errs = append(errs, fmt.Errorf("fail rate %v is outside [0, 1]", cfg.FailRate))
+	}
+	if !(cfg.Accuracy >= 0 && cfg.Accuracy <= 1) {
+		errs = append(errs, fmt.Errorf("accuracy %v is outside [0, 1]", cfg.Accuracy))
+	}
+	if faultIndex(cfg.FailMode) < 0 {
+		errs = append(errs, fmt.Errorf("unknown fail mode %q: use one of %s", cfg.FailMode, strings.Join(faultNames(), ", ")))
+	}
+	seen := make(map[string]int, len(cfg.Q3VL))
+	for i, t := range cfg.Q3VL {
+		if j, dup := seen[t.UserText]; dup {
+			errs = append(errs, fmt.Errorf("Q3VL truths %d and %d have the same user text; answers are keyed on it, so make the texts unique", j, i))
+			break
+		}
+		seen[t.UserText] = i
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("fake endpoint: invalid config: %w", err)
+	}
+
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		answers: buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
+		done:    make(chan struct{}),
+		mux:     http.NewServeMux(),
+	}
+	if cfg.MaxConcurrency > 0 {
+		s.slots = make(chan struct{}, cfg.MaxConcurrency)
+	}
+	s.bufPool.New = func() any { b := make([]byte, 0, 4096); return &b }
+	s.decoding = make(chan struct{}, max(runtime.GOMAXPROCS(0)/2, 1))
+
+	s.paths = []string{"/v1/chat/completions", "/v1/completions", "/generate", "/v1/models", "/health", "/metrics"}
+	s.reqCounts = make([]atomic.Uint64, len(s.paths)+1)
+	s.mux.HandleFunc("/v1/chat/completions", s.counted(0, s.post(s.handleChat)))
+	s.mux.HandleFunc("/v1/completions", s.counted(1, s.post(s.handleCompletions)))
+	s.mux.HandleFunc("/generate", s.counted(2, s.post(s.handleGenerate)))
+	s.mux.HandleFunc("/v1/models", s.counted(3, s.handleModels))
+	s.mux.HandleFunc("/health", s.counted(4, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
+	s.mux.HandleFunc("/metrics", s.counted(5, s.handleMetrics))
+	s.mux.HandleFunc("/", s.counted(len(s.paths), func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"detail":"Not Found"}`))
+	}))
+	return s, nil
+}
+
+// ServeHTTP serves the fake's endpoints. After Close it answers 503.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		http.Error(w, "fake endpoint is closed", http.StatusServiceUnavailable)
+		return
+	}
+	s.handlers.Add(1)
+	s.mu.Unlock()
+	defer s.handlers.Done()
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) counted(i int, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.reqCounts[i].Add(1)
+		h(w, r)
+	}
+}
+
+func (s *Server) post(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeError(w, http.StatusMethodNotAllowed, "Method Not Allowed", "", "")
+			return
+		}
+		n := s.inFlight.Add(1)
+		storeMax(&s.maxFlight, n)
+		defer s.inFlight.Add(-1)
+		h(w, r)
+	}
+}
+
+func storeMax(m *atomic.Int64, v int64) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}
+
+// Start serves the fake on addr (e.g. "127.0.0.1:0") in the background and
+// returns its base URL, like "http://127.0.0.1:41234". Close stops it.
+func (s *Server) Start(addr string) (string, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("fake endpoint: listen on %q: %w", addr, err)
+	}
+	s.mu.Lock()
+	if s.closed || s.httpSrv != nil {
+		s.mu.Unlock()
+		l.Close()
+		return "", errors.New("fake endpoint: Start called on a started or closed server; build a new one with New")
+	}
+	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.KeepAlive}
+	s.serveErr = make(chan error, 1)
+	srv, errc := s.httpSrv, s.serveErr
+	s.mu.Unlock()
+	go func() {
+		err := srv.Serve(l)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		errc <- err
+	}()
+	s.log.Info("fake endpoint serving", zap.String("addr", l.Addr().String()), zap.String("model", s.cfg.Model))
+	return "http://" + l.Addr().String(), nil
+}
+
+// ListenAndServe serves on addr until ctx is done, then closes the server.
+// It returns nil after ctx ends and the serve error if serving fails first.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	if _, err := s.Start(addr); err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+		return s.Close()
+	case err := <-s.serveErr:
+		_ = s.Close()
+		if err != nil {
+			return fmt.Errorf("fake endpoint: serve: %w", err)
+		}
+		return nil
+	}
+}
+
+// Close releases stalled and waiting requests, stops the listener Start
+// opened (closing its connections) and waits for every handler to return.
+// It is safe to call more than once and on a server never started.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		srv := s.httpSrv
+		s.mu.Unlock()
+		close(s.done)
+		if srv != nil {
+			_ = srv.Close()
+		}
+		s.handlers.Wait()
+	})
+	return nil
+}
+
+// Stats returns a snapshot of the counters.
+func (s *Server) Stats() Stats {
+	st := Stats{
+		Requests:      make(map[string]uint64, len(s.paths)+1),
+		Faults:        make(map[string]uint64),
+		MaxConcurrent: int(s.maxActive.Load()),
+		MaxInFlight:   int(s.maxFlight.Load()),
+	}
+	for i, p := range s.paths {
+		if n := s.reqCounts[i].Load(); n > 0 {
+			st.Requests[p] = n
+		}
+	}
+	if n := s.reqCounts[len(s.paths)].Load(); n > 0 {
+		st.Requests["other"] = n
+	}
+	for i, m := range faultModes {
+		if n := s.faultCount[i].Load(); n > 0 {
+			st.Faults[m.name] = n
+		}
+	}
+	return st
+}
+
+// acquire waits, in FIFO order, for a generation slot. The slots are a
+// buffered channel: the runtime queues blocked senders and admits them in
+// arrival order, which is the FIFO a real server's waiting queue gives. It returns false if
+// the client went away or the server closed first.
+func (s *Server) acquire(ctx context.Context) bool {
+	if s.slots != nil {
+		s.metrics.queued.Add(1)
+		defer s.metrics.queued.Add(-1)
+		select {
+		case s.slots <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		case <-s.done:
+			return false
+		}
+	}
+	storeMax(&s.maxActive, s.active.Add(1))
+	return true
+}
+
+func (s *Server) release() {
+	s.active.Add(-1)
+	if s.slots != nil {
+		<-s.slots
+	}
+}
+
+// sleepUntil waits until t; false means the client left or the server closed.
+func (s *Server) sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return true
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.done:
+		return false
+	}
+}
+
+// due is when token i (0-based) is ready for a request that took
+// its slot at start: start + TTFT + i*TPOT.
+func (s *Server) due(start time.Time, i int) time.Time {
+	return start.Add(s.cfg.TTFT + time.Duration(i)*s.cfg.TPOT)
+}
+
+func (s *Server) zeroLatency() bool { return s.cfg.TTFT == 0 && s.cfg.TPOT == 0 }
+
+func (s *Server) getBuf() *[]byte { return s.bufPool.Get().(*[]byte) }
+
+func (s *Server) putBuf(b *[]byte) {
+	if cap(*b) > 1<<20 {
+		return
+	}
+	*b = (*b)[:0]
+	s.bufPool.Put(b)
+}
+
+// decodeBody reads the request body and hands it to parse, answering 400
+// as vLLM and SGLang do when either fails; false when that answer has been
+// written.
+//
+// Bodies are decoded on at most half the CPUs at once (one on two), as a
+// single-process Python server decodes them one at a time. encoding/json
+// reads a 64 KB qwen3-vl body byte by byte (13 ms under the race
+// detector); hundreds decoding together in a test that runs the harness
+// in the same process left its goroutines no CPU, so its dials timed out.
+func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(body []byte) error) bool {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		err = fmt.Errorf("reading request body: %w", err)
+	} else {
+		select {
+		case s.decoding <- struct{}{}:
+		case <-r.Context().Done():
+			return false
+		}
+		err = parse(body)
+		<-s.decoding
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), "BadRequestError", "")
+		return false
+	}
+	return true
+}
+
+// nextID returns a fresh request-ID suffix source.
+func (s *Server) nextID() uint64 {
+	return s.idCounter.Add(1) ^ uint64(s.cfg.Seed)<<32
+}
+
+// writeError writes vLLM's (v0.12) error shape:
+// {"error": {"message", "type", "param", "code"}}.
+func writeError(w http.ResponseWriter, code int, msg, typ, param string) {
+	if typ == "" {
+		typ = http.StatusText(code)
+	}
+	var b []byte
+	b = append(b, `{"error":{"message":`...)
+	b = appendJSONString(b, msg)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, typ)
+	b = append(b, `,"param":`...)
+	if param == "" {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, param)
+	}
+	b = append(b, `,"code":`...)
+	b = appendInt(b, code)
+	b = append(b, "}}"...)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+// handleModels lists the served model like vLLM's /v1/models.
+func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	var b []byte
+	b = append(b, `{"object":"list","data":[{"id":`...)
+	b = appendJSONString(b, s.cfg.Model)
+	b = append(b, `,"object":"model","created":`...)
+	b = appendInt(b, int(time.Now().Unix()))
+	b = append(b, `,"owned_by":"vllm","root":`...)
+	b = appendJSONString(b, s.cfg.Model)
+	b = append(b, `,"parent":null,"max_model_len":`...)
+	b = appendInt(b, maxModelLen)
+	b = append(b, `,"permission":[]}]}`...)
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}

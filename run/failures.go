@@ -1,0 +1,71 @@
+package run
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// FailuresFile is the file in the output directory that lists every
+// failed sample, one JSON object (sut.Failure) per line.
+const FailuresFile = "failures.jsonl"
+
+// failureLog writes sut.Failures as JSON lines. The pool calls write one
+// failure at a time; the file is created even when nothing fails, so an
+// empty file says so.
+type failureLog struct {
+	mu     sync.Mutex
+	f      *os.File
+	w      *bufio.Writer
+	err    error // the first write error
+	n      int64
+	closed bool
+}
+
+func newFailureLog(path string) (*failureLog, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("creating the failure list: %w", err)
+	}
+	return &failureLog{f: f, w: bufio.NewWriter(f)}, nil
+}
+
+// write appends one failure; the first error is kept for close.
+func (l *failureLog) write(f sut.Failure) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil || l.closed {
+		return
+	}
+	b, err := json.Marshal(f)
+	if err == nil {
+		b = append(b, '\n')
+		_, err = l.w.Write(b)
+	}
+	if err != nil {
+		l.err = fmt.Errorf("writing %s: %w", l.f.Name(), err)
+		return
+	}
+	l.n++
+}
+
+// close flushes and closes the file, returning the first error.
+func (l *failureLog) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return l.err
+	}
+	l.closed = true
+	if err := l.w.Flush(); err != nil && l.err == nil {
+		l.err = fmt.Errorf("writing %s: %w", l.f.Name(), err)
+	}
+	if err := l.f.Close(); err != nil && l.err == nil {
+		l.err = fmt.Errorf("closing %s: %w", l.f.Name(), err)
+	}
+	return l.err
+}

@@ -1,0 +1,39 @@
+package run
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// TestDecide: a run is VALID only when LoadGen says so, no sample failed
+// and LoadGen took every response; each other case names its reason.
+func TestDecide(t *testing.T) {
+	valid := Summary{Valid: true, Result: "VALID"}
+	for _, tc := range []struct {
+		name       string
+		summary    Summary
+		stats      sut.Stats
+		mode       loadgen.Mode
+		want       string
+		wantReason string
+	}{
+		{"valid", valid, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeValid, ""},
+		{"failed samples", valid, sut.Stats{Completed: 10, Failed: 2}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "2 of 10 samples failed"},
+		{"refused responses", valid, sut.Stats{Completed: 10, CompleterErrors: 1}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen refused 1 batches"},
+		{"LoadGen invalid", Summary{Result: "INVALID"}, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen's result is INVALID"},
+		{"accuracy run", Summary{}, sut.Stats{Completed: 10}, loadgen.AccuracyOnly, submission.OutcomeValid, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := &Report{Summary: tc.summary, Stats: tc.stats}
+			rep.Settings.Mode = tc.mode
+			rep.decide()
+			if rep.Outcome != tc.want || !strings.Contains(rep.OutcomeReason, tc.wantReason) {
+				t.Errorf("outcome %s (%q), want %s with %q", rep.Outcome, rep.OutcomeReason, tc.want, tc.wantReason)
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/qsl"
+	"github.com/mlperf-go/mlperf-go/sut"
+)
+
+// progressSource is what progress reads: the pool's counters.
+type progressSource interface{ Progress() sut.Progress }
+
+// startProgress shows the run's progress on w until the returned stop
+// function is called: a live bar (done/total, %, rate, ETA, failures) when
+// w is a terminal, else a plain line every interval, for batch logs. Long
+// runs (ten minutes at least for a valid performance run) must show that
+// they are alive and how they fare. total is the number of samples
+// LoadGen is expected to issue (expectedSamples), 0 if unknown.
+func startProgress(w io.Writer, every time.Duration, total int64, pool *sut.Pool, lib *qsl.Library) (stop func()) {
+	if w == nil {
+		return func() {}
+	}
+	if isTerminal(w) {
+		return startBar(w, total, pool)
+	}
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		start := time.Now()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		var last sut.Progress
+		lastAt := start
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				p := pool.Progress()
+				loaded, bytes := lib.Loaded()
+				rate := float64(p.Completed-last.Completed) / now.Sub(lastAt).Seconds()
+				fmt.Fprintf(w, "[%s] loaded %d (%.1f MiB)  issued %d  done %d  failed %d  in flight %d  queued %d  %.1f samples/s  mean latency %s",
+					now.Sub(start).Truncate(time.Second), loaded, float64(bytes)/(1<<20), p.Issued, p.Completed, p.Failed, p.InFlight, p.Queued, rate, p.MeanLatency.Round(time.Millisecond))
+				if p.MeanTTFT > 0 {
+					fmt.Fprintf(w, "  mean TTFT %s", p.MeanTTFT.Round(time.Millisecond))
+				}
+				fmt.Fprintln(w)
+				last, lastAt = p, now
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// startRecorders records, for the report, the pool's counters every second
+// (timeline.jsonl) and, if EngineMetricsEvery is set, the engines'
+// Prometheus metrics (engine_metrics.jsonl) in the output directory. The
+// returned stop function ends both and returns what went wrong writing.
+func startRecorders(o Options, pool *sut.Pool) (stop func() error, err error) {
+	tl, err := timeline.Start(filepath.Join(o.OutputDir, timeline.File), timeline.DefaultEvery, func() timeline.Counters {
+		p := pool.Progress()
+		return timeline.Counters{Issued: p.Issued, Completed: p.Completed, Failed: p.Failed, InFlight: p.InFlight, Queued: p.Queued, OutputTokens: p.OutputTokens}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if o.EngineMetricsEvery <= 0 {
+		return tl.Stop, nil
+	}
+	em, err := metrics.Start(filepath.Join(o.OutputDir, metrics.File), o.Endpoints, o.EngineMetricsEvery, nil)
+	if err != nil {
+		return nil, errors.Join(err, tl.Stop())
+	}
+	return func() error { return errors.Join(tl.Stop(), em.Stop()) }, nil
+}

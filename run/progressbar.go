@@ -1,0 +1,156 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
+)
+
+// barRedraw is how often the live bar is redrawn on a terminal: often
+// enough to look alive, rarely enough to cost nothing.
+const barRedraw = 500 * time.Millisecond
+
+// barWidth is the number of cells of the bar itself.
+const barWidth = 24
+
+// progressSnapshot is what one progress update shows.
+type progressSnapshot struct {
+	Elapsed time.Duration
+	// Done counts completed samples, failures included; Failed those
+	// that failed.
+	Done, Failed int64
+	// Total is the number of samples LoadGen is expected to issue (0 if
+	// it cannot be known beforehand).
+	Total int64
+	// InFlight requests are on the wire.
+	InFlight int64
+}
+
+// rate is the mean completion rate over the run so far, in samples/s:
+// steadier than the last interval's for an ETA.
+func (s progressSnapshot) rate() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Done) / s.Elapsed.Seconds()
+}
+
+// renderBar returns the live progress line for a terminal, e.g.
+//
+//	[=========>              ]  412/1000  41.2%  20.6 samples/s  ETA 28s  0 failed  64 in flight
+//
+// Without a known total, or once LoadGen issues more than expected (a
+// SingleStream run lasts as long as its latency makes it), it shows the
+// count without a bar, percentage or ETA rather than a false one.
+func renderBar(s progressSnapshot) string {
+	var b strings.Builder
+	rate := s.rate()
+	if s.Total > 0 && s.Done <= s.Total {
+		frac := float64(s.Done) / float64(s.Total)
+		filled := int(frac * barWidth)
+		b.WriteByte('[')
+		for i := range barWidth {
+			switch {
+			case i < filled:
+				b.WriteByte('=')
+			case i == filled && s.Done < s.Total:
+				b.WriteByte('>')
+			default:
+				b.WriteByte(' ')
+			}
+		}
+		fmt.Fprintf(&b, "] %d/%d %5.1f%%  %.1f samples/s  ETA %s", s.Done, s.Total, 100*frac, rate, eta(s.Total-s.Done, rate))
+	} else {
+		fmt.Fprintf(&b, "%d done  %.1f samples/s  elapsed %s", s.Done, rate, s.Elapsed.Truncate(time.Second))
+	}
+	fmt.Fprintf(&b, "  %d failed  %d in flight", s.Failed, s.InFlight)
+	return b.String()
+}
+
+// eta is the time left for n samples at rate, "?" before any finished.
+func eta(n int64, rate float64) string {
+	if n <= 0 {
+		return "0s"
+	}
+	if rate <= 0 {
+		return "?"
+	}
+	return time.Duration(float64(n) / rate * float64(time.Second)).Round(time.Second).String()
+}
+
+// isTerminal reports whether w is a terminal, where a redrawn bar beats a
+// stream of lines; batch logs and pipes get the periodic plain lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// expectedSamples estimates how many samples LoadGen will issue, for the
+// bar's total and ETA, from the settings it runs with; 0 when the number
+// depends on the run itself. An accuracy run issues every QSL sample
+// once; an Offline query holds max(min_query_count, expected QPS x
+// min_duration) samples, rounded up to whole passes over the loaded set
+// when sample_concatenate_permutation is on; a Server run issues
+// target_qps x min_duration queries, at least min_query_count. The single-
+// and multi-stream scenarios issue queries one after the other until both
+// limits pass, so their count is a lower bound, which the bar outgrows.
+func expectedSamples(s loadgen.TestSettings, total, performance int) int64 {
+	if s.Mode == loadgen.AccuracyOnly {
+		return int64(total)
+	}
+	minDur := float64(s.MinDurationMs) / 1000
+	switch s.Scenario {
+	case loadgen.Offline:
+		n := max(int64(s.MinQueryCount), int64(math.Ceil(s.OfflineExpectedQPS*minDur)))
+		if s.SampleConcatenatePermutation && performance > 0 {
+			p := int64(performance)
+			n = (n + p - 1) / p * p
+		}
+		return n
+	case loadgen.Server:
+		return max(int64(s.MinQueryCount), int64(math.Ceil(s.ServerTargetQPS*minDur)))
+	case loadgen.MultiStream:
+		return int64(s.MinQueryCount * max(s.MultiStreamSamplesPerQuery, 1))
+	default:
+		return int64(s.MinQueryCount)
+	}
+}
+
+// startBar redraws the live bar on the terminal w until the returned stop
+// function is called, which leaves the final state on its own line.
+func startBar(w io.Writer, total int64, pool progressSource) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	draw := func() {
+		p := pool.Progress()
+		// \r returns to the line's start and \x1b[K clears what a longer
+		// earlier line left behind.
+		fmt.Fprintf(w, "\r%s\x1b[K", renderBar(progressSnapshot{
+			Elapsed: time.Since(start), Done: p.Completed, Failed: p.Failed, Total: total, InFlight: p.InFlight,
+		}))
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(barRedraw)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				draw()
+				fmt.Fprintln(w)
+				return
+			case <-t.C:
+				draw()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}

@@ -1,0 +1,83 @@
+package run
+
+import (
+	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/submission"
+)
+
+// Record is what the run record says beyond Options and Report: how the
+// harness was invoked and what the user declared about the server.
+type Record struct {
+	// Command is the mlperf-go argv.
+	Command []string
+	// Compliance is the compliance test the run was for ("" for none).
+	Compliance string
+	// Engine and EngineFlags describe the serving engine, as declared.
+	Engine      string
+	EngineFlags []string
+	// Quick marks a --quick smoke run: its figures describe seconds of
+	// load on a tiny sample library, so nothing may take them for the
+	// system's throughput (--target-qps auto skips it).
+	Quick bool
+}
+
+// Kind is what the run was for: a compliance test, or else the mode LoadGen
+// ran (user.conf may have changed it).
+func (rep *Report) Kind(compliance string) submission.RunKind {
+	switch {
+	case compliance != "":
+		return submission.RunKind(compliance)
+	case rep.Settings.Mode == loadgen.AccuracyOnly:
+		return submission.KindAccuracy
+	}
+	return submission.KindPerformance
+}
+
+// WriteRunInfo records how the run was made next to LoadGen's logs
+// (submission.RunInfoFile), for the submission README: the command, the
+// harness and LoadGen versions, the round followed (Options.Round, else the
+// linked LoadGen's) and whose requests were sent, the benchmark, scenario
+// and kind, the endpoints, API, model and sampling sent, when the run
+// started and ended, and the samples' counts and first failures.
+func WriteRunInfo(o Options, rep *Report, rec Record) error {
+	round := o.Round
+	if round == "" {
+		round, _ = buildinfo.Round()
+	}
+	info := submission.RunInfo{
+		Command:        rec.Command,
+		HarnessVersion: buildinfo.Version,
+		LoadGenVersion: buildinfo.LoadGenVersion,
+		Round:          round,
+		Requests:       o.RequestReference(),
+		Benchmark:      o.Benchmark.Name,
+		Scenario:       o.Scenario.String(),
+		Kind:           string(rep.Kind(rec.Compliance)),
+		Endpoints:      o.Endpoints,
+		API:            o.EndpointAPI().Name(),
+		Model:          o.ModelName(),
+		Engine:         rec.Engine,
+		EngineFlags:    rec.EngineFlags,
+		Quick:          rec.Quick,
+		Sampling:       o.SamplingRecord(),
+		Start:          rep.Start.UTC(),
+		End:            rep.End.UTC(),
+		Samples: &submission.SampleCounts{
+			Issued: rep.Stats.Issued, Completed: rep.Stats.Completed, Failed: rep.Stats.Failed,
+			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
+		},
+	}
+	if m := o.Benchmark.LoadGenModel(); m != o.Benchmark.Name {
+		info.LoadGenModel = m
+	}
+	for _, st := range o.Benchmark.Settings {
+		info.RoundSettings = append(info.RoundSettings, confLine(o.Benchmark.LoadGenModel(), o.Scenario.String(), st.Key, st.Value)+" ("+st.Why+")")
+	}
+	info.Outcome, info.OutcomeReason = rep.Outcome, rep.OutcomeReason
+	info.RenamedLogs, info.RemovedLogs = rep.RenamedLogs, rep.RemovedLogs
+	for _, f := range rep.Stats.FirstFailures {
+		info.Samples.FirstFailures = append(info.Samples.FirstFailures, submission.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
+	}
+	return submission.WriteRunInfo(rep.LogDir, info)
+}

@@ -1,0 +1,79 @@
+package submission
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+)
+
+// AuditConfig returns the official audit.config content for a compliance test
+// and benchmark, from the benchmark's registry entry (each benchmark embeds
+// byte-for-byte copies of the reference's files), or an error if the
+// benchmark does not take that test.
+func AuditConfig(test, name string) ([]byte, error) {
+	b, err := benchmark.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("submission: %w", err)
+	}
+	c, ok := b.Compliance[test]
+	if !ok {
+		return nil, fmt.Errorf("submission: %s has no compliance test %q (it takes: %s)", b.SubmissionDir, test, complianceList(b))
+	}
+	return c.AuditConfig, nil
+}
+
+// complianceList names b's compliance tests, or "none".
+func complianceList(b benchmark.Benchmark) string {
+	var t []string
+	for k := range b.Compliance {
+		t = append(t, k)
+	}
+	if len(t) == 0 {
+		return "none"
+	}
+	sort.Strings(t)
+	return strings.Join(t, ", ")
+}
+
+// WriteAuditConfig writes the official audit.config for test and benchmark
+// into dir, the directory LoadGen will run in (LoadGen reads "audit.config"
+// from its working directory). It refuses if dir already holds an
+// audit.config, since that one would be silently replaced or, worse, left to
+// turn a later performance run into a compliance run. cleanup removes the file
+// again; call it when the run ends, whatever its outcome. cleanup is safe to
+// call more than once and does not fail if the file is already gone.
+func WriteAuditConfig(dir, test, benchmark string) (cleanup func() error, err error) {
+	content, err := AuditConfig(test, benchmark)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "audit.config")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("submission: %s already exists: remove it (a leftover from an earlier compliance run?) before starting the %s run", path, test)
+		}
+		return nil, fmt.Errorf("submission: writing audit.config: %w", err)
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("submission: writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return nil, fmt.Errorf("submission: writing %s: %w", path, err)
+	}
+	return func() error {
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("submission: removing %s: %w", path, err)
+		}
+		return nil
+	}, nil
+}

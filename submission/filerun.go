@@ -1,0 +1,357 @@
+package submission
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
+)
+
+// RunKind says what a LoadGen run was for, and so where FileRun files it.
+type RunKind string
+
+// Run kinds.
+const (
+	KindPerformance RunKind = "performance"
+	KindAccuracy    RunKind = "accuracy"
+	KindTEST06      RunKind = TEST06
+	KindTEST07      RunKind = TEST07
+	KindTEST09      RunKind = TEST09
+)
+
+// LoadGen's output file names.
+const (
+	summaryFile  = "mlperf_log_summary.txt"
+	detailFile   = "mlperf_log_detail.txt"
+	accLogFile   = "mlperf_log_accuracy.json"
+	accTxtFile   = "accuracy.txt"
+	userConfFile = "user.conf"
+)
+
+// previousPrefix starts the name of a directory (or file) FileRun moved aside
+// because a new run replaced it. Package never copies such entries.
+const previousPrefix = ".previous-"
+
+// RunRecord describes one finished LoadGen run for FileRun.
+type RunRecord struct {
+	// ResultsDir is the results tree's root (DIR in
+	// DIR/<system>/<benchmark>/<Scenario>/…).
+	ResultsDir string
+	// System names the system (the systems JSON will be <System>.json).
+	System string
+	// Benchmark is the benchmark; "llama3_1-8b" is filed as "llama3.1-8b".
+	Benchmark string
+	// Scenario is matched case-insensitively and filed in the checker's
+	// spelling.
+	Scenario string
+	// Kind is the run's purpose.
+	Kind RunKind
+	// LogDir is where LoadGen wrote mlperf_log_* (and the CLI its run-info
+	// JSON, RunInfoFile).
+	LogDir string
+	// UserConf is the user.conf the run used. Required: the checker requires
+	// one per scenario.
+	UserConf string
+	// Command is the mlperf-go argv; FileRun records it in a run-info JSON
+	// when LogDir holds none.
+	Command []string
+	// Replace moves an earlier run of the same kind aside (see FileRun)
+	// instead of refusing.
+	Replace bool
+}
+
+// now is the clock FileRun names moved-aside runs with; tests replace it.
+var now = time.Now
+
+// FileRun files a finished run into the results tree and returns the
+// directory it was filed in:
+//
+//	performance  DIR/<system>/<benchmark>/<Scenario>/performance/run_1/
+//	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json (if any)
+//	accuracy     …/<Scenario>/accuracy/
+//	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json,
+//	             accuracy.txt (if the run was evaluated)
+//	TEST0x       …/<Scenario>/TEST0x/accuracy/mlperf_log_accuracy.json and
+//	             …/<Scenario>/TEST0x/performance/run_1/mlperf_log_{summary,detail}.txt
+//	             (the layout compliance/TEST07|TEST09/run_verification.py
+//	             produce; the verify_*.txt files are written next to them by
+//	             VerifyTEST06/VerifyTEST07/VerifyTEST09)
+//
+// plus the run-info JSON, and the user.conf at …/<Scenario>/user.conf.
+//
+// Before copying, FileRun checks the logs belong there: the detail log's
+// effective_scenario must match Scenario (Interactive runs are LoadGen
+// Server runs), its effective_test_mode must be AccuracyOnly for accuracy
+// runs and PerformanceOnly otherwise, and LoadGen must have found an
+// audit.config in compliance runs and none in the others.
+//
+// A re-run never silently overwrites an earlier one. Without Replace, FileRun
+// refuses when the destination exists (or when a different user.conf is
+// already filed for the scenario; a compliance run's differing user.conf is
+// filed beside its logs instead, <TEST0x>/performance/run_1/user.conf,
+// leaving the scenario's in place). With Replace, the earlier run is renamed
+// to a sibling ".previous-<name>-<UTC time>" (e.g.
+// performance/.previous-run_1-20261121T084648Z, <Scenario>/.previous-TEST06-…,
+// <Scenario>/.previous-user.conf-…), so nothing is lost; Package skips these.
+func FileRun(r RunRecord) (dir string, err error) {
+	bench, err := CanonicalBenchmark(r.Benchmark)
+	if err != nil {
+		return "", err
+	}
+	scen, err := CanonicalScenario(r.Scenario)
+	if err != nil {
+		return "", err
+	}
+	if r.ResultsDir == "" || r.System == "" || r.LogDir == "" {
+		return "", errors.New("submission: FileRun needs ResultsDir, System and LogDir")
+	}
+	if strings.ContainsAny(r.System, `/\`) || r.System == "." || r.System == ".." {
+		return "", fmt.Errorf("submission: system name %q must be a plain directory name", r.System)
+	}
+	if r.UserConf == "" {
+		return "", errors.New("submission: FileRun needs the user.conf the run used (the checker requires <Scenario>/user.conf)")
+	}
+	userConf, err := os.ReadFile(r.UserConf)
+	if err != nil {
+		return "", fmt.Errorf("submission: reading user.conf: %w", err)
+	}
+	if len(userConf) == 0 {
+		return "", fmt.Errorf("submission: %s is empty; the checker rejects an empty user.conf", r.UserConf)
+	}
+
+	// The run record says whether samples failed or the test was
+	// aborted; neither may be filed, whatever LoadGen's summary says.
+	if info, err := ReadRunInfo(r.LogDir); err == nil {
+		if err := info.Submittable(); err != nil {
+			return "", fmt.Errorf("submission: not filing %s: %w", r.LogDir, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+
+	scenDir := filepath.Join(r.ResultsDir, r.System, bench, scen)
+	type copySpec struct {
+		name, dstDir string
+		required     bool
+	}
+	var dest string // the directory that holds this run (moved aside on Replace)
+	var copies []copySpec
+	switch r.Kind {
+	case KindPerformance:
+		dest = filepath.Join(scenDir, "performance", "run_1")
+		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, false}, {RunInfoFile, dest, false}}
+	case KindAccuracy:
+		dest = filepath.Join(scenDir, "accuracy")
+		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, true}, {accTxtFile, dest, false}, {RunInfoFile, dest, false}}
+	case KindTEST06, KindTEST07, KindTEST09:
+		if _, err := AuditConfig(string(r.Kind), bench); err != nil {
+			return "", err
+		}
+		dest = filepath.Join(scenDir, string(r.Kind))
+		perf := filepath.Join(dest, "performance", "run_1")
+		copies = []copySpec{
+			{accLogFile, filepath.Join(dest, "accuracy"), true},
+			{summaryFile, perf, true}, {detailFile, perf, true}, {RunInfoFile, perf, false},
+		}
+	default:
+		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
+	}
+
+	// The series the run's report draws, so that `mlperf-go report` over
+	// the tree still charts the run (Package leaves them out).
+	perfDir := dest
+	if r.Kind != KindPerformance && r.Kind != KindAccuracy {
+		perfDir = filepath.Join(dest, "performance", "run_1")
+	}
+	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{metrics.File, perfDir, false})
+
+	for _, c := range copies {
+		if !c.required {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(r.LogDir, c.name)); err != nil {
+			return "", fmt.Errorf("submission: %s run has no %s in %s: did LoadGen finish?", r.Kind, c.name, r.LogDir)
+		}
+	}
+	if err := checkRunLogs(filepath.Join(r.LogDir, detailFile), r.Kind, scen); err != nil {
+		return "", err
+	}
+
+	// Decide everything before touching the tree.
+	stamp := now().UTC().Format("20060102T150405Z")
+	destExists := exists(dest)
+	if destExists && !r.Replace {
+		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, previousPrefix)
+	}
+	ucPath := filepath.Join(scenDir, userConfFile)
+	oldUC, ucErr := os.ReadFile(ucPath)
+	ucDiffers := ucErr == nil && !bytes.Equal(oldUC, userConf)
+	// A compliance run may need settings of its own (gpt-oss-120b's TEST07
+	// over the 990-sample set needs performance_sample_count_override at
+	// the library size, or LoadGen crashes): the scenario's user.conf stays
+	// that of its performance and accuracy runs, and the compliance run's
+	// own is filed beside its logs.
+	ownUC := ucDiffers && r.Kind != KindPerformance && r.Kind != KindAccuracy
+	if ownUC {
+		ucDiffers = false
+	}
+	if ucDiffers && !r.Replace {
+		return "", fmt.Errorf("submission: %s differs from %s, which this run used; a scenario has one user.conf for all its runs: pass --replace to move the old one aside", ucPath, r.UserConf)
+	}
+
+	if destExists {
+		if _, err := moveAside(dest, stamp); err != nil {
+			return "", err
+		}
+	}
+	if ucDiffers {
+		if _, err := moveAside(ucPath, stamp); err != nil {
+			return "", err
+		}
+	}
+	for _, c := range copies {
+		src := filepath.Join(r.LogDir, c.name)
+		if !c.required && !exists(src) {
+			continue
+		}
+		if err := copyFile(src, filepath.Join(c.dstDir, c.name)); err != nil {
+			return "", err
+		}
+	}
+	if !exists(filepath.Join(r.LogDir, RunInfoFile)) && len(r.Command) > 0 {
+		infoDir := dest
+		if r.Kind != KindPerformance && r.Kind != KindAccuracy {
+			infoDir = filepath.Join(dest, "performance", "run_1")
+		}
+		info := RunInfo{Command: r.Command, Benchmark: bench, Scenario: scen, Kind: string(r.Kind)}
+		if err := WriteRunInfo(infoDir, info); err != nil {
+			return "", err
+		}
+	}
+	if ownUC {
+		if err := os.WriteFile(filepath.Join(perfDir, userConfFile), userConf, 0o644); err != nil {
+			return "", fmt.Errorf("submission: writing the compliance run's user.conf: %w", err)
+		}
+	}
+	if ucErr != nil || ucDiffers {
+		if err := os.WriteFile(ucPath, userConf, 0o644); err != nil {
+			return "", fmt.Errorf("submission: writing %s: %w", ucPath, err)
+		}
+	}
+	return dest, nil
+}
+
+// checkRunLogs verifies a run's detail log matches where it is being filed.
+func checkRunLogs(detailPath string, kind RunKind, scenario string) error {
+	d, err := ReadDetailLog(detailPath)
+	if err != nil {
+		return fmt.Errorf("submission: %w", err)
+	}
+	got, _ := d.String("effective_scenario")
+	if want := loggedScenario(scenario); got != want {
+		return fmt.Errorf("submission: %s says effective_scenario %q but the run is being filed as %s (which LoadGen logs as %q): file it under the scenario it ran", detailPath, got, scenario, want)
+	}
+	mode, _ := d.String("effective_test_mode")
+	wantMode := "PerformanceOnly"
+	if kind == KindAccuracy {
+		wantMode = "AccuracyOnly"
+	}
+	if mode != wantMode {
+		return fmt.Errorf("submission: %s says effective_test_mode %q; a %s run must be %s", detailPath, mode, kind, wantMode)
+	}
+	audit := false
+	for _, w := range d.Warnings() {
+		if strings.Contains(w, "Found Audit Config file (audit.config)") {
+			audit = true
+		}
+	}
+	compliance := kind != KindPerformance && kind != KindAccuracy
+	switch {
+	case compliance && !audit:
+		return fmt.Errorf("submission: %s shows LoadGen found no audit.config: a %s run must run with the %s audit.config in LoadGen's working directory", detailPath, kind, kind)
+	case !compliance && audit:
+		return fmt.Errorf("submission: %s shows LoadGen read an audit.config, so this was a compliance run, not a %s run: remove the stray audit.config and re-run", detailPath, kind)
+	}
+	return nil
+}
+
+// loggedScenario is the effective_scenario LoadGen writes for a scenario
+// directory: Interactive is LoadGen's Server scenario with tighter limits.
+func loggedScenario(dirScenario string) string {
+	if dirScenario == ScenarioInteractive {
+		return ScenarioServer
+	}
+	return dirScenario
+}
+
+// moveAside renames path to a ".previous-<base>-<stamp>" sibling, adding a
+// counter if that name is taken, and returns the new path.
+func moveAside(path, stamp string) (string, error) {
+	base := previousPrefix + filepath.Base(path) + "-" + stamp
+	for i := 0; ; i++ {
+		name := base
+		if i > 0 {
+			name = fmt.Sprintf("%s.%d", base, i)
+		}
+		dst := filepath.Join(filepath.Dir(path), name)
+		if exists(dst) {
+			continue
+		}
+		if err := os.Rename(path, dst); err != nil {
+			return "", fmt.Errorf("submission: moving %s aside: %w", path, err)
+		}
+		return dst, nil
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// copyFile copies src to dst, creating dst's directory.
+func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("submission: %w", err)
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("submission: %w", err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("submission: %w", err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("submission: copying %s to %s: %w", src, dst, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("submission: copying %s to %s: %w", src, dst, err)
+	}
+	return nil
+}
+
+// ScenarioDir returns DIR/<system>/<benchmark>/<Scenario> with the names
+// spelled as FileRun files them, e.g. for writing accuracy.txt into its
+// accuracy/ subdirectory.
+func ScenarioDir(resultsDir, system, benchmark, scenario string) (string, error) {
+	bench, err := CanonicalBenchmark(benchmark)
+	if err != nil {
+		return "", err
+	}
+	scen, err := CanonicalScenario(scenario)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(resultsDir, system, bench, scen), nil
+}

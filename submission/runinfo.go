@@ -1,0 +1,183 @@
+package submission
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
+)
+
+// RunInfoFile is the name of the run-info JSON the CLI writes beside
+// LoadGen's logs. FileRun files it with the logs; Package turns it into the
+// scenario's README.md and leaves it out of the submission.
+const RunInfoFile = "mlperf_go_run.json"
+
+// HarnessFiles are the files mlperf-go writes beside LoadGen's logs for
+// people rather than for the submission: the run record, the series the
+// report draws (timeline.jsonl, engine_metrics.jsonl) and the report itself
+// (results.json, report.html, report.md; index.html and index.md over a
+// tree). Package leaves them out. The report's names are spelled here
+// because package report imports this one; its test keeps them in step.
+var HarnessFiles = []string{
+	RunInfoFile, timeline.File, metrics.File,
+	"results.json", "report.html", "report.md", "index.html", "index.md",
+}
+
+// isHarnessFile reports whether name is one of HarnessFiles.
+func isHarnessFile(name string) bool {
+	return slices.Contains(HarnessFiles, name)
+}
+
+// RunInfo records how one LoadGen run was made, so the submission README can
+// state it exactly. Zero fields are omitted from the JSON.
+type RunInfo struct {
+	// Command is the full argv of the mlperf-go invocation.
+	Command []string `json:"command"`
+	// HarnessVersion is mlperf-go's version (module version or VCS revision).
+	HarnessVersion string `json:"harness_version"`
+	// LoadGenVersion is the LoadGen release linked in (e.g. "6.0.17").
+	LoadGenVersion string `json:"loadgen_version"`
+	// Round is the MLPerf round the run was made for ("v6.1").
+	Round string `json:"round,omitempty"`
+	// Benchmark, Scenario and Kind (performance, accuracy, TEST06, …) say
+	// which run this was.
+	Benchmark string `json:"benchmark,omitempty"`
+	Scenario  string `json:"scenario,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	// LoadGenModel is the model name LoadGen ran under, where it is not
+	// Benchmark (qwen3-vl's Interactive variant runs as qwen3-vl-235b-a22b).
+	LoadGenModel string `json:"loadgen_model,omitempty"`
+	// RoundSettings are the user.conf lines mlperf-go wrote because the
+	// round requires them and LoadGen's built-in mlperf.conf lacks them,
+	// each followed by why ("qwen3-vl-235b-a22b.Server.target_latency =
+	// 1500 (…)").
+	RoundSettings []string `json:"round_settings,omitempty"`
+	// Endpoints are the inference server URLs requests went to.
+	Endpoints []string `json:"endpoints,omitempty"`
+	// API is the request API ("chat/completions", "completions", "generate").
+	API string `json:"api,omitempty"`
+	// Requests names the reference whose requests the run sent, where the
+	// round decides it (the benchmark says: benchmark.Benchmark.Requests).
+	Requests string `json:"requests,omitempty"`
+	// Model is the model name sent to the endpoint.
+	Model string `json:"model,omitempty"`
+	// Engine and EngineFlags describe the serving engine (e.g. "vLLM 0.11.0"
+	// and its command-line flags) as the user declared them.
+	Engine      string   `json:"engine,omitempty"`
+	EngineFlags []string `json:"engine_flags,omitempty"`
+	// Quick is true for a --quick smoke run, whose figures are not the
+	// system's (seconds of load on a tiny sample library).
+	Quick bool `json:"quick,omitempty"`
+	// Sampling holds the sampling parameters sent with every request
+	// (temperature, top_p, max_tokens, …) as sent.
+	Sampling map[string]any `json:"sampling,omitempty"`
+	// Start and End bound the LoadGen test.
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// Samples is what the worker pool did with the samples LoadGen
+	// issued, failures by class (nil if not recorded).
+	Samples *SampleCounts `json:"samples,omitempty"`
+	// Outcome is the run's verdict as the harness told the user: one of
+	// OutcomeValid, OutcomeInvalid, OutcomeAborted ("" in records written
+	// before outcomes were recorded), and OutcomeReason why it is not
+	// valid.
+	Outcome       string `json:"outcome,omitempty"`
+	OutcomeReason string `json:"outcome_reason,omitempty"`
+	// RenamedLogs maps LoadGen log names to what they were renamed to,
+	// and RemovedLogs lists LoadGen logs deleted, when an aborted run left
+	// logs that would otherwise claim a result (or not parse).
+	RenamedLogs map[string]string `json:"renamed_logs,omitempty"`
+	RemovedLogs []string          `json:"removed_logs,omitempty"`
+}
+
+// The run outcomes a record can carry. Only OutcomeValid may be filed or
+// submitted.
+const (
+	// OutcomeValid: LoadGen said VALID (or, in accuracy runs, finished)
+	// and no sample failed.
+	OutcomeValid = "VALID"
+	// OutcomeInvalid: the test ran to its end but LoadGen said INVALID or
+	// samples failed.
+	OutcomeInvalid = "INVALID"
+	// OutcomeAborted: the test was stopped early (a signal, --max-failures,
+	// a dead engine).
+	OutcomeAborted = "ABORTED"
+)
+
+// Submittable returns nil when the record allows the run into a
+// submission: no failed sample and no abort. (A LoadGen INVALID shows in
+// LoadGen's own logs, where FileRun lets it through, for inspection, and
+// Check refuses it.) Records without an outcome
+// (older harnesses) are judged by their counts alone.
+func (info RunInfo) Submittable() error {
+	if info.Outcome == OutcomeAborted {
+		return fmt.Errorf("the run was aborted (%s): run it again to its end", orUnknown(info.OutcomeReason))
+	}
+	if s := info.Samples; s != nil && s.Failed > 0 {
+		return fmt.Errorf("%d of %d samples failed (%v): fix the endpoint and run again", s.Failed, s.Completed, s.FailuresByReason)
+	}
+	// LoadGen's own INVALID is left to its logs, which Check reads.
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "no reason recorded"
+	}
+	return s
+}
+
+// SampleCounts are the worker pool's counters at the end of a run.
+type SampleCounts struct {
+	// Issued samples reached the pool; Completed were reported to LoadGen;
+	// Failed is the subset of Completed that failed (empty response).
+	Issued    int64 `json:"issued"`
+	Completed int64 `json:"completed"`
+	Failed    int64 `json:"failed"`
+	// FailuresByReason counts failures per class (http_status, timeout, …).
+	FailuresByReason map[string]int64 `json:"failures_by_reason,omitempty"`
+	// FirstFailures are the first few failures, as logged.
+	FirstFailures []SampleFailure `json:"first_failures,omitempty"`
+	// OutputTokens is the sum of output tokens over successful samples.
+	OutputTokens int64 `json:"output_tokens,omitempty"`
+}
+
+// SampleFailure is one failed sample.
+type SampleFailure struct {
+	Index   int    `json:"index"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// WriteRunInfo writes info as indented JSON to dir/RunInfoFile, replacing any
+// earlier one.
+func WriteRunInfo(dir string, info RunInfo) error {
+	b, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return fmt.Errorf("submission: encoding run info: %w", err)
+	}
+	path := filepath.Join(dir, RunInfoFile)
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("submission: writing run info: %w", err)
+	}
+	return nil
+}
+
+// ReadRunInfo reads dir/RunInfoFile.
+func ReadRunInfo(dir string) (RunInfo, error) {
+	path := filepath.Join(dir, RunInfoFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return RunInfo{}, fmt.Errorf("submission: reading run info: %w", err)
+	}
+	var info RunInfo
+	if err := json.Unmarshal(b, &info); err != nil {
+		return RunInfo{}, fmt.Errorf("submission: %s is not valid run-info JSON: %w", path, err)
+	}
+	return info, nil
+}

@@ -1,0 +1,288 @@
+package tune
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
+)
+
+// TestNextQPS walks the search's choices: halve without a VALID trial, try
+// the ceiling then grow without an INVALID one, bisect between them, and
+// stop within the tolerance or when rounding cannot split the bracket.
+func TestNextQPS(t *testing.T) {
+	s := QPSSearch{Tolerance: 0.05, Ceiling: 100}
+	for _, tc := range []struct {
+		name         string
+		best, inval  float64
+		ceilingTried bool
+		search       QPSSearch
+		next         float64
+		done         bool
+	}{
+		{"no VALID yet: halve", 0, 80, false, s, 40, false},
+		{"VALID below the ceiling: try it", 80, 0, false, s, 100, false},
+		{"ceiling VALID: grow a quarter", 100, 0, true, s, 125, false},
+		{"no ceiling: double", 80, 0, true, QPSSearch{Tolerance: 0.05}, 160, false},
+		{"bracket: bisect", 80, 100, true, s, 90, false},
+		{"bisection rounds to 4 digits", 80, 81.11, true, QPSSearch{Tolerance: 0.001}, 80.56, false},
+		{"within tolerance: done", 96, 100, true, s, 0, true},
+		{"rounding cannot split: done", 100, 100.1, true, QPSSearch{Tolerance: 0.0001}, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			next, done := nextQPS(QPSResult{Best: tc.best, InvalidAbove: tc.inval}, tc.search, tc.ceilingTried)
+			if next != tc.next || done != tc.done {
+				t.Errorf("nextQPS(VALID %g, INVALID %g) = %g, %v; want %g, %v", tc.best, tc.inval, next, done, tc.next, tc.done)
+			}
+		})
+	}
+}
+
+func TestRoundSig(t *testing.T) {
+	for in, want := range map[float64]float64{123.456: 123.5, 0.0123456: 0.01235, 98765: 98770, 150: 150, 1: 1} {
+		if got := roundSig(in, 4); got != want {
+			t.Errorf("roundSig(%g, 4) = %g, want %g", in, got, want)
+		}
+	}
+}
+
+func TestDoublingLevels(t *testing.T) {
+	got := DoublingLevels(24)
+	want := []int{1, 2, 4, 8, 16, 24}
+	if len(got) != len(want) {
+		t.Fatalf("DoublingLevels(24) = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("DoublingLevels(24) = %v, want %v", got, want)
+		}
+	}
+	if got := DoublingLevels(8); len(got) != 4 || got[3] != 8 {
+		t.Errorf("DoublingLevels(8) = %v, want [1 2 4 8]", got)
+	}
+}
+
+// TestFlatLevels: the default sweep stops after two levels that did not
+// raise the best throughput by more than 1-plateau; points that are not
+// VALID neither count nor reset the run.
+func TestFlatLevels(t *testing.T) {
+	pts := func(rates ...float64) []SweepPoint {
+		var p []SweepPoint
+		for i, r := range rates {
+			p = append(p, SweepPoint{Concurrency: 1 << i, SamplesPerSecond: r, Valid: r > 0})
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		rates []float64
+		want  int
+	}{
+		{[]float64{10, 20, 40}, 0},
+		{[]float64{10, 20, 40, 41}, 1},
+		{[]float64{10, 20, 40, 41, 39}, 2},
+		{[]float64{10, 20, 40, 41, 45}, 0},   // 45 > 1.05 x 41: still growing
+		{[]float64{10, 20, 40, 41, -1}, 1},   // a failed level changes nothing
+		{[]float64{10, 20, 40, 30, 41.5}, 2}, // a dip, then no real gain
+	} {
+		if got := flatLevels(pts(tc.rates...), 0.95); got != tc.want {
+			t.Errorf("flatLevels(%v) = %d, want %d", tc.rates, got, tc.want)
+		}
+	}
+}
+
+// TestSetUserConf: the line replaces every line setting its key, keeps the
+// rest byte for byte, is appended when new, creates a missing file, and a
+// malformed file or line is refused without writing.
+func TestSetUserConf(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "user.conf")
+	before := "# my settings\n*.Server.coalesce_queries = 1\nllama3_1-8b.Server.target_qps = 10\n\n" +
+		"# llama3_1-8b.Server.target_qps = 5\nllama3_1-8b.Server.target_qps  =  12\nllama3_1-8b.Offline.target_qps = 40"
+	if err := os.WriteFile(path, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	replaced, err := SetUserConf(path, "llama3_1-8b.Server.target_qps = 123.4")
+	if err != nil || !replaced {
+		t.Fatalf("SetUserConf: replaced %v, %v", replaced, err)
+	}
+	got, _ := os.ReadFile(path)
+	want := "# my settings\n*.Server.coalesce_queries = 1\nllama3_1-8b.Server.target_qps = 123.4\n\n" +
+		"# llama3_1-8b.Server.target_qps = 5\nllama3_1-8b.Server.target_qps = 123.4\nllama3_1-8b.Offline.target_qps = 40\n"
+	if string(got) != want {
+		t.Errorf("after SetUserConf:\n%s\nwant:\n%s", got, want)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the file's own 0600", st.Mode().Perm())
+	}
+
+	replaced, err = SetUserConf(path, "llama3_1-8b-interactive.Server.target_qps = 7")
+	if err != nil || replaced {
+		t.Fatalf("SetUserConf of a new key: replaced %v, %v", replaced, err)
+	}
+	got, _ = os.ReadFile(path)
+	if string(got) != want+"llama3_1-8b-interactive.Server.target_qps = 7\n" {
+		t.Errorf("a new key is not appended:\n%s", got)
+	}
+
+	fresh := filepath.Join(dir, "new.conf")
+	if _, err := SetUserConf(fresh, "gpt-oss-120b.Server.target_qps = 3"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(fresh); string(got) != "gpt-oss-120b.Server.target_qps = 3\n" {
+		t.Errorf("new file: %q", got)
+	}
+
+	bad := filepath.Join(dir, "bad.conf")
+	os.WriteFile(bad, []byte("ok.Server.target_qps = 1\nnot a line\n"), 0o644)
+	if _, err := SetUserConf(bad, "x.Server.target_qps = 2"); err == nil || !strings.Contains(err.Error(), "bad.conf:2") {
+		t.Errorf("malformed user.conf: error %v, want one naming bad.conf:2", err)
+	}
+	if got, _ := os.ReadFile(bad); string(got) != "ok.Server.target_qps = 1\nnot a line\n" {
+		t.Errorf("a malformed user.conf was rewritten: %q", got)
+	}
+	for _, line := range []string{"", "x.Server.target_qps=2", "x.Server.no_such_key = 2", "a.Server.target_qps = 1\nb.Server.target_qps = 2"} {
+		if _, err := SetUserConf(fresh, line); err == nil {
+			t.Errorf("SetUserConf(%q): want an error", line)
+		}
+	}
+}
+
+// TestTrialVerdict: a trial's reason names LoadGen's unmet constraints or
+// the failed samples, and its deciding latency is the percentile nearest
+// its limit, as LoadGen's summary labels them.
+func TestTrialVerdict(t *testing.T) {
+	rep := &run.Report{Outcome: submission.OutcomeInvalid, OutcomeReason: "LoadGen's result is INVALID"}
+	rep.Settings.ServerTargetLatencyPercentile = 0.99
+	rep.Settings.UseTokenLatencies = true
+	rep.Settings.ServerTTFTLatencyNs = 2e9
+	rep.Settings.ServerTPOTLatencyNs = 100e6
+	rep.Summary = run.Summary{Result: "INVALID", Values: map[string]string{
+		"Performance constraints satisfied":          "NO",
+		"Min duration satisfied":                     "Yes",
+		"Min queries satisfied":                      "Yes",
+		"Early stopping satisfied":                   "NO",
+		"99.00 percentile first token latency (ns)":  "1500000000",
+		"99.00 percentile time to output token (ns)": "120000000",
+	}}
+	if got := reason(rep); got != "LoadGen INVALID: latency limits, early stopping not met" {
+		t.Errorf("reason = %q", got)
+	}
+	l := decidingLatency(rep)
+	if l == nil || l.Name != "p99 TPOT" || l.ValueMs != 120 || l.LimitMs != 100 || !l.Over() {
+		t.Fatalf("deciding latency %+v, want p99 TPOT 120 ms over 100 ms", l)
+	}
+	if l.String() != "p99 TPOT 120 ms > 100 ms" {
+		t.Errorf("String() = %q", l.String())
+	}
+	rep.Settings.UseTokenLatencies = false
+	rep.Settings.ServerTargetLatencyNs = 1e9
+	rep.Summary.Values["99.00 percentile latency (ns)"] = "250000000"
+	if l := decidingLatency(rep); l == nil || l.Name != "p99 latency" || l.Over() {
+		t.Errorf("without token latencies: %+v, want p99 latency under its limit", l)
+	}
+	rep.Stats.Failed = 3
+	rep.OutcomeReason = "3 of 1000 samples failed"
+	if got := reason(rep); got != rep.OutcomeReason {
+		t.Errorf("reason with failures = %q, want the run's", got)
+	}
+}
+
+// TestCeilingIsTriedOnce: a ceiling that does not round to itself (an
+// Offline throughput such as 181.71) is still known as tried once the
+// search tried its rounded value, so the search grows past it.
+func TestCeilingIsTriedOnce(t *testing.T) {
+	s := QPSSearch{Tolerance: 0.05, Ceiling: roundSig(181.714, qpsDigits)}
+	next, _ := nextQPS(QPSResult{Best: 145.4}, s, false)
+	if next != 181.7 {
+		t.Fatalf("next after a VALID start: %g, want the ceiling 181.7", next)
+	}
+	if next, _ := nextQPS(QPSResult{Best: next}, s, true); next != 227.1 {
+		t.Errorf("next after a VALID ceiling: %g, want 1.25 x 181.7 = 227.1", next)
+	}
+}
+
+// TestFellBehind: a Server trial whose completions trail the schedule by
+// more than behindLimit was still queueing at its end (these rates are
+// from a 20 s trial of the fake at capacity ≈ 196/s).
+func TestFellBehind(t *testing.T) {
+	for _, tc := range []struct {
+		completed, scheduled, want float64
+	}{
+		{196.4, 210, 1 - 196.4/210},
+		{192.2, 192.5, 0},
+		{155.8, 153.6, 0},
+		{100, 0, 0}, // Offline: no schedule
+	} {
+		got := Trial{SamplesPerSecond: tc.completed, ScheduledPerSecond: tc.scheduled}.FellBehind()
+		if math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("FellBehind(completed %g, scheduled %g) = %g, want %g", tc.completed, tc.scheduled, got, tc.want)
+		}
+	}
+}
+
+// TestSearchRefusesBadConfig: the searches check their settings before any
+// trial, and refuse a scenario they do not search.
+func TestSearchRefusesBadConfig(t *testing.T) {
+	ts := &Trials{Dir: t.TempDir()}
+	ts.Base.Scenario = loadgen.Offline
+	if _, err := SearchQPS(context.Background(), ts, QPSSearch{Start: 1, TrialDuration: time.Second}); err == nil || !strings.Contains(err.Error(), "Server") {
+		t.Errorf("QPS search of Offline: %v", err)
+	}
+	ts.Base.Scenario = loadgen.Server
+	for _, s := range []QPSSearch{
+		{Start: 0, TrialDuration: time.Second},
+		{Start: 10, TrialDuration: 0},
+		{Start: 10, TrialDuration: time.Second, Tolerance: 1.5},
+	} {
+		if _, err := SearchQPS(context.Background(), ts, s); err == nil {
+			t.Errorf("SearchQPS(%+v): want an error", s)
+		}
+	}
+	if _, err := SweepConcurrency(context.Background(), ts, SweepSearch{TrialDuration: time.Second}); err == nil || !strings.Contains(err.Error(), "Offline") {
+		t.Errorf("sweep of Server: %v", err)
+	}
+	ts.Base.Scenario = loadgen.Offline
+	if _, err := SweepConcurrency(context.Background(), ts, SweepSearch{Levels: []int{1, 0}, TrialDuration: time.Second}); err == nil {
+		t.Error("sweep with concurrency 0: want an error")
+	}
+	if entries, _ := os.ReadDir(ts.Dir); len(entries) != 0 {
+		t.Errorf("refused searches left files: %v", entries)
+	}
+}
+
+// TestUserConfLineUsesLoadGenModel: the line the search prints is keyed by
+// the model name LoadGen reads the run's user.conf under, which for a
+// variant run under its base's name (qwen3-vl Interactive) is not the
+// variant's own name: a line under that name would be ignored.
+func TestUserConfLineUsesLoadGenModel(t *testing.T) {
+	ts := &Trials{Dir: t.TempDir()}
+	ts.Base.Benchmark = benchmark.Benchmark{Name: "model-interactive", LoadGenName: "model", API: openaicompletions.Protocol}
+	ts.Base.Scenario = loadgen.Server
+	ts.Run = func(_ context.Context, o run.Options) (*run.Report, error) {
+		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+			return nil, err
+		}
+		rep := &run.Report{LogDir: o.OutputDir, Outcome: submission.OutcomeValid}
+		if strings.Contains(strings.Join(o.Settings, " "), "target_qps=10 ") {
+			return rep, nil
+		}
+		rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, "too fast"
+		return rep, nil
+	}
+	res, err := SearchQPS(context.Background(), ts, QPSSearch{Start: 10, TrialDuration: time.Second, MaxTrials: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "model.Server.target_qps = 10"; res.UserConf != want {
+		t.Errorf("user.conf line %q, want %q", res.UserConf, want)
+	}
+}
