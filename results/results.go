@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -261,7 +262,7 @@ var requestedOnly = []string{"use_token_latencies", "server_ttft_latency", "serv
 // detail log is required; the summary, the run record and the engine
 // metrics are used when present.
 func Build(dir string) (*Results, error) {
-	d, err := ReadDetail(filepath.Join(dir, DetailFile))
+	d, err := mllog.ReadDetail(filepath.Join(dir, DetailFile), mllog.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
@@ -270,7 +271,8 @@ func Build(dir string) (*Results, error) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	summaryPath := filepath.Join(dir, SummaryFile)
-	if verdict, err := summaryResult(summaryPath); err == nil {
+	if sum, err := mllog.ReadSummary(summaryPath); err == nil || errors.Is(err, mllog.ErrNoResult) {
+		verdict := sum.Result
 		r.Sources = append(r.Sources, SummaryFile)
 		if verdict != "" && r.Outcome.LoadGenValidity != "" && verdict != r.Outcome.LoadGenValidity {
 			return nil, fmt.Errorf("results: %s says %q but %s says %q: the two files are not from the same run", summaryPath, verdict, DetailFile, r.Outcome.LoadGenValidity)
@@ -296,7 +298,7 @@ func Build(dir string) (*Results, error) {
 }
 
 // fromDetail fills what the detail log says.
-func (r *Results) fromDetail(d *Detail) error {
+func (r *Results) fromDetail(d *mllog.Detail) error {
 	var errs []error
 	str := func(key string) string {
 		s, _, err := d.String(key)
@@ -540,22 +542,6 @@ func (r *Results) decide() {
 			o.Warnings = append(o.Warnings, e.Endpoint+": "+w)
 		}
 	}
-}
-
-// summaryResult is the word after "Result is :" in the summary file ("" if
-// the line is missing).
-func summaryResult(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "Result is"); ok {
-			_, v, _ := strings.Cut(rest, ":")
-			return strings.TrimSpace(v), nil
-		}
-	}
-	return "", nil
 }
 
 // Write writes r as indented JSON to dir/File.

@@ -13,9 +13,9 @@ import (
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
-// mllog renders detail-log lines from key/value pairs, as LoadGen writes
+// detailLines renders detail-log lines from key/value pairs, as LoadGen writes
 // them.
-func mllog(kv ...any) string {
+func detailLines(kv ...any) string {
 	var b strings.Builder
 	for i := 0; i < len(kv); i += 2 {
 		v, _ := json.Marshal(kv[i+1])
@@ -36,7 +36,7 @@ func writeRun(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-var offlineLLM = mllog(
+var offlineLLM = detailLines(
 	"loadgen_version", "6.0.17 @ NA",
 	"test_datetime", "2026-11-23T12:00:00Z",
 	"qsl_reported_total_count", 100,
@@ -127,7 +127,7 @@ func TestBuildOfflineLLM(t *testing.T) {
 }
 
 func TestBuildOutcomes(t *testing.T) {
-	invalid := mllog(
+	invalid := detailLines(
 		"effective_scenario", "Server",
 		"effective_test_mode", "PerformanceOnly",
 		"result_validity", "INVALID",
@@ -195,8 +195,8 @@ func TestBuildOutcomes(t *testing.T) {
 
 	// Accuracy runs have no verdict; a log that stops early is incomplete.
 	for log, want := range map[string]string{
-		mllog("effective_scenario", "Offline", "effective_test_mode", "AccuracyOnly"):    StatusAccuracy,
-		mllog("effective_scenario", "Offline", "effective_test_mode", "PerformanceOnly"): StatusIncomplete,
+		detailLines("effective_scenario", "Offline", "effective_test_mode", "AccuracyOnly"):    StatusAccuracy,
+		detailLines("effective_scenario", "Offline", "effective_test_mode", "PerformanceOnly"): StatusIncomplete,
 	} {
 		r, err := Build(writeRun(t, map[string]string{DetailFile: log}))
 		if err != nil || r.Outcome.Status != want {
@@ -213,7 +213,7 @@ func TestBuildErrors(t *testing.T) {
 		"no detail log": {map[string]string{SummaryFile: "Result is : VALID\n"}, "mlperf_log_detail.txt: no such file"},
 		"malformed line": {map[string]string{DetailFile: offlineLLM + ":::MLLOG {\"key\": \"x\"\n"},
 			"mlperf_log_detail.txt, line 22: invalid :::MLLOG JSON"},
-		"wrong type": {map[string]string{DetailFile: mllog("effective_scenario", "Offline", "result_validity", true)},
+		"wrong type": {map[string]string{DetailFile: detailLines("effective_scenario", "Offline", "result_validity", true)},
 			`line 2: "result_validity" is true, want a string`},
 		"summary disagrees": {map[string]string{DetailFile: offlineLLM, SummaryFile: "Result is : INVALID\n"},
 			"not from the same run"},
@@ -221,7 +221,7 @@ func TestBuildErrors(t *testing.T) {
 			"mlperf_go_run.json is not valid run-info JSON"},
 		"bad engine metrics": {map[string]string{DetailFile: offlineLLM, metrics.File: "{}\nnope\n"},
 			"engine_metrics.jsonl, line 2"},
-		"never started": {map[string]string{DetailFile: mllog("loadgen_version", "6.0.17 @ NA")},
+		"never started": {map[string]string{DetailFile: detailLines("loadgen_version", "6.0.17 @ NA")},
 			"no effective_scenario line"},
 	} {
 		_, err := Build(writeRun(t, c.files))

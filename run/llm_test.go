@@ -18,8 +18,8 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // tokenFixture writes n synthetic samples of an LLM benchmark and opens them.
@@ -75,7 +75,7 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 				if want := scen != loadgen.Offline; rep.Stream != want {
 					t.Errorf("requests streamed: %v, want %v", rep.Stream, want)
 				}
-				entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
+				entries, err := mllog.ReadAccuracy(filepath.Join(out, "mlperf_log_accuracy.json"))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,9 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/results"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // checkLogs checks the logs LoadGen left in dir after a test that ran to
@@ -20,23 +19,23 @@ import (
 // nothing; filing such a run would pass a result nobody can recheck, so the
 // first damaged log is an error naming it (and, for the detail log, its
 // line). The summary it parsed is returned, so the run reads it once.
-func checkLogs(dir string, mode loadgen.Mode) (Summary, error) {
-	var sum Summary
+func checkLogs(dir string, mode loadgen.Mode) (mllog.Summary, error) {
+	var sum mllog.Summary
 	if mode != loadgen.AccuracyOnly {
 		var err error
-		if sum, err = readSummary(filepath.Join(dir, summaryLog)); err != nil {
-			return Summary{}, fmt.Errorf("LoadGen's summary log is damaged: %w", err)
+		if sum, err = mllog.ReadSummary(filepath.Join(dir, summaryLog)); err != nil {
+			return mllog.Summary{}, fmt.Errorf("LoadGen's summary log is damaged: %w", err)
 		}
 	}
-	if _, err := results.ReadDetail(filepath.Join(dir, detailLog)); err != nil {
-		return Summary{}, fmt.Errorf("LoadGen's detail log is damaged: %w", err)
+	if _, err := mllog.ReadDetail(filepath.Join(dir, detailLog), mllog.Strict); err != nil {
+		return mllog.Summary{}, fmt.Errorf("LoadGen's detail log is damaged: %w", err)
 	}
-	// acclog.Read's errors name the file.
-	if _, err := acclog.Read(filepath.Join(dir, accuracyLog)); err != nil {
+	// mllog.ReadAccuracy's errors name the file.
+	if _, err := mllog.ReadAccuracy(filepath.Join(dir, accuracyLog)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return Summary{}, fmt.Errorf("LoadGen wrote no accuracy log: %w", err)
+			return mllog.Summary{}, fmt.Errorf("LoadGen wrote no accuracy log: %w", err)
 		}
-		return Summary{}, fmt.Errorf("LoadGen's accuracy log is damaged: %w", err)
+		return mllog.Summary{}, fmt.Errorf("LoadGen's accuracy log is damaged: %w", err)
 	}
 	return sum, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -12,10 +13,10 @@ import (
 // TestDecide: a run is VALID only when LoadGen says so, no sample failed
 // and LoadGen took every response; each other case names its reason.
 func TestDecide(t *testing.T) {
-	valid := Summary{Valid: true, Result: "VALID"}
+	valid := mllog.Summary{Valid: true, Result: "VALID"}
 	for _, tc := range []struct {
 		name       string
-		summary    Summary
+		summary    mllog.Summary
 		stats      sut.Stats
 		mode       loadgen.Mode
 		want       string
@@ -24,8 +25,8 @@ func TestDecide(t *testing.T) {
 		{"valid", valid, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeValid, ""},
 		{"failed samples", valid, sut.Stats{Completed: 10, Failed: 2}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "2 of 10 samples failed"},
 		{"refused responses", valid, sut.Stats{Completed: 10, CompleterErrors: 1}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen refused 1 batches"},
-		{"LoadGen invalid", Summary{Result: "INVALID"}, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen's result is INVALID"},
-		{"accuracy run", Summary{}, sut.Stats{Completed: 10}, loadgen.AccuracyOnly, submission.OutcomeValid, ""},
+		{"LoadGen invalid", mllog.Summary{Result: "INVALID"}, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen's result is INVALID"},
+		{"accuracy run", mllog.Summary{}, sut.Stats{Completed: 10}, loadgen.AccuracyOnly, submission.OutcomeValid, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := &Report{Summary: tc.summary, Stats: tc.stats}

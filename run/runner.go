@@ -19,6 +19,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -161,7 +162,7 @@ type Report struct {
 	Stream             bool
 	// Summary is LoadGen's result (empty for accuracy runs, which have
 	// none); Stats the pool's counters.
-	Summary Summary
+	Summary mllog.Summary
 	Stats   sut.Stats
 	// Elapsed is the wall time of the LoadGen test.
 	Elapsed time.Duration

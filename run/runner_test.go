@@ -16,8 +16,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/fake"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // These tests run the whole harness: a synthesized dataset in the real
@@ -104,7 +104,7 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 	if got := srv.Stats().Requests["/v1/chat/completions"]; got != n+1 {
 		t.Errorf("fake saw %d chat requests, want %d (%d samples and the preflight probe)", got, n+1, n)
 	}
-	entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
+	entries, err := mllog.ReadAccuracy(filepath.Join(out, "mlperf_log_accuracy.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 			if st := rep.Stats; st.Failed > faults || st.Failed+st.Retries < faults {
 				t.Errorf("%d failures counted (%d retries), fake injected %d", st.Failed, st.Retries, faults)
 			}
-			entries, err := acclog.Read(filepath.Join(out, "mlperf_log_accuracy.json"))
+			entries, err := mllog.ReadAccuracy(filepath.Join(out, "mlperf_log_accuracy.json"))
 			if err != nil {
 				t.Fatal(err)
 			}

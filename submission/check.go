@@ -1,12 +1,15 @@
 package submission
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // Problem is one thing Check found wrong in a submission tree.
@@ -233,27 +236,27 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 	const rerun = "fix the run settings and re-run the performance run (mlperf-go run --replace)"
 	c.checkRunRecord(dir)
 	summary := filepath.Join(dir, summaryFile)
-	if v, err := SummaryResult(summary); err != nil {
+	if sum, err := mllog.ReadSummary(summary); err != nil {
 		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
-	} else if v != "VALID" {
+	} else if v := sum.Result; v != "VALID" {
 		c.add(summary, "read the summary's reasons (min duration, min queries, latency/early stopping) and re-run with settings that make LoadGen report VALID", "LoadGen reported \"Result is : %s\"; the official checker would not notice, the results review would", v)
 	}
 	detailPath := filepath.Join(dir, detailFile)
-	d, err := ReadDetailLog(detailPath)
+	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		c.add(detailPath, "file the performance run's LoadGen logs", "cannot read detail log: %v", err)
 		return
 	}
-	if v, ok := d.String("result_validity"); ok && v != "VALID" {
+	if v, ok := d.Text("result_validity"); ok && v != "VALID" {
 		c.add(detailPath, rerun, "result_validity is %q", v)
 	}
 	for _, e := range d.Errors() {
 		c.add(detailPath, "investigate the LoadGen error and re-run", "LoadGen logged an error: %s", e)
 	}
-	if mode, _ := d.String("effective_test_mode"); mode != "PerformanceOnly" && mode != "SubmissionRun" {
+	if mode, _ := d.Text("effective_test_mode"); mode != "PerformanceOnly" && mode != "SubmissionRun" {
 		c.add(detailPath, "file a performance-mode run here", "effective_test_mode is %q, not PerformanceOnly", mode)
 	}
-	logged, _ := d.String("effective_scenario")
+	logged, _ := d.Text("effective_scenario")
 	if want := loggedScenario(scen); logged != want {
 		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s (LoadGen logs it as %q)", logged, scen, want)
 		return // the remaining rules depend on the scenario
@@ -271,8 +274,8 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 		c.minInt(d, detailPath, "effective_samples_per_query", rules.OfflineMinSamplesPerQuery, "set the Offline expected QPS/sample count so one query carries the whole dataset")
 	}
 	if earlyStopping {
-		if met, err := d.Bool("early_stopping_met"); err != nil || !met {
-			res, _ := d.String("early_stopping_result")
+		if met, err := d.Truth("early_stopping_met"); err != nil || !met {
+			res, _ := d.Text("early_stopping_result")
 			c.add(detailPath, "run longer or at a lower target QPS", "early stopping condition not met: %s", res)
 		}
 		limit, ok := rules.LatencyConstraintNS[scen]
@@ -280,7 +283,7 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 			limit, ok = rules.LatencyConstraintNS[logged]
 		}
 		if ok {
-			if v, err := d.Float("effective_target_latency_ns"); err != nil {
+			if v, err := d.NumberFloat("effective_target_latency_ns"); err != nil {
 				c.add(detailPath, rerun, "%v", err)
 			} else if v > float64(limit) {
 				c.add(detailPath, "use the benchmark's target latency in user.conf", "effective_target_latency_ns %s exceeds the %s limit %d", fmtNum(v), scen, limit)
@@ -288,7 +291,7 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 		}
 	}
 	if rules.LLM {
-		if on, err := d.Bool("requested_use_token_latencies"); err != nil || !on {
+		if on, err := d.Truth("requested_use_token_latencies"); err != nil || !on {
 			c.add(detailPath, "keep use_token_latencies on (LoadGen's mlperf.conf sets it; do not override it in user.conf)", "use_token_latencies is not enabled, which the checker requires for LLM benchmarks")
 		}
 		if logged == ScenarioServer {
@@ -296,8 +299,8 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 			if !ok {
 				lim = rules.TokenLimits[ScenarioServer]
 			}
-			ttft, err1 := d.Float("result_first_token_99.00_percentile_latency_ns")
-			tpot, err2 := d.Float("result_time_per_output_token_99.00_percentile_ns")
+			ttft, err1 := d.NumberFloat("result_first_token_99.00_percentile_latency_ns")
+			tpot, err2 := d.NumberFloat("result_time_per_output_token_99.00_percentile_ns")
 			switch {
 			case err1 != nil || err2 != nil:
 				c.add(detailPath, rerun, "TTFT or TPOT percentile missing: the run must stream tokens with use_token_latencies")
@@ -312,13 +315,13 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 		if field == "" {
 			continue
 		}
-		if _, err := d.Float(field); err != nil {
+		if _, err := d.NumberFloat(field); err != nil {
 			c.add(detailPath, rerun, "result metric: %v", err)
 		}
 	}
 }
 
-func (c *checker) checkSeeds(path string, d *DetailLog) {
+func (c *checker) checkSeeds(path string, d *mllog.Detail) {
 	for _, s := range []struct {
 		key  string
 		want uint64
@@ -335,8 +338,8 @@ func (c *checker) checkSeeds(path string, d *DetailLog) {
 	}
 }
 
-func (c *checker) minInt(d *DetailLog, path, key string, min int64, fix string) {
-	v, err := d.Float(key)
+func (c *checker) minInt(d *mllog.Detail, path, key string, min int64, fix string) {
+	v, err := d.NumberFloat(key)
 	if err != nil {
 		c.add(path, fix, "%v", err)
 		return
@@ -371,7 +374,7 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), maxAccuracyLogLen)
 	}
 	detailPath := filepath.Join(dir, detailFile)
-	d, err := ReadDetailLog(detailPath)
+	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		if exists(detailPath) {
 			c.add(detailPath, rerun, "cannot read detail log: %v", err)
@@ -381,10 +384,10 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 	for _, e := range d.Errors() {
 		c.add(detailPath, "investigate the LoadGen error and re-run", "LoadGen logged an error: %s", e)
 	}
-	if mode, _ := d.String("effective_test_mode"); mode != "AccuracyOnly" {
+	if mode, _ := d.Text("effective_test_mode"); mode != "AccuracyOnly" {
 		c.add(detailPath, "file an accuracy-mode run here", "effective_test_mode is %q, not AccuracyOnly", mode)
 	}
-	if logged, _ := d.String("effective_scenario"); logged != loggedScenario(scen) {
+	if logged, _ := d.Text("effective_scenario"); logged != loggedScenario(scen) {
 		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s", logged, scen)
 	}
 	want := rules.accuracySamples(scen)
@@ -392,7 +395,7 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 	if !d.Has(key) {
 		key = "qsl_reported_total_count"
 	}
-	if n, err := d.Float(key); err != nil || n != float64(want) {
+	if n, err := d.NumberFloat(key); err != nil || n != float64(want) {
 		v, _ := d.Number(key)
 		c.add(detailPath, "run accuracy over the whole dataset (no sample count overrides)", "accuracy run covered %s samples (%s); the dataset has %d", v, key, want)
 	}
@@ -448,7 +451,7 @@ func systemTypeOf(b []byte) string {
 	var s struct {
 		SystemType any `json:"system_type"`
 	}
-	if jsonUnmarshal(b, &s) != nil {
+	if json.Unmarshal(b, &s) != nil {
 		return ""
 	}
 	t, _ := s.SystemType.(string)

@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // TEST06Options configure VerifyTEST06.
@@ -60,7 +60,7 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 		return false, err
 	}
 	logPath := filepath.Join(testDir, "accuracy", accLogFile)
-	entries, err := acclog.Read(logPath)
+	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: TEST06: %w", err)
 	}
@@ -127,7 +127,7 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 }
 
 // firstTokenCheck compares each entry's token_data with its data.
-func firstTokenCheck(entries []acclog.Entry, size int) bool {
+func firstTokenCheck(entries []mllog.AccuracyEntry, size int) bool {
 	for _, e := range entries {
 		if e.TokenData == nil {
 			return false
@@ -248,7 +248,7 @@ func VerifyTEST09(testDir, benchmark string) (pass bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	entries, err := acclog.Read(filepath.Join(testDir, "accuracy", accLogFile))
+	entries, err := mllog.ReadAccuracy(filepath.Join(testDir, "accuracy", accLogFile))
 	if err != nil {
 		return false, fmt.Errorf("submission: TEST09: %w", err)
 	}

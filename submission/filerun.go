@@ -13,6 +13,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // RunKind says what a LoadGen run was for, and so where FileRun files it.
@@ -251,15 +252,15 @@ func FileRun(r RunRecord) (dir string, err error) {
 
 // checkRunLogs verifies a run's detail log matches where it is being filed.
 func checkRunLogs(detailPath string, kind RunKind, scenario string) error {
-	d, err := ReadDetailLog(detailPath)
+	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}
-	got, _ := d.String("effective_scenario")
+	got, _ := d.Text("effective_scenario")
 	if want := loggedScenario(scenario); got != want {
 		return fmt.Errorf("submission: %s says effective_scenario %q but the run is being filed as %s (which LoadGen logs as %q): file it under the scenario it ran", detailPath, got, scenario, want)
 	}
-	mode, _ := d.String("effective_test_mode")
+	mode, _ := d.Text("effective_test_mode")
 	wantMode := "PerformanceOnly"
 	if kind == KindAccuracy {
 		wantMode = "AccuracyOnly"

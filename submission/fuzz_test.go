@@ -6,27 +6,6 @@ import (
 	"testing"
 )
 
-func FuzzParseDetailLog(f *testing.F) {
-	f.Add(perfDetail("v6.1", BenchmarkLlama8B, "Server", "PerformanceOnly").render())
-	f.Add(":::MLLOG {\"key\": \"a\", \"value\": 18446744073709551615, \"metadata\": {\"is_error\": true}}\n")
-	f.Add(":::MLLOG {}\nx\n:::MLLOG {\"key\": 1}\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		d, err := ParseDetailLog(strings.NewReader(s))
-		if err != nil {
-			return
-		}
-		for k := range d.first {
-			if !d.Has(k) {
-				t.Fatalf("Has(%q) false for a parsed key", k)
-			}
-			d.String(k)
-			d.Float(k)
-			d.Uint(k)
-			d.Bool(k)
-		}
-	})
-}
-
 func FuzzEvalAccuracyTxt(f *testing.F) {
 	f.Add([]byte(accuracyTxt(BenchmarkLlama8B)))
 	f.Add([]byte(accuracyTxt(BenchmarkGPTOSS)))

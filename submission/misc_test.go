@@ -141,29 +141,3 @@ func TestMeasurementsTemplate(t *testing.T) {
 		t.Error("unknown benchmark accepted")
 	}
 }
-
-func TestDetailLogValues(t *testing.T) {
-	d := perfDetail("v6.1", BenchmarkGPTOSS, "Server", "PerformanceOnly")
-	d.set("effective_scenario", "Server")
-	d.set("duplicated", 1)
-	raw := d.render() + mllogLine("duplicated", 2, false, false) + "\nnot a marker line\n"
-	log, err := ParseDetailLog(strings.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if u, err := log.Uint("effective_schedule_rng_seed"); err != nil || u != 16159082839903944936 {
-		t.Errorf("uint64 seed = %d, %v (must not lose precision)", u, err)
-	}
-	if f, _ := log.Float("duplicated"); f != 1 {
-		t.Errorf("first value of a repeated key = %v, want 1", f)
-	}
-	if b, err := log.Bool("early_stopping_met"); err != nil || !b {
-		t.Errorf("bool = %v, %v", b, err)
-	}
-	if _, err := log.Float("effective_scenario"); err == nil {
-		t.Error("string read as a number")
-	}
-	if _, err := ParseDetailLog(strings.NewReader(":::MLLOG {bad json\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
-		t.Errorf("bad JSON: %v", err)
-	}
-}

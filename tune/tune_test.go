@@ -11,6 +11,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -165,7 +166,7 @@ func TestTrialVerdict(t *testing.T) {
 	rep.Settings.UseTokenLatencies = true
 	rep.Settings.ServerTTFTLatencyNs = 2e9
 	rep.Settings.ServerTPOTLatencyNs = 100e6
-	rep.Summary = run.Summary{Result: "INVALID", Values: map[string]string{
+	rep.Summary = mllog.Summary{Result: "INVALID", Values: map[string]string{
 		"Performance constraints satisfied":          "NO",
 		"Min duration satisfied":                     "Yes",
 		"Min queries satisfied":                      "Yes",

@@ -11,17 +11,17 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	. "github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // ent builds an entry whose data is toks as little-endian int32 and whose
 // token_count matches.
-func ent(seq uint64, idx int, toks ...int32) acclog.Entry {
+func ent(seq uint64, idx int, toks ...int32) mllog.AccuracyEntry {
 	data := make([]byte, 4*len(toks))
 	for i, t := range toks {
 		binary.LittleEndian.PutUint32(data[4*i:], uint32(t))
 	}
-	return acclog.Entry{SeqID: seq, QSLIndex: idx, Data: data, TokenCount: int64(len(toks)), HasTokenCount: true}
+	return mllog.AccuracyEntry{SeqID: seq, QSLIndex: idx, Data: data, TokenCount: int64(len(toks)), HasTokenCount: true}
 }
 
 // seq returns n ordinary token IDs.
@@ -43,8 +43,8 @@ func hasLine(lines []string, sub string) bool {
 }
 
 func TestGPTOSSChecks(t *testing.T) {
-	perf := func(n int) []acclog.Entry {
-		out := make([]acclog.Entry, gptoss120b.PerformanceSamples)
+	perf := func(n int) []mllog.AccuracyEntry {
+		out := make([]mllog.AccuracyEntry, gptoss120b.PerformanceSamples)
 		for i := range out {
 			out[i] = ent(uint64(i), i, seq(n)...)
 		}
@@ -61,7 +61,7 @@ func TestGPTOSSChecks(t *testing.T) {
 	}
 
 	// An accuracy-set log with per-dataset statistics.
-	entries := []acclog.Entry{ent(0, 0, seq(10)...), ent(1, 1, seq(20)...), ent(2, 2, seq(30)...), ent(3, 3, seq(gptoss120b.MaxNewTokens+1)...)}
+	entries := []mllog.AccuracyEntry{ent(0, 0, seq(10)...), ent(1, 1, seq(20)...), ent(2, 2, seq(30)...), ent(3, 3, seq(gptoss120b.MaxNewTokens+1)...)}
 	r = Check(entries, DatasetInfo{Benchmark: "gpt-oss-120b", Samples: 4, Vocab: gptoss120b.VocabSize, Extra: gptoss120b.NewChecks,
 		Datasets: []string{"aime25", "gpqa_diamond", "aime25", "livecodebench_v6"}})
 	want := map[string]Stats{

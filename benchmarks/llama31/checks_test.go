@@ -9,17 +9,17 @@ import (
 
 	. "github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // ent builds an entry whose data is toks as little-endian int32 and whose
 // token_count matches.
-func ent(seq uint64, idx int, toks ...int32) acclog.Entry {
+func ent(seq uint64, idx int, toks ...int32) mllog.AccuracyEntry {
 	data := make([]byte, 4*len(toks))
 	for i, t := range toks {
 		binary.LittleEndian.PutUint32(data[4*i:], uint32(t))
 	}
-	return acclog.Entry{SeqID: seq, QSLIndex: idx, Data: data, TokenCount: int64(len(toks)), HasTokenCount: true}
+	return mllog.AccuracyEntry{SeqID: seq, QSLIndex: idx, Data: data, TokenCount: int64(len(toks)), HasTokenCount: true}
 }
 
 // seq returns n ordinary token IDs.
@@ -42,7 +42,7 @@ func hasLine(lines []string, sub string) bool {
 
 func TestLlamaChecks(t *testing.T) {
 	info := DatasetInfo{Benchmark: "llama3_1-8b", Samples: 5, Vocab: llama31.VocabSize, Extra: llama31.NewChecks}
-	entries := []acclog.Entry{
+	entries := []mllog.AccuracyEntry{
 		ent(0, 0, seq(129)...),       // over max_tokens
 		ent(1, 1, 5, 128009, 128009), // two trailing EOS: TEST06 fails
 		ent(2, 2, 5, 128009),         // one EOS is fine
@@ -63,7 +63,7 @@ func TestLlamaChecks(t *testing.T) {
 		t.Errorf("notes lack the partial-set note: %q", r.Notes)
 	}
 
-	full := make([]acclog.Entry, llama31.Samples)
+	full := make([]mllog.AccuracyEntry, llama31.Samples)
 	for i := range full {
 		full[i] = ent(uint64(i), llama31.Samples-1-i, seq(100)...)
 	}

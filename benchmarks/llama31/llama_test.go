@@ -10,7 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
@@ -69,19 +69,19 @@ func TestRegistered(t *testing.T) {
 
 	// A log answering every sample with two tokens ending in one
 	// <|eot_id|> passes; the report names the official evaluator.
-	var entries []acclog.Entry
+	var entries []mllog.AccuracyEntry
 	for i := 0; i < d.Len(); i++ {
 		data := make([]byte, 8)
 		binary.LittleEndian.PutUint32(data, 42)
 		binary.LittleEndian.PutUint32(data[4:], llama31.TEST06EOS)
-		entries = append(entries, acclog.Entry{SeqID: uint64(i), QSLIndex: i, Data: data, TokenCount: 2, HasTokenCount: true})
+		entries = append(entries, mllog.AccuracyEntry{SeqID: uint64(i), QSLIndex: i, Data: data, TokenCount: 2, HasTokenCount: true})
 	}
 	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
 	f, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := acclog.Write(f, entries); err != nil {
+	if err := mllog.WriteAccuracy(f, entries); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -96,7 +96,7 @@ func TestRegistered(t *testing.T) {
 	}
 	// A missing sample fails the check.
 	f, _ = os.Create(logPath)
-	acclog.Write(f, entries[1:])
+	mllog.WriteAccuracy(f, entries[1:])
 	f.Close()
 	if ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b}); err != nil || ev.Failure == nil {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)

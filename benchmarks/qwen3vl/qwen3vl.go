@@ -15,7 +15,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
 	"github.com/mlperf-go/mlperf-go/engine"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -159,7 +159,7 @@ func (d *Dataset) FakeAnswers() []benchmark.FakeAnswer {
 // Evaluate scores the log as the reference's evaluator does, writes
 // accuracy.txt in its format and fails when the F1 misses the target.
 func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, err := acclog.Read(logPath)
+	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return benchmark.Evaluation{}, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
@@ -81,16 +81,16 @@ func TestRegistered(t *testing.T) {
 	}
 
 	// Every answer empty: schema-invalid, far below the target.
-	var entries []acclog.Entry
+	var entries []mllog.AccuracyEntry
 	for i := 0; i < d.Len(); i++ {
-		entries = append(entries, acclog.Entry{SeqID: uint64(i), QSLIndex: i, Data: []byte{}})
+		entries = append(entries, mllog.AccuracyEntry{SeqID: uint64(i), QSLIndex: i, Data: []byte{}})
 	}
 	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
 	f, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := acclog.Write(f, entries); err != nil {
+	if err := mllog.WriteAccuracy(f, entries); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
-	"github.com/mlperf-go/mlperf-go/results"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -136,7 +136,7 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 			}
 			// The detail log stays (Slurm's test looks for it), every line
 			// of it whole, and no result_validity in it says VALID.
-			d, err := results.ReadDetail(filepath.Join(out, "mlperf_log_detail.txt"))
+			d, err := mllog.ReadDetail(filepath.Join(out, "mlperf_log_detail.txt"), mllog.Strict)
 			if err != nil {
 				t.Errorf("the aborted run's detail log does not parse: %v", err)
 			} else if v, ok, _ := d.String("result_validity"); ok && v == "VALID" {

@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // DatasetInfo is what an accuracy log is checked against.
@@ -145,7 +145,7 @@ func (r Report) OK() bool {
 
 // Check checks an accuracy log's entries against d. It never fails: every
 // finding is in the Report.
-func Check(entries []acclog.Entry, d DatasetInfo) Report {
+func Check(entries []mllog.AccuracyEntry, d DatasetInfo) Report {
 	r := Report{Benchmark: d.Benchmark, Expected: d.Samples, Entries: len(entries)}
 	var extra Extra
 	if d.Extra != nil {
@@ -352,7 +352,7 @@ func shellQuote(s string) string {
 // report followed by command, the official evaluator's command line that
 // computes the score. It fails when a hard check fails (Report.OK).
 func Evaluate(logPath string, d DatasetInfo, command string) (benchmark.Evaluation, error) {
-	entries, err := acclog.Read(logPath)
+	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return benchmark.Evaluation{}, err
 	}

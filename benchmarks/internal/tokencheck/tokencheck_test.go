@@ -13,17 +13,17 @@ import (
 	. "github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // ent builds an entry whose data is toks as little-endian int32 and whose
 // token_count matches.
-func ent(seq uint64, idx int, toks ...int32) acclog.Entry {
+func ent(seq uint64, idx int, toks ...int32) mllog.AccuracyEntry {
 	data := make([]byte, 4*len(toks))
 	for i, t := range toks {
 		binary.LittleEndian.PutUint32(data[4*i:], uint32(t))
 	}
-	return acclog.Entry{SeqID: seq, QSLIndex: idx, Data: data, TokenCount: int64(len(toks)), HasTokenCount: true}
+	return mllog.AccuracyEntry{SeqID: seq, QSLIndex: idx, Data: data, TokenCount: int64(len(toks)), HasTokenCount: true}
 }
 
 // seq returns n ordinary token IDs.
@@ -37,29 +37,29 @@ func seq(n int) []int32 {
 
 func TestCheckTable(t *testing.T) {
 	// Four samples with 1..4 tokens: total 10, mean 2.5.
-	clean := []acclog.Entry{ent(0, 2, seq(3)...), ent(1, 0, seq(1)...), ent(2, 3, seq(4)...), ent(3, 1, seq(2)...)}
+	clean := []mllog.AccuracyEntry{ent(0, 2, seq(3)...), ent(1, 0, seq(1)...), ent(2, 3, seq(4)...), ent(3, 1, seq(2)...)}
 	cleanStats := Stats{Samples: 4, Total: 10, Min: 1, Max: 4, Mean: 2.5}
 	info := DatasetInfo{Benchmark: "test", Samples: 4, Vocab: 100}
 
-	noCount := append([]acclog.Entry(nil), clean...)
+	noCount := append([]mllog.AccuracyEntry(nil), clean...)
 	for i := range noCount {
 		noCount[i].HasTokenCount, noCount[i].TokenCount = false, 0
 	}
-	badLen := append([]acclog.Entry(nil), clean...)
-	badLen[2] = acclog.Entry{SeqID: 2, QSLIndex: 3, Data: []byte{1, 0, 0, 0, 2, 0, 0}, TokenCount: 2, HasTokenCount: true}
-	mismatch := append([]acclog.Entry(nil), clean...)
+	badLen := append([]mllog.AccuracyEntry(nil), clean...)
+	badLen[2] = mllog.AccuracyEntry{SeqID: 2, QSLIndex: 3, Data: []byte{1, 0, 0, 0, 2, 0, 0}, TokenCount: 2, HasTokenCount: true}
+	mismatch := append([]mllog.AccuracyEntry(nil), clean...)
 	mismatch[0].TokenCount = 5
 
 	tests := []struct {
 		name    string
-		entries []acclog.Entry
+		entries []mllog.AccuracyEntry
 		want    Report
 		ok      bool
 	}{
 		{"clean", clean, Report{Entries: 4, Present: 4, Output: cleanStats}, true},
 		{"duplicate keeps first", append(clean[:4:4], ent(4, 1, seq(9)...), ent(5, 1, seq(9)...)),
 			Report{Entries: 6, Present: 4, Duplicates: []int{1}, Output: cleanStats}, false},
-		{"missing", []acclog.Entry{ent(0, 0, seq(1)...), ent(1, 2, seq(3)...)},
+		{"missing", []mllog.AccuracyEntry{ent(0, 0, seq(1)...), ent(1, 2, seq(3)...)},
 			Report{Entries: 2, Present: 2, Missing: []int{1, 3}, Output: Stats{Samples: 2, Total: 4, Min: 1, Max: 3, Mean: 2}}, false},
 		{"out of range", append(clean[:4:4], ent(4, 7, 1), ent(5, 7, 1), ent(6, 4, 1)),
 			Report{Entries: 7, Present: 4, OutOfRange: []int{4, 7}, Output: cleanStats}, false},
@@ -70,13 +70,13 @@ func TestCheckTable(t *testing.T) {
 			CountMismatch: []EntryRef{{Entry: 0, SeqID: 0, QSLIndex: 2, Detail: "token_count 5, but data holds 3 tokens"}},
 			Output:        cleanStats}, false},
 		{"no token count", noCount, Report{Entries: 4, Present: 4, NoTokenCount: 4, Output: cleanStats}, true},
-		{"token out of vocabulary", []acclog.Entry{ent(0, 0, 5), ent(1, 1, 5, 100), ent(2, 2, -1, 7), ent(3, 3, 99)}, Report{Entries: 4, Present: 4,
+		{"token out of vocabulary", []mllog.AccuracyEntry{ent(0, 0, 5), ent(1, 1, 5, 100), ent(2, 2, -1, 7), ent(3, 3, 99)}, Report{Entries: 4, Present: 4,
 			BadTokens: []EntryRef{
 				{Entry: 1, SeqID: 1, QSLIndex: 1, Detail: "token 1 is 100, outside the vocabulary [0,100)"},
 				{Entry: 2, SeqID: 2, QSLIndex: 2, Detail: "token 0 is -1, outside the vocabulary [0,100)"},
 			},
 			Output: Stats{Samples: 4, Total: 6, Min: 1, Max: 2, Mean: 1.5}}, false},
-		{"empty output", []acclog.Entry{ent(0, 0), ent(1, 1, 1), ent(2, 2, 1), ent(3, 3, 1)},
+		{"empty output", []mllog.AccuracyEntry{ent(0, 0), ent(1, 1, 1), ent(2, 2, 1), ent(3, 3, 1)},
 			Report{Entries: 4, Present: 4, Output: Stats{Samples: 4, Total: 3, Min: 0, Max: 1, Mean: 0.75, Empty: 1}}, true},
 		{"empty log", nil, Report{Missing: []int{0, 1, 2, 3}}, false},
 	}
@@ -99,7 +99,7 @@ func TestCheckTable(t *testing.T) {
 }
 
 func TestFormatNamesProblems(t *testing.T) {
-	entries := []acclog.Entry{ent(0, 0, 1), ent(1, 0, 1), ent(2, 9, 1), {SeqID: 3, QSLIndex: 2, Data: []byte{1}}}
+	entries := []mllog.AccuracyEntry{ent(0, 0, 1), ent(1, 0, 1), ent(2, 9, 1), {SeqID: 3, QSLIndex: 2, Data: []byte{1}}}
 	f := Check(entries, DatasetInfo{Benchmark: "gpt-oss-120b", Samples: 5, Vocab: 10}).Format()
 	for _, want := range []string{
 		"gpt-oss-120b accuracy log: 4 entries, 2 of 5 samples present",
@@ -150,7 +150,7 @@ func TestEndToEnd(t *testing.T) {
 	if info.Samples != 30 || info.Vocab != gptoss120b.VocabSize || len(info.Datasets) != 30 || info.Datasets[7] != d.Meta(7).Dataset {
 		t.Fatalf("Info = %+v", info)
 	}
-	var entries []acclog.Entry
+	var entries []mllog.AccuracyEntry
 	var total int64
 	for i := 0; i < d.Len(); i++ {
 		out := d.Tokens(i)[:1+i%len(d.Tokens(i))] // echo part of the prompt as "output"
@@ -162,11 +162,11 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := acclog.Write(f, entries); err != nil {
+	if err := mllog.WriteAccuracy(f, entries); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	read, err := acclog.Read(logPath)
+	read, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func FuzzCheck(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0}, uint16(0), uint8(3), true, int64(1), []byte{0, 1, 1, 5})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 9}, uint16(70), uint8(0), false, int64(-3), []byte{})
 	f.Fuzz(func(t *testing.T, data []byte, idx uint16, samples uint8, hasCount bool, count int64, more []byte) {
-		entries := []acclog.Entry{{SeqID: 0, QSLIndex: int(idx), Data: data, TokenCount: count, HasTokenCount: hasCount}}
+		entries := []mllog.AccuracyEntry{{SeqID: 0, QSLIndex: int(idx), Data: data, TokenCount: count, HasTokenCount: hasCount}}
 		for i, b := range more { // more entries: each byte an index
 			entries = append(entries, ent(uint64(i+1), int(b), int32(b)))
 		}
@@ -213,7 +213,7 @@ func FuzzCheck(f *testing.F) {
 }
 
 // countBad is how many present indices' first entries had malformed data.
-func countBad(entries []acclog.Entry, r Report) int {
+func countBad(entries []mllog.AccuracyEntry, r Report) int {
 	seen := map[int]bool{}
 	n := 0
 	for _, e := range entries {

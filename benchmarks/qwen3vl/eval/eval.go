@@ -33,7 +33,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // Padding the reference substitutes for an unparsable response
@@ -158,7 +158,7 @@ func (r Result) MeetsTarget() bool { return r.CategoryF1 >= r.Target }
 func (r Result) Complete() bool { return len(r.Missing) == 0 && len(r.Duplicated) == 0 }
 
 // Evaluate scores entries against truth with DefaultOptions.
-func Evaluate(entries []acclog.Entry, truth []Truth) (Result, error) {
+func Evaluate(entries []mllog.AccuracyEntry, truth []Truth) (Result, error) {
 	return DefaultOptions().Evaluate(entries, truth)
 }
 
@@ -236,7 +236,7 @@ func (c brandCounts) score() float64 { return float64(c.match) / float64(c.n) }
 // crash, on an empty log, a QSL index outside truth, a response that is not
 // valid UTF-8 and a sample with no potential categories; errors name the
 // log entry and QSL index.
-func (o Options) Evaluate(entries []acclog.Entry, truth []Truth) (Result, error) {
+func (o Options) Evaluate(entries []mllog.AccuracyEntry, truth []Truth) (Result, error) {
 	if len(entries) == 0 {
 		return Result{}, errors.New("q3vl: the accuracy log has no entries (the reference divides by zero here); was the run in accuracy mode?")
 	}

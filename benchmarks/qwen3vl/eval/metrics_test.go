@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 func TestHierarchicalF1(t *testing.T) {
@@ -228,7 +228,7 @@ func TestEvaluateSmall(t *testing.T) {
 		{Category: "A > B", Brand: "Acme", IsSecondhand: true, Categories: []string{"A > B"}},
 		{Category: "A > B > C", Brand: "Zed", IsSecondhand: false, Categories: []string{"A > B > C"}},
 	}
-	entries := []acclog.Entry{
+	entries := []mllog.AccuracyEntry{
 		{SeqID: 0, QSLIndex: 0, Data: []byte(`{"category": "A > B", "brand": "ACME", "is_secondhand": true}`)},
 		{SeqID: 1, QSLIndex: 1, Data: []byte("```json\n{}\n```")},
 	}
@@ -260,15 +260,15 @@ func TestEvaluateErrors(t *testing.T) {
 	ok := []byte(`{"category":"A","brand":"b","is_secondhand":false}`)
 	tests := []struct {
 		name    string
-		entries []acclog.Entry
+		entries []mllog.AccuracyEntry
 		opts    Options
 		wantSub string
 	}{
 		{"empty log", nil, DefaultOptions(), "no entries"},
-		{"index outside", []acclog.Entry{{SeqID: 9, QSLIndex: 2, Data: ok}}, DefaultOptions(), "log entry 0 (seq_id 9): qsl_idx 2 is outside the dataset of 2"},
-		{"bad utf-8", []acclog.Entry{{QSLIndex: 0, Data: []byte{'"', 0xff}}}, DefaultOptions(), "not valid UTF-8"},
-		{"no candidates", []acclog.Entry{{QSLIndex: 0, Data: ok}, {QSLIndex: 1, Data: ok}}, DefaultOptions(), "dataset sample 1 (log entry 1) has no potential_product_categories"},
-		{"workers", []acclog.Entry{{QSLIndex: 0, Data: ok}}, Options{Seed: 1}, "Workers = 0"},
+		{"index outside", []mllog.AccuracyEntry{{SeqID: 9, QSLIndex: 2, Data: ok}}, DefaultOptions(), "log entry 0 (seq_id 9): qsl_idx 2 is outside the dataset of 2"},
+		{"bad utf-8", []mllog.AccuracyEntry{{QSLIndex: 0, Data: []byte{'"', 0xff}}}, DefaultOptions(), "not valid UTF-8"},
+		{"no candidates", []mllog.AccuracyEntry{{QSLIndex: 0, Data: ok}, {QSLIndex: 1, Data: ok}}, DefaultOptions(), "dataset sample 1 (log entry 1) has no potential_product_categories"},
+		{"workers", []mllog.AccuracyEntry{{QSLIndex: 0, Data: ok}}, Options{Seed: 1}, "Workers = 0"},
 	}
 	for _, tc := range tests {
 		_, err := tc.opts.Evaluate(tc.entries, truth)

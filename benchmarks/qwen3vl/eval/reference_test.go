@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // The fixture in testdata/ was made by gen_fixture.py (300 synthetic samples
@@ -25,7 +25,7 @@ type referenceOutput struct {
 	AccuracyTxt    string  `json:"accuracy_txt"`
 }
 
-func loadFixture(t testing.TB) ([]acclog.Entry, []Truth, referenceOutput) {
+func loadFixture(t testing.TB) ([]mllog.AccuracyEntry, []Truth, referenceOutput) {
 	t.Helper()
 	var rows []struct {
 		Category     string   `json:"ground_truth_category"`
@@ -44,7 +44,7 @@ func loadFixture(t testing.TB) ([]acclog.Entry, []Truth, referenceOutput) {
 	for i, r := range rows {
 		truth[i] = Truth{Category: r.Category, Brand: r.Brand, IsSecondhand: r.IsSecondhand, Categories: r.Categories}
 	}
-	entries, err := acclog.Read(filepath.Join("testdata", "mlperf_log_accuracy.json"))
+	entries, err := mllog.ReadAccuracy(filepath.Join("testdata", "mlperf_log_accuracy.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestTableMatchesReference(t *testing.T) {
 func BenchmarkEvaluate48k(b *testing.B) {
 	entries, truth, _ := loadFixture(b)
 	// Scale the fixture to a full qwen3-vl log: 48,289 entries over 300 samples.
-	big := make([]acclog.Entry, 48289)
+	big := make([]mllog.AccuracyEntry, 48289)
 	for i := range big {
 		big[i] = entries[i%len(entries)]
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mlperf-go/mlperf-go/internal/acclog"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // TestRoundScorers: hand-made logs where the v6.0 evaluator and v6.1's
@@ -40,7 +40,7 @@ func TestRoundScorers(t *testing.T) {
 			{Category: tc.truth, Brand: "b", Categories: []string{tc.truth}},
 			{Category: "C > D", Brand: "b", Categories: []string{"C > D"}},
 		}
-		entries := []acclog.Entry{
+		entries := []mllog.AccuracyEntry{
 			{QSLIndex: 0, Data: []byte(tc.response)},
 			{SeqID: 1, QSLIndex: 1, Data: []byte(resp("C > D"))},
 		}
@@ -57,7 +57,7 @@ func TestRoundScorers(t *testing.T) {
 			}
 		}
 	}
-	if _, err := (Options{Seed: 1, Workers: 4, Round: "v5.1"}).Evaluate([]acclog.Entry{{Data: []byte("{}")}}, []Truth{{Category: "A", Categories: []string{"A"}}}); err == nil || !strings.Contains(err.Error(), `round "v5.1"`) {
+	if _, err := (Options{Seed: 1, Workers: 4, Round: "v5.1"}).Evaluate([]mllog.AccuracyEntry{{Data: []byte("{}")}}, []Truth{{Category: "A", Categories: []string{"A"}}}); err == nil || !strings.Contains(err.Error(), `round "v5.1"`) {
 		t.Errorf("unknown round: error %v", err)
 	}
 }

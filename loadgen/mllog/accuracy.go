@@ -1,21 +1,4 @@
-// Package acclog reads and writes LoadGen's accuracy log, mlperf_log_accuracy.json.
-//
-// LoadGen (loadgen/logging.cc, AsyncLog::LogAccuracy and
-// WriteAccuracy{Header,Footer}Locked, release 6.0.17) writes a JSON array with
-// one object per completed sample:
-//
-//	[
-//	{ "seq_id" : 0, "qsl_idx" : 12, "data" : "48656C6C6F", "token_count" : 5 },
-//	{ "seq_id" : 1, "qsl_idx" : 3, "data" : "" }
-//	]
-//
-// "data" is the response bytes as upper-case hex. "token_count" is present only
-// when the test uses token latencies, and "token_data" (the first token, hex)
-// only when it also needs the first token; this package ignores "token_data"
-// and any other unknown field. The footer "\n]\n" is written only when LoadGen
-// closes the log, so a run that crashed leaves a log without it; Parse reports
-// such a log as truncated instead of returning a partial list.
-package acclog
+package mllog
 
 import (
 	"bufio"
@@ -28,8 +11,8 @@ import (
 	"strconv"
 )
 
-// Entry is one sample of the accuracy log.
-type Entry struct {
+// AccuracyEntry is one sample of the accuracy log.
+type AccuracyEntry struct {
 	// SeqID is LoadGen's sequence id of the sample ("seq_id").
 	SeqID uint64
 	// QSLIndex is the sample's index in the QSL ("qsl_idx").
@@ -49,8 +32,8 @@ type Entry struct {
 	TokenData []byte
 }
 
-// rawEntry mirrors one logged object. Pointers tell a missing field from a zero.
-type rawEntry struct {
+// rawAccuracyEntry mirrors one logged object. Pointers tell a missing field from a zero.
+type rawAccuracyEntry struct {
 	SeqID      *uint64 `json:"seq_id"`
 	QSLIndex   *int64  `json:"qsl_idx"`
 	Data       *string `json:"data"`
@@ -58,7 +41,7 @@ type rawEntry struct {
 	TokenData  *string `json:"token_data"`
 }
 
-// ErrTruncated is wrapped by the error Parse and Read return for a log that
+// ErrTruncated is wrapped by the error ParseAccuracy and ReadAccuracy return for a log that
 // ends before its closing "]" — what LoadGen leaves behind when the run
 // crashed or was killed, and what the submission's truncated copy looks like.
 var ErrTruncated = errors.New("accuracy log is truncated")
@@ -67,33 +50,33 @@ var ErrTruncated = errors.New("accuracy log is truncated")
 // accuracy log as already truncated (MAX_ACCURACY_LOG_SIZE, 10 KiB).
 const truncatedMaxSize = 10 * 1024
 
-// Read parses the accuracy log at path. Errors name the file and, where one is
+// ReadAccuracy parses the accuracy log at path. Errors name the file and, where one is
 // at fault, the entry (counting from 0).
-func Read(path string) ([]Entry, error) {
+func ReadAccuracy(path string) ([]AccuracyEntry, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("acclog: %w", err)
+		return nil, fmt.Errorf("accuracy log: %w", err)
 	}
 	defer f.Close()
-	entries, err := Parse(f)
+	entries, err := ParseAccuracy(f)
 	if err != nil {
 		// truncate_accuracy_log.py (tools/submission) cuts a submitted log to
 		// its first and last 4,096 bytes joined by "\n\n...\n\n"; such a copy
 		// cannot be evaluated, so say so instead of leaving a JSON error alone.
 		if st, serr := f.Stat(); serr == nil && st.Size() <= truncatedMaxSize {
-			return nil, fmt.Errorf("acclog: %s: %w (the file has only %d bytes: if it is a submission's truncated copy, evaluate the full log instead)", path, err, st.Size())
+			return nil, fmt.Errorf("accuracy log: %s: %w (the file has only %d bytes: if it is a submission's truncated copy, evaluate the full log instead)", path, err, st.Size())
 		}
-		return nil, fmt.Errorf("acclog: %s: %w", path, err)
+		return nil, fmt.Errorf("accuracy log: %s: %w", path, err)
 	}
 	return entries, nil
 }
 
-// Parse reads a whole accuracy log from r. It streams the array with a
+// ParseAccuracy reads a whole accuracy log from r. It streams the array with a
 // json.Decoder, so a 48,289-entry log is never held twice in memory. Every
 // entry must have "seq_id", "qsl_idx" (non-negative) and "data" (hex, either
 // case, as Python's bytes.fromhex in the reference evaluators accepts).
 // Nothing but white space may follow the closing "]".
-func Parse(r io.Reader) ([]Entry, error) {
+func ParseAccuracy(r io.Reader) ([]AccuracyEntry, error) {
 	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<16))
 	tok, err := dec.Token()
 	if err != nil {
@@ -105,12 +88,12 @@ func Parse(r io.Reader) ([]Entry, error) {
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		return nil, fmt.Errorf("not a JSON array: starts with %v, want '['", tok)
 	}
-	var entries []Entry
+	var entries []AccuracyEntry
 	for i := 0; ; i++ {
 		if !dec.More() {
 			break
 		}
-		var raw rawEntry
+		var raw rawAccuracyEntry
 		if err := dec.Decode(&raw); err != nil {
 			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 				return nil, fmt.Errorf("%w: entry %d is cut off at byte %d after %d complete entries (did the LoadGen run crash, or is this the submission's 8 KiB truncated copy? use the full log)", ErrTruncated, i, dec.InputOffset(), i)
@@ -142,41 +125,41 @@ func Parse(r io.Reader) ([]Entry, error) {
 	return entries, nil
 }
 
-func (raw *rawEntry) entry() (Entry, error) {
+func (raw *rawAccuracyEntry) entry() (AccuracyEntry, error) {
 	switch {
 	case raw.SeqID == nil:
-		return Entry{}, errors.New(`missing "seq_id"`)
+		return AccuracyEntry{}, errors.New(`missing "seq_id"`)
 	case raw.QSLIndex == nil:
-		return Entry{}, fmt.Errorf(`seq_id %d: missing "qsl_idx"`, *raw.SeqID)
+		return AccuracyEntry{}, fmt.Errorf(`seq_id %d: missing "qsl_idx"`, *raw.SeqID)
 	case raw.Data == nil:
-		return Entry{}, fmt.Errorf(`seq_id %d: missing "data"`, *raw.SeqID)
+		return AccuracyEntry{}, fmt.Errorf(`seq_id %d: missing "data"`, *raw.SeqID)
 	case *raw.QSLIndex < 0:
-		return Entry{}, fmt.Errorf(`seq_id %d: negative "qsl_idx" %d`, *raw.SeqID, *raw.QSLIndex)
+		return AccuracyEntry{}, fmt.Errorf(`seq_id %d: negative "qsl_idx" %d`, *raw.SeqID, *raw.QSLIndex)
 	}
 	data, err := hex.DecodeString(*raw.Data)
 	if err != nil {
-		return Entry{}, fmt.Errorf(`seq_id %d: "data" is not hex: %w`, *raw.SeqID, err)
+		return AccuracyEntry{}, fmt.Errorf(`seq_id %d: "data" is not hex: %w`, *raw.SeqID, err)
 	}
-	e := Entry{SeqID: *raw.SeqID, QSLIndex: int(*raw.QSLIndex), Data: data}
+	e := AccuracyEntry{SeqID: *raw.SeqID, QSLIndex: int(*raw.QSLIndex), Data: data}
 	if raw.TokenCount != nil {
 		e.TokenCount, e.HasTokenCount = *raw.TokenCount, true
 	}
 	if raw.TokenData != nil {
 		td, err := hex.DecodeString(*raw.TokenData)
 		if err != nil {
-			return Entry{}, fmt.Errorf(`seq_id %d: "token_data" is not hex: %w`, *raw.SeqID, err)
+			return AccuracyEntry{}, fmt.Errorf(`seq_id %d: "token_data" is not hex: %w`, *raw.SeqID, err)
 		}
 		e.TokenData = td
 	}
 	return e, nil
 }
 
-// Write writes entries in LoadGen's exact layout (header "[", entries joined
+// WriteAccuracy writes entries in LoadGen's exact layout (header "[", entries joined
 // by ",\n", footer "\n]\n", upper-case hex). "token_data" is written for an
 // entry only when TokenData is non-nil, "token_count" only when
 // HasTokenCount is set. Tests and tools use it to produce logs
 // indistinguishable from LoadGen's.
-func Write(w io.Writer, entries []Entry) error {
+func WriteAccuracy(w io.Writer, entries []AccuracyEntry) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[")
 	var buf []byte

@@ -1,15 +1,14 @@
-package run
+package mllog
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 )
 
-// Summary is what mlperf-go reports from LoadGen's mlperf_log_summary.txt.
-// LoadGen's file stays the authority; this only lifts out the lines a user
-// wants to see at the end of a run.
+// Summary is what LoadGen's mlperf_log_summary.txt says, line by line.
 type Summary struct {
 	// Valid is true when LoadGen wrote "Result is : VALID".
 	Valid bool
@@ -25,10 +24,16 @@ type Summary struct {
 	Values map[string]string
 }
 
-// readSummary parses the summary file LoadGen wrote (results.cc,
+// ErrNoResult is wrapped by ReadSummary's error when the file has no
+// "Result is" line: LoadGen did not finish the test.
+var ErrNoResult = errors.New("LoadGen did not finish the test")
+
+// ReadSummary parses the summary file LoadGen wrote (results.cc,
 // PerformanceSummary::LogSummary): a "MLPerf Results Summary" banner,
 // "key : value" lines with the headline metrics, then "Result is : …".
-func readSummary(path string) (Summary, error) {
+// A file without the verdict line returns what it holds and an error
+// wrapping ErrNoResult.
+func ReadSummary(path string) (Summary, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Summary{}, fmt.Errorf("reading LoadGen summary: %w", err)
@@ -64,7 +69,7 @@ func readSummary(path string) (Summary, error) {
 		return s, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if s.Result == "" {
-		return s, fmt.Errorf("%s has no \"Result is\" line: LoadGen did not finish the test", path)
+		return s, fmt.Errorf("%s has no \"Result is\" line: %w", path, ErrNoResult)
 	}
 	return s, nil
 }

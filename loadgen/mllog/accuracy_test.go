@@ -1,4 +1,4 @@
-package acclog
+package mllog
 
 import (
 	"bytes"
@@ -26,12 +26,12 @@ func TestParse(t *testing.T) {
 	tests := []struct {
 		name string
 		in   string
-		want []Entry
+		want []AccuracyEntry
 	}{
 		{
 			name: "loadgen layout with token counts",
 			in:   loadgenLog,
-			want: []Entry{
+			want: []AccuracyEntry{
 				{SeqID: 0, QSLIndex: 12, Data: []byte("Hello"), TokenCount: 5, HasTokenCount: true},
 				{SeqID: 1, QSLIndex: 3, Data: []byte{}, TokenCount: 0, HasTokenCount: true},
 				{SeqID: 7, QSLIndex: 0, Data: []byte("€"), TokenData: []byte{0xe2}, TokenCount: 1, HasTokenCount: true},
@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 		{
 			name: "no token counts (accuracy-only SUT)",
 			in:   "[\n{ \"seq_id\" : 3, \"qsl_idx\" : 1, \"data\" : \"7B7D\" }\n]\n",
-			want: []Entry{{SeqID: 3, QSLIndex: 1, Data: []byte("{}")}},
+			want: []AccuracyEntry{{SeqID: 3, QSLIndex: 1, Data: []byte("{}")}},
 		},
 		{
 			name: "empty log as LoadGen closes it with no samples",
@@ -50,12 +50,12 @@ func TestParse(t *testing.T) {
 		{
 			name: "lower-case hex and compact JSON without trailing newline",
 			in:   `[{"seq_id":18446744073709551615,"qsl_idx":48288,"data":"6869"}]`,
-			want: []Entry{{SeqID: 18446744073709551615, QSLIndex: 48288, Data: []byte("hi")}},
+			want: []AccuracyEntry{{SeqID: 18446744073709551615, QSLIndex: 48288, Data: []byte("hi")}},
 		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Parse(strings.NewReader(tc.in))
+			got, err := ParseAccuracy(strings.NewReader(tc.in))
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -94,9 +94,9 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Parse(strings.NewReader(tc.in))
+			got, err := ParseAccuracy(strings.NewReader(tc.in))
 			if err == nil {
-				t.Fatalf("Parse(%q) = %v, want error", tc.in, got)
+				t.Fatalf("ParseAccuracy(%q) = %v, want error", tc.in, got)
 			}
 			if errors.Is(err, ErrTruncated) != tc.truncated {
 				t.Errorf("errors.Is(%v, ErrTruncated) = %v, want %v", err, !tc.truncated, tc.truncated)
@@ -114,25 +114,25 @@ func TestReadNamesFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(loadgenLog[:len(loadgenLog)-3]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Read(path)
+	_, err := ReadAccuracy(path)
 	if err == nil || !strings.Contains(err.Error(), path) || !errors.Is(err, ErrTruncated) {
-		t.Fatalf("Read(truncated) error = %v, want ErrTruncated naming %s", err, path)
+		t.Fatalf("ReadAccuracy(truncated) error = %v, want ErrTruncated naming %s", err, path)
 	}
 	// The submission's copy keeps the first and last 4,096 bytes around "\n\n...\n\n".
 	cut := "[\n{ \"seq_id\" : 0, \"qsl_idx\" : 1, \"data\" : \"41" + "\n\n...\n\n" + "42\" }\n]\n"
 	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "truncated copy") {
-		t.Errorf("Read(submission copy) error = %v, want a hint about the truncated copy", err)
+	if _, err := ReadAccuracy(path); err == nil || !strings.Contains(err.Error(), "truncated copy") {
+		t.Errorf("ReadAccuracy(submission copy) error = %v, want a hint about the truncated copy", err)
 	}
-	if _, err := Read(filepath.Join(dir, "absent.json")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("Read(absent) error = %v, want os.ErrNotExist", err)
+	if _, err := ReadAccuracy(filepath.Join(dir, "absent.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ReadAccuracy(absent) error = %v, want os.ErrNotExist", err)
 	}
 	if err := os.WriteFile(path, []byte(loadgenLog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Read(path)
+	got, err := ReadAccuracy(path)
 	if err != nil || len(got) != 3 {
 		t.Fatalf("Read = %d entries, %v; want 3, nil", len(got), err)
 	}
@@ -140,7 +140,7 @@ func TestReadNamesFile(t *testing.T) {
 
 // TestWriteMatchesLoadGen checks Write against the hand-written LoadGen layout.
 func TestWriteMatchesLoadGen(t *testing.T) {
-	entries := []Entry{
+	entries := []AccuracyEntry{
 		{SeqID: 0, QSLIndex: 12, Data: []byte("Hello"), TokenCount: 5, HasTokenCount: true},
 		{SeqID: 1, QSLIndex: 3, Data: nil, TokenCount: 0, HasTokenCount: true},
 	}
@@ -149,15 +149,15 @@ func TestWriteMatchesLoadGen(t *testing.T) {
 		`{ "seq_id" : 1, "qsl_idx" : 3, "data" : "", "token_count" : 0 }` +
 		"\n]\n"
 	var buf bytes.Buffer
-	if err := Write(&buf, entries); err != nil {
+	if err := WriteAccuracy(&buf, entries); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("Write mismatch (-want +got):\n%s", diff)
 	}
 	buf.Reset()
-	if err := Write(&buf, nil); err != nil || buf.String() != "[\n]\n" {
-		t.Errorf("Write(nil) = %q, %v; want %q", buf.String(), err, "[\n]\n")
+	if err := WriteAccuracy(&buf, nil); err != nil || buf.String() != "[\n]\n" {
+		t.Errorf("WriteAccuracy(nil) = %q, %v; want %q", buf.String(), err, "[\n]\n")
 	}
 }
 
@@ -167,16 +167,16 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`[{"seq_id":1,"qsl_idx":2,"data":"00FF"}]`))
 	f.Add([]byte("[\n{ \"seq_id\" : 0, \"qsl_idx\" : 1, \"da"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		entries, err := Parse(bytes.NewReader(in))
+		entries, err := ParseAccuracy(bytes.NewReader(in))
 		if err != nil {
 			return
 		}
 		// Whatever parses must survive a round trip through LoadGen's layout.
 		var buf bytes.Buffer
-		if err := Write(&buf, entries); err != nil {
+		if err := WriteAccuracy(&buf, entries); err != nil {
 			t.Fatal(err)
 		}
-		again, err := Parse(&buf)
+		again, err := ParseAccuracy(&buf)
 		if err != nil {
 			t.Fatalf("re-parse of written log: %v\n%s", err, buf.Bytes())
 		}
@@ -191,17 +191,17 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Add(uint64(0), uint32(12), []byte("Hello"), int64(5), true)
 	f.Add(uint64(1<<63), uint32(0), []byte{}, int64(-1), false)
 	f.Fuzz(func(t *testing.T, seq uint64, idx uint32, data []byte, n int64, hasN bool) {
-		in := []Entry{{SeqID: seq, QSLIndex: int(idx), Data: data, HasTokenCount: hasN}, {SeqID: seq + 1, QSLIndex: 1, Data: []byte("x")}}
+		in := []AccuracyEntry{{SeqID: seq, QSLIndex: int(idx), Data: data, HasTokenCount: hasN}, {SeqID: seq + 1, QSLIndex: 1, Data: []byte("x")}}
 		if hasN {
 			in[0].TokenCount = n
 		}
 		var buf bytes.Buffer
-		if err := Write(&buf, in); err != nil {
+		if err := WriteAccuracy(&buf, in); err != nil {
 			t.Fatal(err)
 		}
-		got, err := Parse(&buf)
+		got, err := ParseAccuracy(&buf)
 		if err != nil {
-			t.Fatalf("Parse(Write(%v)): %v", in, err)
+			t.Fatalf("ParseAccuracy(WriteAccuracy(%v)): %v", in, err)
 		}
 		if diff := cmp.Diff(in, got, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("round trip mismatch (-want +got):\n%s", diff)
@@ -213,18 +213,18 @@ func BenchmarkParse48k(b *testing.B) {
 	// A log shaped like a full qwen3-vl accuracy run: 48,289 entries with
 	// ~150-byte JSON responses.
 	resp := []byte(`{"category": "Apparel & Accessories > Clothing > Shirts & Tops", "brand": "Acme Outfitters", "is_secondhand": false}`)
-	entries := make([]Entry, 48289)
+	entries := make([]AccuracyEntry, 48289)
 	for i := range entries {
-		entries[i] = Entry{SeqID: uint64(i), QSLIndex: (i * 7919) % 48289, Data: resp, TokenCount: 40, HasTokenCount: true}
+		entries[i] = AccuracyEntry{SeqID: uint64(i), QSLIndex: (i * 7919) % 48289, Data: resp, TokenCount: 40, HasTokenCount: true}
 	}
 	var buf bytes.Buffer
-	if err := Write(&buf, entries); err != nil {
+	if err := WriteAccuracy(&buf, entries); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(buf.Len()))
 	b.ReportAllocs()
 	for b.Loop() {
-		got, err := Parse(bytes.NewReader(buf.Bytes()))
+		got, err := ParseAccuracy(bytes.NewReader(buf.Bytes()))
 		if err != nil || len(got) != len(entries) {
 			b.Fatal(fmt.Sprint(len(got), err))
 		}
@@ -237,11 +237,11 @@ func BenchmarkParse48k(b *testing.B) {
 func TestTokenData(t *testing.T) {
 	const log = "[\n{ \"seq_id\" : 3, \"qsl_idx\" : 1, \"data\" : \"0A000000\", \"token_data\" : \"0A000000\", \"token_count\" : 1 },\n" +
 		"{ \"seq_id\" : 4, \"qsl_idx\" : 0, \"data\" : \"\", \"token_data\" : \"\", \"token_count\" : 0 }\n]\n"
-	entries, err := Parse(strings.NewReader(log))
+	entries, err := ParseAccuracy(strings.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{
+	want := []AccuracyEntry{
 		{SeqID: 3, QSLIndex: 1, Data: []byte{10, 0, 0, 0}, TokenData: []byte{10, 0, 0, 0}, TokenCount: 1, HasTokenCount: true},
 		{SeqID: 4, QSLIndex: 0, Data: []byte{}, TokenData: []byte{}, TokenCount: 0, HasTokenCount: true},
 	}
@@ -249,13 +249,13 @@ func TestTokenData(t *testing.T) {
 		t.Errorf("entries (-want +got):\n%s", d)
 	}
 	var buf strings.Builder
-	if err := Write(&buf, entries); err != nil {
+	if err := WriteAccuracy(&buf, entries); err != nil {
 		t.Fatal(err)
 	}
 	if buf.String() != log {
 		t.Errorf("Write:\n%q\nwant\n%q", buf.String(), log)
 	}
-	if _, err := Parse(strings.NewReader(`[{ "seq_id" : 1, "qsl_idx" : 0, "data" : "00", "token_data" : "zz" }]`)); err == nil || !strings.Contains(err.Error(), "token_data") {
+	if _, err := ParseAccuracy(strings.NewReader(`[{ "seq_id" : 1, "qsl_idx" : 0, "data" : "00", "token_data" : "zz" }]`)); err == nil || !strings.Contains(err.Error(), "token_data") {
 		t.Errorf("bad token_data hex: error %v", err)
 	}
 }
