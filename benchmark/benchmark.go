@@ -274,6 +274,17 @@ type Compliance struct {
 	EOSTokenID int64
 }
 
+// Scenario directory names as the checker spells them (SCENARIO_MAPPING).
+// They key Rules; the checker matches directory names case-insensitively,
+// and mlperf-go always writes these spellings.
+const (
+	ScenarioOffline      = "Offline"
+	ScenarioServer       = "Server"
+	ScenarioInteractive  = "Interactive"
+	ScenarioSingleStream = "SingleStream"
+	ScenarioMultiStream  = "MultiStream"
+)
+
 // Rules are one benchmark's rules in one round, as the official submission
 // checker (tools/submission/submission_checker/constants.py) holds them.
 // Scenario keys are the checker's scenario directory names ("Offline").

@@ -24,10 +24,10 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -117,17 +117,17 @@ func realRun(t *testing.T) (string, sut.Stats) {
 		t.Fatalf("Run: %v; want some failed samples (the fake fails 10%%)", err)
 	}
 	s := rep.Stats
-	info := submission.RunInfo{
+	info := record.Run{
 		HarnessVersion: "test", LoadGenVersion: "6.0.17", Round: "v6.1",
 		Benchmark: bench.Name, Scenario: "Server", Kind: "performance",
 		Endpoints: []string{engine.URL + "/v1"}, API: "completions", Model: bench.Model,
 		Engine: "vLLM (fake)", Start: start.UTC(), End: time.Now().UTC(),
-		Samples: &submission.SampleCounts{Issued: s.Issued, Completed: s.Completed, Failed: s.Failed, FailuresByReason: s.FailuresByReason, OutputTokens: s.OutputTokens},
+		Samples: &record.SampleCounts{Issued: s.Issued, Completed: s.Completed, Failed: s.Failed, FailuresByReason: s.FailuresByReason, OutputTokens: s.OutputTokens},
 	}
 	for _, f := range s.FirstFailures {
-		info.Samples.FirstFailures = append(info.Samples.FirstFailures, submission.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
+		info.Samples.FirstFailures = append(info.Samples.FirstFailures, record.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}
-	if err := submission.WriteRunInfo(out, info); err != nil {
+	if err := record.Write(out, info); err != nil {
 		t.Fatal(err)
 	}
 	return out, s
@@ -222,7 +222,7 @@ func TestReportTree(t *testing.T) {
 	if err := os.MkdirAll(filed, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{results.DetailFile, results.SummaryFile, submission.RunInfoFile} {
+	for _, f := range []string{results.DetailFile, results.SummaryFile, record.File} {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Fatal(err)
@@ -377,16 +377,16 @@ func checkScreenshotOf(t *testing.T, chrome, page, name string) {
 	checkScreenshot(t, shot)
 }
 
-// TestHarnessFilesNamesTheReport keeps submission.HarnessFiles, which
+// TestHarnessFilesNamesTheReport keeps record.HarnessFiles, which
 // packaging leaves out, in step with the files this package writes.
 func TestHarnessFilesNamesTheReport(t *testing.T) {
 	for _, f := range []string{results.File, report.HTMLFile, report.MarkdownFile, report.IndexHTMLFile, report.IndexMDFile} {
 		found := false
-		for _, h := range submission.HarnessFiles {
+		for _, h := range record.HarnessFiles {
 			found = found || h == f
 		}
 		if !found {
-			t.Errorf("submission.HarnessFiles lacks %s: packaging would copy it into the submission", f)
+			t.Errorf("record.HarnessFiles lacks %s: packaging would copy it into the submission", f)
 		}
 	}
 }

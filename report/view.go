@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // Chart colours (colour-blind safe: Okabe–Ito).
@@ -39,9 +39,9 @@ type view struct {
 	Throughput, InFlight  template.HTML
 	Latencies             []namedChart
 	FailureClasses        [][2]string
-	FirstFailures         []submission.SampleFailure
+	FirstFailures         []record.SampleFailure
 	MoreFailures          int64 // total failures when FirstFailures shows fewer
-	Samples               *submission.SampleCounts
+	Samples               *record.SampleCounts
 	Engines               []metrics.Summary
 	EngineCharts          []namedChart
 	Messages              []results.Message

@@ -22,9 +22,9 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -77,12 +77,12 @@ func TestResultsFromARealRun(t *testing.T) {
 	// writeRunInfo), with credentials in the endpoint to be stripped.
 	secretURL := strings.Replace(url, "http://", "http://user:pa55@", 1)
 	s := rep.Stats
-	if err := submission.WriteRunInfo(out, submission.RunInfo{
+	if err := record.Write(out, record.Run{
 		HarnessVersion: "test", LoadGenVersion: "6.0.17", Round: "v6.1",
 		Benchmark: bench.Name, Scenario: "Server", Kind: "performance",
 		Endpoints: []string{secretURL}, API: "completions", Model: bench.Model,
 		Start: start.UTC(), End: time.Now().UTC(),
-		Samples: &submission.SampleCounts{Issued: s.Issued, Completed: s.Completed, Failed: s.Failed, FailuresByReason: s.FailuresByReason, OutputTokens: s.OutputTokens},
+		Samples: &record.SampleCounts{Issued: s.Issued, Completed: s.Completed, Failed: s.Failed, FailuresByReason: s.FailuresByReason, OutputTokens: s.OutputTokens},
 	}); err != nil {
 		t.Fatal(err)
 	}

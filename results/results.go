@@ -26,7 +26,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Schema identifies the format of results.json. A change that removes or
@@ -72,7 +72,7 @@ type Results struct {
 	// Metrics are LoadGen's measurements (empty in accuracy runs).
 	Metrics Metrics `json:"metrics"`
 	// Samples are the harness's counters: failures by class.
-	Samples *submission.SampleCounts `json:"samples,omitempty"`
+	Samples *record.SampleCounts `json:"samples,omitempty"`
 	// Settings are LoadGen's effective settings ("effective_*" keys,
 	// without the prefix), the ones it actually used.
 	Settings map[string]any `json:"settings"`
@@ -280,10 +280,10 @@ func Build(dir string) (*Results, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	if info, err := submission.ReadRunInfo(dir); err == nil {
-		r.Sources = append(r.Sources, submission.RunInfoFile)
+	if info, err := record.Read(dir); err == nil {
+		r.Sources = append(r.Sources, record.File)
 		r.fromRunInfo(info)
-	} else if _, statErr := os.Stat(filepath.Join(dir, submission.RunInfoFile)); statErr == nil {
+	} else if _, statErr := os.Stat(filepath.Join(dir, record.File)); statErr == nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
 	emPath := filepath.Join(dir, metrics.File)
@@ -457,7 +457,7 @@ func (r *Results) fromDetail(d *mllog.Detail) error {
 }
 
 // fromRunInfo fills what the harness's run record says.
-func (r *Results) fromRunInfo(info submission.RunInfo) {
+func (r *Results) fromRunInfo(info record.Run) {
 	r.Run.Benchmark = info.Benchmark
 	r.Run.Kind = info.Kind
 	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, RedactText(info.OutcomeReason)
@@ -530,7 +530,7 @@ func (r *Results) decide() {
 		sort.Strings(classes)
 		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, strings.Join(classes, ", "))}, o.Reasons...)
 	}
-	if r.Run.Outcome == submission.OutcomeAborted {
+	if r.Run.Outcome == record.Aborted {
 		o.Status = StatusAborted
 		o.Reasons = append([]string{"the test was aborted: " + r.Run.OutcomeReason}, o.Reasons...)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // detailLines renders detail-log lines from key/value pairs, as LoadGen writes
@@ -66,7 +66,7 @@ func TestBuildOfflineLLM(t *testing.T) {
 		DetailFile:  offlineLLM,
 		SummaryFile: "MLPerf Results Summary\nResult is : VALID\n",
 	})
-	if err := submission.WriteRunInfo(dir, submission.RunInfo{
+	if err := record.Write(dir, record.Run{
 		Command:        []string{"mlperf-go", "run", "-e", "http://alice:s3cret@gpu0:8000/v1"},
 		HarnessVersion: "v1.2.3", LoadGenVersion: "6.0.17", Round: "v6.1",
 		Benchmark: "llama3_1-8b", Scenario: "Offline", Kind: "performance",
@@ -74,7 +74,7 @@ func TestBuildOfflineLLM(t *testing.T) {
 		API:       "completions", Model: "meta-llama/Llama-3.1-8B-Instruct",
 		Engine: "vLLM 0.11.0", EngineFlags: []string{"--api-key", "sk-123", "--hf-token=hf_abc", "--max-num-seqs 256"},
 		Start: start, End: start.Add(90 * time.Second),
-		Samples: &submission.SampleCounts{Issued: 100, Completed: 100},
+		Samples: &record.SampleCounts{Issued: 100, Completed: 100},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -161,9 +161,9 @@ func TestBuildOutcomes(t *testing.T) {
 {"unix_ms":2,"endpoint":"http://gpu0:8000","status":"ok","values":{"vllm:prefix_cache_hits_total":50}}
 `,
 	})
-	if err := submission.WriteRunInfo(dir, submission.RunInfo{Samples: &submission.SampleCounts{
+	if err := record.Write(dir, record.Run{Samples: &record.SampleCounts{
 		Issued: 100, Completed: 100, Failed: 3, FailuresByReason: map[string]int64{"timeout": 2, "http_status": 1},
-		FirstFailures: []submission.SampleFailure{{Index: 4, Reason: "http_status", Message: "500 from http://u:pw@h/v1"}},
+		FirstFailures: []record.SampleFailure{{Index: 4, Reason: "http_status", Message: "500 from http://u:pw@h/v1"}},
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestBuildOutcomes(t *testing.T) {
 
 	// A record saying the test was aborted wins over LoadGen's VALID.
 	dir = writeRun(t, map[string]string{DetailFile: offlineLLM})
-	if err := submission.WriteRunInfo(dir, submission.RunInfo{Outcome: submission.OutcomeAborted, OutcomeReason: "interrupted by terminated"}); err != nil {
+	if err := record.Write(dir, record.Run{Outcome: record.Aborted, OutcomeReason: "interrupted by terminated"}); err != nil {
 		t.Fatal(err)
 	}
 	if r, err = Build(dir); err != nil {
@@ -217,7 +217,7 @@ func TestBuildErrors(t *testing.T) {
 			`line 2: "result_validity" is true, want a string`},
 		"summary disagrees": {map[string]string{DetailFile: offlineLLM, SummaryFile: "Result is : INVALID\n"},
 			"not from the same run"},
-		"bad run record": {map[string]string{DetailFile: offlineLLM, submission.RunInfoFile: "{"},
+		"bad run record": {map[string]string{DetailFile: offlineLLM, record.File: "{"},
 			"mlperf_go_run.json is not valid run-info JSON"},
 		"bad engine metrics": {map[string]string{DetailFile: offlineLLM, metrics.File: "{}\nnope\n"},
 			"engine_metrics.jsonl, line 2"},

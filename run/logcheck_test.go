@@ -10,7 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // realLogs runs a short real LoadGen test in mode against the fake endpoint
@@ -179,7 +179,7 @@ func TestRunWithDamagedLogIsNotValid(t *testing.T) {
 	if rep.Stats.Failed != 0 {
 		t.Fatalf("%d samples failed; the test wants a clean run", rep.Stats.Failed)
 	}
-	if rep.Outcome != submission.OutcomeInvalid || !strings.Contains(rep.OutcomeReason, detailLog) {
-		t.Errorf("outcome %q (%q), want %q naming %s", rep.Outcome, rep.OutcomeReason, submission.OutcomeInvalid, detailLog)
+	if rep.Outcome != record.Invalid || !strings.Contains(rep.OutcomeReason, detailLog) {
+		t.Errorf("outcome %q (%q), want %q naming %s", rep.Outcome, rep.OutcomeReason, record.Invalid, detailLog)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // LoadGen's log files, which an aborted run must not leave claiming a
@@ -36,16 +36,16 @@ func (rep *Report) decide() {
 	s := rep.Stats
 	switch {
 	case s.Failed > 0:
-		rep.Outcome = submission.OutcomeInvalid
+		rep.Outcome = record.Invalid
 		rep.OutcomeReason = fmt.Sprintf("%d of %d samples failed (%v)", s.Failed, s.Completed, s.FailuresByReason)
 	case s.CompleterErrors > 0:
-		rep.Outcome = submission.OutcomeInvalid
+		rep.Outcome = record.Invalid
 		rep.OutcomeReason = fmt.Sprintf("LoadGen refused %d batches of responses (unknown or repeated sample IDs: a harness bug; the log names them)", s.CompleterErrors)
 	case rep.Settings.Mode != loadgen.AccuracyOnly && !rep.Summary.Valid:
-		rep.Outcome = submission.OutcomeInvalid
+		rep.Outcome = record.Invalid
 		rep.OutcomeReason = fmt.Sprintf("LoadGen's result is %s (see the recommendations in %s)", orNone(rep.Summary.Result), summaryLog)
 	default:
-		rep.Outcome = submission.OutcomeValid
+		rep.Outcome = record.Valid
 	}
 }
 
@@ -61,7 +61,7 @@ func (rep *Report) decide() {
 // open handles never write into what is left. What was renamed or removed
 // is kept in rep for the run record.
 func (rep *Report) MarkAborted(reason string, complete bool) error {
-	rep.Outcome, rep.OutcomeReason = submission.OutcomeAborted, reason
+	rep.Outcome, rep.OutcomeReason = record.Aborted, reason
 	var errs []error
 	if !complete {
 		for _, name := range []string{summaryLog, accuracyLog, traceLog} {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -22,11 +22,11 @@ func TestDecide(t *testing.T) {
 		want       string
 		wantReason string
 	}{
-		{"valid", valid, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeValid, ""},
-		{"failed samples", valid, sut.Stats{Completed: 10, Failed: 2}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "2 of 10 samples failed"},
-		{"refused responses", valid, sut.Stats{Completed: 10, CompleterErrors: 1}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen refused 1 batches"},
-		{"LoadGen invalid", mllog.Summary{Result: "INVALID"}, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, submission.OutcomeInvalid, "LoadGen's result is INVALID"},
-		{"accuracy run", mllog.Summary{}, sut.Stats{Completed: 10}, loadgen.AccuracyOnly, submission.OutcomeValid, ""},
+		{"valid", valid, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, record.Valid, ""},
+		{"failed samples", valid, sut.Stats{Completed: 10, Failed: 2}, loadgen.PerformanceOnly, record.Invalid, "2 of 10 samples failed"},
+		{"refused responses", valid, sut.Stats{Completed: 10, CompleterErrors: 1}, loadgen.PerformanceOnly, record.Invalid, "LoadGen refused 1 batches"},
+		{"LoadGen invalid", mllog.Summary{Result: "INVALID"}, sut.Stats{Completed: 10}, loadgen.PerformanceOnly, record.Invalid, "LoadGen's result is INVALID"},
+		{"accuracy run", mllog.Summary{}, sut.Stats{Completed: 10}, loadgen.AccuracyOnly, record.Valid, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := &Report{Summary: tc.summary, Stats: tc.stats}

@@ -3,7 +3,7 @@ package run
 import (
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Record is what the run record says beyond Options and Report: how the
@@ -24,18 +24,18 @@ type Record struct {
 
 // Kind is what the run was for: a compliance test, or else the mode LoadGen
 // ran (user.conf may have changed it).
-func (rep *Report) Kind(compliance string) submission.RunKind {
+func (rep *Report) Kind(compliance string) record.Kind {
 	switch {
 	case compliance != "":
-		return submission.RunKind(compliance)
+		return record.Kind(compliance)
 	case rep.Settings.Mode == loadgen.AccuracyOnly:
-		return submission.KindAccuracy
+		return record.KindAccuracy
 	}
-	return submission.KindPerformance
+	return record.KindPerformance
 }
 
 // WriteRunInfo records how the run was made next to LoadGen's logs
-// (submission.RunInfoFile), for the submission README: the command, the
+// (record.File), for the submission README: the command, the
 // harness and LoadGen versions, the round followed (Options.Round, else the
 // linked LoadGen's) and whose requests were sent, the benchmark, scenario
 // and kind, the endpoints, API, model and sampling sent, when the run
@@ -45,7 +45,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 	if round == "" {
 		round, _ = buildinfo.Round()
 	}
-	info := submission.RunInfo{
+	info := record.Run{
 		Command:        rec.Command,
 		HarnessVersion: buildinfo.Version,
 		LoadGenVersion: buildinfo.LoadGenVersion,
@@ -63,7 +63,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		Sampling:       o.SamplingRecord(),
 		Start:          rep.Start.UTC(),
 		End:            rep.End.UTC(),
-		Samples: &submission.SampleCounts{
+		Samples: &record.SampleCounts{
 			Issued: rep.Stats.Issued, Completed: rep.Stats.Completed, Failed: rep.Stats.Failed,
 			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
 		},
@@ -77,7 +77,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 	info.Outcome, info.OutcomeReason = rep.Outcome, rep.OutcomeReason
 	info.RenamedLogs, info.RemovedLogs = rep.RenamedLogs, rep.RemovedLogs
 	for _, f := range rep.Stats.FirstFailures {
-		info.Samples.FirstFailures = append(info.Samples.FirstFailures, submission.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
+		info.Samples.FirstFailures = append(info.Samples.FirstFailures, record.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}
-	return submission.WriteRunInfo(rep.LogDir, info)
+	return record.Write(rep.LogDir, info)
 }

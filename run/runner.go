@@ -22,7 +22,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -135,7 +135,7 @@ func (o Options) EndpointAPI() protocol.Protocol {
 // has no Interactive scenario), else the LoadGen scenario's name.
 func (o Options) SubmissionScenario() string {
 	if o.Scenario == loadgen.Server && o.Benchmark.IsInteractive() {
-		return submission.ScenarioInteractive
+		return benchmark.ScenarioInteractive
 	}
 	return o.Scenario.String()
 }
@@ -168,7 +168,7 @@ type Report struct {
 	Elapsed time.Duration
 	// Start and End bound the whole run: loading the samples and the test.
 	Start, End time.Time
-	// Outcome is the run's verdict (submission.OutcomeValid, …Invalid or
+	// Outcome is the run's verdict (record.Valid, …Invalid or
 	// …Aborted) and OutcomeReason why it is not VALID: VALID only when
 	// LoadGen said VALID and no sample failed.
 	Outcome, OutcomeReason string
@@ -375,7 +375,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	// The summary (none in accuracy mode, where LoadGen writes no
 	// performance result) comes from the check of every log.
 	if rep.Summary, err = checkLogs(o.OutputDir, settings.Mode); err != nil {
-		rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, err.Error()
+		rep.Outcome, rep.OutcomeReason = record.Invalid, err.Error()
 		return rep, err
 	}
 	rep.decide()

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
 // reCache compiles the checker's patterns once, anchored at the start as
@@ -133,8 +135,8 @@ var numpyScalar = regexp.MustCompile(`np\.(?:int|uint|float)(?:8|16|32|64)\(([-+
 // pattern ('gen_len':\s([\d.]+)) cannot read, so such NumPy scalar wrappers
 // are replaced by the bare number. Thresholds are not judged here (Check does
 // that); a "hash=" line is refused because packaging appends it.
-func IngestEvaluatorOutput(benchmark string, output []byte) ([]byte, error) {
-	bench, err := CanonicalBenchmark(benchmark)
+func IngestEvaluatorOutput(benchName string, output []byte) ([]byte, error) {
+	bench, err := CanonicalBenchmark(benchName)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +155,7 @@ func IngestEvaluatorOutput(benchmark string, output []byte) ([]byte, error) {
 	}
 	// Every scenario's metric set: qwen3-vl's bounds differ per scenario, its
 	// patterns do not.
-	metrics := rules.accuracyMetrics(ScenarioOffline)
+	metrics := rules.accuracyMetrics(benchmark.ScenarioOffline)
 	var missing []string
 	for _, mt := range metrics {
 		found := false

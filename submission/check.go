@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Problem is one thing Check found wrong in a submission tree.
@@ -185,7 +187,7 @@ func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemTyp
 			c.add(filepath.Join(path, s), "run and file the "+s+" scenario", "required scenario %s is missing", s)
 		}
 	}
-	if oneOfSlice(ScenarioInteractive, opt) && oneOfSlice(ScenarioServer, opt) && !have["interactive"] && !have["server"] {
+	if oneOfSlice(benchmark.ScenarioInteractive, opt) && oneOfSlice(benchmark.ScenarioServer, opt) && !have["interactive"] && !have["server"] {
 		c.add(path, "run and file a Server or an Interactive scenario", "one of Interactive or Server is required")
 	}
 	for _, d := range dirs {
@@ -264,13 +266,13 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 	c.checkSeeds(detailPath, d)
 	c.minInt(d, detailPath, "effective_min_duration_ms", minDurationMS, rerun)
 	c.minInt(d, detailPath, "effective_performance_sample_count", rules.PerformanceSampleCount, "do not override performance_sample_count below the benchmark's ("+strconv.FormatInt(rules.PerformanceSampleCount, 10)+")")
-	earlyStopping := logged == ScenarioServer || logged == ScenarioSingleStream || logged == ScenarioMultiStream
+	earlyStopping := logged == benchmark.ScenarioServer || logged == benchmark.ScenarioSingleStream || logged == benchmark.ScenarioMultiStream
 	if !earlyStopping {
 		if mq, ok := rules.MinQueries[logged]; ok {
 			c.minInt(d, detailPath, "effective_min_query_count", mq, rerun)
 		}
 	}
-	if logged == ScenarioOffline && division == "closed" {
+	if logged == benchmark.ScenarioOffline && division == "closed" {
 		c.minInt(d, detailPath, "effective_samples_per_query", rules.OfflineMinSamplesPerQuery, "set the Offline expected QPS/sample count so one query carries the whole dataset")
 	}
 	if earlyStopping {
@@ -294,10 +296,10 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 		if on, err := d.Truth("requested_use_token_latencies"); err != nil || !on {
 			c.add(detailPath, "keep use_token_latencies on (LoadGen's mlperf.conf sets it; do not override it in user.conf)", "use_token_latencies is not enabled, which the checker requires for LLM benchmarks")
 		}
-		if logged == ScenarioServer {
+		if logged == benchmark.ScenarioServer {
 			lim, ok := rules.TokenLimits[scen]
 			if !ok {
-				lim = rules.TokenLimits[ScenarioServer]
+				lim = rules.TokenLimits[benchmark.ScenarioServer]
 			}
 			ttft, err1 := d.NumberFloat("result_first_token_99.00_percentile_latency_ns")
 			tpot, err2 := d.NumberFloat("result_time_per_output_token_99.00_percentile_ns")
@@ -502,11 +504,11 @@ func isDir(p string) bool {
 // FileRun keeps the record; a packaged one has none, and nothing is
 // checked then.
 func (c *checker) checkRunRecord(dir string) {
-	path := filepath.Join(dir, RunInfoFile)
+	path := filepath.Join(dir, record.File)
 	if !exists(path) {
 		return
 	}
-	info, err := ReadRunInfo(dir)
+	info, err := record.Read(dir)
 	if err != nil {
 		c.add(path, "re-run, or remove the damaged record", "%v", err)
 		return

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
 // validSystemJSON returns a systems JSON that passes every rule.
@@ -52,9 +54,9 @@ func accuracyTxt(bench string) string {
 
 // treeScenarios are the scenarios the valid tree holds per benchmark.
 var treeScenarios = map[string][]string{
-	BenchmarkLlama8B: {ScenarioOffline, ScenarioServer},
-	BenchmarkGPTOSS:  {ScenarioOffline, ScenarioInteractive},
-	BenchmarkQwen3VL: {ScenarioOffline, ScenarioServer},
+	BenchmarkLlama8B: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
+	BenchmarkGPTOSS:  {benchmark.ScenarioOffline, benchmark.ScenarioInteractive},
+	BenchmarkQwen3VL: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
 }
 
 // buildTree writes a packaged submission OUT/closed/Org/… for the round that
@@ -78,7 +80,7 @@ func buildTree(t *testing.T, round string) string {
 				"weight_data_types": "bf16", "weight_transformations": "none"})
 			writeLogDir(t, filepath.Join(dir, "performance", "run_1"), perfDetail(round, bench, scen, "PerformanceOnly"), validSummary, "")
 			acc := perfDetail(round, bench, scen, "AccuracyOnly")
-			if bench == BenchmarkQwen3VL && scen == ScenarioInteractive {
+			if bench == BenchmarkQwen3VL && scen == benchmark.ScenarioInteractive {
 				acc.set("effective_accuracy_sample_count", 8000)
 			}
 			writeLogDir(t, filepath.Join(dir, "accuracy"), acc, validSummary, fakeAccLog(8199))

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -96,7 +97,7 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 
 	firstToken := "Skipped"
 	firstPass := true
-	if scen != ScenarioOffline {
+	if scen != benchmark.ScenarioOffline {
 		firstPass = firstTokenCheck(entries, size)
 		firstToken = pyBool(firstPass)
 	}

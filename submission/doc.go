@@ -5,7 +5,7 @@
 //
 //   - FileRun files each finished LoadGen run into a results tree
 //     DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}
-//     with its user.conf and a run-info JSON (RunInfo), refusing to overwrite
+//     with its user.conf and a run-info JSON (record.Run), refusing to overwrite
 //     an earlier run unless asked to move it aside.
 //   - WriteAuditConfig puts the official audit.config of a compliance test in
 //     LoadGen's working directory for one run and removes it afterwards.

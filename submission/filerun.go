@@ -11,21 +11,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
-// RunKind says what a LoadGen run was for, and so where FileRun files it.
-type RunKind string
-
-// Run kinds.
+// The compliance tests' run kinds.
 const (
-	KindPerformance RunKind = "performance"
-	KindAccuracy    RunKind = "accuracy"
-	KindTEST06      RunKind = TEST06
-	KindTEST07      RunKind = TEST07
-	KindTEST09      RunKind = TEST09
+	KindTEST06 record.Kind = TEST06
+	KindTEST07 record.Kind = TEST07
+	KindTEST09 record.Kind = TEST09
 )
 
 // LoadGen's output file names.
@@ -54,9 +51,9 @@ type RunRecord struct {
 	// spelling.
 	Scenario string
 	// Kind is the run's purpose.
-	Kind RunKind
+	Kind record.Kind
 	// LogDir is where LoadGen wrote mlperf_log_* (and the CLI its run-info
-	// JSON, RunInfoFile).
+	// JSON, record.File).
 	LogDir string
 	// UserConf is the user.conf the run used. Required: the checker requires
 	// one per scenario.
@@ -130,7 +127,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 
 	// The run record says whether samples failed or the test was
 	// aborted; neither may be filed, whatever LoadGen's summary says.
-	if info, err := ReadRunInfo(r.LogDir); err == nil {
+	if info, err := record.Read(r.LogDir); err == nil {
 		if err := info.Submittable(); err != nil {
 			return "", fmt.Errorf("submission: not filing %s: %w", r.LogDir, err)
 		}
@@ -146,12 +143,12 @@ func FileRun(r RunRecord) (dir string, err error) {
 	var dest string // the directory that holds this run (moved aside on Replace)
 	var copies []copySpec
 	switch r.Kind {
-	case KindPerformance:
+	case record.KindPerformance:
 		dest = filepath.Join(scenDir, "performance", "run_1")
-		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, false}, {RunInfoFile, dest, false}}
-	case KindAccuracy:
+		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, false}, {record.File, dest, false}}
+	case record.KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
-		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, true}, {accTxtFile, dest, false}, {RunInfoFile, dest, false}}
+		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, true}, {accTxtFile, dest, false}, {record.File, dest, false}}
 	case KindTEST06, KindTEST07, KindTEST09:
 		if _, err := AuditConfig(string(r.Kind), bench); err != nil {
 			return "", err
@@ -160,7 +157,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 		perf := filepath.Join(dest, "performance", "run_1")
 		copies = []copySpec{
 			{accLogFile, filepath.Join(dest, "accuracy"), true},
-			{summaryFile, perf, true}, {detailFile, perf, true}, {RunInfoFile, perf, false},
+			{summaryFile, perf, true}, {detailFile, perf, true}, {record.File, perf, false},
 		}
 	default:
 		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
@@ -169,7 +166,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 	// The series the run's report draws, so that `mlperf-go report` over
 	// the tree still charts the run (Package leaves them out).
 	perfDir := dest
-	if r.Kind != KindPerformance && r.Kind != KindAccuracy {
+	if r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy {
 		perfDir = filepath.Join(dest, "performance", "run_1")
 	}
 	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{metrics.File, perfDir, false})
@@ -200,7 +197,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 	// the library size, or LoadGen crashes): the scenario's user.conf stays
 	// that of its performance and accuracy runs, and the compliance run's
 	// own is filed beside its logs.
-	ownUC := ucDiffers && r.Kind != KindPerformance && r.Kind != KindAccuracy
+	ownUC := ucDiffers && r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy
 	if ownUC {
 		ucDiffers = false
 	}
@@ -227,13 +224,13 @@ func FileRun(r RunRecord) (dir string, err error) {
 			return "", err
 		}
 	}
-	if !exists(filepath.Join(r.LogDir, RunInfoFile)) && len(r.Command) > 0 {
+	if !exists(filepath.Join(r.LogDir, record.File)) && len(r.Command) > 0 {
 		infoDir := dest
-		if r.Kind != KindPerformance && r.Kind != KindAccuracy {
+		if r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy {
 			infoDir = filepath.Join(dest, "performance", "run_1")
 		}
-		info := RunInfo{Command: r.Command, Benchmark: bench, Scenario: scen, Kind: string(r.Kind)}
-		if err := WriteRunInfo(infoDir, info); err != nil {
+		info := record.Run{Command: r.Command, Benchmark: bench, Scenario: scen, Kind: string(r.Kind)}
+		if err := record.Write(infoDir, info); err != nil {
 			return "", err
 		}
 	}
@@ -251,7 +248,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 }
 
 // checkRunLogs verifies a run's detail log matches where it is being filed.
-func checkRunLogs(detailPath string, kind RunKind, scenario string) error {
+func checkRunLogs(detailPath string, kind record.Kind, scenario string) error {
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		return fmt.Errorf("submission: %w", err)
@@ -262,7 +259,7 @@ func checkRunLogs(detailPath string, kind RunKind, scenario string) error {
 	}
 	mode, _ := d.Text("effective_test_mode")
 	wantMode := "PerformanceOnly"
-	if kind == KindAccuracy {
+	if kind == record.KindAccuracy {
 		wantMode = "AccuracyOnly"
 	}
 	if mode != wantMode {
@@ -274,7 +271,7 @@ func checkRunLogs(detailPath string, kind RunKind, scenario string) error {
 			audit = true
 		}
 	}
-	compliance := kind != KindPerformance && kind != KindAccuracy
+	compliance := kind != record.KindPerformance && kind != record.KindAccuracy
 	switch {
 	case compliance && !audit:
 		return fmt.Errorf("submission: %s shows LoadGen found no audit.config: a %s run must run with the %s audit.config in LoadGen's working directory", detailPath, kind, kind)
@@ -287,8 +284,8 @@ func checkRunLogs(detailPath string, kind RunKind, scenario string) error {
 // loggedScenario is the effective_scenario LoadGen writes for a scenario
 // directory: Interactive is LoadGen's Server scenario with tighter limits.
 func loggedScenario(dirScenario string) string {
-	if dirScenario == ScenarioInteractive {
-		return ScenarioServer
+	if dirScenario == benchmark.ScenarioInteractive {
+		return benchmark.ScenarioServer
 	}
 	return dirScenario
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 const auditWarning = "Found Audit Config file (audit.config). Overriding TestSettings from audit.config file."
@@ -29,7 +31,7 @@ func newRun(t *testing.T, results, kind, scen string) RunRecord {
 	uc := filepath.Join(t.TempDir(), "user.conf")
 	mustWrite(t, uc, "llama3_1-8b.Offline.target_qps = 10\n")
 	return RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: strings.ToLower(scen),
-		Kind: RunKind(kind), LogDir: logDir, UserConf: uc, Command: []string{"mlperf-go", "run"}}
+		Kind: record.Kind(kind), LogDir: logDir, UserConf: uc, Command: []string{"mlperf-go", "run"}}
 }
 
 func TestFileRunLayout(t *testing.T) {
@@ -57,7 +59,7 @@ func TestFileRunLayout(t *testing.T) {
 	if diff := cmp.Diff(want, listTree(t, results)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
 	}
-	info, err := ReadRunInfo(filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1"))
+	info, err := record.Read(filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
 func FuzzEvalAccuracyTxt(f *testing.F) {
@@ -14,13 +16,13 @@ func FuzzEvalAccuracyTxt(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, bench := range []string{BenchmarkLlama8B, BenchmarkGPTOSS, BenchmarkQwen3VL} {
 			r := mustRound("v6.1").Benchmarks[bench]
-			evalAccuracyTxt(b, r.accuracyMetrics(ScenarioOffline), r.upper)
+			evalAccuracyTxt(b, r.accuracyMetrics(benchmark.ScenarioOffline), r.upper)
 			out, err := IngestEvaluatorOutput(bench, b)
 			if err != nil {
 				continue
 			}
 			// What Ingest accepts, the checker's patterns can read.
-			res := evalAccuracyTxt(out, r.accuracyMetrics(ScenarioOffline), nil)
+			res := evalAccuracyTxt(out, r.accuracyMetrics(benchmark.ScenarioOffline), nil)
 			for _, p := range res.problems {
 				if strings.Contains(p, "no line matches") {
 					t.Fatalf("%s: Ingest accepted %q but %s", bench, b, p)

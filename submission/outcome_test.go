@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // TestCheckRefusesRunsWithFailuresOrAborts: a results tree whose run
@@ -13,18 +16,18 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 	const round = "v6.1"
 	for _, tc := range []struct {
 		name string
-		info RunInfo
+		info record.Run
 		want string // "" for no problem
 	}{
-		{"clean", RunInfo{Outcome: OutcomeValid, Samples: &SampleCounts{Issued: 10, Completed: 10}}, ""},
-		{"failed samples", RunInfo{Samples: &SampleCounts{Issued: 10, Completed: 10, Failed: 3, FailuresByReason: map[string]int64{"http_status": 3}}}, "3 of 10 samples failed"},
-		{"aborted", RunInfo{Outcome: OutcomeAborted, OutcomeReason: "interrupted by terminated"}, "aborted (interrupted by terminated)"},
+		{"clean", record.Run{Outcome: record.Valid, Samples: &record.SampleCounts{Issued: 10, Completed: 10}}, ""},
+		{"failed samples", record.Run{Samples: &record.SampleCounts{Issued: 10, Completed: 10, Failed: 3, FailuresByReason: map[string]int64{"http_status": 3}}}, "3 of 10 samples failed"},
+		{"aborted", record.Run{Outcome: record.Aborted, OutcomeReason: "interrupted by terminated"}, "aborted (interrupted by terminated)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := buildTree(t, round)
 			for _, kind := range []string{"performance/run_1", "accuracy"} {
-				dir := filepath.Join(scenDir(out, BenchmarkLlama8B, ScenarioOffline), kind)
-				if err := WriteRunInfo(dir, tc.info); err != nil {
+				dir := filepath.Join(scenDir(out, BenchmarkLlama8B, benchmark.ScenarioOffline), kind)
+				if err := record.Write(dir, tc.info); err != nil {
 					t.Fatal(err)
 				}
 				ps := Check(out, round)
@@ -35,16 +38,16 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 					}
 					continue
 				}
-				if !strings.Contains(text, filepath.Join(kind, RunInfoFile)) || !strings.Contains(text, tc.want) {
-					t.Errorf("%s: want a problem in %s saying %q, got:\n%s", kind, RunInfoFile, tc.want, text)
+				if !strings.Contains(text, filepath.Join(kind, record.File)) || !strings.Contains(text, tc.want) {
+					t.Errorf("%s: want a problem in %s saying %q, got:\n%s", kind, record.File, tc.want, text)
 				}
 				// FileRun refuses to file such a log folder in the first place.
-				_, err := FileRun(RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: BenchmarkLlama8B, Scenario: ScenarioOffline,
-					Kind: KindPerformance, LogDir: dir, UserConf: filepath.Join(out, "closed", "Org", "results", "sys1", BenchmarkLlama8B, ScenarioOffline, "user.conf")})
+				_, err := FileRun(RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
+					Kind: record.KindPerformance, LogDir: dir, UserConf: filepath.Join(out, "closed", "Org", "results", "sys1", BenchmarkLlama8B, benchmark.ScenarioOffline, "user.conf")})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s: FileRun = %v, want refused with %q", kind, err, tc.want)
 				}
-				WriteRunInfo(dir, RunInfo{Outcome: OutcomeValid}) //nolint:errcheck // next kind
+				record.Write(dir, record.Run{Outcome: record.Valid}) //nolint:errcheck // next kind
 			}
 		})
 	}

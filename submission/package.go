@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // PackageOptions configure Package.
@@ -250,7 +252,7 @@ func copyScenario(src, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if isHarnessFile(d.Name()) || rel == "README.md" || rel == "measurements.json" {
+		if record.IsHarnessFile(d.Name()) || rel == "README.md" || rel == "measurements.json" {
 			return nil
 		}
 		if !d.Type().IsRegular() {
@@ -281,7 +283,7 @@ func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", s.title)
-		info, err := ReadRunInfo(dir)
+		info, err := record.Read(dir)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				b.WriteString("How this run was made was not recorded (no run-info JSON was filed with it).\n")

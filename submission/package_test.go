@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // llamaResults fills a results tree the way the CLI would: FileRun for the
@@ -41,7 +43,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 				writeAccLog(t, filepath.Join(logDir, "x"), []sample{{data: []int32{5, 6, eot}, tokenData: []int32{5}, count: cnt(3)}})
 				os.Rename(filepath.Join(logDir, "x", "accuracy", "mlperf_log_accuracy.json"), filepath.Join(logDir, "mlperf_log_accuracy.json"))
 			}
-			if err := WriteRunInfo(logDir, RunInfo{
+			if err := record.Write(logDir, record.Run{
 				Command:        []string{"mlperf-go", "run", "--benchmark", "llama3_1-8b", "--scenario", scen, "--mode", kind, "--note", "it's"},
 				HarnessVersion: "v0.1.0", LoadGenVersion: "6.0.17", Round: "v6.1",
 				Endpoints: []string{"http://127.0.0.1:8000/v1"}, API: "completions", Model: "meta-llama/Llama-3.1-8B-Instruct",
@@ -51,7 +53,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			dir, err := FileRun(RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: RunKind(kind), LogDir: logDir, UserConf: uc})
+			dir, err := FileRun(RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: record.Kind(kind), LogDir: logDir, UserConf: uc})
 			if err != nil {
 				t.Fatalf("%s %s: %v", scen, kind, err)
 			}

@@ -21,17 +21,6 @@ const (
 	maxAccuracyLogLen = 10 * 1024 // MAX_ACCURACY_LOG_SIZE
 )
 
-// Scenario directory names as the checker spells them (SCENARIO_MAPPING).
-// Directory names are matched case-insensitively by the checker; FileRun and
-// Package always write these spellings.
-const (
-	ScenarioOffline      = "Offline"
-	ScenarioServer       = "Server"
-	ScenarioInteractive  = "Interactive"
-	ScenarioSingleStream = "SingleStream"
-	ScenarioMultiStream  = "MultiStream"
-)
-
 // Compliance test names.
 const (
 	TEST06 = "TEST06"
@@ -98,10 +87,10 @@ var roundSeeds = map[string]Round{
 // baseResultField is RESULT_FIELD_NEW (the same in v6.0 and v6.1 for the
 // scenarios LoadGen logs), keyed by effective_scenario.
 var baseResultField = map[string]string{
-	ScenarioOffline:      "result_samples_per_second",
-	ScenarioServer:       "result_completed_samples_per_sec",
-	ScenarioSingleStream: "early_stopping_latency_ss",
-	ScenarioMultiStream:  "early_stopping_latency_ms",
+	benchmark.ScenarioOffline:      "result_samples_per_second",
+	benchmark.ScenarioServer:       "result_completed_samples_per_sec",
+	benchmark.ScenarioSingleStream: "early_stopping_latency_ss",
+	benchmark.ScenarioMultiStream:  "early_stopping_latency_ms",
 }
 
 // LookupRound returns the rules of a round ("v6.0" or "v6.1"): its seeds
@@ -188,7 +177,7 @@ func CanonicalBenchmark(name string) (string, error) {
 // CanonicalScenario returns the checker's spelling of a scenario name,
 // matched case-insensitively ("offline" → "Offline").
 func CanonicalScenario(name string) (string, error) {
-	for _, s := range []string{ScenarioOffline, ScenarioServer, ScenarioInteractive, ScenarioSingleStream, ScenarioMultiStream} {
+	for _, s := range []string{benchmark.ScenarioOffline, benchmark.ScenarioServer, benchmark.ScenarioInteractive, benchmark.ScenarioSingleStream, benchmark.ScenarioMultiStream} {
 		if strings.EqualFold(s, name) {
 			return s, nil
 		}
@@ -205,10 +194,10 @@ func (b *BenchmarkRules) accuracyMetrics(scenario string) []accMetric {
 		return m
 	}
 	// The checker falls back to Offline, then Server (Config.get_accuracy_target).
-	if m, ok := b.accuracy[ScenarioOffline]; ok {
+	if m, ok := b.accuracy[benchmark.ScenarioOffline]; ok {
 		return m
 	}
-	return b.accuracy[ScenarioServer]
+	return b.accuracy[benchmark.ScenarioServer]
 }
 
 // accuracySamples returns the dataset size an accuracy run in scenario must cover.

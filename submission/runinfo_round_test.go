@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // TestReadmeRecordsRoundAndRequests: the scenario README states the round a
@@ -15,11 +17,11 @@ func TestReadmeRecordsRoundAndRequests(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	info := RunInfo{Command: []string{"mlperf-go", "run", "--round", "v6.0"}, Round: "v6.0", Requests: "round v6.0 reference: the LoadGen harness"}
-	if err := WriteRunInfo(dir, info); err != nil {
+	info := record.Run{Command: []string{"mlperf-go", "run", "--round", "v6.0"}, Round: "v6.0", Requests: "round v6.0 reference: the LoadGen harness"}
+	if err := record.Write(dir, info); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadRunInfo(dir)
+	back, err := record.Read(dir)
 	if err != nil || back.Round != "v6.0" || back.Requests != info.Requests {
 		t.Fatalf("run info read back as %+v, %v", back, err)
 	}

@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // Trial is one short run a search made.
@@ -36,7 +36,7 @@ type Trial struct {
 	// requests in flight allowed (Offline sweeps).
 	TargetQPS   float64 `json:"target_qps,omitempty"`
 	Concurrency int     `json:"concurrency,omitempty"`
-	// Outcome is the run's verdict (submission.OutcomeValid, …Invalid);
+	// Outcome is the run's verdict (record.Valid, …Invalid);
 	// Reason says why it is not VALID.
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason,omitempty"`
@@ -57,7 +57,7 @@ type Trial struct {
 }
 
 // Valid reports whether the trial's outcome is VALID.
-func (t Trial) Valid() bool { return t.Outcome == submission.OutcomeValid }
+func (t Trial) Valid() bool { return t.Outcome == record.Valid }
 
 // behindLimit is how far a Server trial's completions may fall behind its
 // schedule before FellBehind says so. A trial below capacity finishes its
@@ -187,7 +187,7 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 		ts.Done(t)
 	}
 	writeErr := ts.write()
-	if rep.Outcome == submission.OutcomeAborted {
+	if rep.Outcome == record.Aborted {
 		return t, errors.Join(fmt.Errorf("trial %s: %s: %w", name, rep.OutcomeReason, ErrStopped), writeErr)
 	}
 	// Failed samples make a trial INVALID, which the search weighs; any
@@ -201,7 +201,7 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 // reason says why a trial is not VALID: its failed samples, or which of
 // LoadGen's constraints its summary says were not met.
 func reason(rep *run.Report) string {
-	if rep.Outcome == submission.OutcomeValid {
+	if rep.Outcome == record.Valid {
 		return ""
 	}
 	if rep.Stats.Failed > 0 || rep.Summary.Result == "" {

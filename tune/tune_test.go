@@ -13,8 +13,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // TestNextQPS walks the search's choices: halve without a VALID trial, try
@@ -161,7 +161,7 @@ func TestSetUserConf(t *testing.T) {
 // the failed samples, and its deciding latency is the percentile nearest
 // its limit, as LoadGen's summary labels them.
 func TestTrialVerdict(t *testing.T) {
-	rep := &run.Report{Outcome: submission.OutcomeInvalid, OutcomeReason: "LoadGen's result is INVALID"}
+	rep := &run.Report{Outcome: record.Invalid, OutcomeReason: "LoadGen's result is INVALID"}
 	rep.Settings.ServerTargetLatencyPercentile = 0.99
 	rep.Settings.UseTokenLatencies = true
 	rep.Settings.ServerTTFTLatencyNs = 2e9
@@ -272,11 +272,11 @@ func TestUserConfLineUsesLoadGenModel(t *testing.T) {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 			return nil, err
 		}
-		rep := &run.Report{LogDir: o.OutputDir, Outcome: submission.OutcomeValid}
+		rep := &run.Report{LogDir: o.OutputDir, Outcome: record.Valid}
 		if strings.Contains(strings.Join(o.Settings, " "), "target_qps=10 ") {
 			return rep, nil
 		}
-		rep.Outcome, rep.OutcomeReason = submission.OutcomeInvalid, "too fast"
+		rep.Outcome, rep.OutcomeReason = record.Invalid, "too fast"
 		return rep, nil
 	}
 	res, err := SearchQPS(context.Background(), ts, QPSSearch{Start: 10, TrialDuration: time.Second, MaxTrials: 3})

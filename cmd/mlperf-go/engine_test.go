@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/enginetest"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // beCLI, set in a child's environment, makes the test binary run as
@@ -98,7 +98,7 @@ func TestRunLaunchesVLLM(t *testing.T) {
 		Engine      string   `json:"engine"`
 		EngineFlags []string `json:"engine_flags"`
 	}
-	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, submission.RunInfoFile))), &info); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, record.File))), &info); err != nil {
 		t.Fatal(err)
 	}
 	if flags := strings.Join(info.EngineFlags, " "); info.Engine != "vllm" || !strings.Contains(flags, "serve meta-llama/Llama-3.1-8B-Instruct") || !strings.Contains(flags, "--tensor-parallel-size 1 --max-model-len 4096") {

@@ -21,8 +21,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // runCLI runs mlperf-go in-process with args and returns its output and
@@ -228,7 +228,7 @@ func TestSubmissionWorkflow(t *testing.T) {
 		}
 	}
 	filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && slices.Contains(submission.HarnessFiles, d.Name()) {
+		if err == nil && slices.Contains(record.HarnessFiles, d.Name()) {
 			t.Errorf("the package holds the harness's own file %s", p)
 		}
 		return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -39,9 +40,9 @@ func (o outputOf) String() string {
 	return string(b)
 }
 
-func readRecord(t *testing.T, dir string) submission.RunInfo {
+func readRecord(t *testing.T, dir string) record.Run {
 	t.Helper()
-	info, err := submission.ReadRunInfo(dir)
+	info, err := record.Read(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +117,10 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 				t.Errorf("exit = %v, want 130\n%s", err, outBuf.String())
 			}
 			info := readRecord(t, out)
-			if info.Outcome != submission.OutcomeAborted || !strings.Contains(info.OutcomeReason, "interrupted by terminated") {
+			if info.Outcome != record.Aborted || !strings.Contains(info.OutcomeReason, "interrupted by terminated") {
 				t.Errorf("record outcome %q (%q), want ABORTED by the signal", info.Outcome, info.OutcomeReason)
 			}
-			if b, _ := os.ReadFile(filepath.Join(out, submission.RunInfoFile)); !strings.Contains(string(b), `"outcome": "ABORTED"`) {
+			if b, _ := os.ReadFile(filepath.Join(out, record.File)); !strings.Contains(string(b), `"outcome": "ABORTED"`) {
 				t.Errorf("the record lacks \"outcome\": \"ABORTED\" (the Slurm scripts look for it):\n%s", b)
 			}
 			if !strings.Contains(outBuf.String(), "=== Outcome: ABORTED") {
@@ -168,7 +169,7 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 		t.Errorf("a run with failures is called VALID:\n%s", stdout)
 	}
 	info := readRecord(t, out)
-	if info.Outcome != submission.OutcomeInvalid || info.Samples == nil || info.Samples.Failed == 0 {
+	if info.Outcome != record.Invalid || info.Samples == nil || info.Samples.Failed == 0 {
 		t.Errorf("record: outcome %q, samples %+v", info.Outcome, info.Samples)
 	}
 	if !strings.Contains(stdout, "not filed into --results-dir") {
@@ -179,7 +180,7 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 	}
 	// FileRun itself refuses the folder, whoever calls it.
 	_, err = submission.FileRun(submission.RunRecord{ResultsDir: results, System: "sys", Benchmark: "llama3_1-8b",
-		Scenario: "Offline", Kind: submission.KindPerformance, LogDir: out, UserConf: filepath.Join(out, "user.conf")})
+		Scenario: "Offline", Kind: record.KindPerformance, LogDir: out, UserConf: filepath.Join(out, "user.conf")})
 	if err == nil || !strings.Contains(err.Error(), "samples failed") {
 		t.Errorf("FileRun of a failed run = %v, want refused", err)
 	}
@@ -199,7 +200,7 @@ func TestMaxFailuresStopReported(t *testing.T) {
 		t.Errorf("no report with an ABORTED headline:\n%s", stdout)
 	}
 	info := readRecord(t, out)
-	if info.Outcome != submission.OutcomeAborted || info.OutcomeReason == "" || info.Samples == nil || info.Samples.Failed < 10 {
+	if info.Outcome != record.Aborted || info.OutcomeReason == "" || info.Samples == nil || info.Samples.Failed < 10 {
 		t.Errorf("record: outcome %q (%q), samples %+v", info.Outcome, info.OutcomeReason, info.Samples)
 	}
 	noFileClaimsValid(t, out)

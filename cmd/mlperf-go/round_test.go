@@ -12,8 +12,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // TestRoundFlag: --round defaults to the linked LoadGen's round (v6.1 when
@@ -70,7 +70,7 @@ func TestQ3VLRunRecordsRound(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", tc.args, err, stdout)
 		}
-		info, err := submission.ReadRunInfo(out)
+		info, err := record.Read(out)
 		if err != nil {
 			t.Fatal(err)
 		}

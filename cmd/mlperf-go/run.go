@@ -22,6 +22,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -206,7 +207,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 			fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
 		}
 		printOutcome(c, left)
-		return exitError{130, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, submission.RunInfoFile))}
+		return exitError{130, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))}
 	}
 	if rep == nil {
 		// The test never started: nothing to report or record.
@@ -219,17 +220,17 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 	if err := run.WriteRunInfo(o, rep, rec); err != nil {
 		return err
 	}
-	if rep.Outcome != submission.OutcomeAborted {
+	if rep.Outcome != record.Aborted {
 		writeReport(c, rep.LogDir)
 	}
 	writeRunsIndex(c, runsRoot, o.OutputDir)
 	if ctx.Err() != nil {
-		return exitError{130, errors.New("interrupted: the test was aborted; the output folder is marked ABORTED in " + filepath.Join(o.OutputDir, submission.RunInfoFile))}
+		return exitError{130, errors.New("interrupted: the test was aborted; the output folder is marked ABORTED in " + filepath.Join(o.OutputDir, record.File))}
 	}
 	if err := diedDuringRun(runCtx, o.OutputDir); err != nil {
 		return err
 	}
-	if rep.Outcome == submission.OutcomeAborted {
+	if rep.Outcome == record.Aborted {
 		if rep.Stats.Failed > 0 {
 			printFailures(c, rep)
 		}
@@ -256,7 +257,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 	if evalErr != nil {
 		return exitError{1, evalErr}
 	}
-	if rep.Outcome == submission.OutcomeInvalid {
+	if rep.Outcome == record.Invalid {
 		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, "mlperf_log_summary.txt"))}
 	}
 	return nil
@@ -501,7 +502,7 @@ func runUntilInterrupted(ctx, runCtx context.Context, o run.Options) (rep *run.R
 // when LoadGen said VALID and no sample failed.
 func printOutcome(c *cli.Context, rep *run.Report) {
 	w := c.App.Writer
-	if rep.Outcome == submission.OutcomeValid {
+	if rep.Outcome == record.Valid {
 		fmt.Fprintf(w, "=== Outcome: VALID ===\n")
 		return
 	}
@@ -585,7 +586,7 @@ func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) error {
 	}
 	return evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"),
 		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round,
-			Interactive: o.SubmissionScenario() == submission.ScenarioInteractive})
+			Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive})
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,

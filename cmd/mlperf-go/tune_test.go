@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/tune"
 )
 
@@ -125,7 +125,7 @@ func TestTuneServerKnownAnswer(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(tr.Dir, "mlperf_log_summary.txt")); err != nil {
 			t.Errorf("trial %d: %v", tr.N, err)
 		}
-		info, err := submission.ReadRunInfo(tr.Dir)
+		info, err := record.Read(tr.Dir)
 		if err != nil || info.Outcome != tr.Outcome {
 			t.Errorf("trial %d: run record %v (outcome %q), tune.json says %s", tr.N, err, info.Outcome, tr.Outcome)
 		}
@@ -288,7 +288,7 @@ func TestTuneLaunch(t *testing.T) {
 	if n := strings.Count(readFile(t, filepath.Join(tdir, "engine.log")), "mlperf-go: starting engine"); n != 1 {
 		t.Errorf("the engine started %d times; want once for every trial:\n%s", n, readFile(t, filepath.Join(tdir, "engine.log")))
 	}
-	records, _ := filepath.Glob(filepath.Join(tdir, "*", submission.RunInfoFile))
+	records, _ := filepath.Glob(filepath.Join(tdir, "*", record.File))
 	if len(records) != 2 {
 		t.Fatalf("want a run record per trial, found %q", records)
 	}

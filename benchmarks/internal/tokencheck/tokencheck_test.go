@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	. "github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"

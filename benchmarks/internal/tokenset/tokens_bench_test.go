@@ -7,10 +7,11 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/benchmarks/llama31"
-	"github.com/parquet-go/parquet-go"
 )
 
 // The readers are compared with the obvious alternatives: encoding/json into

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"

@@ -1,4 +1,11 @@
-package submission
+// Package record is the run record: what one LoadGen run of the harness
+// was (command, versions, round, benchmark, scenario, endpoints, sampling),
+// what became of its samples and its outcome, kept as mlperf_go_run.json
+// beside LoadGen's logs, and the names of the other files the harness
+// writes there. Every part that judges, reports or files a run reads this
+// record rather than asking the part that wrote it, so none of them needs
+// another's package for a struct.
+package record
 
 import (
 	"encoding/json"
@@ -12,30 +19,30 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 )
 
-// RunInfoFile is the name of the run-info JSON the CLI writes beside
-// LoadGen's logs. FileRun files it with the logs; Package turns it into the
+// File is the name of the run record the harness writes beside LoadGen's
+// logs. Filing a run copies it with the logs; packaging turns it into the
 // scenario's README.md and leaves it out of the submission.
-const RunInfoFile = "mlperf_go_run.json"
+const File = "mlperf_go_run.json"
 
 // HarnessFiles are the files mlperf-go writes beside LoadGen's logs for
 // people rather than for the submission: the run record, the series the
 // report draws (timeline.jsonl, engine_metrics.jsonl) and the report itself
 // (results.json, report.html, report.md; index.html and index.md over a
-// tree). Package leaves them out. The report's names are spelled here
+// tree). Packaging leaves them out. The report's names are spelled here
 // because package report imports this one; its test keeps them in step.
 var HarnessFiles = []string{
-	RunInfoFile, timeline.File, metrics.File,
+	File, timeline.File, metrics.File,
 	"results.json", "report.html", "report.md", "index.html", "index.md",
 }
 
-// isHarnessFile reports whether name is one of HarnessFiles.
-func isHarnessFile(name string) bool {
+// IsHarnessFile reports whether name is one of HarnessFiles.
+func IsHarnessFile(name string) bool {
 	return slices.Contains(HarnessFiles, name)
 }
 
-// RunInfo records how one LoadGen run was made, so the submission README can
+// Run records how one LoadGen run was made, so the submission README can
 // state it exactly. Zero fields are omitted from the JSON.
-type RunInfo struct {
+type Run struct {
 	// Command is the full argv of the mlperf-go invocation.
 	Command []string `json:"command"`
 	// HarnessVersion is mlperf-go's version (module version or VCS revision).
@@ -83,7 +90,7 @@ type RunInfo struct {
 	// issued, failures by class (nil if not recorded).
 	Samples *SampleCounts `json:"samples,omitempty"`
 	// Outcome is the run's verdict as the harness told the user: one of
-	// OutcomeValid, OutcomeInvalid, OutcomeAborted ("" in records written
+	// Valid, Invalid, Aborted ("" in records written
 	// before outcomes were recorded), and OutcomeReason why it is not
 	// valid.
 	Outcome       string `json:"outcome,omitempty"`
@@ -95,33 +102,33 @@ type RunInfo struct {
 	RemovedLogs []string          `json:"removed_logs,omitempty"`
 }
 
-// The run outcomes a record can carry. Only OutcomeValid may be filed or
+// The run outcomes a record can carry. Only Valid may be filed or
 // submitted.
 const (
-	// OutcomeValid: LoadGen said VALID (or, in accuracy runs, finished)
+	// Valid: LoadGen said VALID (or, in accuracy runs, finished)
 	// and no sample failed.
-	OutcomeValid = "VALID"
-	// OutcomeInvalid: the test ran to its end but LoadGen said INVALID or
+	Valid = "VALID"
+	// Invalid: the test ran to its end but LoadGen said INVALID or
 	// samples failed.
-	OutcomeInvalid = "INVALID"
-	// OutcomeAborted: the test was stopped early (a signal, --max-failures,
+	Invalid = "INVALID"
+	// Aborted: the test was stopped early (a signal, --max-failures,
 	// a dead engine).
-	OutcomeAborted = "ABORTED"
+	Aborted = "ABORTED"
 )
 
 // Submittable returns nil when the record allows the run into a
 // submission: no failed sample and no abort. (A LoadGen INVALID shows in
-// LoadGen's own logs, where FileRun lets it through, for inspection, and
-// Check refuses it.) Records without an outcome
+// LoadGen's own logs, where filing lets it through, for inspection, and
+// the submission check refuses it.) Records without an outcome
 // (older harnesses) are judged by their counts alone.
-func (info RunInfo) Submittable() error {
-	if info.Outcome == OutcomeAborted {
+func (info Run) Submittable() error {
+	if info.Outcome == Aborted {
 		return fmt.Errorf("the run was aborted (%s): run it again to its end", orUnknown(info.OutcomeReason))
 	}
 	if s := info.Samples; s != nil && s.Failed > 0 {
 		return fmt.Errorf("%d of %d samples failed (%v): fix the endpoint and run again", s.Failed, s.Completed, s.FailuresByReason)
 	}
-	// LoadGen's own INVALID is left to its logs, which Check reads.
+	// LoadGen's own INVALID is left to its logs, which the submission check reads.
 	return nil
 }
 
@@ -154,30 +161,44 @@ type SampleFailure struct {
 	Message string `json:"message"`
 }
 
-// WriteRunInfo writes info as indented JSON to dir/RunInfoFile, replacing any
-// earlier one.
-func WriteRunInfo(dir string, info RunInfo) error {
+// Write writes info as indented JSON to dir/File, replacing any earlier
+// one.
+func Write(dir string, info Run) error {
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
-		return fmt.Errorf("submission: encoding run info: %w", err)
+		return fmt.Errorf("run record: encoding: %w", err)
 	}
-	path := filepath.Join(dir, RunInfoFile)
+	path := filepath.Join(dir, File)
 	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("submission: writing run info: %w", err)
+		return fmt.Errorf("run record: writing: %w", err)
 	}
 	return nil
 }
 
-// ReadRunInfo reads dir/RunInfoFile.
-func ReadRunInfo(dir string) (RunInfo, error) {
-	path := filepath.Join(dir, RunInfoFile)
+// Read reads dir/File.
+func Read(dir string) (Run, error) {
+	path := filepath.Join(dir, File)
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return RunInfo{}, fmt.Errorf("submission: reading run info: %w", err)
+		return Run{}, fmt.Errorf("run record: reading: %w", err)
 	}
-	var info RunInfo
+	var info Run
 	if err := json.Unmarshal(b, &info); err != nil {
-		return RunInfo{}, fmt.Errorf("submission: %s is not valid run-info JSON: %w", path, err)
+		return Run{}, fmt.Errorf("run record: %s is not valid run-record JSON: %w", path, err)
 	}
 	return info, nil
 }
+
+// Kind says what a LoadGen run was for: a performance or accuracy run, or
+// the name of a compliance test ("TEST06"). It decides where a run is
+// filed.
+type Kind string
+
+// The kinds of run besides compliance tests, whose Kind is the test's name.
+const (
+	KindPerformance Kind = "performance"
+	KindAccuracy    Kind = "accuracy"
+)
+
+// IsCompliance reports whether k is a compliance test's run.
+func (k Kind) IsCompliance() bool { return k != KindPerformance && k != KindAccuracy }
