@@ -184,7 +184,7 @@ func Read(dir string) (Run, error) {
 	}
 	var info Run
 	if err := json.Unmarshal(b, &info); err != nil {
-		return Run{}, fmt.Errorf("run record: %s is not valid run-record JSON: %w", path, err)
+		return Run{}, fmt.Errorf("run record: %s is not valid run-info JSON: %w", path, err)
 	}
 	return info, nil
 }
