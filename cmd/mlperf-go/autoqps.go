@@ -1,18 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/results"
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/tune"
 )
 
 // defaultAutoQPSFraction is the share of the Offline throughput --target-qps
@@ -47,87 +45,18 @@ func targetQPS(c *cli.Context, b benchmark.Benchmark) (float64, error) {
 }
 
 // offlineThroughput returns the samples/s of the newest valid Offline
-// performance run (not --quick) of b, and the run's folder. An Interactive
-// variant has no Offline scenario of its own: its benchmark's Offline run
-// measured the same model on the same system.
+// performance run of b where offlineRunDirs looks, and the run's folder.
 func offlineThroughput(c *cli.Context, b benchmark.Benchmark) (float64, string, error) {
-	if b.IsInteractive() {
-		base, err := benchmark.Lookup(b.Base)
-		if err != nil {
-			return 0, "", err
-		}
-		b = base
-	}
-	r, dir, err := newestOfflineResult(b.Name, offlineRunDirs(c, b))
-	if err != nil {
-		return 0, "", err
-	}
-	return r.Metrics.SamplesPerSecond.Value, dir, nil
+	return tune.OfflineThroughput(b, func(b benchmark.Benchmark) []string { return offlineRunDirs(c, b) })
 }
 
 // offlineRunDirs lists where Offline performance runs of b may be: the run
 // history (--runs-dir) and, with --results-dir and --system, the results
 // tree's Offline performance run.
 func offlineRunDirs(c *cli.Context, b benchmark.Benchmark) []string {
-	var dirs []string
-	for _, sub := range []string{"Offline-performance", "Offline-" + modeBoth + "/*/performance"} {
-		pattern := filepath.Join(c.String("runs-dir"), b.Name, sub)
-		if !strings.Contains(sub, "*") {
-			pattern = filepath.Join(pattern, "*")
-		}
-		m, _ := filepath.Glob(pattern) // the pattern is well formed
-		dirs = append(dirs, m...)
-	}
+	dirs := record.OfflinePerformanceRuns(c.String("runs-dir"), b.Name)
 	if rd, sys := c.String("results-dir"), c.String("system"); rd != "" && sys != "" {
 		dirs = append(dirs, filepath.Join(rd, sys, b.SubmissionDir, "Offline", "performance", "run_1"))
 	}
 	return dirs
-}
-
-// newestOfflineResult returns the newest (by results.json time) valid
-// Offline performance result of the benchmark among dirs. A --quick run is
-// skipped: its samples/s come from seconds of load on a ten-sample library
-// (ramp-up and tail dominate), not from the system at its pace.
-func newestOfflineResult(bench string, dirs []string) (*results.Results, string, error) {
-	var (
-		best     *results.Results
-		bestDir  string
-		bestTime time.Time
-	)
-	for _, d := range dirs {
-		st, err := os.Stat(filepath.Join(d, results.File))
-		if err != nil {
-			continue
-		}
-		r, err := results.Read(d)
-		if err != nil || r.Run.Benchmark != bench || r.Run.Scenario != "Offline" ||
-			r.Outcome.Status != results.StatusValid || r.Metrics.SamplesPerSecond == nil || r.Metrics.SamplesPerSecond.Value <= 0 ||
-			isQuickRun(r) {
-			continue
-		}
-		if best == nil || st.ModTime().After(bestTime) {
-			best, bestDir, bestTime = r, d, st.ModTime()
-		}
-	}
-	if best == nil {
-		return nil, "", errors.New("--target-qps auto: no valid Offline performance run of " + bench +
-			" found in --runs-dir (or --results-dir for --system; --quick runs do not count): run the Offline performance test first, or give --target-qps a number")
-	}
-	return best, bestDir, nil
-}
-
-// isQuickRun reports whether r is a --quick smoke run: its run record says
-// so, or, for records written before they did, its command line carries
-// --quick (a flag urfave/cli also accepts with one dash and as =true).
-func isQuickRun(r *results.Results) bool {
-	if r.Run.Quick {
-		return true
-	}
-	for _, arg := range r.Run.Command {
-		switch strings.TrimLeft(arg, "-") {
-		case "quick", "quick=true", "quick=1":
-			return strings.HasPrefix(arg, "-")
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
 
@@ -36,7 +37,7 @@ func TestTargetQPSAuto(t *testing.T) {
 	if out, err := runCLI(t, append(quick, "-s", "Offline")...); err != nil {
 		t.Fatalf("quick Offline run: %v\n%s", err, out)
 	}
-	quickRun, err := results.Read(filepath.Join(runs, name, "Offline-performance", latestLink))
+	quickRun, err := results.Read(filepath.Join(runs, name, "Offline-performance", record.LatestLink))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestTargetQPSAuto(t *testing.T) {
 		"--setting", "performance_sample_count_override=20")...); err != nil {
 		t.Fatalf("Offline run: %v\n%s", err, out)
 	}
-	offline, err := results.Read(filepath.Join(runs, name, "Offline-performance", latestLink))
+	offline, err := results.Read(filepath.Join(runs, name, "Offline-performance", record.LatestLink))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestTargetQPSAuto(t *testing.T) {
 	if c := exitCode(err); c != 0 && c != 3 { // a quick Server run may be INVALID
 		t.Fatalf("Server run: %v\n%s", err, out)
 	}
-	conf, err := os.ReadFile(filepath.Join(runs, name, "Server-performance", latestLink, "user.conf"))
+	conf, err := os.ReadFile(filepath.Join(runs, name, "Server-performance", record.LatestLink, "user.conf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestTargetQPSAuto(t *testing.T) {
 	if c := exitCode(err); c != 0 && c != 3 {
 		t.Fatalf("Interactive run: %v\n%s", err, out)
 	}
-	conf, err = os.ReadFile(filepath.Join(runs, name+"-interactive", "Server-performance", latestLink, "user.conf"))
+	conf, err = os.ReadFile(filepath.Join(runs, name+"-interactive", "Server-performance", record.LatestLink, "user.conf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,28 +93,5 @@ func TestTargetQPSAuto(t *testing.T) {
 	}
 	if out, err := runCLI(t, append(quick, "-s", "Server", "--target-qps", "fast")...); err == nil || !strings.Contains(err.Error(), "--target-qps") {
 		t.Errorf("--target-qps fast: want an error naming the flag, got %v\n%s", err, out)
-	}
-}
-
-// TestIsQuickRun: a run is quick by its record's field or, for records
-// written before the field, by --quick on its command line.
-func TestIsQuickRun(t *testing.T) {
-	for _, tc := range []struct {
-		quick bool
-		cmd   []string
-		want  bool
-	}{
-		{true, nil, true},
-		{false, []string{"mlperf-go", "run", "--quick"}, true},
-		{false, []string{"mlperf-go", "run", "-quick"}, true},
-		{false, []string{"mlperf-go", "run", "--quick=true"}, true},
-		{false, []string{"mlperf-go", "run", "--quick=false"}, false},
-		{false, []string{"mlperf-go", "run", "-o", "quick"}, false},
-		{false, []string{"mlperf-go", "run"}, false},
-	} {
-		r := &results.Results{Run: results.Run{Quick: tc.quick, Command: tc.cmd}}
-		if got := isQuickRun(r); got != tc.want {
-			t.Errorf("isQuickRun(quick=%v, %q) = %v, want %v", tc.quick, tc.cmd, got, tc.want)
-		}
 	}
 }

@@ -11,13 +11,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 )
 
 // modeBoth is the --mode that runs the accuracy test, evaluated, then the
 // performance test: what a submission needs of every benchmark and
 // scenario, with one set of settings.
-const modeBoth = "both"
+const modeBoth = record.ModeBoth
 
 // bothModes are the tests --mode both runs, in order: accuracy first, so a
 // broken deployment shows in seconds of scoring rather than after a ten-

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -62,7 +63,7 @@ func TestRunHistory(t *testing.T) {
 	}
 	// ReadDir sorts by name, and names sort by time (same-second runs
 	// get -2): the second is the newest.
-	if got, err := os.Readlink(filepath.Join(parent, latestLink)); err != nil || got != dirs[1] {
+	if got, err := os.Readlink(filepath.Join(parent, record.LatestLink)); err != nil || got != dirs[1] {
 		t.Errorf("latest -> %q (%v), want %q", got, err, dirs[1])
 	}
 	index, err := os.ReadFile(filepath.Join(runs, report.IndexHTMLFile))
@@ -74,7 +75,7 @@ func TestRunHistory(t *testing.T) {
 			t.Errorf("the index does not list run %s", d)
 		}
 	}
-	if strings.Contains(string(index), latestLink+"/") {
+	if strings.Contains(string(index), record.LatestLink+"/") {
 		t.Errorf("the index lists the latest link as a run of its own")
 	}
 

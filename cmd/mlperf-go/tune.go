@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/tune"
@@ -117,7 +118,7 @@ func tuneAction(c *cli.Context) error {
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
 	}
-	dir := newRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, o.SubmissionScenario()), time.Now().UTC())
+	dir := record.NewRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, o.SubmissionScenario()), time.Now().UTC())
 	// A launched engine loads its model while the dataset is opened; its
 	// log goes into the tune folder (the trials set their own folders).
 	o.OutputDir = dir

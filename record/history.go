@@ -1,0 +1,93 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The run history: without an output folder of the user's choosing, each
+// run gets a new folder ROOT/<benchmark>/<Scenario>-<mode>/<UTC time>/, a
+// LatestLink beside it points at the newest, and ROOT's index lists them
+// all. The layout is written and read here only.
+
+// LatestLink is the name of the symbolic link, beside a run's timestamped
+// folder, to the newest run of the same benchmark, scenario and mode.
+const LatestLink = "latest"
+
+// ModeBoth is the mode folder of an accuracy run followed by a performance
+// run of the same command (<Scenario>-both/<UTC time>/{accuracy,performance}).
+const ModeBoth = "both"
+
+// RunsFolder is the folder holding the timestamped runs of benchmark bench
+// in scenario and mode (as --mode spells it: "performance", "accuracy",
+// ModeBoth, …) under the runs root.
+func RunsFolder(root, bench, scenario, mode string) string {
+	return filepath.Join(root, bench, scenario+"-"+mode)
+}
+
+// NewRunDir names a new folder parent/<UTC time>, suffixed when a run of the
+// same second already has it. The time is written sortably and without
+// colons, which some file systems refuse. The folder is only named: the run
+// creates it, so a command that fails before its test leaves no empty run
+// behind for LatestLink to point at.
+func NewRunDir(parent string, now time.Time) string {
+	stamp := now.UTC().Format("20060102T150405Z")
+	dir := filepath.Join(parent, stamp)
+	for i := 2; ; i++ {
+		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+			return dir
+		}
+		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", stamp, i))
+	}
+}
+
+// LinkLatest points the LatestLink beside runDir at it, atomically: a new
+// link under a temporary name, renamed over the old one.
+func LinkLatest(runDir string) error {
+	parent := filepath.Dir(runDir)
+	tmp := filepath.Join(parent, "."+LatestLink+".tmp")
+	os.Remove(tmp) //nolint:errcheck // a leftover from an interrupted run, if any
+	if err := os.Symlink(filepath.Base(runDir), tmp); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(parent, LatestLink))
+}
+
+// OfflinePerformanceRuns lists the folders under the runs root that may
+// hold Offline performance runs of bench: its performance runs and the
+// performance halves of its ModeBoth runs.
+func OfflinePerformanceRuns(root, bench string) []string {
+	var dirs []string
+	for _, pattern := range []string{
+		filepath.Join(RunsFolder(root, bench, "Offline", "performance"), "*"),
+		filepath.Join(RunsFolder(root, bench, "Offline", ModeBoth), "*", "performance"),
+	} {
+		m, _ := filepath.Glob(pattern) // the patterns are well formed
+		dirs = append(dirs, m...)
+	}
+	return dirs
+}
+
+// RefuseNonEmpty returns an error if dir exists and holds anything: an
+// earlier run's logs are never silently replaced.
+func RefuseNonEmpty(dir string) error {
+	f, err := os.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--output-dir: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Readdirnames(1); errors.Is(err, io.EOF) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("--output-dir %s: %w", dir, err)
+	}
+	return fmt.Errorf("--output-dir %s already holds files (an earlier run?): choose a new folder, leave out --output-dir "+
+		"for a new timestamped one under --runs-dir, or add --overwrite to replace its logs", dir)
+}
