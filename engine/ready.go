@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
 // ReadyOptions tune WaitReady.
@@ -48,13 +51,13 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 		ctx, cancel = context.WithTimeoutCause(ctx, o.Timeout, errReadyTimeout)
 		defer cancel()
 	}
-	base = strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/v1")
+	base = serverRoot(base)
 	client := &http.Client{Timeout: 10 * time.Second}
 	start := time.Now()
 	lastProgress := start
 	state := "not probed yet"
 	for {
-		ok, st, err := probe(ctx, client, base, model)
+		ok, st, err := Ask(ctx, client, base).ready(model)
 		if err != nil {
 			return err
 		}
@@ -106,55 +109,155 @@ func lastLogLine(path string) string {
 	return fmt.Sprintf("; engine log %s ends: %s", path, line)
 }
 
-// probe asks the engine once. It returns ready, a description of what the
-// engine answered when not ready, and an error only when waiting cannot
-// help.
-func probe(ctx context.Context, client *http.Client, base, model string) (bool, string, error) {
-	code, _, err := get(ctx, client, base+"/health")
-	switch {
-	case err != nil:
-		return false, "/health: " + shortNetErr(err), nil
-	case code != http.StatusOK:
-		return false, fmt.Sprintf("/health answers %d", code), nil
+// Answer is what a server said on the routes that tell whether it is up
+// and serves a model: GET /health, GET /v1/models (vLLM and SGLang serve
+// both) and, where the model list is missing, SGLang's /get_model_info.
+// WaitReady (polling a launched engine) and CheckServes (the run's
+// preflight) judge the same answer by their own rules.
+type Answer struct {
+	// Base is the server's root URL.
+	Base string
+	// Health is /health's status code (0 when HealthErr is set).
+	Health    int
+	HealthErr error
+	// Models is /v1/models's status code, ModelsErr its transport error,
+	// and IDs the models listed when ListErr is nil.
+	Models    int
+	ModelsErr error
+	IDs       []string
+	ListErr   error
+	// ModelPath is /get_model_info's model_path, asked only when
+	// /v1/models did not answer 200 (HasModelInfo reports an answer).
+	ModelPath    string
+	HasModelInfo bool
+}
+
+// Ask queries the server at base (its root, see serverRoot) once.
+func Ask(ctx context.Context, client *http.Client, base string) Answer {
+	a := Answer{Base: base}
+	a.Health, _, a.HealthErr = get(ctx, client, base+"/health")
+	var body []byte
+	a.Models, body, a.ModelsErr = get(ctx, client, base+"/v1/models")
+	if a.ModelsErr != nil {
+		return a
 	}
-	code, body, err := get(ctx, client, base+"/v1/models")
-	if err != nil {
-		return false, "/v1/models: " + shortNetErr(err), nil
-	}
-	if code == http.StatusOK {
+	if a.Models == http.StatusOK {
 		var list struct {
-			Data []struct {
+			Data *[]struct {
 				ID string `json:"id"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(body, &list); err != nil {
-			return false, fmt.Sprintf("/v1/models answers something other than a model list: %v", err), nil
+			a.ListErr = err
+		} else if list.Data == nil {
+			a.ListErr = errors.New(`no "data" list`)
+		} else {
+			for _, m := range *list.Data {
+				a.IDs = append(a.IDs, m.ID)
+			}
 		}
-		var ids []string
-		for _, m := range list.Data {
-			ids = append(ids, m.ID)
-		}
-		if slices.Contains(ids, model) {
-			return true, "", nil
-		}
-		if len(ids) > 0 {
-			return false, "", fmt.Errorf("%w: %s serves %s, requests name %q; pass --model NAME (or the engine's --served-model-name)",
-				ErrModelNotServed, base, strings.Join(ids, ", "), model)
-		}
-		return false, "/v1/models lists no model yet", nil
+		return a
 	}
 	// SGLang's own route, for servers without the OpenAI model list.
-	code2, body2, err := get(ctx, client, base+"/get_model_info")
-	if err == nil && code2 == http.StatusOK {
+	if code, body, err := get(ctx, client, base+"/get_model_info"); err == nil && code == http.StatusOK {
 		var info struct {
 			ModelPath string `json:"model_path"`
 		}
-		if json.Unmarshal(body2, &info) == nil && info.ModelPath == model {
+		a.HasModelInfo = true
+		if json.Unmarshal(body, &info) == nil {
+			a.ModelPath = info.ModelPath
+		}
+	}
+	return a
+}
+
+// ready judges a for WaitReady: /health must answer 200, then /v1/models
+// must list model (or /get_model_info name it). It returns ready, a
+// description of what the engine answered when not ready, and an error only
+// when waiting cannot help.
+func (a Answer) ready(model string) (bool, string, error) {
+	switch {
+	case a.HealthErr != nil:
+		return false, "/health: " + shortNetErr(a.HealthErr), nil
+	case a.Health != http.StatusOK:
+		return false, fmt.Sprintf("/health answers %d", a.Health), nil
+	case a.ModelsErr != nil:
+		return false, "/v1/models: " + shortNetErr(a.ModelsErr), nil
+	}
+	if a.Models == http.StatusOK {
+		if a.ListErr != nil {
+			return false, fmt.Sprintf("/v1/models answers something other than a model list: %v", a.ListErr), nil
+		}
+		if slices.Contains(a.IDs, model) {
 			return true, "", nil
 		}
-		return false, fmt.Sprintf("/get_model_info names %q, not %q", info.ModelPath, model), nil
+		if len(a.IDs) > 0 {
+			return false, "", fmt.Errorf("%w: %s serves %s, requests name %q; pass --model NAME (or the engine's --served-model-name)",
+				ErrModelNotServed, a.Base, strings.Join(a.IDs, ", "), model)
+		}
+		return false, "/v1/models lists no model yet", nil
 	}
-	return false, fmt.Sprintf("/v1/models answers %d", code), nil
+	if a.HasModelInfo {
+		if a.ModelPath == model {
+			return true, "", nil
+		}
+		return false, fmt.Sprintf("/get_model_info names %q, not %q", a.ModelPath, model), nil
+	}
+	return false, fmt.Sprintf("/v1/models answers %d", a.Models), nil
+}
+
+// SkipPreflightHint ends a preflight error: how to skip the check.
+const SkipPreflightHint = " (for a server without /health and /v1/models, pass --skip-preflight)"
+
+// CheckServes asks the server behind endpoint (a URL as --endpoint takes
+// it) once whether it is up and serves model, as a run's preflight does: a
+// server answering 404 on one of /health and /v1/models passes on the other
+// (the model is then checked by the probe request); one answering neither,
+// or listing other models, is an error naming the endpoint and the fix.
+func CheckServes(ctx context.Context, client *http.Client, endpoint, model string) error {
+	a := Ask(ctx, client, serverRoot(endpoint))
+	base := a.Base
+	switch {
+	case a.HealthErr != nil:
+		return fmt.Errorf("preflight: endpoint %s does not answer: %v; is the server running and reachable from here?", base, unwrapURLError(a.HealthErr))
+	case a.ModelsErr != nil:
+		return fmt.Errorf("preflight: endpoint %s: GET /v1/models: %v", base, unwrapURLError(a.ModelsErr))
+	case a.Models != http.StatusOK && a.Health == http.StatusOK:
+		return nil // healthy; the model is checked by the probe request
+	case a.Models != http.StatusOK:
+		return fmt.Errorf("preflight: endpoint %s answers /health with %d and /v1/models with %d: it is not ready to serve%s", base, a.Health, a.Models, SkipPreflightHint)
+	case a.ListErr != nil:
+		return fmt.Errorf("preflight: endpoint %s: /v1/models is not an OpenAI model list (%v)%s", base, a.ListErr, SkipPreflightHint)
+	case !slices.Contains(a.IDs, model):
+		served := "no model"
+		if len(a.IDs) > 0 {
+			served = strings.Join(a.IDs, ", ")
+		}
+		return fmt.Errorf("preflight: endpoint %s serves %s, but requests would name %q: pass --model NAME with the served name (or start the server with that name, e.g. vLLM's --served-model-name)", base, served, model)
+	}
+	return nil
+}
+
+// serverRoot is the server's root URL for an endpoint URL with or without
+// /v1.
+func serverRoot(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return strings.TrimSuffix(strings.TrimRight(endpoint, "/"), "/v1")
+	}
+	u.Path = protocol.ServerRoot(u.Path)
+	u.RawPath = ""
+	return u.String()
+}
+
+// unwrapURLError drops the url.Error wrapper, which repeats the URL the
+// caller names.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 func get(ctx context.Context, client *http.Client, url string) (int, []byte, error) {

@@ -229,3 +229,11 @@ func Names() []string {
 	slices.Sort(n)
 	return n
 }
+
+// ServerRoot returns the path of an inference server's root given the path
+// of an endpoint URL as --endpoint takes it: with or without "/v1", trailing
+// slashes ignored. The OpenAI routes are under ServerRoot+"/v1"; /health,
+// /metrics and SGLang's native routes are at ServerRoot.
+func ServerRoot(path string) string {
+	return strings.TrimSuffix(strings.TrimRight(path, "/"), "/v1")
+}

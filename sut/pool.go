@@ -166,11 +166,8 @@ func endpointURLAt(i int, base string, api protocol.Protocol) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p := strings.TrimRight(u.Path, "/")
-	p = strings.TrimSuffix(p, api.Path())
-	p = strings.TrimRight(p, "/")
-	p = strings.TrimSuffix(p, "/v1")
-	u.Path = p + api.Path()
+	p := strings.TrimSuffix(strings.TrimRight(u.Path, "/"), api.Path())
+	u.Path = protocol.ServerRoot(p) + api.Path()
 	u.RawPath = ""
 	return u.String(), nil
 }

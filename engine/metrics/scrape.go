@@ -17,6 +17,8 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
 // File is the name of the engine-metric series in a run's output directory.
@@ -63,9 +65,7 @@ func MetricsURL(endpoint string) (string, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("endpoint %q: want an http:// or https:// URL with a host", endpoint)
 	}
-	p := strings.TrimRight(u.Path, "/")
-	p = strings.TrimSuffix(p, "/v1")
-	u.Path, u.RawPath, u.RawQuery, u.Fragment = p+"/metrics", "", "", ""
+	u.Path, u.RawPath, u.RawQuery, u.Fragment = protocol.ServerRoot(u.Path)+"/metrics", "", "", ""
 	return u.String(), nil
 }
 
