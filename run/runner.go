@@ -122,6 +122,14 @@ type Options struct {
 	wrapBuilder func(qsl.Builder) qsl.Builder
 }
 
+// logger is Logger, or one that discards.
+func (o Options) logger() *zap.Logger {
+	if o.Logger == nil {
+		return zap.NewNop()
+	}
+	return o.Logger
+}
+
 // EndpointAPI is the API requests use: API, or the benchmark's.
 func (o Options) EndpointAPI() protocol.Protocol {
 	if o.API != nil {
@@ -190,10 +198,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 			rep.Start, rep.End = start, time.Now()
 		}
 	}()
-	log := o.Logger
-	if log == nil {
-		log = zap.NewNop()
-	}
+	log := o.logger()
 	if len(o.Endpoints) == 0 {
 		return nil, errors.New("no endpoint given: pass --endpoint URL (try `mlperf-go fake-endpoint` for a local one)")
 	}

@@ -4,36 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/run"
 )
 
 const catEngine = "Engine launch"
-
-// engineRulesAll are the MLPerf Inference rules for the flags of every
-// launched engine, whatever the benchmark: no reuse of cached prefixes
-// across samples. Required flags are added, forbidden ones refused.
-var engineRulesAll = map[engine.Kind]engine.Rules{
-	engine.VLLM:   {Require: []string{"--no-enable-prefix-caching"}, Forbid: []string{"--enable-prefix-caching"}},
-	engine.SGLang: {Require: []string{"--disable-radix-cache"}},
-}
-
-// engineRulesFor returns the rules for running b on an engine kind: those of
-// every benchmark, then b's own (Benchmark.EngineRules).
-func engineRulesFor(b benchmark.Benchmark, kind engine.Kind) engine.Rules {
-	r := engineRulesAll[kind].Merge(b.EngineRules[kind])
-	r.Why = fmt.Sprintf("the MLPerf Inference rules for %s on %s", b.Name, kind)
-	return r
-}
 
 // engineArgs collects --engine-arg values one per flag: unlike a string
 // slice flag it never splits a value on commas, which engine arguments hold
@@ -58,19 +38,9 @@ func engineFlags() []cli.Flag {
 	}
 }
 
-// launchedEngine is an engine run started for this run.
-type launchedEngine struct {
-	kind  engine.Kind
-	proc  *engine.Process
-	model string
-	grace time.Duration
-	ready time.Duration
-	log   *zap.Logger
-}
-
-// launchEngine starts the engine the flags ask for (nil when they ask for
-// none) and points o at it. Call stop on the result whatever happens.
-func launchEngine(c *cli.Context, o *run.Options, log *zap.Logger) (*launchedEngine, error) {
+// engineLaunch turns the engine flags into what run.Open starts (nil when
+// they ask for no engine).
+func engineLaunch(c *cli.Context) (*run.Launch, error) {
 	var spec engine.Spec
 	if f := c.String("engine-config"); f != "" {
 		s, err := engine.LoadConfig(f)
@@ -100,9 +70,6 @@ func launchEngine(c *cli.Context, o *run.Options, log *zap.Logger) (*launchedEng
 	if c.IsSet("engine-model") {
 		spec.Model = c.String("engine-model")
 	}
-	if spec.Model == "" {
-		spec.Model = o.ModelName()
-	}
 	if c.IsSet("engine-command") {
 		spec.Command = c.String("engine-command")
 	}
@@ -118,67 +85,35 @@ func launchEngine(c *cli.Context, o *run.Options, log *zap.Logger) (*launchedEng
 	if a, ok := c.Generic("engine-arg").(*engineArgs); ok {
 		spec.Args = append(spec.Args, *a...)
 	}
-	logPath := c.String("engine-log")
-	if logPath == "" {
-		logPath = filepath.Join(o.OutputDir, "engine.log")
-	}
-	if err := mkdirFor(logPath); err != nil {
-		return nil, err
-	}
-	p, err := engine.Start(spec, engineRulesFor(o.Benchmark, spec.Kind), logPath)
+	return &run.Launch{Spec: spec, LogPath: c.String("engine-log"),
+		ReadyTimeout: c.Duration("engine-ready-timeout"), StopGrace: c.Duration("engine-stop-grace")}, nil
+}
+
+// openSession starts the engine the flags ask for and opens the dataset
+// (run.Open); whenReady then waits for the engine.
+func openSession(c *cli.Context, o *run.Options) (*run.Session, error) {
+	launch, err := engineLaunch(c)
 	if err != nil {
 		return nil, err
 	}
-	// Requests name the model the engine serves unless --model says
-	// otherwise (WaitReady then checks the two agree).
-	if o.Model == "" {
-		o.Model = spec.ServedModel()
-	}
-	o.Endpoints = []string{p.URL}
-	log.Info("engine started", zap.String("url", p.URL), zap.String("log", p.LogPath), zap.Strings("argv", p.Argv))
-	return &launchedEngine{kind: spec.Kind, proc: p, model: o.ModelName(), grace: c.Duration("engine-stop-grace"),
-		ready: c.Duration("engine-ready-timeout"), log: log}, nil
+	return run.Open(o, launch)
 }
 
-// whenReady waits until the engine serves the model, printing progress, and
-// returns the context tests run in: ctx, also ended if the engine dies
-// (until unwatch). With no engine launched (e nil) it is ctx itself.
-func (e *launchedEngine) whenReady(ctx context.Context, progress *cli.Context) (runCtx context.Context, unwatch context.CancelFunc, err error) {
-	if e == nil {
-		return ctx, func() {}, nil
+// whenReady waits for the session's engine; an interrupt while waiting is
+// exit status 130.
+func whenReady(c *cli.Context, s *run.Session, ctx context.Context) (context.Context, error) {
+	runCtx, err := s.Ready(ctx, c.App.ErrWriter)
+	if errors.Is(err, run.ErrInterrupted) {
+		return nil, exitError{130, err}
 	}
-	if err := e.proc.WaitReady(ctx, e.model, engine.ReadyOptions{Timeout: e.ready, Progress: progress.App.ErrWriter}); err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, exitError{130, errors.New("interrupted while waiting for the engine")}
-		}
-		return nil, nil, err
-	}
-	runCtx, unwatch = e.proc.Watch(ctx)
-	return runCtx, unwatch, nil
+	return runCtx, err
 }
 
-// stop stops the engine, logging how.
-func (e *launchedEngine) stop() {
-	if err := e.proc.Stop(e.grace); err != nil {
-		e.log.Warn("stopping the engine", zap.Error(err))
-		return
-	}
-	e.log.Info("engine stopped", zap.String("log", e.proc.LogPath))
-}
-
-// diedDuringRun turns a run cancelled by the engine's death into the error
+// diedDuringRun turns tests cancelled by the engine's death into the error
 // the command reports (nil if the engine did not die).
-func diedDuringRun(runCtx context.Context, outputDir string) error {
-	var ee *engine.ExitError
-	if cause := context.Cause(runCtx); errors.As(cause, &ee) {
-		return exitError{1, fmt.Errorf("the test was aborted because the engine died (LoadGen's logs so far are in %s): %w", outputDir, ee)}
-	}
-	return nil
-}
-
-func mkdirFor(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("engine log %s: %w", path, err)
+func diedDuringRun(runCtx context.Context, dir string) error {
+	if err := run.EngineDied(runCtx, dir); err != nil {
+		return exitError{1, err}
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -135,22 +134,13 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// A launched engine loads its model while the dataset is opened.
-	eng, err := launchEngine(c, &o, log)
+	// A launched engine loads its model while the dataset is opened (here,
+	// not in Run, so --evaluate scores against the same open dataset).
+	sess, err := openSession(c, &o)
 	if err != nil {
 		return err
 	}
-	if eng != nil {
-		defer eng.stop()
-	}
-	// Opened here, not in Run, so --evaluate scores against the same open
-	// dataset instead of reading (and checking) it all a second time.
-	data, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
-	if err != nil {
-		return err
-	}
-	defer data.Close()
-	o.Data = data
+	defer sess.Close()
 	compliance := c.String("compliance")
 	if compliance != "" {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
@@ -166,12 +156,11 @@ func runAction(c *cli.Context) error {
 
 	ctx, stop := interruptible(c, log)
 	defer stop()
-	runCtx, unwatch, err := eng.whenReady(ctx, c)
+	runCtx, err := whenReady(c, sess, ctx)
 	if err != nil {
 		return err
 	}
-	defer unwatch()
-	rec := runRecord(c, compliance, eng)
+	rec := runRecord(c, compliance, sess)
 	if isModeBoth(c) {
 		return runBoth(c, ctx, runCtx, o, rec, runsRoot)
 	}
@@ -182,14 +171,14 @@ func runAction(c *cli.Context) error {
 // the options: the command line, the compliance test and the engine. A
 // launched engine is described by its kind and the whole command line it
 // was started with, unless --engine and --engine-flag say otherwise.
-func runRecord(c *cli.Context, compliance string, eng *launchedEngine) run.Record {
+func runRecord(c *cli.Context, compliance string, sess *run.Session) run.Record {
 	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
-	if eng != nil {
+	if kind, argv, ok := sess.Engine(); ok {
 		if rec.Engine == "" {
-			rec.Engine = string(eng.kind)
+			rec.Engine = string(kind)
 		}
 		if !c.IsSet("engine-flag") {
-			rec.EngineFlags = eng.proc.Argv
+			rec.EngineFlags = argv
 		}
 	}
 	return rec
@@ -199,7 +188,7 @@ func runRecord(c *cli.Context, compliance string, eng *launchedEngine) run.Recor
 // open, then reports, evaluates and files it. ctx is the user's (cancelled
 // by Ctrl-C); runCtx also ends if a launched engine dies.
 func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run.Record, runsRoot string) error {
-	rep, runErr, left := runUntilInterrupted(ctx, runCtx, o)
+	rep, runErr, left := run.Abortable(ctx, runCtx, o)
 	if left != nil {
 		// LoadGen still plays its schedule (Server runs to min_duration):
 		// the folder is marked and the process leaves without it.
@@ -451,53 +440,6 @@ func printReport(c *cli.Context, rep *run.Report) {
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
 }
 
-// abortGrace is how long an interrupted run waits for LoadGen to finish
-// on its own (Offline, SingleStream and MultiStream do at once, with every
-// sample completed empty) before leaving without it: Slurm's KillWait is
-// 30 s, and the issue promises an exit within 5 s.
-var abortGrace = 3 * time.Second
-
-// runUntilInterrupted runs the test. Once ctx is cancelled (a signal) it
-// waits abortGrace for LoadGen to end; if LoadGen is still running (the
-// Server scenario keeps its schedule to min_duration), it marks the output
-// folder aborted, removing LoadGen's unfinished logs, and returns that
-// report as left, with the pool's counts so far.
-func runUntilInterrupted(ctx, runCtx context.Context, o run.Options) (rep *run.Report, err error, left *run.Report) {
-	type result struct {
-		rep *run.Report
-		err error
-	}
-	var live atomic.Pointer[func() sut.Stats]
-	o.Started = func(stats func() sut.Stats) { live.Store(&stats) }
-	start := time.Now()
-	done := make(chan result, 1)
-	go func() {
-		r, err := run.Run(runCtx, o)
-		done <- result{r, err}
-	}()
-	select {
-	case r := <-done:
-		return r.rep, r.err, nil
-	case <-ctx.Done():
-	}
-	select {
-	case r := <-done:
-		return r.rep, r.err, nil
-	case <-time.After(abortGrace):
-	}
-	left = &run.Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf"), Start: start, End: time.Now()}
-	left.Settings.Mode = o.Mode
-	if stats := live.Load(); stats != nil {
-		left.Stats = (*stats)()
-	}
-	left.Elapsed = left.End.Sub(start)
-	reason := context.Cause(ctx).Error() + "; LoadGen was still running its schedule and was left behind"
-	if err := left.MarkAborted(reason, false); err != nil {
-		left.OutcomeReason += " (removing its logs: " + err.Error() + ")"
-	}
-	return nil, nil, left
-}
-
 // printOutcome prints the run's verdict, the line to trust: VALID only
 // when LoadGen said VALID and no sample failed.
 func printOutcome(c *cli.Context, rep *run.Report) {
@@ -593,7 +535,7 @@ func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) error {
 // which aborts the test: LoadGen then completes every outstanding sample
 // with an empty response and writes its logs, but in the Server scenario it
 // still plays its schedule to the end of min_duration, so runAction leaves
-// without it after abortGrace (runUntilInterrupted). A second signal exits
+// without it after run.AbortGrace (run.Abortable). A second signal exits
 // at once.
 func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(c.Context)

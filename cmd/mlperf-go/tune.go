@@ -122,35 +122,26 @@ func tuneAction(c *cli.Context) error {
 	// A launched engine loads its model while the dataset is opened; its
 	// log goes into the tune folder (the trials set their own folders).
 	o.OutputDir = dir
-	eng, err := launchEngine(c, &o, log)
+	sess, err := openSession(c, &o)
 	if err != nil {
 		return err
 	}
-	if eng != nil {
-		defer eng.stop()
-	}
-	data, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
-	if err != nil {
-		return err
-	}
-	defer data.Close()
-	o.Data = data
+	defer sess.Close()
 
 	ctx, stop := interruptible(c, log)
 	defer stop()
 	// runCtx also ends if a launched engine dies, which stops the trial
 	// under way and the search.
-	runCtx, unwatch, err := eng.whenReady(ctx, c)
+	runCtx, err := whenReady(c, sess, ctx)
 	if err != nil {
 		return err
 	}
-	defer unwatch()
 	ts := &tune.Trials{
 		Base:   o,
 		Dir:    dir,
-		Record: runRecord(c, "", eng),
+		Record: runRecord(c, "", sess),
 		Run: func(ctx context.Context, o run.Options) (*run.Report, error) {
-			rep, err, left := runUntilInterrupted(ctx, ctx, o)
+			rep, err, left := run.Abortable(ctx, ctx, o)
 			if left != nil {
 				return left, errors.New(left.OutcomeReason)
 			}
