@@ -24,3 +24,7 @@ package loadgen
 #endif
 */
 import "C"
+
+// Available reports whether this build links the official LoadGen (a cgo
+// build); without it every call into LoadGen returns ErrNoCgo.
+const Available = true

@@ -7,6 +7,10 @@ import (
 	"errors"
 )
 
+// Available reports whether this build links the official LoadGen (a cgo
+// build); without it every call into LoadGen returns ErrNoCgo.
+const Available = false
+
 // ErrNoCgo is returned by every call into LoadGen in a build without cgo.
 // The pure-Go parts of this package (types, settings, ParseConf) still work,
 // so packages that only need them build and test with CGO_ENABLED=0.

@@ -24,6 +24,7 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
@@ -138,6 +139,7 @@ func realRun(t *testing.T) (string, sut.Stats) {
 // and the engine metrics; then renders it in headless Chromium, checks the
 // rendered DOM and keeps a screenshot in build/test-artifacts/.
 func TestReportOfARealRun(t *testing.T) {
+	loadgentest.Require(t)
 	out, stats := realRun(t)
 	r, err := report.WriteRun(out)
 	if err != nil {
@@ -216,6 +218,7 @@ func TestReportOfARealRun(t *testing.T) {
 // TestReportTree indexes a folder of runs: the real run, a copy of its
 // LoadGen logs alone (as filed into a results tree) and a broken run.
 func TestReportTree(t *testing.T) {
+	loadgentest.Require(t)
 	out, _ := realRun(t)
 	root := filepath.Dir(out)
 	filed := filepath.Join(root, "filed", "performance", "run_1")

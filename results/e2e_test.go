@@ -22,6 +22,7 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -37,6 +38,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // against the one LoadGen printed in mlperf_log_summary.txt, and the
 // failures against the pool's counters.
 func TestResultsFromARealRun(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	bench, err := benchmark.Lookup("llama3_1-8b")
 	if err != nil {

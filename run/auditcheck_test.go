@@ -9,6 +9,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestTEST07OnTheComplianceSet runs gpt-oss-120b's official TEST07
@@ -19,6 +20,7 @@ import (
 // set to the library size the run goes through real LoadGen and issues
 // every sample exactly once.
 func TestTEST07OnTheComplianceSet(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 990
 	b := mustBenchmark(t, "gpt-oss-120b")
 	d := tokenFixture(t, "gpt-oss-120b", n)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -38,6 +39,7 @@ func readFailures(t *testing.T, dir string) []sut.Failure {
 // failed sample, far past the handful the log shows, with the endpoint
 // and status.
 func TestFailuresFileListsEveryFailure(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 120
 	bench := "llama3_1-8b"
 	d := tokenFixture(t, bench, n)
@@ -66,6 +68,7 @@ func TestFailuresFileListsEveryFailure(t *testing.T) {
 // once the limit is passed instead of sending the rest, says why, and
 // still lists every failed sample.
 func TestMaxFailuresStopsTheRun(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 1000
 	bench := "llama3_1-8b"
 	d := tokenFixture(t, bench, n)

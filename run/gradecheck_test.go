@@ -8,6 +8,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestGradeCheckQwen3VLInteractive: the settings LoadGen reads for a qwen3-vl
@@ -17,6 +18,7 @@ import (
 // 8,000 rows are not the 8k dataset, and a loosened target latency are
 // refused with their fixes.
 func TestGradeCheckQwen3VLInteractive(t *testing.T) {
+	loadgentest.Require(t)
 	b, err := benchmark.Lookup("qwen3-vl-235b-a22b-interactive")
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -50,6 +51,7 @@ func decodeInt32(b []byte) []int32 {
 // use_token_latencies requires), and checks that every accuracy-log entry
 // is exactly the token IDs the fake endpoint generated for that prompt.
 func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
+	loadgentest.Require(t)
 	const n, outTokens = 24, 40
 	for _, bench := range []string{"llama3_1-8b", "gpt-oss-120b"} {
 		d := tokenFixture(t, bench, n)
@@ -118,6 +120,7 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 // harness cannot make a server faster) and, on this noisy shared machine,
 // within a generous bound above it.
 func TestServerTokenLatenciesFollowTheFake(t *testing.T) {
+	loadgentest.Require(t)
 	const ttft, tpot = 40 * time.Millisecond, 4 * time.Millisecond
 	for _, bench := range []string{"llama3_1-8b", "gpt-oss-120b"} {
 		t.Run(bench, func(t *testing.T) {
@@ -169,6 +172,7 @@ func TestServerTokenLatenciesFollowTheFake(t *testing.T) {
 // TestLLMOfflinePerformanceValid runs both LLM benchmarks' Offline
 // performance mode and checks LoadGen's token throughput line.
 func TestLLMOfflinePerformanceValid(t *testing.T) {
+	loadgentest.Require(t)
 	for _, bench := range []string{"llama3_1-8b", "gpt-oss-120b"} {
 		t.Run(bench, func(t *testing.T) {
 			d := tokenFixture(t, bench, 30)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 )
 
@@ -88,6 +89,7 @@ func lineStart(t *testing.T, path string, line int) int {
 // accuracy run pass; each log damaged the way a full disk or a crash leaves
 // it is an error naming that file (and the line, for the detail log).
 func TestCheckLogsOnRealLogs(t *testing.T) {
+	loadgentest.Require(t)
 	perf := realLogs(t, loadgen.PerformanceOnly)
 	acc := realLogs(t, loadgen.AccuracyOnly)
 	if _, err := checkLogs(perf, loadgen.PerformanceOnly); err != nil {
@@ -154,6 +156,7 @@ func TestCheckLogsOnRealLogs(t *testing.T) {
 // makes Run return an error naming the file and line, and the run's outcome
 // INVALID with that reason, though LoadGen said VALID and no sample failed.
 func TestRunWithDamagedLogIsNotValid(t *testing.T) {
+	loadgentest.Require(t)
 	afterTestHook = func(dir string) {
 		p := filepath.Join(dir, detailLog)
 		cutLog(t, p, lineStart(t, p, 4)+10)

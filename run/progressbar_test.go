@@ -14,6 +14,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 func TestRenderBar(t *testing.T) {
@@ -89,6 +90,7 @@ func progressRun(t *testing.T, w io.Writer) *Report {
 // TestProgressPlainLines checks that a writer that is not a terminal (a
 // batch log) gets periodic plain lines and no bar or control characters.
 func TestProgressPlainLines(t *testing.T) {
+	loadgentest.Require(t)
 	var buf bytes.Buffer
 	progressRun(t, &buf)
 	out := buf.String()
@@ -110,6 +112,7 @@ func TestProgressPlainLines(t *testing.T) {
 // and checks that it draws the live bar, redrawn in place, ending at
 // 16/16 on its own line.
 func TestProgressBarOnTerminal(t *testing.T) {
+	loadgentest.Require(t)
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)

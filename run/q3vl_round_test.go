@@ -13,6 +13,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestQ3VLRoundBodies runs an Offline accuracy test per round against a
@@ -21,6 +22,7 @@ import (
 // them, v6.0's with the LoadGen harness's system prompt and no
 // max_completion_tokens.
 func TestQ3VLRoundBodies(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 6
 	d, _ := q3vlFixture(t, n)
 	for _, round := range []string{"", eval.RoundV61, eval.RoundV60} {

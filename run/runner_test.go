@@ -17,6 +17,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -78,6 +79,7 @@ func startFake(t *testing.T, cfg fake.Config) (string, *fake.Server) {
 var quick = []string{"min_duration=200", "min_query_count=1", "target_qps=2000"}
 
 func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 40
 	d, _ := q3vlFixture(t, n)
 	url, srv := startFake(t, fake.Config{Q3VL: fakeTruth(d), Accuracy: 1})
@@ -143,6 +145,7 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 }
 
 func TestQ3VLOfflinePerformanceValid(t *testing.T) {
+	loadgentest.Require(t)
 	d, _ := q3vlFixture(t, 20)
 	// At most 8 answers per 10 ms (800/s), so the ~440 samples quick's
 	// target_qps asks for outlast its 200 ms min_duration however fast the
@@ -173,6 +176,7 @@ func TestQ3VLOfflinePerformanceValid(t *testing.T) {
 // that LoadGen still sees each sample exactly once and the run reports the
 // failures.
 func TestFailuresCompleteEverySampleOnce(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 30
 	d, _ := q3vlFixture(t, n)
 	for _, mode := range []string{fake.FailStatus, fake.FailReset, fake.FailGarbage, fake.FailCut, fake.FailStall} {
@@ -323,6 +327,7 @@ func TestBadUserConfNamesTheUsersLine(t *testing.T) {
 // LoadGen reads (and the results tree files) is still non-empty, since the
 // submission checker rejects an empty one, and it parses.
 func TestUserConfNeverEmpty(t *testing.T) {
+	loadgentest.Require(t)
 	b, err := composeUserConf("", nil, nil, "llama3_1-8b", "Server")
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
@@ -457,6 +458,7 @@ func onesN(n int) []int {
 // Abort once, cancels what is left, and still completes every sample
 // once; the server sees only the requests before the stop.
 func TestMaxFailuresStopsTheRun(t *testing.T) {
+	loadgentest.Require(t)
 	for _, limit := range []string{"90%", "5"} {
 		t.Run(limit, func(t *testing.T) {
 			l, err := ParseFailureLimit(limit)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -19,6 +20,7 @@ import (
 // without one. A --quick Offline run does not count: its throughput comes
 // from ten samples.
 func TestTargetQPSAuto(t *testing.T) {
+	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 20)
 	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestModeBoth runs Qwen3-VL with --mode both: the accuracy test, scored,
 // then the performance test, each in its own folder from the same
 // settings, and both filed into the results tree.
 func TestModeBoth(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 3); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestEdgeRunsFiled runs llama3_1-8b-edge's two scenarios, Offline and
@@ -16,6 +17,7 @@ import (
 // looks, with LoadGen having read the edge model's mlperf.conf entries
 // (performance_sample_count_override 5000, token latencies on).
 func TestEdgeRunsFiled(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	files, err := mustLookup(t, "llama3_1-8b-edge").Synth(dir, 24, 5)
 	if err != nil {

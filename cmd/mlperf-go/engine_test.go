@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/enginetest"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 )
@@ -70,6 +71,7 @@ func portClosed(url string) bool {
 // the rules' flags reach the engine, the run passes, and the engine is
 // stopped and its output kept in the output folder.
 func TestRunLaunchesVLLM(t *testing.T) {
+	loadgentest.Require(t)
 	stub, argsFile := stubVLLM(t)
 	out := filepath.Join(t.TempDir(), "acc")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-m", "accuracy", "-d", llamaData(t, 20), "-o", out,
@@ -113,6 +115,7 @@ func TestRunLaunchesVLLM(t *testing.T) {
 // TestRunLaunchConfigFile launches `mlperf-go fake-endpoint` as a command
 // engine described by a YAML server-config file.
 func TestRunLaunchConfigFile(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "server.yaml")
 	os.WriteFile(conf, []byte("engine: command\nport: 0\ncommand: env "+selfCLI(t)+" fake-endpoint --listen {host}:{port} --model {model}\nargs: [--output-tokens, \"4\"]\n"), 0o644)
@@ -130,6 +133,7 @@ func TestRunLaunchConfigFile(t *testing.T) {
 // TestRunEngineDies: an engine crashing mid-run aborts the test promptly,
 // and the error carries the tail of the engine's log.
 func TestRunEngineDies(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	trigger := filepath.Join(dir, "crash-now")
 	// Serves slowly until the trigger file appears, then crashes.

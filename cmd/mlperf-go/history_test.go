@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
@@ -17,6 +18,7 @@ import (
 // timestamped folder, `latest` follows the newest and the index lists
 // both. An --output-dir that holds a run is refused unless --overwrite.
 func TestRunHistory(t *testing.T) {
+	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 20)
 	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestInteractiveRunFiled runs --scenario Interactive through the CLI for
@@ -17,6 +18,7 @@ import (
 // (its own TTFT/TPOT limits, streamed first tokens), and the run must be
 // filed under <benchmark>/Interactive/, where the v6.1 checker looks.
 func TestInteractiveRunFiled(t *testing.T) {
+	loadgentest.Require(t)
 	for _, tc := range []struct{ bench, model, dir, ttft, tpot string }{
 		// mlperf.conf: *-interactive.Server.ttft_latency / tpot_latency.
 		{"llama3_1-8b", "llama3_1-8b-interactive", "llama3.1-8b", "500000000", "30000000"},
@@ -78,6 +80,7 @@ func TestInteractiveRunFiled(t *testing.T) {
 // target; both are filed under qwen3-vl-235b-a22b/Interactive/, and the run
 // record says what mlperf-go added.
 func TestQwen3VLInteractive(t *testing.T) {
+	loadgentest.Require(t)
 	const n = 24
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
@@ -160,6 +163,7 @@ func TestQwen3VLInteractive(t *testing.T) {
 // the rules' 1.5 s target latency, and another variant has no Interactive
 // scenario.
 func TestQwen3VLInteractiveRefusals(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b-interactive").Synth(data, 4, 1); err != nil {

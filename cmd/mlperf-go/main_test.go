@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
@@ -102,6 +103,7 @@ func fillTODOs(t *testing.T, tmpl []byte, values map[string]any) []byte {
 // packaging, and the preflight check, which must only object to what short
 // test runs cannot satisfy.
 func TestSubmissionWorkflow(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	files, err := mustLookup(t, "llama3_1-8b").Synth(dir, 40, 5)
 	if err != nil {
@@ -319,6 +321,7 @@ func TestSamplingParams(t *testing.T) {
 // no --setting, evaluated and filed: accuracy.txt in the reference's form
 // lands beside the logs in the results tree, with a non-empty user.conf.
 func TestQ3VLAccuracyRunFiled(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 2); err != nil {

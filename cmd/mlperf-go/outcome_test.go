@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -54,6 +55,7 @@ func readRecord(t *testing.T, dir string) record.Run {
 // min_duration and in the middle of a slow Offline run: each exits within
 // 5 s with 130, its run record says ABORTED, and no file claims VALID.
 func TestSIGTERMAbortsPromptly(t *testing.T) {
+	loadgentest.Require(t)
 	model := mustLookup(t, "llama3_1-8b").Model
 	data := llamaData(t, 50)
 	self, err := os.Executable()
@@ -153,6 +155,7 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 // reason in its headline, record and exit code, and --results-dir refuses
 // to file it whatever LoadGen's summary says.
 func TestFailedSamplesMakeRunInvalid(t *testing.T) {
+	loadgentest.Require(t)
 	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
 	dir := t.TempDir()
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
@@ -189,6 +192,7 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 // TestMaxFailuresStopReported: a run stopped by --max-failures still
 // prints its report and writes a run record saying ABORTED and why.
 func TestMaxFailuresStopReported(t *testing.T) {
+	loadgentest.Require(t)
 	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 1})
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 200), "-e", url, "-o", out,
@@ -211,6 +215,7 @@ func TestMaxFailuresStopReported(t *testing.T) {
 // starts, each with its fix; --allow-unofficial-settings lets them through
 // (TestSubmissionWorkflow), and without --results-dir they stay allowed.
 func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
+	loadgentest.Require(t)
 	model := mustLookup(t, "llama3_1-8b").Model
 	url := startFake(t, fake.Config{Model: model, OutputTokens: 4})
 	data := llamaData(t, 20)

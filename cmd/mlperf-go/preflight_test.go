@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestPreflight: before LoadGen starts, a wrong --model is refused within
@@ -17,6 +18,7 @@ import (
 // probe request, and --skip-preflight skips the checks (the run then
 // goes ahead and fails on its own).
 func TestPreflight(t *testing.T) {
+	loadgentest.Require(t)
 	model := mustLookup(t, "llama3_1-8b").Model
 	data := llamaData(t, 20)
 	good := startFake(t, fake.Config{Model: model, OutputTokens: 4})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // synthCLI writes n synthetic samples of a benchmark with `dataset synth`
@@ -54,6 +55,7 @@ func issuedCompleted(t *testing.T, out string) (issued, completed, failed int) {
 // run: each must issue exactly quickSamples samples (mlperf.conf alone
 // would issue thousands) in seconds, in performance and accuracy mode.
 func TestQuickRunsEveryBenchmark(t *testing.T) {
+	loadgentest.Require(t)
 	for _, b := range benchmark.All() {
 		t.Run(b.Name, func(t *testing.T) {
 			data := synthCLI(t, b.Name, 3*quickSamples)
@@ -91,6 +93,7 @@ func TestQuickRunsEveryBenchmark(t *testing.T) {
 // samples at the given target QPS, that the user's own settings win over
 // --quick's, and that a quick run is refused a results tree.
 func TestQuickServerAndOverrides(t *testing.T) {
+	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 40)
 	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})

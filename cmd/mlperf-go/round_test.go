@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 )
@@ -46,6 +47,7 @@ func TestRoundFlag(t *testing.T) {
 // scored by the v6.0 evaluator, and records the round and the requests'
 // reference in mlperf_go_run.json; the default run records v6.1's.
 func TestQ3VLRunRecordsRound(t *testing.T) {
+	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 12, 5); err != nil {

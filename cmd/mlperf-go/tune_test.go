@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/tune"
 )
@@ -55,6 +56,7 @@ func tuneDirOf(t *testing.T, root, bench, scenario string) string {
 //     ending there would fail at random. A full ten-minute run would not
 //     miss it, which is why tune says to confirm its result with one.
 func TestTuneServerKnownAnswer(t *testing.T) {
+	loadgentest.Require(t)
 	const (
 		name  = "llama3_1-8b"
 		slots = 4
@@ -168,6 +170,7 @@ func TestTuneServerKnownAnswer(t *testing.T) {
 // reaches half the plateau; S reaches it while δ < L/4), and each
 // concurrency must measure min(c, S)/L within [-20%, +5%].
 func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
+	loadgentest.Require(t)
 	const (
 		name  = "llama3_1-8b"
 		slots = 4
@@ -219,6 +222,7 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 // search that runs out of trials says so and still answers, and a search
 // whose every trial is INVALID exits 1 naming why.
 func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
+	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
@@ -270,6 +274,7 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 // command engine) serves every trial, logs into the tune folder, is named
 // in each trial's run record, and is stopped when the tune ends.
 func TestTuneLaunch(t *testing.T) {
+	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	dir := t.TempDir()
 	tuneRoot := filepath.Join(dir, "tune")
@@ -302,6 +307,7 @@ func TestTuneLaunch(t *testing.T) {
 // TestTuneEngineDies: a launched engine crashing during a trial ends the
 // tune promptly, exit 1, with the tail of the engine's log.
 func TestTuneEngineDies(t *testing.T) {
+	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	dir := t.TempDir()
 	tuneRoot := filepath.Join(dir, "tune")

@@ -210,7 +210,7 @@ func TestEncodeChatErrors(t *testing.T) {
 // openai-go does.
 func FuzzEncodeChat(f *testing.F) {
 	f.Add("system <&>", "user\u2028text", "data:image/jpeg;base64,/9j/4AAQ", 0.5, 1e-9, 3, uint8(0))
-	f.Add("\xff\x00", "", "", 1e21, -0.0, -1, uint8(7))
+	f.Add("\xff\x00", "", "", 1e21, math.Copysign(0, -1), -1, uint8(7))
 	f.Fuzz(func(t *testing.T, sys, text, url string, temp, minP float64, topK int, flags uint8) {
 		msgs := []openai.ChatCompletionMessageParamUnion{
 			openai.SystemMessage(sys),
