@@ -66,7 +66,7 @@ func (t *Tokenizer) secondPass(tok1, tok2 *token) {
 	p := t.params()
 	typ := tok1.typeNoPeriod()
 	nextTyp := tok2.typeNoSentPeriod()
-	initial := tok1.isInitial()
+	initial := t.v.isInitial(tok1)
 	if p.Collocations[[2]string{typ, nextTyp}] {
 		tok1.sentbreak, tok1.abbr = false, true
 		return

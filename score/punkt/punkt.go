@@ -29,8 +29,8 @@ const (
 	// ‘ ’ “ ” and the guillemets « » as non-word and closing punctuation, so
 	// a period followed by ” can end a sentence and the ” stays with it.
 	// nltk 3.10.4 also runs its patterns on the third-party regex module,
-	// whose \s and \w differ from re's on rare characters; this package
-	// keeps re's classes.
+	// whose \s and \w differ from re's: U+001C..U+001F are not white space,
+	// "½" is not a word character (so "½." is no initial).
 	NLTK3102
 )
 
@@ -98,7 +98,7 @@ func (t *Tokenizer) periodContext(text string, i int) (c endContext, ok bool) {
 	}
 	for j < len(text) {
 		r, n = utf8.DecodeRuneInString(text[j:])
-		if !pystr.IsSpace(r) {
+		if !t.v.isSpace(r) {
 			break
 		}
 		j += n
@@ -109,7 +109,7 @@ func (t *Tokenizer) periodContext(text string, i int) (c endContext, ok bool) {
 	c.nextTok = j
 	for j < len(text) {
 		r, n = utf8.DecodeRuneInString(text[j:])
-		if pystr.IsSpace(r) {
+		if t.v.isSpace(r) {
 			break
 		}
 		j += n
@@ -237,7 +237,7 @@ func (v Variant) realignLen(s string) (closing, whole int, ok bool) {
 		}
 		i += n
 		rest := s[i:]
-		if ws := len(rest) - len(pystr.LStrip(rest)); ws > 0 {
+		if ws := v.spaceLen(rest); ws > 0 {
 			return i, i + ws, true
 		}
 		if rest == "" || strings.HasPrefix(rest, "--") {
@@ -245,6 +245,18 @@ func (v Variant) realignLen(s string) (closing, whole int, ok bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// spaceLen is the length of the white space (\s*) that s starts with.
+func (v Variant) spaceLen(s string) int {
+	n := 0
+	for _, r := range s {
+		if !v.isSpace(r) {
+			break
+		}
+		n += utf8.RuneLen(r)
+	}
+	return n
 }
 
 // realign is _realign_boundaries: closing quotes and brackets that follow a

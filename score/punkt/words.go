@@ -2,6 +2,7 @@ package punkt
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
@@ -76,9 +77,31 @@ func (t *token) isEllipsis() bool {
 
 // isInitial is _RE_INITIAL.match ([^\W\d]\.$): one letter-like character
 // (a \w that is not a digit, so "_" counts) and a period.
-func (t *token) isInitial() bool {
+func (v Variant) isInitial(t *token) bool {
 	r, n := utf8.DecodeRuneInString(t.tok)
-	return t.tok[n:] == "." && pystr.IsWord(r) && !pystr.IsDigit(r)
+	return t.tok[n:] == "." && v.isWord(r) && !pystr.IsDigit(r)
+}
+
+// isSpace is \s of the variant's regular-expression engine: Python's re
+// takes str.isspace, the regex module of nltk 3.10.2+ the Unicode
+// White_Space property, which lacks U+001C..U+001F.
+func (v Variant) isSpace(r rune) bool {
+	if v == NLTK3102 {
+		return unicode.Is(unicode.White_Space, r)
+	}
+	return pystr.IsSpace(r)
+}
+
+// isWord is \w of the variant's engine: re takes letters, numbers and "_";
+// the regex module takes Alphabetic, marks, decimal digits, connector
+// punctuation and the joiners (so "½" is not a word character there, and a
+// combining accent is).
+func (v Variant) isWord(r rune) bool {
+	if v == NLTK3102 {
+		return unicode.In(r, unicode.L, unicode.Nl, unicode.Other_Alphabetic, unicode.M, unicode.Nd, unicode.Pc) ||
+			r == 0x200c || r == 0x200d
+	}
+	return pystr.IsWord(r)
 }
 
 // isNonWord is the class PunktLanguageVars._re_non_word_chars: characters
@@ -102,7 +125,7 @@ func isWordStart(r rune) bool {
 
 // multiCharLen is the length of PunktLanguageVars._re_multi_char_punct
 // (\-{2,}|\.{2,}|(?:\.\s){2,}\.) matched at the start of s, or 0.
-func multiCharLen(s string) int {
+func (v Variant) multiCharLen(s string) int {
 	switch {
 	case strings.HasPrefix(s, "--"):
 		return len(s) - len(strings.TrimLeft(s, "-"))
@@ -114,7 +137,7 @@ func multiCharLen(s string) int {
 	i := 0
 	for i < len(s) && s[i] == '.' {
 		r, n := utf8.DecodeRuneInString(s[i+1:])
-		if i+1 >= len(s) || !pystr.IsSpace(r) {
+		if i+1 >= len(s) || !v.isSpace(r) {
 			break
 		}
 		i += 1 + n
@@ -137,7 +160,7 @@ func (v Variant) wordEnds(rest string) bool {
 		return true
 	}
 	r, n := utf8.DecodeRuneInString(rest)
-	if pystr.IsSpace(r) || v.isNonWord(r) || multiCharLen(rest) > 0 {
+	if v.isSpace(r) || v.isNonWord(r) || v.multiCharLen(rest) > 0 {
 		return true
 	}
 	if r != ',' {
@@ -148,7 +171,7 @@ func (v Variant) wordEnds(rest string) bool {
 		return true
 	}
 	r, _ = utf8.DecodeRuneInString(rest)
-	return pystr.IsSpace(r) || v.isNonWord(r) || multiCharLen(rest) > 0
+	return v.isSpace(r) || v.isNonWord(r) || v.multiCharLen(rest) > 0
 }
 
 // wordTokenize is PunktLanguageVars.word_tokenize (re.findall of
@@ -157,11 +180,11 @@ func (v Variant) wordEnds(rest string) bool {
 func (v Variant) wordTokenize(line string, emit func(string)) {
 	for i := 0; i < len(line); {
 		r, n := utf8.DecodeRuneInString(line[i:])
-		if pystr.IsSpace(r) {
+		if v.isSpace(r) {
 			i += n
 			continue
 		}
-		if m := multiCharLen(line[i:]); m > 0 {
+		if m := v.multiCharLen(line[i:]); m > 0 {
 			emit(line[i : i+m])
 			i += m
 			continue

@@ -71,15 +71,13 @@ func IsDigit(r rune) bool {
 }
 
 // Lower returns Python's s.lower(): the simple lowercase mapping of each
-// character, except U+0130 (İ), which becomes "i" + U+0307 as in Unicode's
-// SpecialCasing. Python also maps a word-final capital sigma to final sigma
-// (ς); Lower always gives σ. Both are non-ASCII, and no caller in this
-// module compares a lowered string with non-ASCII data, so no result differs.
+// character, except the two special cases CPython applies: U+0130 (İ)
+// becomes "i" + U+0307, and a capital sigma that ends a word becomes final
+// sigma (ς).
 func Lower(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
+		if s[i] >= utf8.RuneSelf {
 			ascii = false
 			break
 		}
@@ -89,14 +87,60 @@ func Lower(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
-		if r == 0x130 {
+	for i, r := range s {
+		switch {
+		case r == 0x130:
 			b.WriteString("i\u0307")
-			continue
+		case r == 0x3a3 && finalSigma(s, i):
+			b.WriteRune(0x3c2)
+		default:
+			b.WriteRune(unicode.ToLower(r))
 		}
-		b.WriteRune(unicode.ToLower(r))
 	}
 	return b.String()
+}
+
+// finalSigma is CPython's handle_capital_sigma: the sigma at byte i follows
+// a cased letter and is not followed by one, ignoring case-ignorable
+// characters in between.
+func finalSigma(s string, i int) bool {
+	before := s[:i]
+	for before != "" {
+		r, n := utf8.DecodeLastRuneInString(before)
+		if !caseIgnorable(r) {
+			if !cased(r) {
+				return false
+			}
+			break
+		}
+		before = before[:len(before)-n]
+	}
+	if before == "" {
+		return false
+	}
+	for _, r := range s[i+utf8.RuneLen(0x3a3):] {
+		if !caseIgnorable(r) {
+			return !cased(r)
+		}
+	}
+	return true
+}
+
+// cased is the Unicode Cased property.
+func cased(r rune) bool {
+	return unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Other_Uppercase, unicode.Other_Lowercase)
+}
+
+// caseIgnorable is the Unicode Case_Ignorable property: categories Mn, Me,
+// Cf, Lm and Sk, and the Word_Break classes MidLetter, MidNumLet and
+// Single_Quote (listed, as Go has no Word_Break table).
+func caseIgnorable(r rune) bool {
+	switch r {
+	case '\'', '.', ':', 0xb7, 0x387, 0x55f, 0x5f4, 0x2018, 0x2019, 0x2024, 0x2027,
+		0xfe13, 0xfe52, 0xfe55, 0xff07, 0xff0e, 0xff1a:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
 // asciiLower lowers an all-ASCII string, returning s itself when it has no
