@@ -130,3 +130,66 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+// lcsTableMark is rouge_score's _lcs_table and _backtrack_norec as
+// written (the full integer table), the reference for the bit-parallel
+// versions.
+func lcsTableMark(ref, can []int32) (length int, marked []bool) {
+	t := make([][]int, len(ref)+1)
+	for i := range t {
+		t[i] = make([]int, len(can)+1)
+	}
+	for i := 1; i <= len(ref); i++ {
+		for j := 1; j <= len(can); j++ {
+			if ref[i-1] == can[j-1] {
+				t[i][j] = t[i-1][j-1] + 1
+			} else {
+				t[i][j] = max(t[i-1][j], t[i][j-1])
+			}
+		}
+	}
+	marked = make([]bool, len(ref))
+	for i, j := len(ref), len(can); i > 0 && j > 0; {
+		switch {
+		case ref[i-1] == can[j-1]:
+			marked[i-1] = true
+			i, j = i-1, j-1
+		case t[i][j-1] > t[i-1][j]:
+			j--
+		default:
+			i--
+		}
+	}
+	return t[len(ref)][len(can)], marked
+}
+
+// TestLCSMatchesTable checks the bit-parallel LCS length and read-back
+// against the plain table on random sequences across 64-token words.
+func TestLCSMatchesTable(t *testing.T) {
+	t.Parallel()
+	var w lcsWork
+	seed := uint32(1)
+	next := func(n int) int32 { seed = seed*1664525 + 1013904223; return int32(seed>>16) % int32(n) }
+	for trial := range 800 {
+		a := make([]int32, next(200))
+		b := make([]int32, next(200)+1)
+		alpha := int(next(20)) + 1
+		for i := range a {
+			a[i] = next(alpha)
+		}
+		for i := range b {
+			b[i] = next(alpha)
+		}
+		wantLen, wantMarked := lcsTableMark(a, b)
+		if got := w.lcsLen(a, b); got != wantLen {
+			t.Fatalf("trial %d: lcsLen = %d, table %d (len %d, %d)", trial, got, wantLen, len(a), len(b))
+		}
+		marked := make([]bool, len(a))
+		k := w.localize(a, b)
+		w.setLineMasks(w.pl, []int{len(b)}, k)
+		w.lcsMark(w.tl, w.pl, w.lineOff, w.linePool, marked)
+		if !slices.Equal(marked, wantMarked) {
+			t.Fatalf("trial %d: lcsMark %v, table %v", trial, marked, wantMarked)
+		}
+	}
+}
