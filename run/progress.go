@@ -12,6 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
+	"go.uber.org/zap"
 )
 
 // progressSource is what progress reads: the pool's counters.
@@ -83,5 +84,12 @@ func startRecorders(o Options, pool *sut.Pool) (stop func() error, err error) {
 	if err != nil {
 		return nil, errors.Join(err, tl.Stop())
 	}
-	return func() error { return errors.Join(tl.Stop(), em.Stop()) }, nil
+	return func() error {
+		err := errors.Join(tl.Stop(), em.Stop())
+		if n := em.Failed(); n > 0 {
+			o.logger().Warn("some scrapes of the engine's /metrics failed; the report's engine charts miss them (each error is in the file)",
+				zap.Int64("failed_scrapes", n), zap.String("file", filepath.Join(o.OutputDir, metrics.File)))
+		}
+		return err
+	}, nil
 }

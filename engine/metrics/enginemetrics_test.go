@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -262,4 +263,57 @@ func TestBothEnginesNamesReadAsOne(t *testing.T) {
 	if s.Engine != "vLLM" || s.MaxPrefixCacheHitRate != nil || s.MaxRunning == nil || *s.MaxRunning != 2 || len(s.Warnings) != 0 {
 		t.Errorf("summary %+v, want vLLM's metrics only", s)
 	}
+}
+
+// TestParseNeverPanics: bodies that are not Prometheus text (a proxy's
+// catch-all JSON, binary) are errors, never panics; prometheus/common's
+// parser dereferences nil on "{}".
+func TestParseNeverPanics(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{"{}", `{"detail":"Not Found"}`, "\x00\xff", "vllm:num_requests_running{", "# TYPE x gauge\nx{a=\"b\"} 1 2 3 4"} {
+		if _, err := Parse(strings.NewReader(body)); err == nil {
+			t.Errorf("Parse(%q) = nil error, want one saying it is not Prometheus text", body)
+		}
+	}
+}
+
+// TestScrapeOfJSONIsACountedFailure: an endpoint whose /metrics answers JSON
+// is recorded as a failed scrape, counted, and the recorder goes on.
+func TestScrapeOfJSONIsACountedFailure(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, "{}")
+	}))
+	defer srv.Close()
+	path := filepath.Join(t.TempDir(), File)
+	r, err := Start(path, []string{srv.URL + "/v1"}, time.Hour, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed() != 2 {
+		t.Errorf("Failed() = %d, want 2 (the first and the last scrape)", r.Failed())
+	}
+	scrapes, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scrapes) != 2 || scrapes[0].Status != StatusError || !strings.Contains(scrapes[0].Error, "not Prometheus text") {
+		t.Errorf("scrapes = %+v, want two errors saying the answer is not Prometheus text", scrapes)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("{}")
+	f.Add("# HELP vllm:num_requests_running x\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running{model_name=\"m\"} 3\n")
+	f.Add("sglang:num_running_reqs 1\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		vals, err := Parse(strings.NewReader(body))
+		if err != nil && vals != nil {
+			t.Fatalf("Parse returned values with an error")
+		}
+	})
 }

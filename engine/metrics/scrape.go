@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -119,8 +120,7 @@ func fetch(ctx context.Context, client *http.Client, metricsURL string) (map[str
 // Metrics it holds, each combined over its label sets. Metrics of other
 // names, and histograms and summaries, are ignored.
 func Parse(r io.Reader) (map[string]float64, error) {
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(r)
+	fams, err := textToFamilies(r)
 	if err != nil {
 		return nil, fmt.Errorf("malformed Prometheus text: %w", err)
 	}
@@ -154,6 +154,20 @@ func Parse(r io.Reader) (map[string]float64, error) {
 	return vals, nil
 }
 
+// textToFamilies runs the Prometheus text parser, turning its panics into
+// errors: prometheus/common's parser dereferences nil on some inputs that
+// are not exposition text at all (a proxy's catch-all route answering "{}"),
+// and a scrape must never take a run down.
+func textToFamilies(r io.Reader) (fams map[string]*dto.MetricFamily, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fams, err = nil, fmt.Errorf("not Prometheus text (the parser failed: %v)", p)
+		}
+	}()
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	return p.TextToMetricFamilies(r)
+}
+
 // sampleValue is a gauge's, counter's or untyped sample's value.
 func sampleValue(m *dto.Metric) (float64, bool) {
 	switch {
@@ -183,6 +197,7 @@ type Recorder struct {
 	ctx       context.Context
 	done      chan struct{}
 	err       error
+	failed    atomic.Int64 // scrapes that answered but could not be read
 }
 
 type target struct {
@@ -240,7 +255,7 @@ func (r *Recorder) scrapeAll() {
 		if t.gone {
 			continue
 		}
-		vals, err := fetch(r.ctx, r.client, t.url)
+		vals, err := safeFetch(r.ctx, r.client, t.url)
 		s := Scrape{UnixMs: time.Now().UnixMilli(), Endpoint: t.name, Status: StatusOK, Values: vals}
 		switch {
 		case errors.Is(err, errNoRoute):
@@ -249,10 +264,27 @@ func (r *Recorder) scrapeAll() {
 			return // stopping: a cancelled scrape is no observation
 		case err != nil:
 			s.Status, s.Error = StatusError, err.Error()
+			r.failed.Add(1)
 		}
 		r.write(s)
 	}
 }
+
+// safeFetch is fetch with a recover at the scraper's boundary: whatever an
+// endpoint answers, a failed scrape is an observation, never a crash.
+func safeFetch(ctx context.Context, client *http.Client, metricsURL string) (vals map[string]float64, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			vals, err = nil, fmt.Errorf("GET %s: reading the answer failed: %v", metricsURL, p)
+		}
+	}()
+	return fetch(ctx, client, metricsURL)
+}
+
+// Failed is the number of scrapes so far that failed (an error answer, a
+// network error or a body that is not Prometheus text), each written to the
+// file with its error.
+func (r *Recorder) Failed() int64 { return r.failed.Load() }
 
 func (r *Recorder) write(s Scrape) {
 	b, err := json.Marshal(s)
