@@ -28,6 +28,9 @@ type ReadyOptions struct {
 	// LogPath, when set, is the engine log whose last line the progress
 	// lines and the timeout error show.
 	LogPath string
+	// APIKey, when set, is sent as a bearer token with every probe, for
+	// servers that want it on every route.
+	APIKey string
 }
 
 // ErrModelNotServed is wrapped by WaitReady's error when the server is up but
@@ -57,7 +60,7 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 	lastProgress := start
 	state := "not probed yet"
 	for {
-		ok, st, err := Ask(ctx, client, base).ready(model)
+		ok, st, err := Ask(ctx, client, base, o.APIKey).ready(model)
 		if err != nil {
 			return err
 		}
@@ -132,12 +135,14 @@ type Answer struct {
 	HasModelInfo bool
 }
 
-// Ask queries the server at base (its root, see serverRoot) once.
-func Ask(ctx context.Context, client *http.Client, base string) Answer {
+// Ask queries the server at base (its root, see serverRoot) once, with
+// apiKey as a bearer token when set: gateways such as LiteLLM's proxy want
+// the key on every route, /health included.
+func Ask(ctx context.Context, client *http.Client, base, apiKey string) Answer {
 	a := Answer{Base: base}
-	a.Health, _, a.HealthErr = get(ctx, client, base+"/health")
+	a.Health, _, a.HealthErr = get(ctx, client, base+"/health", apiKey)
 	var body []byte
-	a.Models, body, a.ModelsErr = get(ctx, client, base+"/v1/models")
+	a.Models, body, a.ModelsErr = get(ctx, client, base+"/v1/models", apiKey)
 	if a.ModelsErr != nil {
 		return a
 	}
@@ -159,7 +164,7 @@ func Ask(ctx context.Context, client *http.Client, base string) Answer {
 		return a
 	}
 	// SGLang's own route, for servers without the OpenAI model list.
-	if code, body, err := get(ctx, client, base+"/get_model_info"); err == nil && code == http.StatusOK {
+	if code, body, err := get(ctx, client, base+"/get_model_info", apiKey); err == nil && code == http.StatusOK {
 		var info struct {
 			ModelPath string `json:"model_path"`
 		}
@@ -179,6 +184,8 @@ func (a Answer) ready(model string) (bool, string, error) {
 	switch {
 	case a.HealthErr != nil:
 		return false, "/health: " + shortNetErr(a.HealthErr), nil
+	case isAuth(a.Health) || isAuth(a.Models):
+		return false, "", a.authError()
 	case a.Health != http.StatusOK:
 		return false, fmt.Sprintf("/health answers %d", a.Health), nil
 	case a.ModelsErr != nil:
@@ -209,15 +216,36 @@ func (a Answer) ready(model string) (bool, string, error) {
 // SkipPreflightHint ends a preflight error: how to skip the check.
 const SkipPreflightHint = " (for a server without /health and /v1/models, pass --skip-preflight)"
 
+// isAuth reports whether code says the request lacked a valid key.
+func isAuth(code int) bool { return code == http.StatusUnauthorized || code == http.StatusForbidden }
+
+// authError names an authentication problem: which route refused, and what
+// to do about it.
+func (a Answer) authError() error {
+	route, code := "/health", a.Health
+	if !isAuth(code) {
+		route, code = "/v1/models", a.Models
+	}
+	return fmt.Errorf("%w: %s answers %s with %d %s: set the server's key in OPENAI_API_KEY (or the variable --api-key-env names, or --api-key-file), or check that the key is the one the server expects",
+		ErrAuth, a.Base, route, code, http.StatusText(code))
+}
+
+// ErrAuth is wrapped by the errors of a server that refuses the request for
+// want of a valid API key (401 or 403): waiting cannot help.
+var ErrAuth = errors.New("the server wants a valid API key")
+
 // CheckServes asks the server behind endpoint (a URL as --endpoint takes
-// it) once whether it is up and serves model, as a run's preflight does: a
-// server answering 404 on one of /health and /v1/models passes on the other
-// (the model is then checked by the probe request); one answering neither,
-// or listing other models, is an error naming the endpoint and the fix.
-func CheckServes(ctx context.Context, client *http.Client, endpoint, model string) error {
-	a := Ask(ctx, client, serverRoot(endpoint))
+// it) once whether it is up and serves model, as a run's preflight does,
+// sending apiKey when set: a server answering 404 on one of /health and
+// /v1/models passes on the other (the model is then checked by the probe
+// request); one answering neither, refusing the key (401, 403) or listing
+// other models is an error naming the endpoint and the fix.
+func CheckServes(ctx context.Context, client *http.Client, endpoint, model, apiKey string) error {
+	a := Ask(ctx, client, serverRoot(endpoint), apiKey)
 	base := a.Base
 	switch {
+	case isAuth(a.Health) || isAuth(a.Models):
+		return fmt.Errorf("preflight: %w", a.authError())
 	case a.HealthErr != nil:
 		return fmt.Errorf("preflight: endpoint %s does not answer: %v; is the server running and reachable from here?", base, unwrapURLError(a.HealthErr))
 	case a.ModelsErr != nil:
@@ -260,10 +288,13 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func get(ctx context.Context, client *http.Client, url string) (int, []byte, error) {
+func get(ctx context.Context, client *http.Client, url, apiKey string) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return 0, nil, err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := client.Do(req)
 	if err != nil {

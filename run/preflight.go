@@ -87,7 +87,7 @@ func probeRequest(ctx context.Context, o Options, endpoint string, api protocol.
 func preflight(ctx context.Context, o Options, api protocol.Protocol, model string, stream bool, lib *qsl.Library) error {
 	client := &http.Client{Timeout: 5 * time.Second}
 	for _, e := range o.Endpoints {
-		if err := engine.CheckServes(ctx, client, e, model); err != nil {
+		if err := engine.CheckServes(ctx, client, e, model, o.APIKey); err != nil {
 			return err
 		}
 	}

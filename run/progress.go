@@ -80,7 +80,7 @@ func startRecorders(o Options, pool *sut.Pool) (stop func() error, err error) {
 	if o.EngineMetricsEvery <= 0 {
 		return tl.Stop, nil
 	}
-	em, err := metrics.Start(filepath.Join(o.OutputDir, metrics.File), o.Endpoints, o.EngineMetricsEvery, nil)
+	em, err := metrics.Start(filepath.Join(o.OutputDir, metrics.File), o.Endpoints, o.EngineMetricsEvery, nil, o.APIKey)
 	if err != nil {
 		return nil, errors.Join(err, tl.Stop())
 	}

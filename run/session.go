@@ -37,6 +37,7 @@ type Session struct {
 	kind    engine.Kind
 	model   string
 	launch  Launch
+	apiKey  string
 	log     *zap.Logger
 	unwatch context.CancelFunc
 }
@@ -49,7 +50,7 @@ var ErrInterrupted = errors.New("interrupted while waiting for the engine")
 // unless o.Model names one), and opens o's dataset into o.Data. Close the
 // session whatever happens.
 func Open(o *Options, launch *Launch) (*Session, error) {
-	s := &Session{log: o.logger(), unwatch: func() {}}
+	s := &Session{log: o.logger(), apiKey: o.APIKey, unwatch: func() {}}
 	if launch != nil && launch.Spec.Kind != "" {
 		if err := s.start(o, *launch); err != nil {
 			return nil, err
@@ -107,7 +108,7 @@ func (s *Session) Ready(ctx context.Context, progress io.Writer) (context.Contex
 	if s.proc == nil {
 		return ctx, nil
 	}
-	if err := s.proc.WaitReady(ctx, s.model, engine.ReadyOptions{Timeout: s.launch.ReadyTimeout, Progress: progress}); err != nil {
+	if err := s.proc.WaitReady(ctx, s.model, engine.ReadyOptions{Timeout: s.launch.ReadyTimeout, Progress: progress, APIKey: s.apiKey}); err != nil {
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}

@@ -150,7 +150,7 @@ func TestRecorderAgainstServers(t *testing.T) {
 	// not keep them.
 	withUser := strings.Replace(vllm.URL, "http://", "http://bob:hunter2@", 1) + "/v1"
 	path := filepath.Join(t.TempDir(), File)
-	rec, err := Start(path, []string{withUser, sglang.URL, noRoute.URL, garbage.URL}, 10*time.Millisecond, nil)
+	rec, err := Start(path, []string{withUser, sglang.URL, noRoute.URL, garbage.URL}, 10*time.Millisecond, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestScrapeOfJSONIsACountedFailure(t *testing.T) {
 	}))
 	defer srv.Close()
 	path := filepath.Join(t.TempDir(), File)
-	r, err := Start(path, []string{srv.URL + "/v1"}, time.Hour, nil)
+	r, err := Start(path, []string{srv.URL + "/v1"}, time.Hour, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,4 +316,38 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse returned values with an error")
 		}
 	})
+}
+
+// TestScrapeSendsTheKey: a server that wants the key on every route gets it
+// on /metrics too.
+func TestScrapeSendsTheKey(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		io.WriteString(w, "vllm:num_requests_running 2\n")
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		key    string
+		status string
+	}{{"s3cret", StatusOK}, {"", StatusError}} {
+		path := filepath.Join(t.TempDir(), File)
+		r, err := Start(path, []string{srv.URL}, time.Hour, nil, tc.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		scrapes, err := Read(path)
+		if err != nil || len(scrapes) == 0 || scrapes[0].Status != tc.status {
+			t.Fatalf("key %q: scrapes %+v (%v), want status %s", tc.key, scrapes, err, tc.status)
+		}
+		if tc.key == "" && !strings.Contains(scrapes[0].Error, "wants a valid API key") {
+			t.Errorf("a refused scrape says %q, want it to name the API key", scrapes[0].Error)
+		}
+	}
 }

@@ -90,10 +90,13 @@ var errNoRoute = errors.New("no /metrics route")
 const maxBody = 16 << 20
 
 // fetch scrapes one metrics URL.
-func fetch(ctx context.Context, client *http.Client, metricsURL string) (map[string]float64, error) {
+func fetch(ctx context.Context, client *http.Client, metricsURL, apiKey string) (map[string]float64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, metricsURL, nil)
 	if err != nil {
 		return nil, err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	// The classic text format, which both engines' prometheus_client
 	// serves when asked for it.
@@ -105,6 +108,9 @@ func fetch(ctx context.Context, client *http.Client, metricsURL string) (map[str
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusNotFound {
 		return nil, fmt.Errorf("GET %s: %s: %w", metricsURL, resp.Status, errNoRoute)
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return nil, fmt.Errorf("GET %s: %s: the server wants a valid API key on /metrics too (the run's key was %s)", metricsURL, resp.Status, sentOrNot(apiKey))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("GET %s: %s", metricsURL, resp.Status)
@@ -197,7 +203,16 @@ type Recorder struct {
 	ctx       context.Context
 	done      chan struct{}
 	err       error
-	failed    atomic.Int64 // scrapes that answered but could not be read
+	failed    atomic.Int64 // scrapes that failed
+	apiKey    string
+}
+
+// sentOrNot says whether a key was sent, without saying the key.
+func sentOrNot(key string) string {
+	if key == "" {
+		return "not set"
+	}
+	return "sent"
 }
 
 type target struct {
@@ -208,15 +223,16 @@ type target struct {
 // Start creates path (replacing an earlier file), scrapes every endpoint at
 // once, so counters have their value before the run, then every interval
 // (DefaultEvery if <= 0) until Stop. client nil uses a client with a 5 s
-// timeout. Endpoints are base URLs as --endpoint takes them.
-func Start(path string, endpoints []string, every time.Duration, client *http.Client) (*Recorder, error) {
+// timeout. Endpoints are base URLs as --endpoint takes them; apiKey, when
+// set, is sent as a bearer token, as with every request to an endpoint.
+func Start(path string, endpoints []string, every time.Duration, client *http.Client, apiKey string) (*Recorder, error) {
 	if every <= 0 {
 		every = DefaultEvery
 	}
 	if client == nil {
 		client = &http.Client{Timeout: 5 * time.Second}
 	}
-	r := &Recorder{client: client, done: make(chan struct{})}
+	r := &Recorder{client: client, done: make(chan struct{}), apiKey: apiKey}
 	for _, e := range endpoints {
 		u, err := MetricsURL(e)
 		if err != nil {
@@ -255,7 +271,7 @@ func (r *Recorder) scrapeAll() {
 		if t.gone {
 			continue
 		}
-		vals, err := safeFetch(r.ctx, r.client, t.url)
+		vals, err := safeFetch(r.ctx, r.client, t.url, r.apiKey)
 		s := Scrape{UnixMs: time.Now().UnixMilli(), Endpoint: t.name, Status: StatusOK, Values: vals}
 		switch {
 		case errors.Is(err, errNoRoute):
@@ -272,13 +288,13 @@ func (r *Recorder) scrapeAll() {
 
 // safeFetch is fetch with a recover at the scraper's boundary: whatever an
 // endpoint answers, a failed scrape is an observation, never a crash.
-func safeFetch(ctx context.Context, client *http.Client, metricsURL string) (vals map[string]float64, err error) {
+func safeFetch(ctx context.Context, client *http.Client, metricsURL, apiKey string) (vals map[string]float64, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			vals, err = nil, fmt.Errorf("GET %s: reading the answer failed: %v", metricsURL, p)
 		}
 	}()
-	return fetch(ctx, client, metricsURL)
+	return fetch(ctx, client, metricsURL, apiKey)
 }
 
 // Failed is the number of scrapes so far that failed (an error answer, a
