@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
@@ -118,7 +119,8 @@ func lastLogLine(path string) string {
 // WaitReady (polling a launched engine) and CheckServes (the run's
 // preflight) judge the same answer by their own rules.
 type Answer struct {
-	// Base is the server's root URL.
+	// Base is the server's root URL as messages show it (redact.URL: no
+	// key in its user information or query).
 	Base string
 	// Health is /health's status code (0 when HealthErr is set).
 	Health    int
@@ -139,10 +141,10 @@ type Answer struct {
 // apiKey as a bearer token when set: gateways such as LiteLLM's proxy want
 // the key on every route, /health included.
 func Ask(ctx context.Context, client *http.Client, base, apiKey string) Answer {
-	a := Answer{Base: base}
-	a.Health, _, a.HealthErr = get(ctx, client, base+"/health", apiKey)
+	a := Answer{Base: redact.URL(base)}
+	a.Health, _, a.HealthErr = get(ctx, client, routeURL(base, "/health"), apiKey)
 	var body []byte
-	a.Models, body, a.ModelsErr = get(ctx, client, base+"/v1/models", apiKey)
+	a.Models, body, a.ModelsErr = get(ctx, client, routeURL(base, "/v1/models"), apiKey)
 	if a.ModelsErr != nil {
 		return a
 	}
@@ -164,7 +166,7 @@ func Ask(ctx context.Context, client *http.Client, base, apiKey string) Answer {
 		return a
 	}
 	// SGLang's own route, for servers without the OpenAI model list.
-	if code, body, err := get(ctx, client, base+"/get_model_info", apiKey); err == nil && code == http.StatusOK {
+	if code, body, err := get(ctx, client, routeURL(base, "/get_model_info"), apiKey); err == nil && code == http.StatusOK {
 		var info struct {
 			ModelPath string `json:"model_path"`
 		}
@@ -264,6 +266,18 @@ func CheckServes(ctx context.Context, client *http.Client, endpoint, model, apiK
 		return fmt.Errorf("preflight: endpoint %s serves %s, but requests would name %q: pass --model NAME with the served name (or start the server with that name, e.g. vLLM's --served-model-name)", base, served, model)
 	}
 	return nil
+}
+
+// routeURL is the URL of route on the server whose root is base, keeping
+// base's query (a gateway may take its key there).
+func routeURL(base, route string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base + route
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + route
+	u.RawPath = ""
+	return u.String()
 }
 
 // serverRoot is the server's root URL for an endpoint URL with or without

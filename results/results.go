@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 )
@@ -460,8 +461,8 @@ func (r *Results) fromDetail(d *mllog.Detail) error {
 func (r *Results) fromRunInfo(info record.Run) {
 	r.Run.Benchmark = info.Benchmark
 	r.Run.Kind = info.Kind
-	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, RedactText(info.OutcomeReason)
-	r.Run.Command = RedactArgs(info.Command)
+	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, redact.Text(info.OutcomeReason)
+	r.Run.Command = redact.Args(info.Command)
 	r.Run.Quick = info.Quick
 	if !info.Start.IsZero() && !info.End.IsZero() {
 		s, e := info.Start, info.End
@@ -472,16 +473,16 @@ func (r *Results) fromRunInfo(info record.Run) {
 	r.Versions.LoadGen = info.LoadGenVersion
 	r.Versions.Round = info.Round
 	for _, e := range info.Endpoints {
-		r.Endpoints = append(r.Endpoints, RedactURL(e))
+		r.Endpoints = append(r.Endpoints, redact.URL(e))
 	}
 	r.API, r.Model = info.API, info.Model
 	r.Engine.Declared = info.Engine
-	r.Engine.Flags = RedactArgs(info.EngineFlags)
+	r.Engine.Flags = redact.Args(info.EngineFlags)
 	if info.Samples != nil {
 		s := *info.Samples
 		s.FirstFailures = nil
 		for _, f := range info.Samples.FirstFailures {
-			f.Message = RedactText(f.Message)
+			f.Message = redact.Text(f.Message)
 			s.FirstFailures = append(s.FirstFailures, f)
 		}
 		r.Samples = &s

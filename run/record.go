@@ -2,6 +2,7 @@ package run
 
 import (
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 )
@@ -46,7 +47,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		round, _ = buildinfo.Round()
 	}
 	info := record.Run{
-		Command:        rec.Command,
+		Command:        redact.Args(rec.Command),
 		HarnessVersion: buildinfo.Version,
 		LoadGenVersion: buildinfo.LoadGenVersion,
 		Round:          round,
@@ -54,11 +55,11 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		Benchmark:      o.Benchmark.Name,
 		Scenario:       o.Scenario.String(),
 		Kind:           string(rep.Kind(rec.Compliance)),
-		Endpoints:      o.Endpoints,
+		Endpoints:      redact.URLs(o.Endpoints),
 		API:            o.EndpointAPI().Name(),
 		Model:          o.ModelName(),
 		Engine:         rec.Engine,
-		EngineFlags:    rec.EngineFlags,
+		EngineFlags:    redact.Args(rec.EngineFlags),
 		Quick:          rec.Quick,
 		Sampling:       o.SamplingRecord(),
 		Start:          rep.Start.UTC(),
@@ -74,7 +75,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 	for _, st := range o.Benchmark.Settings {
 		info.RoundSettings = append(info.RoundSettings, confLine(o.Benchmark.LoadGenModel(), o.Scenario.String(), st.Key, st.Value)+" ("+st.Why+")")
 	}
-	info.Outcome, info.OutcomeReason = rep.Outcome, rep.OutcomeReason
+	info.Outcome, info.OutcomeReason = rep.Outcome, redact.Text(rep.OutcomeReason)
 	info.RenamedLogs, info.RemovedLogs = rep.RenamedLogs, rep.RemovedLogs
 	for _, f := range rep.Stats.FirstFailures {
 		info.Samples.FirstFailures = append(info.Samples.FirstFailures, record.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 )
 
 // Limits on Config values: beyond them a setting is a typo, not a choice.
@@ -86,7 +88,7 @@ func (c *Config) validate() error {
 // redacted, and one that does not parse is not shown at all when it may
 // hold any.
 func checkEndpoint(i int, base string) (*url.URL, error) {
-	shown := strconv.Quote(base)
+	shown := strconv.Quote(redact.Text(base))
 	if strings.Contains(base, "@") {
 		shown = fmt.Sprintf("#%d", i+1)
 	}
@@ -99,7 +101,7 @@ func checkEndpoint(i int, base string) (*url.URL, error) {
 		return nil, configErr("Endpoints", "endpoint %s is not a URL (%v): want an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000", shown, err)
 	}
 	if u.User != nil {
-		return nil, configErr("Endpoints", "endpoint %s carries credentials (user:password@); they would not be sent, and would be written into logs and records: remove them and pass the key as an API key (bearer token)", u.Redacted())
+		return nil, configErr("Endpoints", "endpoint %s carries credentials (user:password@); they would not be sent, and would be written into logs and records: remove them and pass the key as an API key (bearer token)", redact.URL(base))
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, configErr("Endpoints", "endpoint %s: want an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000", shown)

@@ -36,6 +36,7 @@ const (
 // endpoint is one endpoint's load and health, guarded by Pool.epMu.
 type endpoint struct {
 	url         string
+	shown       string // url as logs and records show it (redact.URL)
 	outstanding int
 	failures    int       // consecutive failures; 0: healthy
 	ejections   int       // times it was ejected
@@ -116,7 +117,7 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 	switch o {
 	case outcomeOK:
 		if e.failures > 0 && logWorthy(e.ejections) {
-			p.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", e.url), zap.Int("ejections", e.ejections))
+			p.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", e.shown), zap.Int("ejections", e.ejections))
 		}
 		e.failures, e.until = 0, time.Time{}
 	case outcomeFailed, outcomeThrottled:
@@ -131,7 +132,7 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 			e.ejections++
 			if logWorthy(e.ejections) {
 				p.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
-					zap.String("endpoint", e.url), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", msg))
+					zap.String("endpoint", e.shown), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", msg))
 			}
 		}
 	}

@@ -21,6 +21,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
@@ -170,6 +171,14 @@ func endpointURLAt(i int, base string, api protocol.Protocol) (string, error) {
 	u.Path = protocol.ServerRoot(p) + api.Path()
 	u.RawPath = ""
 	return u.String(), nil
+}
+
+// redactEndpoint is redact.URL, keeping "" as it is.
+func redactEndpoint(u string) string {
+	if u == "" {
+		return ""
+	}
+	return redact.URL(u)
 }
 
 // Failure describes one failed sample. Its JSON form is one line of a
@@ -366,7 +375,7 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 			return nil, err
 		}
 		p.urls = append(p.urls, u)
-		p.eps = append(p.eps, endpoint{url: u})
+		p.eps = append(p.eps, endpoint{url: u, shown: redact.URL(u)})
 	}
 	if cfg.APIKey != "" {
 		p.auth = "Bearer " + cfg.APIKey
@@ -549,6 +558,10 @@ func (p *Pool) failClosed(samples []loadgen.QuerySample) {
 // are filled in from qs), and stops the run when MaxFailures is exceeded.
 func (p *Pool) recordFailure(qs loadgen.QuerySample, f Failure) {
 	f.Index, f.ID = qs.Index, qs.ID
+	// Failures are logged, counted into the run record and written to
+	// failures.jsonl: an endpoint's key (in its query or user information,
+	// repeated in net/http's errors) must not go with them.
+	f.Message, f.Endpoint = redact.Text(f.Message), redactEndpoint(f.Endpoint)
 	failed := p.failed.Add(1)
 	p.failMu.Lock()
 	p.byReason[f.Reason]++

@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
@@ -138,7 +139,7 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 		}
 		p.countRetry(r.cause)
 		p.log.Debug("retrying a sample", zap.Int("index", st.qs.Index), zap.String("cause", r.cause),
-			zap.Duration("wait", r.wait), zap.String("endpoint", p.urls[l.ep]), zap.Error(f.err))
+			zap.Duration("wait", r.wait), zap.String("endpoint", p.eps[l.ep].shown), zap.String("error", redact.Text(f.err.Error())))
 		if r.wait > 0 {
 			t := time.NewTimer(r.wait)
 			select {

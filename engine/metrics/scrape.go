@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
@@ -68,18 +69,6 @@ func MetricsURL(endpoint string) (string, error) {
 	}
 	u.Path, u.RawPath, u.RawQuery, u.Fragment = protocol.ServerRoot(u.Path)+"/metrics", "", "", ""
 	return u.String(), nil
-}
-
-// Redact returns endpoint without user information (a password in the URL
-// must not reach files that get shared); unparsable input is returned as
-// "(unparsable URL)".
-func Redact(endpoint string) string {
-	u, err := url.Parse(strings.TrimSpace(endpoint))
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	u.User = nil
-	return u.String()
 }
 
 // errNoRoute marks a 404 from /metrics.
@@ -238,7 +227,7 @@ func Start(path string, endpoints []string, every time.Duration, client *http.Cl
 		if err != nil {
 			return nil, fmt.Errorf("engine metrics: %w", err)
 		}
-		r.endpoints = append(r.endpoints, target{url: u, name: Redact(e)})
+		r.endpoints = append(r.endpoints, target{url: u, name: redact.URL(e)})
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -275,11 +264,11 @@ func (r *Recorder) scrapeAll() {
 		s := Scrape{UnixMs: time.Now().UnixMilli(), Endpoint: t.name, Status: StatusOK, Values: vals}
 		switch {
 		case errors.Is(err, errNoRoute):
-			s.Status, s.Error, t.gone = StatusUnavailable, err.Error(), true
+			s.Status, s.Error, t.gone = StatusUnavailable, redact.Text(err.Error()), true
 		case err != nil && r.ctx.Err() != nil:
 			return // stopping: a cancelled scrape is no observation
 		case err != nil:
-			s.Status, s.Error = StatusError, err.Error()
+			s.Status, s.Error = StatusError, redact.Text(err.Error())
 			r.failed.Add(1)
 		}
 		r.write(s)
