@@ -34,6 +34,8 @@ func TestEdgeRunsFiled(t *testing.T) {
 			// Short runs cannot meet early stopping: INVALID is exit 3.
 			if c := exitCode(err); c != 0 && c != 3 {
 				t.Fatalf("edge %s run: %v\n%s", scen, err, out)
+			} else if c == 3 && !strings.Contains(out, "Why INVALID") {
+				t.Errorf("an INVALID run does not say why on the console:\n%s", out)
 			}
 			filed := filepath.Join(results, "sys1", "llama3.1-8b-edge", scen)
 			detail, err := os.ReadFile(filepath.Join(filed, "performance", "run_1", "mlperf_log_detail.txt"))

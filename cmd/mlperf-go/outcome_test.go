@@ -15,6 +15,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -117,6 +118,12 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 				t.Errorf("exit = %v, want 130\n%s", err, outBuf.String())
+			}
+			if res, err := results.Read(out); err != nil || res.Outcome.Status != results.StatusAborted {
+				t.Errorf("results.json of the aborted run: %v, want status ABORTED", err)
+			}
+			if _, err := os.Stat(filepath.Join(out, "report.html")); err != nil {
+				t.Errorf("the aborted run has no report: %v", err)
 			}
 			info := readRecord(t, out)
 			if info.Outcome != record.Aborted || !strings.Contains(info.OutcomeReason, "interrupted by terminated") {

@@ -23,6 +23,7 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
@@ -196,6 +197,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 			fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
 		}
 		printOutcome(c, left)
+		writeReport(c, left.LogDir)
 		return exitError{130, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))}
 	}
 	if rep == nil {
@@ -209,9 +211,9 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 	if err := run.WriteRunInfo(o, rep, rec); err != nil {
 		return err
 	}
-	if rep.Outcome != record.Aborted {
-		writeReport(c, rep.LogDir)
-	}
+	// An aborted run is reported too, marked ABORTED: what it did before
+	// the stop is worth a look, and nothing in it reads as a result.
+	writeReport(c, rep.LogDir)
 	writeRunsIndex(c, runsRoot, o.OutputDir)
 	if ctx.Err() != nil {
 		return exitError{130, errors.New("interrupted: the test was aborted; the output folder is marked ABORTED in " + filepath.Join(o.OutputDir, record.File))}
@@ -564,11 +566,27 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 // logs. A report that cannot be written is said, but does not change the
 // run's outcome: the logs are LoadGen's and stay the authority.
 func writeReport(c *cli.Context, dir string) {
-	if _, err := report.WriteRun(dir); err != nil {
+	res, err := report.WriteRun(dir)
+	if err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "mlperf-go: no report for this run: %v (retry with `mlperf-go report %s`)\n", err, dir)
 		return
 	}
+	printReasons(c, res)
 	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, report.HTMLFile))
+}
+
+// printReasons says why a run is not valid, one finding a line, as
+// results.json holds them (min_duration not met, how many more queries
+// early stopping needs, which samples failed), so the console answers the
+// first question an INVALID raises without opening a file.
+func printReasons(c *cli.Context, res *results.Results) {
+	if res == nil || len(res.Outcome.Reasons) == 0 {
+		return
+	}
+	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Why "+strings.ToUpper(res.Outcome.Status), res.Outcome.Reasons[0])
+	for _, r := range res.Outcome.Reasons[1:] {
+		fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "", r)
+	}
 }
 
 // datasetHelp lists what --dataset takes for each benchmark.
