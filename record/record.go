@@ -59,6 +59,10 @@ type Run struct {
 	// LoadGenModel is the model name LoadGen ran under, where it is not
 	// Benchmark (qwen3-vl's Interactive variant runs as qwen3-vl-235b-a22b).
 	LoadGenModel string `json:"loadgen_model,omitempty"`
+	// SubmissionScenario is the scenario as people name it and the
+	// submission files it, where it is not Scenario: Interactive, which
+	// LoadGen runs as its Server scenario.
+	SubmissionScenario string `json:"submission_scenario,omitempty"`
 	// RoundSettings are the user.conf lines mlperf-go wrote because the
 	// round requires them and LoadGen's built-in mlperf.conf lacks them,
 	// each followed by why ("qwen3-vl-235b-a22b.Server.target_latency =

@@ -137,7 +137,7 @@ func indexRows(entries []Entry) []indexRow {
 			continue
 		}
 		r := e.Results
-		row.Benchmark, row.Scenario, row.Mode = r.Run.Benchmark, r.Run.Scenario, r.Run.Mode
+		row.Benchmark, row.Scenario, row.Mode = r.Run.Benchmark, r.Run.ScenarioName, r.Run.Mode
 		row.Status, row.StatusClass = strings.ToUpper(r.Outcome.Status), statusClass[r.Outcome.Status]
 		row.Headline, row.Tokens, row.TTFT, row.TPOT, row.Failed = "–", "–", "–", "–", "–"
 		if h := r.Metrics.Headline; h != nil {

@@ -63,7 +63,7 @@ var statusClass = map[string]string{
 func newView(run *Run) view {
 	r := run.Results
 	v := view{
-		Title:         strings.Join(nonEmpty(r.Run.Benchmark, r.Run.Scenario, r.Run.Mode), " · "),
+		Title:         strings.Join(nonEmpty(r.Run.Benchmark, r.Run.ScenarioName, r.Run.Mode), " · "),
 		Subtitle:      strings.Join(nonEmpty(r.Run.Kind, r.Run.TestDatetime, r.Model), " · "),
 		Status:        strings.ToUpper(r.Outcome.Status),
 		StatusClass:   statusClass[r.Outcome.Status],

@@ -96,6 +96,10 @@ type Run struct {
 	Benchmark string `json:"benchmark,omitempty"`
 	// Scenario and Mode are LoadGen's effective ones.
 	Scenario string `json:"scenario"`
+	// ScenarioName is the scenario as people name it: Interactive for
+	// LoadGen's Server scenario of a benchmark's Interactive variant, else
+	// Scenario.
+	ScenarioName string `json:"scenario_name,omitempty"`
 	Mode     string `json:"mode"`
 	// Kind is performance, accuracy or a compliance test (TEST06, …).
 	Kind string `json:"kind,omitempty"`
@@ -294,6 +298,9 @@ func Build(dir string) (*Results, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("results: %w", err)
 	}
+	if r.Run.ScenarioName == "" {
+		r.Run.ScenarioName = r.Run.Scenario
+	}
 	r.decide()
 	return r, nil
 }
@@ -461,6 +468,7 @@ func (r *Results) fromDetail(d *mllog.Detail) error {
 func (r *Results) fromRunInfo(info record.Run) {
 	r.Run.Benchmark = info.Benchmark
 	r.Run.Kind = info.Kind
+	r.Run.ScenarioName = info.SubmissionScenario
 	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, redact.Text(info.OutcomeReason)
 	r.Run.Command = redact.Args(info.Command)
 	r.Run.Quick = info.Quick

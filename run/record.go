@@ -69,6 +69,9 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 			FailuresByReason: rep.Stats.FailuresByReason, OutputTokens: rep.Stats.OutputTokens,
 		},
 	}
+	if s := o.SubmissionScenario(); s != info.Scenario {
+		info.SubmissionScenario = s
+	}
 	if m := o.Benchmark.LoadGenModel(); m != o.Benchmark.Name {
 		info.LoadGenModel = m
 	}

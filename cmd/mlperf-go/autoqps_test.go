@@ -86,7 +86,7 @@ func TestTargetQPSAuto(t *testing.T) {
 	if c := exitCode(err); c != 0 && c != 3 {
 		t.Fatalf("Interactive run: %v\n%s", err, out)
 	}
-	conf, err = os.ReadFile(filepath.Join(runs, name+"-interactive", "Server-performance", record.LatestLink, "user.conf"))
+	conf, err = os.ReadFile(filepath.Join(runs, name+"-interactive", "Interactive-performance", record.LatestLink, "user.conf"))
 	if err != nil {
 		t.Fatal(err)
 	}

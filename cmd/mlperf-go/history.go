@@ -51,7 +51,7 @@ func chooseOutputDir(c *cli.Context, o *run.Options) (runsRoot string, err error
 	if isModeBoth(c) {
 		mode = record.ModeBoth
 	}
-	o.OutputDir = record.NewRunDir(record.RunsFolder(root, o.Benchmark.Name, o.Scenario.String(), mode), time.Now())
+	o.OutputDir = record.NewRunDir(record.RunsFolder(root, o.Benchmark.Name, o.SubmissionScenario(), mode), time.Now())
 	return root, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	resultspkg "github.com/mlperf-go/mlperf-go/results"
 )
 
 // TestInteractiveRunFiled runs --scenario Interactive through the CLI for
@@ -43,6 +44,12 @@ func TestInteractiveRunFiled(t *testing.T) {
 			}
 			if !strings.Contains(out, "p99 time to first token") {
 				t.Errorf("Interactive report lacks TTFT (not streamed?):\n%s", out)
+			}
+			if !strings.Contains(out, "Interactive (LoadGen's Server scenario)") {
+				t.Errorf("the console names the scenario Server only:\n%s", out)
+			}
+			if res, err := resultspkg.Read(logs); err != nil || res.Run.ScenarioName != "Interactive" || res.Run.Scenario != "Server" {
+				t.Errorf("results.json: %+v (%v), want scenario Server named Interactive", res.Run, err)
 			}
 			scen := filepath.Join(results, "sys1", tc.dir, "Interactive")
 			detail, err := os.ReadFile(filepath.Join(scen, "performance", "run_1", "mlperf_log_detail.txt"))

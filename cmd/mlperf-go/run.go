@@ -207,7 +207,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		}
 		return runErr
 	}
-	printReport(c, rep)
+	printReport(c, o, rep)
 	if err := run.WriteRunInfo(o, rep, rec); err != nil {
 		return err
 	}
@@ -408,7 +408,7 @@ func samplingFlags(c *cli.Context) map[string]any {
 	return flags
 }
 
-func printReport(c *cli.Context, rep *run.Report) {
+func printReport(c *cli.Context, o run.Options, rep *run.Report) {
 	w := c.App.Writer
 	result := rep.Summary.Result
 	if rep.Settings.Mode == loadgen.AccuracyOnly {
@@ -418,6 +418,11 @@ func printReport(c *cli.Context, rep *run.Report) {
 	printOutcome(c, rep)
 	fmt.Fprintf(w, "  %-42s %s\n", "LoadGen result", orDash(result))
 	for _, m := range rep.Summary.Metrics {
+		// LoadGen has no Interactive scenario: it runs the Interactive
+		// variant as Server, which is not what the user asked for by name.
+		if m[0] == "Scenario" && o.SubmissionScenario() != m[1] {
+			m[1] = o.SubmissionScenario() + " (LoadGen's " + m[1] + " scenario)"
+		}
 		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
 	}
 	// The LLM Server limits are on p99 TTFT and TPOT, which LoadGen prints
