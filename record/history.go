@@ -91,3 +91,40 @@ func RefuseNonEmpty(dir string) error {
 	return fmt.Errorf("--output-dir %s already holds files (an earlier run?): choose a new folder, leave out --output-dir "+
 		"for a new timestamped one under --runs-dir, or add --overwrite to replace its logs", dir)
 }
+
+// Reservation remembers which folders of a run's output path did not exist
+// before the command, so a command that ends before its test started can
+// leave nothing behind (a retry would otherwise find an empty run in the
+// history, or a folder it refuses).
+type Reservation struct {
+	dir, first string // first: the outermost folder created; "" if none
+}
+
+// Reserve notes which folders of dir do not exist yet.
+func Reserve(dir string) Reservation {
+	r := Reservation{dir: filepath.Clean(dir)}
+	for d := r.dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		r.first = d
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return r
+}
+
+// ReleaseUnused removes the folders Reserve saw missing, innermost first,
+// while they are empty: a folder something was written into (a run record,
+// an engine log) stays.
+func (r Reservation) ReleaseUnused() {
+	if r.first == "" {
+		return
+	}
+	for d := r.dir; ; d = filepath.Dir(d) {
+		if os.Remove(d) != nil || d == r.first { // not empty, gone or the last
+			return
+		}
+	}
+}

@@ -206,6 +206,16 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		return nil, errors.New("no output directory given: pass --output-dir")
 	}
 	api, model := o.EndpointAPI(), o.ModelName()
+	// A test that never starts (a refused setting, a failed preflight)
+	// leaves nothing behind: its files and the folders made for it go.
+	reserved := record.Reserve(o.OutputDir)
+	defer func() {
+		if rep == nil {
+			os.Remove(filepath.Join(o.OutputDir, "user.conf"))  //nolint:errcheck // may not exist
+			os.Remove(filepath.Join(o.OutputDir, FailuresFile)) //nolint:errcheck // may not exist
+			reserved.ReleaseUnused()
+		}
+	}()
 	if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating output directory: %w", err)
 	}

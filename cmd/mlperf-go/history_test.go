@@ -35,6 +35,20 @@ func TestRunHistory(t *testing.T) {
 	if _, err := os.Stat(runs); !os.IsNotExist(err) {
 		t.Fatalf("a failed run left %s behind (%v)", runs, err)
 	}
+	// Nor does one whose preflight fails (nothing listens on port 9), with
+	// or without --output-dir, or a compliance run's folder.
+	failedOut := filepath.Join(t.TempDir(), "out", "perf")
+	for _, extra := range [][]string{{"--runs-dir", runs}, {"-o", failedOut}, {"-o", failedOut, "--compliance", "TEST06"}} {
+		args := append([]string{"run", "-b", name, "-s", "Offline", "-e", "http://127.0.0.1:9", "--quick"}, extra...)
+		if o, err := runCLI(t, append(args, data...)...); err == nil || !strings.Contains(err.Error(), "preflight") {
+			t.Fatalf("%v against a closed port: %v\n%s", extra, err, o)
+		}
+		for _, dir := range []string{runs, filepath.Dir(failedOut)} {
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Fatalf("a run whose preflight failed (%v) left %s behind (%v)", extra, dir, err)
+			}
+		}
+	}
 
 	for i := range 2 {
 		if out, err := runCLI(t, base...); err != nil {

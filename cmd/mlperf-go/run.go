@@ -135,6 +135,9 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// What this command makes of the output path goes again if no test
+	// ran (a compliance folder, a runs folder): a retry then starts clean.
+	defer record.Reserve(o.OutputDir).ReleaseUnused()
 	// A launched engine loads its model while the dataset is opened (here,
 	// not in Run, so --evaluate scores against the same open dataset).
 	sess, err := openSession(c, &o)
