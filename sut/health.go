@@ -165,6 +165,21 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 // retryWait is the wait before retry number attempt+1 when the server
 // named none: exponential with jitter, so retries from many samples do
 // not arrive together.
+// lostWait is how long a sample whose connection to endpoint ep died waits
+// before it is sent again: not at all when another endpoint is healthy (it
+// goes there), else the usual backoff, so a restarting server is not
+// hammered.
+func (p *Pool) lostWait(ep, attempt int) time.Duration {
+	p.epMu.Lock()
+	defer p.epMu.Unlock()
+	for i := range p.eps {
+		if i != ep && p.eps[i].failures == 0 {
+			return 0
+		}
+	}
+	return retryWait(attempt)
+}
+
 func retryWait(attempt int) time.Duration {
 	d := min(baseRetryWait<<min(attempt, 16), maxRetryWait)
 	return d/2 + rand.N(d/2+1)

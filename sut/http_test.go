@@ -273,8 +273,9 @@ func answerOK(w *bufio.Writer) {
 // TestRetryOnReusedConnection: a request that a server reads on a reused
 // keep-alive connection and then drops without a byte of answer (what a
 // keep-alive timeout racing the request looks like from the client) is
-// sent once more on a new connection, succeeds and is counted; a second
-// failure on the new connection is a failure, not a third attempt.
+// sent once more on a new connection, succeeds and is counted. A request
+// dropped on a new connection too (a server that died with it in flight)
+// is sent again up to Retries times, then fails.
 func TestRetryOnReusedConnection(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -283,12 +284,13 @@ func TestRetryOnReusedConnection(t *testing.T) {
 		drop         func(n int, k int64) bool
 		wantReqs     int64
 		wantFailed   int64
+		wantRetries  int64
 		wantFailures map[string]int64
 	}{
-		{"second attempt succeeds", func(n int, _ int64) bool { return n == 1 }, 4, 0, map[string]int64{}},
-		// The third sample goes out on a new connection and is dropped:
-		// not retried.
-		{"second attempt fails too", func(_ int, k int64) bool { return k > 1 }, 4, 2, map[string]int64{ReasonTransport: 2}},
+		{"second attempt succeeds", func(n int, _ int64) bool { return n == 1 }, 4, 0, 1, map[string]int64{}},
+		// Samples 2 and 3 are dropped on every connection: each is sent
+		// 1 + DefaultRetries times, then fails.
+		{"every later attempt fails", func(_ int, k int64) bool { return k > 1 }, 1 + 2*(1+DefaultRetries), 2, 2 * DefaultRetries, map[string]int64{ReasonTransport: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var seen atomic.Int64
@@ -309,8 +311,8 @@ func TestRetryOnReusedConnection(t *testing.T) {
 			p.Close()
 			_, finals, dups := rec.snapshot()
 			st := p.Stats()
-			if len(finals) != 3 || len(dups) != 0 || st.Failed != tc.wantFailed || st.Retries != 1 {
-				t.Errorf("%d completions, dups %v, stats %+v; want %d failed, 1 retry", len(finals), dups, st, tc.wantFailed)
+			if len(finals) != 3 || len(dups) != 0 || st.Failed != tc.wantFailed || st.Retries != tc.wantRetries {
+				t.Errorf("%d completions, dups %v, stats %+v; want %d failed, %d retries", len(finals), dups, st, tc.wantFailed, tc.wantRetries)
 			}
 			if d := cmp.Diff(tc.wantFailures, st.FailuresByReason); d != "" {
 				t.Errorf("failures (-want +got):\n%s", d)

@@ -185,6 +185,13 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 				// health.
 				o = outcomeNeutral
 				r = retry{ok: true, cause: RetryConnection, fresh: true}
+			case !tr.responded.Load():
+				// The request went out on a new connection that died
+				// before any answer: the server (an engine killed with
+				// requests in flight) or the path broke. Nothing was
+				// reported to LoadGen, so the sample goes to another
+				// endpoint, at once when a healthy one is left.
+				r = retry{ok: true, cause: RetryConnection, wait: p.lostWait(l.ep, st.attempts-1)}
 			}
 		}
 		return f, r
