@@ -3,13 +3,13 @@ package submission
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/submission/internal/pyfmt"
 )
 
 // reCache compiles the checker's patterns once, anchored at the start as
@@ -43,6 +43,32 @@ func splitLinesKeepEnds(content []byte) []string {
 		s = s[i+1:]
 	}
 	return lines
+}
+
+// hashLine matches accuracy.txt's hash line as both the truncation tool and
+// the checker do: re.match(r"^hash=([\w\d]+)$", line) on a line that still
+// carries its "\n" (Python's "$" also matches just before a final newline).
+var hashLine = regexp.MustCompile(`^hash=([\w\d]+)\n?$`)
+
+// ParseHashLine returns the hash of an accuracy.txt line "hash=<hex>", the
+// line packaging appends after truncating the accuracy log, matched as the
+// truncation tool and the checker match it (the line may keep its "\n").
+func ParseHashLine(line string) (hash string, ok bool) {
+	m := hashLine.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// JudgeAccuracyTxt replays the checker's accuracy_result_check on the
+// content of a scenario's accuracy.txt against these rules for the
+// scenario directory: problems says each metric below its bound, above an
+// upper limit, unparseable or missing (empty when the accuracy is met), and
+// hash is the first hash= line's value ("" when there is none).
+func (b *BenchmarkRules) JudgeAccuracyTxt(content []byte, scenario string) (problems []string, hash string) {
+	res := evalAccuracyTxt(content, b.accuracyMetrics(scenario), b.upper)
+	return res.problems, res.hash
 }
 
 // accuracyResult is what the checker's AccuracyCheck.accuracy_result_check
@@ -87,7 +113,7 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 			case f >= mt.bound:
 				seen[i] = true
 			default:
-				res.problems = append(res.problems, fmt.Sprintf("%s = %s is below the required %s", mt.name, v, pyRepr(mt.bound)))
+				res.problems = append(res.problems, fmt.Sprintf("%s = %s is below the required %s", mt.name, v, pyfmt.Float(mt.bound)))
 			}
 		}
 		for _, mt := range upper {
@@ -100,7 +126,7 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 			case err != nil:
 				res.problems = append(res.problems, fmt.Sprintf("%s value %q is not a number (the checker crashes on it)", mt.name, v))
 			case f > mt.bound:
-				res.problems = append(res.problems, fmt.Sprintf("%s = %s is above the upper limit %s", mt.name, v, pyRepr(mt.bound)))
+				res.problems = append(res.problems, fmt.Sprintf("%s = %s is above the upper limit %s", mt.name, v, pyfmt.Float(mt.bound)))
 			}
 		}
 		if allSeen() && res.hash != "" {
@@ -179,31 +205,4 @@ func IngestEvaluatorOutput(benchName string, output []byte) ([]byte, error) {
 		content = append(content, '\n')
 	}
 	return content, nil
-}
-
-// pyRepr formats a float64 as Python's repr/str does ("60.0", "1150.38",
-// "1e+16"), so text the reference scripts write can be reproduced exactly.
-func pyRepr(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "nan"
-	case math.IsInf(x, 1):
-		return "inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	if x == 0 {
-		if math.Signbit(x) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	if a := math.Abs(x); a < 1e-4 || a >= 1e16 {
-		return strconv.FormatFloat(x, 'e', -1, 64)
-	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
 }

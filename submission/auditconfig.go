@@ -6,10 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
-
-	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
 // AuditConfig returns the official audit.config content for a compliance test
@@ -17,28 +13,11 @@ import (
 // byte-for-byte copies of the reference's files), or an error if the
 // benchmark does not take that test.
 func AuditConfig(test, name string) ([]byte, error) {
-	b, err := benchmark.Lookup(name)
+	c, err := LookupCompliance(test, name)
 	if err != nil {
-		return nil, fmt.Errorf("submission: %w", err)
-	}
-	c, ok := b.Compliance[test]
-	if !ok {
-		return nil, fmt.Errorf("submission: %s has no compliance test %q (it takes: %s)", b.SubmissionDir, test, complianceList(b))
+		return nil, err
 	}
 	return c.AuditConfig, nil
-}
-
-// complianceList names b's compliance tests, or "none".
-func complianceList(b benchmark.Benchmark) string {
-	var t []string
-	for k := range b.Compliance {
-		t = append(t, k)
-	}
-	if len(t) == 0 {
-		return "none"
-	}
-	sort.Strings(t)
-	return strings.Join(t, ", ")
 }
 
 // WriteAuditConfig writes the official audit.config for test and benchmark

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
 // gitBlobID is git's object id for a file's content.
@@ -49,7 +51,7 @@ func TestWriteAuditConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := mustRead(t, filepath.Join(dir, "audit.config"))
+	got := logtest.MustRead(t, filepath.Join(dir, "audit.config"))
 	if !strings.Contains(got, "*.*.test09_min_output_tokens = 1150.38") {
 		t.Errorf("audit.config content unexpected:\n%s", got)
 	}

@@ -1,10 +1,10 @@
 package submission
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
 // Problem is one thing Check found wrong in a submission tree.
@@ -85,13 +86,13 @@ func Check(dir string, round string) []Problem {
 	c := &checker{round: r}
 	divisions := map[string]string{} // division dir → division name
 	for _, d := range []string{"closed", "open", "network"} {
-		if isDir(filepath.Join(dir, d)) {
+		if treefs.IsDir(filepath.Join(dir, d)) {
 			divisions[filepath.Join(dir, d)] = d
 		}
 	}
 	if len(divisions) == 0 {
 		base := filepath.Base(filepath.Clean(dir))
-		if oneOf(base, "closed", "open", "network") {
+		if slices.Contains([]string{"closed", "open", "network"}, base) {
 			divisions[dir] = base
 		} else {
 			c.add(dir, "point Check at the directory holding closed/ (the packaged OUT) or at OUT/closed", "no closed/, open/ or network/ division directory")
@@ -104,10 +105,10 @@ func Check(dir string, round string) []Problem {
 	}
 	sort.Strings(divDirs)
 	for _, d := range divDirs {
-		if len(listDirs(d)) == 0 {
+		if len(treefs.ListDirs(d)) == 0 {
 			c.add(d, "package the results into it (mlperf-go submission package) or remove the empty division", "division %s holds no submitter directory: there is nothing to check", divisions[d])
 		}
-		for _, sub := range listDirs(d) {
+		for _, sub := range treefs.ListDirs(d) {
 			c.checkSubmitter(filepath.Join(d, sub), divisions[d], sub)
 		}
 	}
@@ -116,12 +117,12 @@ func Check(dir string, round string) []Problem {
 
 func (c *checker) checkSubmitter(dir, division, submitter string) {
 	for _, need := range []string{"src", "systems", "documentation", "results"} {
-		if !isDir(filepath.Join(dir, need)) {
+		if !treefs.IsDir(filepath.Join(dir, need)) {
 			c.add(filepath.Join(dir, need), "re-run mlperf-go submission package, or create it", "required directory %s/ is missing", need)
 		}
 	}
 	results := filepath.Join(dir, "results")
-	for _, system := range listDirs(results) {
+	for _, system := range treefs.ListDirs(results) {
 		sysJSON := filepath.Join(dir, "systems", system+".json")
 		systemType := ""
 		b, err := os.ReadFile(sysJSON)
@@ -131,14 +132,14 @@ func (c *checker) checkSubmitter(dir, division, submitter string) {
 			for _, msg := range ValidateSystem(b, division, submitter) {
 				c.add(sysJSON, "edit the systems JSON", "%s", msg)
 			}
-			systemType = systemTypeOf(b)
+			systemType = SystemType(b)
 		}
 		c.checkSystem(filepath.Join(results, system), division, systemType)
 	}
 }
 
 func (c *checker) checkSystem(dir, division, systemType string) {
-	for _, bdir := range listDirs(dir) {
+	for _, bdir := range treefs.ListDirs(dir) {
 		path := filepath.Join(dir, bdir)
 		bench, err := CanonicalBenchmark(bdir)
 		if err != nil {
@@ -146,7 +147,7 @@ func (c *checker) checkSystem(dir, division, systemType string) {
 			continue
 		}
 		rules := c.round.Benchmarks[bench]
-		scens := listDirs(path)
+		scens := treefs.ListDirs(path)
 		if division == "closed" || division == "network" {
 			c.checkScenarioSet(path, rules, systemType, scens)
 		}
@@ -187,13 +188,13 @@ func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemTyp
 			c.add(filepath.Join(path, s), "run and file the "+s+" scenario", "required scenario %s is missing", s)
 		}
 	}
-	if oneOfSlice(benchmark.ScenarioInteractive, opt) && oneOfSlice(benchmark.ScenarioServer, opt) && !have["interactive"] && !have["server"] {
+	if slices.Contains(opt, benchmark.ScenarioInteractive) && slices.Contains(opt, benchmark.ScenarioServer) && !have["interactive"] && !have["server"] {
 		c.add(path, "run and file a Server or an Interactive scenario", "one of Interactive or Server is required")
 	}
 	for _, d := range dirs {
 		if !oneOfFold(d, req) && !oneOfFold(d, opt) {
 			fix := "remove it"
-			if strings.HasPrefix(d, previousPrefix) {
+			if strings.HasPrefix(d, PreviousPrefix) {
 				fix = "remove it: it is a run mlperf-go moved aside, not part of the submission"
 			}
 			c.add(filepath.Join(path, d), fix, "scenario directory %q is not allowed for %s in round %s (the checker fails the benchmark)", d, rules.Name, c.round.Name)
@@ -202,7 +203,7 @@ func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemTyp
 }
 
 func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, scen string) {
-	for _, f := range []string{"README.md", userConfFile} {
+	for _, f := range []string{"README.md", UserConfFile} {
 		p := filepath.Join(dir, f)
 		st, err := os.Stat(p)
 		switch {
@@ -220,8 +221,8 @@ func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, sce
 			c.add(mp, "edit measurements.json", "%s", msg)
 		}
 	}
-	for _, e := range listDirs(dir) {
-		if strings.HasPrefix(e, previousPrefix) {
+	for _, e := range treefs.ListDirs(dir) {
+		if strings.HasPrefix(e, PreviousPrefix) {
 			c.add(filepath.Join(dir, e), "remove it: it is an earlier run mlperf-go moved aside", "leftover replaced run in the submission")
 		}
 	}
@@ -237,13 +238,13 @@ func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, sce
 func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, scen string) {
 	const rerun = "fix the run settings and re-run the performance run (mlperf-go run --replace)"
 	c.checkRunRecord(dir)
-	summary := filepath.Join(dir, summaryFile)
+	summary := filepath.Join(dir, SummaryFile)
 	if sum, err := mllog.ReadSummary(summary); err != nil {
 		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
 	} else if v := sum.Result; v != "VALID" {
 		c.add(summary, "read the summary's reasons (min duration, min queries, latency/early stopping) and re-run with settings that make LoadGen report VALID", "LoadGen reported \"Result is : %s\"; the official checker would not notice, the results review would", v)
 	}
-	detailPath := filepath.Join(dir, detailFile)
+	detailPath := filepath.Join(dir, DetailFile)
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		c.add(detailPath, "file the performance run's LoadGen logs", "cannot read detail log: %v", err)
@@ -259,12 +260,12 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 		c.add(detailPath, "file a performance-mode run here", "effective_test_mode is %q, not PerformanceOnly", mode)
 	}
 	logged, _ := d.Text("effective_scenario")
-	if want := loggedScenario(scen); logged != want {
+	if want := LoggedScenario(scen); logged != want {
 		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s (LoadGen logs it as %q)", logged, scen, want)
 		return // the remaining rules depend on the scenario
 	}
 	c.checkSeeds(detailPath, d)
-	c.minInt(d, detailPath, "effective_min_duration_ms", minDurationMS, rerun)
+	c.minInt(d, detailPath, "effective_min_duration_ms", MinDurationMS, rerun)
 	c.minInt(d, detailPath, "effective_performance_sample_count", rules.PerformanceSampleCount, "do not override performance_sample_count below the benchmark's ("+strconv.FormatInt(rules.PerformanceSampleCount, 10)+")")
 	earlyStopping := logged == benchmark.ScenarioServer || logged == benchmark.ScenarioSingleStream || logged == benchmark.ScenarioMultiStream
 	if !earlyStopping {
@@ -313,7 +314,7 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 	}
 	// get_performance_metric_check reads RESULT_FIELD_NEW's field first and
 	// the benchmark's overwrite second; a missing one crashes the check.
-	for _, field := range []string{baseResultField[logged], rules.ResultField[logged]} {
+	for _, field := range []string{BaseResultField(logged), rules.ResultField[logged]} {
 		if field == "" {
 			continue
 		}
@@ -354,31 +355,31 @@ func (c *checker) minInt(d *mllog.Detail, path, key string, min int64, fix strin
 func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, scen string) {
 	rerun := "re-run the accuracy run and the evaluator"
 	c.checkRunRecord(dir)
-	for _, f := range []string{summaryFile, detailFile, accTxtFile, accLogFile} {
-		if !exists(filepath.Join(dir, f)) {
+	for _, f := range []string{SummaryFile, DetailFile, AccuracyTxtFile, AccuracyLogFile} {
+		if !treefs.Exists(filepath.Join(dir, f)) {
 			c.add(filepath.Join(dir, f), rerun, "accuracy run file %s is missing", f)
 		}
 	}
-	txt := filepath.Join(dir, accTxtFile)
+	txt := filepath.Join(dir, AccuracyTxtFile)
 	if b, err := os.ReadFile(txt); err == nil {
-		res := evalAccuracyTxt(b, rules.accuracyMetrics(scen), rules.upper)
+		problems, hash := rules.JudgeAccuracyTxt(b, scen)
 		if division != "open" {
-			for _, p := range res.problems {
+			for _, p := range problems {
 				c.add(txt, "reach the accuracy target (closed division) or submit to open", "%s", p)
 			}
 		}
-		if res.hash == "" {
+		if hash == "" {
 			c.add(txt, "package with mlperf-go submission package, which truncates the log and appends the hash", "no hash= line (the accuracy log was not truncated by the official procedure)")
 		}
 	}
-	logPath := filepath.Join(dir, accLogFile)
-	if st, err := os.Stat(logPath); err == nil && st.Size() > maxAccuracyLogLen {
-		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), maxAccuracyLogLen)
+	logPath := filepath.Join(dir, AccuracyLogFile)
+	if st, err := os.Stat(logPath); err == nil && st.Size() > MaxAccuracyLogSize {
+		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), MaxAccuracyLogSize)
 	}
-	detailPath := filepath.Join(dir, detailFile)
+	detailPath := filepath.Join(dir, DetailFile)
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
-		if exists(detailPath) {
+		if treefs.Exists(detailPath) {
 			c.add(detailPath, rerun, "cannot read detail log: %v", err)
 		}
 		return
@@ -389,10 +390,10 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 	if mode, _ := d.Text("effective_test_mode"); mode != "AccuracyOnly" {
 		c.add(detailPath, "file an accuracy-mode run here", "effective_test_mode is %q, not AccuracyOnly", mode)
 	}
-	if logged, _ := d.Text("effective_scenario"); logged != loggedScenario(scen) {
+	if logged, _ := d.Text("effective_scenario"); logged != LoggedScenario(scen) {
 		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s", logged, scen)
 	}
-	want := rules.accuracySamples(scen)
+	want := rules.AccuracySamples(scen)
 	key := "effective_accuracy_sample_count"
 	if !d.Has(key) {
 		key = "qsl_reported_total_count"
@@ -405,7 +406,7 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 
 func (c *checker) checkCompliance(dir, test string) {
 	fix := "run the " + test + " compliance run and its verification (mlperf-go run --compliance " + test + ")"
-	if !isDir(dir) {
+	if !treefs.IsDir(dir) {
 		c.add(dir, fix, "compliance test %s is missing", test)
 		return
 	}
@@ -448,24 +449,7 @@ func (c *checker) checkCompliance(dir, test string) {
 	}
 }
 
-// systemTypeOf returns the systems JSON's system_type if it is valid.
-func systemTypeOf(b []byte) string {
-	var s struct {
-		SystemType any `json:"system_type"`
-	}
-	if json.Unmarshal(b, &s) != nil {
-		return ""
-	}
-	t, _ := s.SystemType.(string)
-	if !oneOf(t, "datacenter", "edge", "datacenter,edge", "edge,datacenter") {
-		return ""
-	}
-	return t
-}
-
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-func oneOfSlice(s string, list []string) bool { return oneOf(s, list...) }
 
 func oneOfFold(s string, list []string) bool {
 	for _, l := range list {
@@ -476,28 +460,6 @@ func oneOfFold(s string, list []string) bool {
 	return false
 }
 
-// listDirs lists the subdirectories of dir, hidden ones included (the checker
-// lists them too), sorted.
-func listDirs(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if e.IsDir() {
-			out = append(out, e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
-
 // checkRunRecord refuses a run whose mlperf-go run record says samples
 // failed or the test was aborted: LoadGen's logs cannot show either (a
 // failed sample is completed empty and counts as done). A tree filed by
@@ -505,7 +467,7 @@ func isDir(p string) bool {
 // checked then.
 func (c *checker) checkRunRecord(dir string) {
 	path := filepath.Join(dir, record.File)
-	if !exists(path) {
+	if !treefs.Exists(path) {
 		return
 	}
 	info, err := record.Read(dir)

@@ -1,13 +1,13 @@
 package submission
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
 // validSystemJSON returns a systems JSON that passes every rule.
@@ -28,35 +28,11 @@ func validSystemJSON(division, submitter string) map[string]any {
 	return v
 }
 
-func writeJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := json.MarshalIndent(v, "", "    ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustWrite(t, path, string(b))
-}
-
-const testHash = "hash=3f1b4c0e4e8a2d9b7c6a5f4e3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a0\n"
-
-// accuracyTxt returns a passing accuracy.txt per benchmark, as the official
-// evaluators print it, with the packaging hash appended.
-func accuracyTxt(bench string) string {
-	switch bench {
-	case BenchmarkLlama8B:
-		return "\nResults\n\n{'rouge1': '38.9', 'rouge2': '16.1', 'rougeL': '24.6', 'rougeLsum': '35.9', 'gen_len': 8167644, 'gen_num': 13368}\n\n" + testHash
-	case BenchmarkGPTOSS:
-		return "\n\nPrinting for submission_checker:\n\n'exact_match': 83.500\n\n" + testHash
-	default:
-		return "{\"f1\": 0.7903}\n\n" + testHash
-	}
-}
-
 // treeScenarios are the scenarios the valid tree holds per benchmark.
 var treeScenarios = map[string][]string{
-	BenchmarkLlama8B: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
-	BenchmarkGPTOSS:  {benchmark.ScenarioOffline, benchmark.ScenarioInteractive},
-	BenchmarkQwen3VL: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
+	logtest.BenchmarkLlama8B: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
+	logtest.BenchmarkGPTOSS:  {benchmark.ScenarioOffline, benchmark.ScenarioInteractive},
+	logtest.BenchmarkQwen3VL: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
 }
 
 // buildTree writes a packaged submission OUT/closed/Org/… for the round that
@@ -67,36 +43,36 @@ func buildTree(t *testing.T, round string) string {
 	t.Helper()
 	out := t.TempDir()
 	sub := filepath.Join(out, "closed", "Org")
-	mustWrite(t, filepath.Join(sub, "src", "README.md"), "Harness source: https://example.com/mlperf-go @ abc123\n")
-	mustWrite(t, filepath.Join(sub, "documentation", "README.md"), "docs\n")
-	writeJSON(t, filepath.Join(sub, "systems", "sys1.json"), validSystemJSON("closed", "Org"))
+	logtest.MustWrite(t, filepath.Join(sub, "src", "README.md"), "Harness source: https://example.com/mlperf-go @ abc123\n")
+	logtest.MustWrite(t, filepath.Join(sub, "documentation", "README.md"), "docs\n")
+	logtest.WriteJSON(t, filepath.Join(sub, "systems", "sys1.json"), validSystemJSON("closed", "Org"))
 	for bench, scens := range treeScenarios {
 		for _, scen := range scens {
 			dir := filepath.Join(sub, "results", "sys1", bench, scen)
-			mustWrite(t, filepath.Join(dir, "README.md"), "# how\n")
-			mustWrite(t, filepath.Join(dir, "user.conf"), "*.Server.target_qps = 1\n")
-			writeJSON(t, filepath.Join(dir, "measurements.json"), map[string]any{
+			logtest.MustWrite(t, filepath.Join(dir, "README.md"), "# how\n")
+			logtest.MustWrite(t, filepath.Join(dir, "user.conf"), "*.Server.target_qps = 1\n")
+			logtest.WriteJSON(t, filepath.Join(dir, "measurements.json"), map[string]any{
 				"input_data_types": "int32", "retraining": "No", "starting_weights_filename": "w",
 				"weight_data_types": "bf16", "weight_transformations": "none"})
-			writeLogDir(t, filepath.Join(dir, "performance", "run_1"), perfDetail(round, bench, scen, "PerformanceOnly"), validSummary, "")
-			acc := perfDetail(round, bench, scen, "AccuracyOnly")
-			if bench == BenchmarkQwen3VL && scen == benchmark.ScenarioInteractive {
-				acc.set("effective_accuracy_sample_count", 8000)
+			logtest.WriteLogDir(t, filepath.Join(dir, "performance", "run_1"), logtest.PerfDetail(round, bench, scen, "PerformanceOnly"), logtest.ValidSummary, "")
+			acc := logtest.PerfDetail(round, bench, scen, "AccuracyOnly")
+			if bench == logtest.BenchmarkQwen3VL && scen == benchmark.ScenarioInteractive {
+				acc.Set("effective_accuracy_sample_count", 8000)
 			}
-			writeLogDir(t, filepath.Join(dir, "accuracy"), acc, validSummary, fakeAccLog(8199))
-			mustWrite(t, filepath.Join(dir, "accuracy", "accuracy.txt"), accuracyTxt(bench))
+			logtest.WriteLogDir(t, filepath.Join(dir, "accuracy"), acc, logtest.ValidSummary, logtest.FakeAccLog(8199))
+			logtest.MustWrite(t, filepath.Join(dir, "accuracy", "accuracy.txt"), logtest.AccuracyTxt(bench))
 			switch bench {
-			case BenchmarkLlama8B:
-				mustWrite(t, filepath.Join(dir, "TEST06", "verify_accuracy.txt"),
+			case logtest.BenchmarkLlama8B:
+				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "verify_accuracy.txt"),
 					"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n")
-				mustWrite(t, filepath.Join(dir, "TEST06", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-			case BenchmarkGPTOSS:
-				mustWrite(t, filepath.Join(dir, "TEST07", "verify_accuracy.txt"), "'exact_match': 70.1\n\nAccuracy check pass: True\nTEST PASS\n")
-				mustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-				mustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "accuracy.txt"), testHash)
-				mustWrite(t, filepath.Join(dir, "TEST09", "verify_output_len.txt"), "Min check pass: True\n\nTEST PASS\n")
-				mustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-				mustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "accuracy.txt"), testHash)
+				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
+			case logtest.BenchmarkGPTOSS:
+				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "verify_accuracy.txt"), "'exact_match': 70.1\n\nAccuracy check pass: True\nTEST PASS\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "accuracy.txt"), logtest.TestHash)
+				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "verify_output_len.txt"), "Min check pass: True\n\nTEST PASS\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "accuracy.txt"), logtest.TestHash)
 			}
 		}
 	}
@@ -109,7 +85,7 @@ func scenDir(out, bench, scen string) string {
 }
 
 // editDetail rewrites one detail log of the tree.
-func editDetail(t *testing.T, out, round, bench, scen, kind string, f func(d *detailFixture)) {
+func editDetail(t *testing.T, out, round, bench, scen, kind string, f func(d *logtest.DetailFixture)) {
 	t.Helper()
 	mode := "PerformanceOnly"
 	dir := filepath.Join(scenDir(out, bench, scen), "performance", "run_1")
@@ -117,43 +93,35 @@ func editDetail(t *testing.T, out, round, bench, scen, kind string, f func(d *de
 		mode = "AccuracyOnly"
 		dir = filepath.Join(scenDir(out, bench, scen), "accuracy")
 	}
-	d := perfDetail(round, bench, scen, mode)
+	d := logtest.PerfDetail(round, bench, scen, mode)
 	f(d)
-	mustWrite(t, filepath.Join(dir, "mlperf_log_detail.txt"), d.render())
+	logtest.MustWrite(t, filepath.Join(dir, "mlperf_log_detail.txt"), d.Render())
 }
 
 func editSystem(t *testing.T, out string, f func(v map[string]any)) {
 	v := validSystemJSON("closed", "Org")
 	f(v)
-	writeJSON(t, filepath.Join(out, "closed", "Org", "systems", "sys1.json"), v)
+	logtest.WriteJSON(t, filepath.Join(out, "closed", "Org", "systems", "sys1.json"), v)
 }
 
 func TestCheckValidTree(t *testing.T) {
 	for _, round := range []string{"v6.0", "v6.1"} {
 		out := buildTree(t, round)
 		if ps := Check(out, round); len(ps) != 0 {
-			t.Errorf("%s: valid tree has problems:\n%s", round, problemsText(ps))
+			t.Errorf("%s: valid tree has problems:\n%s", round, logtest.ProblemsText(ps))
 		}
 		// The division directory itself is accepted too.
 		if ps := Check(filepath.Join(out, "closed"), round); len(ps) != 0 {
-			t.Errorf("%s: checking closed/ directly: %s", round, problemsText(ps))
+			t.Errorf("%s: checking closed/ directly: %s", round, logtest.ProblemsText(ps))
 		}
 	}
-}
-
-func problemsText(ps []Problem) string {
-	var b strings.Builder
-	for _, p := range ps {
-		b.WriteString(p.String() + "\n")
-	}
-	return b.String()
 }
 
 // want is one expected problem: a suffix of its File and a part of its Msg.
 type want struct{ file, msg string }
 
 func TestCheckRules(t *testing.T) {
-	const L, G, Q = BenchmarkLlama8B, BenchmarkGPTOSS, BenchmarkQwen3VL
+	const L, G, Q = logtest.BenchmarkLlama8B, logtest.BenchmarkGPTOSS, logtest.BenchmarkQwen3VL
 	const perfDetailFile = "performance/run_1/mlperf_log_detail.txt"
 	tests := []struct {
 		name   string
@@ -162,123 +130,129 @@ func TestCheckRules(t *testing.T) {
 		want   []want
 	}{
 		{"wrong seed", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *detailFixture) { d.set("effective_schedule_rng_seed", rawJSON("3936089224930324775")) })
+			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) {
+				d.Set("effective_schedule_rng_seed", logtest.RawJSON("3936089224930324775"))
+			})
 		}, []want{{L + "/Offline/" + perfDetailFile, "effective_schedule_rng_seed is 3936089224930324775, round v6.1 requires 16159082839903944936"}}},
 		{"v6.0 seeds checked against v6.1 differ in all three", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.0", Q, "Offline", "perf", func(d *detailFixture) {})
+			editDetail(t, out, "v6.0", Q, "Offline", "perf", func(d *logtest.DetailFixture) {})
 		}, []want{
 			{Q + "/Offline/" + perfDetailFile, "effective_qsl_rng_seed"},
 			{Q + "/Offline/" + perfDetailFile, "effective_sample_index_rng_seed"},
 			{Q + "/Offline/" + perfDetailFile, "effective_schedule_rng_seed"},
 		}},
 		{"scenario mismatch", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *detailFixture) { d.set("effective_scenario", "Server") })
+			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_scenario", "Server") })
 		}, []want{{L + "/Offline/" + perfDetailFile, `effective_scenario is "Server" but the directory is Offline`}}},
 		{"min duration", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Offline", "perf", func(d *detailFixture) { d.set("effective_min_duration_ms", 599999) })
+			editDetail(t, out, "v6.1", G, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_min_duration_ms", 599999) })
 		}, []want{{G + "/Offline/" + perfDetailFile, "effective_min_duration_ms is 599999, must be at least 600000"}}},
 		{"performance sample count", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *detailFixture) { d.set("effective_performance_sample_count", 6395) })
+			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) { d.Set("effective_performance_sample_count", 6395) })
 		}, []want{{G + "/Interactive/" + perfDetailFile, "effective_performance_sample_count is 6395, must be at least 6396"}}},
 		{"offline samples per query", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *detailFixture) { d.set("effective_samples_per_query", 48288) })
+			editDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_samples_per_query", 48288) })
 		}, []want{{Q + "/Offline/" + perfDetailFile, "effective_samples_per_query is 48288, must be at least 48289"}}},
 		{"offline min query count", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *detailFixture) { d.set("effective_min_query_count", 0) })
+			editDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_min_query_count", 0) })
 		}, []want{{Q + "/Offline/" + perfDetailFile, "effective_min_query_count is 0, must be at least 1"}}},
 		{"early stopping not met", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *detailFixture) {
-				d.set("early_stopping_met", false)
-				d.set("early_stopping_result", "Run more queries")
+			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) {
+				d.Set("early_stopping_met", false)
+				d.Set("early_stopping_result", "Run more queries")
 			})
 		}, []want{{Q + "/Server/" + perfDetailFile, "early stopping condition not met: Run more queries"}}},
 		{"server target latency above constraint", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *detailFixture) { d.set("effective_target_latency_ns", int64(12000000001)) })
+			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) { d.Set("effective_target_latency_ns", int64(12000000001)) })
 		}, []want{{Q + "/Server/" + perfDetailFile, "effective_target_latency_ns 12000000001 exceeds the Server limit 12000000000"}}},
 		{"server target latency at constraint is fine", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *detailFixture) { d.set("effective_target_latency_ns", int64(12000000000)) })
+			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) { d.Set("effective_target_latency_ns", int64(12000000000)) })
 		}, nil},
 		{"TTFT must be strictly below", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Server", "perf", func(d *detailFixture) { d.set("result_first_token_99.00_percentile_latency_ns", int64(2000000000)) })
+			editDetail(t, out, "v6.1", L, "Server", "perf", func(d *logtest.DetailFixture) {
+				d.Set("result_first_token_99.00_percentile_latency_ns", int64(2000000000))
+			})
 		}, []want{{L + "/Server/" + perfDetailFile, "p99 TTFT 2000000000 ns and TPOT 10000000 ns must be below 2000000000 ns and 100000000 ns for Server"}}},
 		{"Interactive held to Interactive TPOT", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *detailFixture) { d.set("result_time_per_output_token_99.00_percentile_ns", int64(20000000)) })
+			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) {
+				d.Set("result_time_per_output_token_99.00_percentile_ns", int64(20000000))
+			})
 		}, []want{{G + "/Interactive/" + perfDetailFile, "must be below 2000000000 ns and 15000000 ns for Interactive"}}},
 		{"token latencies off", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *detailFixture) { d.set("requested_use_token_latencies", false) })
+			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("requested_use_token_latencies", false) })
 		}, []want{{L + "/Offline/" + perfDetailFile, "use_token_latencies is not enabled"}}},
 		{"result metric missing", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *detailFixture) { d.del("result_tokens_per_second") })
+			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Del("result_tokens_per_second") })
 		}, []want{{L + "/Offline/" + perfDetailFile, `key "result_tokens_per_second" is missing`}}},
 		{"sample rate missing for an LLM too", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *detailFixture) { d.del("result_completed_samples_per_sec") })
+			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) { d.Del("result_completed_samples_per_sec") })
 		}, []want{{G + "/Interactive/" + perfDetailFile, `key "result_completed_samples_per_sec" is missing`}}},
 		{"LoadGen said INVALID", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"), strings.Replace(validSummary, "VALID", "INVALID", 1))
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"), strings.Replace(logtest.ValidSummary, "VALID", "INVALID", 1))
 		}, []want{{L + "/Offline/performance/run_1/mlperf_log_summary.txt", `"Result is : INVALID"`}}},
 		{"result_validity INVALID in detail", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *detailFixture) { d.set("result_validity", "INVALID") })
+			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("result_validity", "INVALID") })
 		}, []want{{L + "/Offline/" + perfDetailFile, `result_validity is "INVALID"`}}},
 		{"LoadGen error in performance log", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *detailFixture) { d.errors = []string{"SUT completed an unknown sample"} })
+			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Errors = []string{"SUT completed an unknown sample"} })
 		}, []want{{L + "/Offline/" + perfDetailFile, "LoadGen logged an error: error_runtime: SUT completed an unknown sample"}}},
 		{"detail log not in MLLOG format", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Offline"), perfDetailFile), "pid: 1 ts: 2\n")
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Offline"), perfDetailFile), "pid: 1 ts: 2\n")
 		}, []want{{L + "/Offline/" + perfDetailFile, "does not start with"}}},
 		{"performance summary missing", "", func(t *testing.T, out string) {
 			os.Remove(filepath.Join(scenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"))
 		}, []want{{L + "/Offline/performance/run_1/mlperf_log_summary.txt", "no such file"}}},
 		{"accuracy below target", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(accuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '38.3'", 1))
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '38.3'", 1))
 		}, []want{{L + "/Server/accuracy/accuracy.txt", "ROUGE1 = 38.3 is below the required 38.391408000000006"}}},
 		{"gen_len above upper limit", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(accuracyTxt(L), "8167644", "8984409", 1))
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "8167644", "8984409", 1))
 		}, []want{{L + "/Server/accuracy/accuracy.txt", "GEN_LEN = 8984409 is above the upper limit 8984408.4"}}},
 		{"gpt-oss exact_match below", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "accuracy/accuracy.txt"), strings.Replace(accuracyTxt(G), "83.500", "82.298", 1))
+			logtest.MustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(G), "83.500", "82.298", 1))
 		}, []want{{G + "/Offline/accuracy/accuracy.txt", "exact_match = 82.298 is below the required 82.2987"}}},
 		{"qwen f1 line missing", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{'f1': 0.8}\n"+testHash)
+			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{'f1': 0.8}\n"+logtest.TestHash)
 		}, []want{{Q + "/Offline/accuracy/accuracy.txt", "no line matches the checker's F1_HIERARCHICAL pattern"}}},
 		{"hash missing", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{\"f1\": 0.7903}\n")
+			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{\"f1\": 0.7903}\n")
 		}, []want{{Q + "/Offline/accuracy/accuracy.txt", "no hash= line"}}},
 		{"accuracy log too large", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), fakeAccLog(10241))
+			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), logtest.FakeAccLog(10241))
 		}, []want{{Q + "/Offline/accuracy/mlperf_log_accuracy.json", "accuracy log has 10241 bytes; the limit is 10240"}}},
 		{"accuracy log of exactly 10240 bytes is fine", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), fakeAccLog(10240))
+			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), logtest.FakeAccLog(10240))
 		}, nil},
 		{"accuracy run did not cover the dataset", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *detailFixture) { d.set("effective_accuracy_sample_count", 6396) })
+			editDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *logtest.DetailFixture) { d.Set("effective_accuracy_sample_count", 6396) })
 		}, []want{{G + "/Offline/accuracy/mlperf_log_detail.txt", "accuracy run covered 6396 samples (effective_accuracy_sample_count); the dataset has 4395"}}},
 		{"accuracy log from a performance run", "", func(t *testing.T, out string) {
-			d := perfDetail("v6.1", G, "Offline", "PerformanceOnly")
-			mustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "accuracy/mlperf_log_detail.txt"), d.render())
+			d := logtest.PerfDetail("v6.1", G, "Offline", "PerformanceOnly")
+			logtest.MustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "accuracy/mlperf_log_detail.txt"), d.Render())
 		}, []want{{G + "/Offline/accuracy/mlperf_log_detail.txt", `effective_test_mode is "PerformanceOnly", not AccuracyOnly`}}},
 		{"LoadGen error in accuracy log", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *detailFixture) { d.errors = []string{"boom"} })
+			editDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *logtest.DetailFixture) { d.Errors = []string{"boom"} })
 		}, []want{{G + "/Offline/accuracy/mlperf_log_detail.txt", "LoadGen logged an error: error_runtime: boom"}}},
 		{"accuracy.txt missing", "", func(t *testing.T, out string) {
 			os.Remove(filepath.Join(scenDir(out, G, "Offline"), "accuracy/accuracy.txt"))
 		}, []want{{G + "/Offline/accuracy/accuracy.txt", "accuracy run file accuracy.txt is missing"}}},
 		{"TEST06 EOS failed", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
 				"First token check pass: True\nEOS check pass: False\nSample length check pass: True\nTEST06 verification failed\n")
 		}, []want{{L + "/Server/TEST06/verify_accuracy.txt", "TEST06 EOS check did not pass"}}},
 		{"TEST06 first token failed", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
 				"First token check pass: False\nEOS check pass: True\nSample length check pass: True\n")
 		}, []want{{L + "/Server/TEST06/verify_accuracy.txt", "TEST06 first-token check did not pass"}}},
 		{"TEST06 sample length failed", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
+			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
 				"First token check pass: True\nEOS check pass: True\nSample length check pass: False\n")
 		}, []want{{L + "/Server/TEST06/verify_accuracy.txt", "TEST06 sample length check did not pass"}}},
 		{"TEST06 missing", "", func(t *testing.T, out string) {
 			os.RemoveAll(filepath.Join(scenDir(out, L, "Offline"), "TEST06"))
 		}, []want{{L + "/Offline/TEST06", "compliance test TEST06 is missing"}}},
 		{"TEST07 failed", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "TEST07/verify_accuracy.txt"), "Accuracy check pass: False\nTEST FAIL\n")
+			logtest.MustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "TEST07/verify_accuracy.txt"), "Accuracy check pass: False\nTEST FAIL\n")
 		}, []want{{G + "/Offline/TEST07/verify_accuracy.txt", "TEST07 verification did not pass"}}},
 		{"TEST09 verification missing", "", func(t *testing.T, out string) {
 			os.Remove(filepath.Join(scenDir(out, G, "Interactive"), "TEST09/verify_output_len.txt"))
@@ -314,7 +288,7 @@ func TestCheckRules(t *testing.T) {
 			os.Remove(filepath.Join(out, "closed/Org/systems/sys1.json"))
 		}, []want{{"systems/sys1.json", "systems JSON for results/sys1 is missing"}}},
 		{"measurements field empty", "", func(t *testing.T, out string) {
-			writeJSON(t, filepath.Join(scenDir(out, Q, "Server"), "measurements.json"), map[string]any{
+			logtest.WriteJSON(t, filepath.Join(scenDir(out, Q, "Server"), "measurements.json"), map[string]any{
 				"input_data_types": "int32", "retraining": "No", "starting_weights_filename": "",
 				"weight_data_types": "bf16", "weight_transformations": "none"})
 		}, []want{{Q + "/Server/measurements.json", `field "starting_weights_filename" must not be empty`}}},
@@ -325,7 +299,7 @@ func TestCheckRules(t *testing.T) {
 			os.Remove(filepath.Join(scenDir(out, Q, "Server"), "README.md"))
 		}, []want{{Q + "/Server/README.md", "README.md is missing"}}},
 		{"user.conf empty", "", func(t *testing.T, out string) {
-			mustWrite(t, filepath.Join(scenDir(out, Q, "Server"), "user.conf"), "")
+			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Server"), "user.conf"), "")
 		}, []want{{Q + "/Server/user.conf", "user.conf is empty"}}},
 		{"required scenario missing", "", func(t *testing.T, out string) {
 			os.RemoveAll(scenDir(out, L, "Offline"))
@@ -344,10 +318,10 @@ func TestCheckRules(t *testing.T) {
 		}, []want{{Q + "/Offline/.previous-accuracy-20261121T084648Z", "leftover replaced run"}}},
 		{"open division: no compliance or accuracy bounds, but no stray directories", "", func(t *testing.T, out string) {
 			os.Rename(filepath.Join(out, "closed"), filepath.Join(out, "open"))
-			writeJSON(t, filepath.Join(out, "open", "Org", "systems", "sys1.json"), validSystemJSON("open", "Org"))
+			logtest.WriteJSON(t, filepath.Join(out, "open", "Org", "systems", "sys1.json"), validSystemJSON("open", "Org"))
 			d := filepath.Join(out, "open/Org/results/sys1", L, "Offline")
 			os.RemoveAll(filepath.Join(d, "TEST06"))
-			mustWrite(t, filepath.Join(d, "accuracy/accuracy.txt"), strings.Replace(accuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '30.0'", 1))
+			logtest.MustWrite(t, filepath.Join(d, "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '30.0'", 1))
 			os.MkdirAll(filepath.Join(out, "open/Org/results/sys1", L, ".previous-Server-x"), 0o755)
 		}, []want{{"open/Org/results/sys1/" + L + "/.previous-Server-x", "is not a scenario directory"}}},
 		{"unknown benchmark", "", func(t *testing.T, out string) {
@@ -367,7 +341,7 @@ func TestCheckRules(t *testing.T) {
 			tc.mutate(t, out)
 			got := Check(out, round)
 			if len(got) != len(tc.want) {
-				t.Fatalf("got %d problems, want %d:\n%s", len(got), len(tc.want), problemsText(got))
+				t.Fatalf("got %d problems, want %d:\n%s", len(got), len(tc.want), logtest.ProblemsText(got))
 			}
 			for _, w := range tc.want {
 				found := false
@@ -377,7 +351,7 @@ func TestCheckRules(t *testing.T) {
 					}
 				}
 				if !found {
-					t.Errorf("no problem with file …%s and message containing %q; got:\n%s", w.file, w.msg, problemsText(got))
+					t.Errorf("no problem with file …%s and message containing %q; got:\n%s", w.file, w.msg, logtest.ProblemsText(got))
 				}
 			}
 		})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/submission/internal/pyfmt"
 )
 
 // TEST06Options configure VerifyTEST06.
@@ -60,7 +61,7 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	logPath := filepath.Join(testDir, "accuracy", accLogFile)
+	logPath := filepath.Join(testDir, "accuracy", AccuracyLogFile)
 	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: TEST06: %w", err)
@@ -249,7 +250,7 @@ func VerifyTEST09(testDir, benchmark string) (pass bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	entries, err := mllog.ReadAccuracy(filepath.Join(testDir, "accuracy", accLogFile))
+	entries, err := mllog.ReadAccuracy(filepath.Join(testDir, "accuracy", AccuracyLogFile))
 	if err != nil {
 		return false, fmt.Errorf("submission: TEST09: %w", err)
 	}
@@ -299,8 +300,8 @@ func VerifyTEST09(testDir, benchmark string) (pass bool, err error) {
 	b.WriteString("Verification Results\n")
 	b.WriteString(eq + "\n")
 	fmt.Fprintf(&b, "Mean output tokens: %.2f\n", mean)
-	fmt.Fprintf(&b, "Min threshold: %s\n", pyRepr(lo))
-	fmt.Fprintf(&b, "Max threshold: %s\n", pyRepr(hi))
+	fmt.Fprintf(&b, "Min threshold: %s\n", pyfmt.Float(lo))
+	fmt.Fprintf(&b, "Max threshold: %s\n", pyfmt.Float(hi))
 	fmt.Fprintf(&b, "Min check pass: %s\n", pyBool(minPass))
 	fmt.Fprintf(&b, "Max check pass: %s\n", pyBool(maxPass))
 	fmt.Fprintf(&b, "\n%s\n", verdict)
@@ -371,8 +372,8 @@ func WriteTEST07Verification(testDir string, output []byte, threshold float64) (
 	b.WriteString(eq + "\n")
 	if score != nil {
 		pass = *score >= threshold
-		fmt.Fprintf(&b, "Accuracy score: %s\n", pyRepr(*score))
-		fmt.Fprintf(&b, "Accuracy threshold: %s\n", pyRepr(threshold))
+		fmt.Fprintf(&b, "Accuracy score: %s\n", pyfmt.Float(*score))
+		fmt.Fprintf(&b, "Accuracy threshold: %s\n", pyfmt.Float(threshold))
 		fmt.Fprintf(&b, "Accuracy check pass: %s\n", pyBool(pass))
 		if pass {
 			b.WriteString("TEST PASS\n")
@@ -405,7 +406,7 @@ func RunTEST07(ctx context.Context, testDir, benchmark, template string) (pass b
 	if err != nil {
 		return false, err
 	}
-	cmdline, err := TEST07Command(template, filepath.Join(testDir, "accuracy", accLogFile))
+	cmdline, err := TEST07Command(template, filepath.Join(testDir, "accuracy", AccuracyLogFile))
 	if err != nil {
 		return false, err
 	}

@@ -2,125 +2,65 @@ package submission
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/hex"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
-// sample is one accuracy-log entry to write; nil tokenData leaves the field out,
-// badData (if set) replaces the hex of data.
-type sample struct {
-	data      []int32
-	tokenData []int32
-	count     *int64
-	badData   string
-}
-
-func hexTokens(toks []int32) string {
-	b := make([]byte, 4*len(toks))
-	for i, t := range toks {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(t))
-	}
-	return strings.ToUpper(hex.EncodeToString(b))
-}
-
-// writeAccLog writes testDir/accuracy/mlperf_log_accuracy.json laid out as
-// LoadGen 6.0.17 writes it (logging.cc AsyncLog::LogAccuracy).
-func writeAccLog(t *testing.T, testDir string, samples []sample) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("[")
-	for i, s := range samples {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		data := hexTokens(s.data)
-		if s.badData != "" {
-			data = s.badData
-		}
-		fmt.Fprintf(&b, "\n{ \"seq_id\" : %d, \"qsl_idx\" : %d, \"data\" : \"%s\"", i, i, data)
-		if s.tokenData != nil {
-			fmt.Fprintf(&b, ", \"token_data\" : \"%s\"", hexTokens(s.tokenData))
-		}
-		if s.count != nil {
-			fmt.Fprintf(&b, ", \"token_count\" : %d", *s.count)
-		}
-		b.WriteString(" }")
-	}
-	b.WriteString("\n]\n")
-	p := filepath.Join(testDir, "accuracy", "mlperf_log_accuracy.json")
-	mustWrite(t, p, b.String())
-	return p
-}
-
-func cnt(n int64) *int64 { return &n }
-
-const eot = 128009
-
 func TestVerifyTEST06(t *testing.T) {
-	ok := func(toks ...int32) sample {
-		return sample{data: toks, tokenData: toks[:1], count: cnt(int64(len(toks)))}
+	ok := func(toks ...int32) logtest.Sample {
+		return logtest.Sample{Data: toks, TokenData: toks[:1], Count: logtest.Cnt(int64(len(toks)))}
 	}
 	tests := []struct {
 		name     string
 		scenario string
-		samples  []sample
+		samples  []logtest.Sample
 		want     string
 		pass     bool
 	}{
-		{"offline pass", "Offline", []sample{ok(5, 6, 7, eot), ok(8, eot)},
+		{"offline pass", "Offline", []logtest.Sample{ok(5, 6, 7, logtest.EOT), ok(8, logtest.EOT)},
 			"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n", true},
-		{"server pass", "Server", []sample{ok(5, 6, 7, eot), ok(8, 9)},
+		{"server pass", "Server", []logtest.Sample{ok(5, 6, 7, logtest.EOT), ok(8, 9)},
 			"First token check pass: True\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n", true},
-		{"double EOS", "Offline", []sample{ok(5, 6, eot, eot)},
+		{"double EOS", "Offline", []logtest.Sample{ok(5, 6, logtest.EOT, logtest.EOT)},
 			"First token check pass: Skipped\nEOS check pass: False\nSample length check pass: True\nTEST06 verification failed\n", false},
-		{"two EOS in a two-token response are not seen (token 0 is never examined)", "Offline", []sample{ok(eot, eot)},
+		{"two EOS in a two-token response are not seen (token 0 is never examined)", "Offline", []logtest.Sample{ok(logtest.EOT, logtest.EOT)},
 			"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n", true},
-		{"EOS then other token is fine", "Offline", []sample{ok(5, eot, eot, 7)},
+		{"EOS then other token is fine", "Offline", []logtest.Sample{ok(5, logtest.EOT, logtest.EOT, 7)},
 			"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n", true},
-		{"first token differs", "Interactive", []sample{ok(5, 6), {data: []int32{5, 6}, tokenData: []int32{9}, count: cnt(2)}},
+		{"first token differs", "Interactive", []logtest.Sample{ok(5, 6), {Data: []int32{5, 6}, TokenData: []int32{9}, Count: logtest.Cnt(2)}},
 			"First token check pass: False\nEOS check pass: True\nSample length check pass: True\nTEST06 verification failed\n", false},
-		{"first token missing in Server", "Server", []sample{{data: []int32{5, 6}, count: cnt(2)}},
+		{"first token missing in Server", "Server", []logtest.Sample{{Data: []int32{5, 6}, Count: logtest.Cnt(2)}},
 			"First token check pass: False\nEOS check pass: True\nSample length check pass: True\nTEST06 verification failed\n", false},
-		{"token count wrong", "Offline", []sample{{data: []int32{5, 6}, count: cnt(3)}},
+		{"token count wrong", "Offline", []logtest.Sample{{Data: []int32{5, 6}, Count: logtest.Cnt(3)}},
 			"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: False\nTEST06 verification failed\n", false},
-		{"data not whole tokens", "Server", []sample{{badData: "0500000006", tokenData: []int32{5}, count: cnt(1)}},
+		{"data not whole tokens", "Server", []logtest.Sample{{BadData: "0500000006", TokenData: []int32{5}, Count: logtest.Cnt(1)}},
 			"First token check pass: False\nEOS check pass: False\nSample length check pass: False\nTEST06 verification failed\n", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeAccLog(t, dir, tc.samples)
-			pass, err := VerifyTEST06(dir, TEST06Options{Scenario: tc.scenario, EOSTokenID: eot})
+			logtest.WriteAccLog(t, dir, tc.samples)
+			pass, err := VerifyTEST06(dir, TEST06Options{Scenario: tc.scenario, EOSTokenID: logtest.EOT})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if pass != tc.pass {
 				t.Errorf("pass = %v, want %v", pass, tc.pass)
 			}
-			if got := mustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != tc.want {
+			if got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != tc.want {
 				t.Errorf("verify_accuracy.txt =\n%s\nwant\n%s", got, tc.want)
 			}
 		})
 	}
-	if _, err := VerifyTEST06(t.TempDir(), TEST06Options{Scenario: "Offline", EOSTokenID: eot}); err == nil {
+	if _, err := VerifyTEST06(t.TempDir(), TEST06Options{Scenario: "Offline", EOSTokenID: logtest.EOT}); err == nil {
 		t.Error("missing log: no error")
 	}
 	if _, err := VerifyTEST06(t.TempDir(), TEST06Options{Scenario: "Offline", DType: "float32"}); err == nil {
 		t.Error("float32: no error")
 	}
-}
-
-// lenSamples makes n responses of the given token lengths.
-func lenSamples(lengths ...int) []sample {
-	var out []sample
-	for _, n := range lengths {
-		out = append(out, sample{data: make([]int32, n), count: cnt(int64(n))})
-	}
-	return out
 }
 
 func TestVerifyTEST09(t *testing.T) {
@@ -142,7 +82,7 @@ func TestVerifyTEST09(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeAccLog(t, dir, lenSamples(tc.lengths...))
+			logtest.WriteAccLog(t, dir, logtest.LenSamples(tc.lengths...))
 			pass, err := VerifyTEST09(dir, "gpt-oss-120b")
 			if err != nil {
 				t.Fatal(err)
@@ -150,7 +90,7 @@ func TestVerifyTEST09(t *testing.T) {
 			if pass != tc.pass {
 				t.Errorf("pass = %v, want %v", pass, tc.pass)
 			}
-			got := mustRead(t, filepath.Join(dir, "verify_output_len.txt"))
+			got := logtest.MustRead(t, filepath.Join(dir, "verify_output_len.txt"))
 			eq := strings.Repeat("=", 80)
 			mean := strings.Split(tc.stats, "\n")[1]
 			verdict, minOK, maxOK := "TEST FAIL", "True", "True"
@@ -173,11 +113,11 @@ func TestVerifyTEST09(t *testing.T) {
 	}
 	// A partial trailing token is not counted (len(bytes)//4).
 	dir := t.TempDir()
-	writeAccLog(t, dir, []sample{{badData: strings.Repeat("00", 4*1200+3)}})
+	logtest.WriteAccLog(t, dir, []logtest.Sample{{BadData: strings.Repeat("00", 4*1200+3)}})
 	if _, err := VerifyTEST09(dir, "gpt-oss-120b"); err != nil {
 		t.Fatal(err)
 	}
-	if got := mustRead(t, filepath.Join(dir, "verify_output_len.txt")); !strings.Contains(got, "Max output tokens: 1200\n") {
+	if got := logtest.MustRead(t, filepath.Join(dir, "verify_output_len.txt")); !strings.Contains(got, "Max output tokens: 1200\n") {
 		t.Errorf("partial token counted:\n%s", got)
 	}
 	if _, err := VerifyTEST09(t.TempDir(), "llama3.1-8b"); err == nil {
@@ -225,7 +165,7 @@ func TestTEST07(t *testing.T) {
 				t.Errorf("pass = %v", pass)
 			}
 			want := strings.ReplaceAll(tc.output, "\r\n", "\n") + "\n" + eq + "\nTEST07 Verification Summary\n" + eq + "\n" + tc.tail
-			if got := mustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != want {
+			if got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != want {
 				t.Errorf("verify_accuracy.txt =\n%q\nwant\n%q", got, want)
 			}
 		})
@@ -234,13 +174,13 @@ func TestTEST07(t *testing.T) {
 
 func TestRunTEST07(t *testing.T) {
 	dir := t.TempDir()
-	writeAccLog(t, dir, lenSamples(3))
+	logtest.WriteAccLog(t, dir, logtest.LenSamples(3))
 	// The "script" proves it got the log path, and prints to stderr too.
 	pass, err := RunTEST07(context.Background(), dir, "gpt-oss-120b", `test -f {accuracy_log} && echo "'exact_match': 70.25" && echo warn >&2`)
 	if err != nil || !pass {
 		t.Fatalf("pass=%v err=%v", pass, err)
 	}
-	got := mustRead(t, filepath.Join(dir, "verify_accuracy.txt"))
+	got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt"))
 	for _, s := range []string{"'exact_match': 70.25\n", "warn\n", "Accuracy score: 70.25\n", "TEST PASS\n"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("verify_accuracy.txt lacks %q:\n%s", s, got)
@@ -250,7 +190,7 @@ func TestRunTEST07(t *testing.T) {
 	if err == nil || pass {
 		t.Errorf("failing script: pass=%v err=%v", pass, err)
 	}
-	if !strings.Contains(mustRead(t, filepath.Join(dir, "verify_accuracy.txt")), "TEST FAIL") {
+	if !strings.Contains(logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")), "TEST FAIL") {
 		t.Error("failing script did not produce TEST FAIL")
 	}
 }

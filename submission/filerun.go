@@ -4,18 +4,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
 // The compliance tests' run kinds.
@@ -24,19 +23,6 @@ const (
 	KindTEST07 record.Kind = TEST07
 	KindTEST09 record.Kind = TEST09
 )
-
-// LoadGen's output file names.
-const (
-	summaryFile  = "mlperf_log_summary.txt"
-	detailFile   = "mlperf_log_detail.txt"
-	accLogFile   = "mlperf_log_accuracy.json"
-	accTxtFile   = "accuracy.txt"
-	userConfFile = "user.conf"
-)
-
-// previousPrefix starts the name of a directory (or file) FileRun moved aside
-// because a new run replaced it. Package never copies such entries.
-const previousPrefix = ".previous-"
 
 // RunRecord describes one finished LoadGen run for FileRun.
 type RunRecord struct {
@@ -145,19 +131,19 @@ func FileRun(r RunRecord) (dir string, err error) {
 	switch r.Kind {
 	case record.KindPerformance:
 		dest = filepath.Join(scenDir, "performance", "run_1")
-		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{SummaryFile, dest, true}, {DetailFile, dest, true}, {AccuracyLogFile, dest, false}, {record.File, dest, false}}
 	case record.KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
-		copies = []copySpec{{summaryFile, dest, true}, {detailFile, dest, true}, {accLogFile, dest, true}, {accTxtFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{SummaryFile, dest, true}, {DetailFile, dest, true}, {AccuracyLogFile, dest, true}, {AccuracyTxtFile, dest, false}, {record.File, dest, false}}
 	case KindTEST06, KindTEST07, KindTEST09:
-		if _, err := AuditConfig(string(r.Kind), bench); err != nil {
+		if _, err := LookupCompliance(string(r.Kind), bench); err != nil {
 			return "", err
 		}
 		dest = filepath.Join(scenDir, string(r.Kind))
 		perf := filepath.Join(dest, "performance", "run_1")
 		copies = []copySpec{
-			{accLogFile, filepath.Join(dest, "accuracy"), true},
-			{summaryFile, perf, true}, {detailFile, perf, true}, {record.File, perf, false},
+			{AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
+			{SummaryFile, perf, true}, {DetailFile, perf, true}, {record.File, perf, false},
 		}
 	default:
 		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
@@ -179,17 +165,17 @@ func FileRun(r RunRecord) (dir string, err error) {
 			return "", fmt.Errorf("submission: %s run has no %s in %s: did LoadGen finish?", r.Kind, c.name, r.LogDir)
 		}
 	}
-	if err := checkRunLogs(filepath.Join(r.LogDir, detailFile), r.Kind, scen); err != nil {
+	if err := checkRunLogs(filepath.Join(r.LogDir, DetailFile), r.Kind, scen); err != nil {
 		return "", err
 	}
 
 	// Decide everything before touching the tree.
 	stamp := now().UTC().Format("20060102T150405Z")
-	destExists := exists(dest)
+	destExists := treefs.Exists(dest)
 	if destExists && !r.Replace {
-		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, previousPrefix)
+		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, PreviousPrefix)
 	}
-	ucPath := filepath.Join(scenDir, userConfFile)
+	ucPath := filepath.Join(scenDir, UserConfFile)
 	oldUC, ucErr := os.ReadFile(ucPath)
 	ucDiffers := ucErr == nil && !bytes.Equal(oldUC, userConf)
 	// A compliance run may need settings of its own (gpt-oss-120b's TEST07
@@ -217,14 +203,14 @@ func FileRun(r RunRecord) (dir string, err error) {
 	}
 	for _, c := range copies {
 		src := filepath.Join(r.LogDir, c.name)
-		if !c.required && !exists(src) {
+		if !c.required && !treefs.Exists(src) {
 			continue
 		}
-		if err := copyFile(src, filepath.Join(c.dstDir, c.name)); err != nil {
+		if err := treefs.CopyFile(src, filepath.Join(c.dstDir, c.name)); err != nil {
 			return "", err
 		}
 	}
-	if !exists(filepath.Join(r.LogDir, record.File)) && len(r.Command) > 0 {
+	if !treefs.Exists(filepath.Join(r.LogDir, record.File)) && len(r.Command) > 0 {
 		infoDir := dest
 		if r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy {
 			infoDir = filepath.Join(dest, "performance", "run_1")
@@ -235,7 +221,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	if ownUC {
-		if err := os.WriteFile(filepath.Join(perfDir, userConfFile), userConf, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(perfDir, UserConfFile), userConf, 0o644); err != nil {
 			return "", fmt.Errorf("submission: writing the compliance run's user.conf: %w", err)
 		}
 	}
@@ -254,7 +240,7 @@ func checkRunLogs(detailPath string, kind record.Kind, scenario string) error {
 		return fmt.Errorf("submission: %w", err)
 	}
 	got, _ := d.Text("effective_scenario")
-	if want := loggedScenario(scenario); got != want {
+	if want := LoggedScenario(scenario); got != want {
 		return fmt.Errorf("submission: %s says effective_scenario %q but the run is being filed as %s (which LoadGen logs as %q): file it under the scenario it ran", detailPath, got, scenario, want)
 	}
 	mode, _ := d.Text("effective_test_mode")
@@ -281,26 +267,17 @@ func checkRunLogs(detailPath string, kind record.Kind, scenario string) error {
 	return nil
 }
 
-// loggedScenario is the effective_scenario LoadGen writes for a scenario
-// directory: Interactive is LoadGen's Server scenario with tighter limits.
-func loggedScenario(dirScenario string) string {
-	if dirScenario == benchmark.ScenarioInteractive {
-		return benchmark.ScenarioServer
-	}
-	return dirScenario
-}
-
 // moveAside renames path to a ".previous-<base>-<stamp>" sibling, adding a
 // counter if that name is taken, and returns the new path.
 func moveAside(path, stamp string) (string, error) {
-	base := previousPrefix + filepath.Base(path) + "-" + stamp
+	base := PreviousPrefix + filepath.Base(path) + "-" + stamp
 	for i := 0; ; i++ {
 		name := base
 		if i > 0 {
 			name = fmt.Sprintf("%s.%d", base, i)
 		}
 		dst := filepath.Join(filepath.Dir(path), name)
-		if exists(dst) {
+		if treefs.Exists(dst) {
 			continue
 		}
 		if err := os.Rename(path, dst); err != nil {
@@ -308,48 +285,4 @@ func moveAside(path, stamp string) (string, error) {
 		}
 		return dst, nil
 	}
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}
-
-// copyFile copies src to dst, creating dst's directory.
-func copyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("submission: %w", err)
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return fmt.Errorf("submission: %w", err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("submission: %w", err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("submission: copying %s to %s: %w", src, dst, err)
-	}
-	if err := out.Close(); err != nil {
-		return fmt.Errorf("submission: copying %s to %s: %w", src, dst, err)
-	}
-	return nil
-}
-
-// ScenarioDir returns DIR/<system>/<benchmark>/<Scenario> with the names
-// spelled as FileRun files them, e.g. for writing accuracy.txt into its
-// accuracy/ subdirectory.
-func ScenarioDir(resultsDir, system, benchmark, scenario string) (string, error) {
-	bench, err := CanonicalBenchmark(benchmark)
-	if err != nil {
-		return "", err
-	}
-	scen, err := CanonicalScenario(scenario)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(resultsDir, system, bench, scen), nil
 }

@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
 // TestFileRunComplianceOwnUserConf files a compliance run whose user.conf
@@ -19,7 +22,7 @@ func TestFileRunComplianceOwnUserConf(t *testing.T) {
 	}
 	test := newRun(t, results, "TEST06", "Offline")
 	const own = "llama3_1-8b.Offline.target_qps = 10\n*.*.performance_sample_count_override = 990\n"
-	mustWrite(t, test.UserConf, own)
+	logtest.MustWrite(t, test.UserConf, own)
 	if _, err := FileRun(test); err != nil {
 		t.Fatalf("filing a compliance run with its own user.conf: %v", err)
 	}
@@ -32,7 +35,7 @@ func TestFileRunComplianceOwnUserConf(t *testing.T) {
 	if err != nil || string(got) != own {
 		t.Errorf("compliance run's user.conf = %q (%v), want its own", got, err)
 	}
-	if exists(filepath.Join(scen, ".previous-user.conf-")) {
+	if treefs.Exists(filepath.Join(scen, ".previous-user.conf-")) {
 		t.Error("the scenario's user.conf was moved aside")
 	}
 }

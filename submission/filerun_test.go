@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
-
-const auditWarning = "Found Audit Config file (audit.config). Overriding TestSettings from audit.config file."
 
 // newRun writes a LoadGen output dir and a user.conf and returns a RunRecord
 // filing them.
@@ -23,13 +23,13 @@ func newRun(t *testing.T, results, kind, scen string) RunRecord {
 	if kind == "accuracy" {
 		mode = "AccuracyOnly"
 	}
-	d := perfDetail("v6.1", "llama3.1-8b", scen, mode)
+	d := logtest.PerfDetail("v6.1", "llama3.1-8b", scen, mode)
 	if strings.HasPrefix(kind, "TEST") {
-		d.warnings = append(d.warnings, auditWarning)
+		d.Warnings = append(d.Warnings, logtest.AuditWarning)
 	}
-	writeLogDir(t, logDir, d, validSummary, "[\n]\n")
+	logtest.WriteLogDir(t, logDir, d, logtest.ValidSummary, "[\n]\n")
 	uc := filepath.Join(t.TempDir(), "user.conf")
-	mustWrite(t, uc, "llama3_1-8b.Offline.target_qps = 10\n")
+	logtest.MustWrite(t, uc, "llama3_1-8b.Offline.target_qps = 10\n")
 	return RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: strings.ToLower(scen),
 		Kind: record.Kind(kind), LogDir: logDir, UserConf: uc, Command: []string{"mlperf-go", "run"}}
 }
@@ -56,7 +56,7 @@ func TestFileRunLayout(t *testing.T) {
 		"sys1/llama3.1-8b/Offline/performance/run_1/mlperf_log_summary.txt",
 		"sys1/llama3.1-8b/Offline/user.conf",
 	}
-	if diff := cmp.Diff(want, listTree(t, results)); diff != "" {
+	if diff := cmp.Diff(want, logtest.ListTree(t, results)); diff != "" {
 		t.Errorf("tree (-want +got):\n%s", diff)
 	}
 	info, err := record.Read(filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1"))
@@ -74,14 +74,14 @@ func TestFileRunRefusesOverwrite(t *testing.T) {
 	if _, err := FileRun(first); err != nil {
 		t.Fatal(err)
 	}
-	before := mustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1/mlperf_log_detail.txt"))
+	before := logtest.MustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1/mlperf_log_detail.txt"))
 	second := newRun(t, results, "performance", "Offline")
-	mustWrite(t, filepath.Join(second.LogDir, "mlperf_log_summary.txt"), validSummary+"second\n")
+	logtest.MustWrite(t, filepath.Join(second.LogDir, "mlperf_log_summary.txt"), logtest.ValidSummary+"second\n")
 	_, err := FileRun(second)
 	if err == nil || !strings.Contains(err.Error(), "--replace") {
 		t.Fatalf("FileRun over an existing run: err = %v, want one mentioning --replace", err)
 	}
-	if got := mustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1/mlperf_log_detail.txt")); got != before {
+	if got := logtest.MustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/performance/run_1/mlperf_log_detail.txt")); got != before {
 		t.Error("refused FileRun changed the earlier run")
 	}
 }
@@ -96,8 +96,8 @@ func TestFileRunReplaceKeepsPrevious(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := newRun(t, results, "performance", "Offline")
-	mustWrite(t, filepath.Join(second.LogDir, "mlperf_log_summary.txt"), validSummary+"second\n")
-	mustWrite(t, second.UserConf, "llama3_1-8b.Offline.target_qps = 20\n")
+	logtest.MustWrite(t, filepath.Join(second.LogDir, "mlperf_log_summary.txt"), logtest.ValidSummary+"second\n")
+	logtest.MustWrite(t, second.UserConf, "llama3_1-8b.Offline.target_qps = 20\n")
 	second.Replace = true
 	dir, err := FileRun(second)
 	if err != nil {
@@ -107,27 +107,27 @@ func TestFileRunReplaceKeepsPrevious(t *testing.T) {
 	if dir != filepath.Join(scen, "performance/run_1") {
 		t.Errorf("dir = %s", dir)
 	}
-	if got := mustRead(t, filepath.Join(dir, "mlperf_log_summary.txt")); !strings.HasSuffix(got, "second\n") {
+	if got := logtest.MustRead(t, filepath.Join(dir, "mlperf_log_summary.txt")); !strings.HasSuffix(got, "second\n") {
 		t.Error("new run not filed")
 	}
 	prev := filepath.Join(scen, "performance/.previous-run_1-20261121T084648Z/mlperf_log_summary.txt")
-	if got := mustRead(t, prev); got != validSummary {
+	if got := logtest.MustRead(t, prev); got != logtest.ValidSummary {
 		t.Errorf("previous run not kept at %s: %q", prev, got)
 	}
-	if got := mustRead(t, filepath.Join(scen, "user.conf")); !strings.Contains(got, "= 20") {
+	if got := logtest.MustRead(t, filepath.Join(scen, "user.conf")); !strings.Contains(got, "= 20") {
 		t.Errorf("user.conf not replaced: %q", got)
 	}
-	if got := mustRead(t, filepath.Join(scen, ".previous-user.conf-20261121T084648Z")); !strings.Contains(got, "= 10") {
+	if got := logtest.MustRead(t, filepath.Join(scen, ".previous-user.conf-20261121T084648Z")); !strings.Contains(got, "= 10") {
 		t.Errorf("old user.conf not kept: %q", got)
 	}
 	// A third replace in the same second must not clobber the second one kept.
 	third := newRun(t, results, "performance", "Offline")
-	mustWrite(t, third.UserConf, "llama3_1-8b.Offline.target_qps = 20\n")
+	logtest.MustWrite(t, third.UserConf, "llama3_1-8b.Offline.target_qps = 20\n")
 	third.Replace = true
 	if _, err := FileRun(third); err != nil {
 		t.Fatal(err)
 	}
-	if !exists(filepath.Join(scen, "performance/.previous-run_1-20261121T084648Z.1")) {
+	if !treefs.Exists(filepath.Join(scen, "performance/.previous-run_1-20261121T084648Z.1")) {
 		t.Error("second replacement in the same second did not get a distinct name")
 	}
 }
@@ -138,11 +138,11 @@ func TestFileRunRefusesDifferentUserConf(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc := newRun(t, results, "accuracy", "Offline")
-	mustWrite(t, acc.UserConf, "different\n")
+	logtest.MustWrite(t, acc.UserConf, "different\n")
 	if _, err := FileRun(acc); err == nil || !strings.Contains(err.Error(), "--replace") {
 		t.Fatalf("err = %v, want a user.conf conflict mentioning --replace", err)
 	}
-	if exists(filepath.Join(results, "sys1/llama3.1-8b/Offline/accuracy")) {
+	if treefs.Exists(filepath.Join(results, "sys1/llama3.1-8b/Offline/accuracy")) {
 		t.Error("refused run was partly filed")
 	}
 }
@@ -155,13 +155,13 @@ func TestFileRunChecksLogs(t *testing.T) {
 	}{
 		{"scenario mismatch", func(r *RunRecord) { r.Scenario = "Server" }, "effective_scenario"},
 		{"accuracy run filed as performance", func(r *RunRecord) {
-			d := perfDetail("v6.1", "llama3.1-8b", "Offline", "AccuracyOnly")
-			mustWrite(t, filepath.Join(r.LogDir, "mlperf_log_detail.txt"), d.render())
+			d := logtest.PerfDetail("v6.1", "llama3.1-8b", "Offline", "AccuracyOnly")
+			logtest.MustWrite(t, filepath.Join(r.LogDir, "mlperf_log_detail.txt"), d.Render())
 		}, "effective_test_mode"},
 		{"stray audit.config in performance run", func(r *RunRecord) {
-			d := perfDetail("v6.1", "llama3.1-8b", "Offline", "PerformanceOnly")
-			d.warnings = []string{auditWarning}
-			mustWrite(t, filepath.Join(r.LogDir, "mlperf_log_detail.txt"), d.render())
+			d := logtest.PerfDetail("v6.1", "llama3.1-8b", "Offline", "PerformanceOnly")
+			d.Warnings = []string{logtest.AuditWarning}
+			logtest.MustWrite(t, filepath.Join(r.LogDir, "mlperf_log_detail.txt"), d.Render())
 		}, "audit.config"},
 		{"compliance run without audit.config", func(r *RunRecord) { r.Kind = KindTEST06 }, "no audit.config"},
 		{"compliance test the benchmark lacks", func(r *RunRecord) { r.Kind = KindTEST07 }, "no compliance test"},

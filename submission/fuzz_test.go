@@ -6,15 +6,16 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
 func FuzzEvalAccuracyTxt(f *testing.F) {
-	f.Add([]byte(accuracyTxt(BenchmarkLlama8B)))
-	f.Add([]byte(accuracyTxt(BenchmarkGPTOSS)))
-	f.Add([]byte(accuracyTxt(BenchmarkQwen3VL)))
+	f.Add([]byte(logtest.AccuracyTxt(logtest.BenchmarkLlama8B)))
+	f.Add([]byte(logtest.AccuracyTxt(logtest.BenchmarkGPTOSS)))
+	f.Add([]byte(logtest.AccuracyTxt(logtest.BenchmarkQwen3VL)))
 	f.Add([]byte("'exact_match': 1.2.3\r\nhash=\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, bench := range []string{BenchmarkLlama8B, BenchmarkGPTOSS, BenchmarkQwen3VL} {
+		for _, bench := range []string{logtest.BenchmarkLlama8B, logtest.BenchmarkGPTOSS, logtest.BenchmarkQwen3VL} {
 			r := mustRound("v6.1").Benchmarks[bench]
 			evalAccuracyTxt(b, r.accuracyMetrics(benchmark.ScenarioOffline), r.upper)
 			out, err := IngestEvaluatorOutput(bench, b)
@@ -53,7 +54,7 @@ func FuzzValidateSystem(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		ValidateSystem(b, "closed", "Org")
 		ValidateMeasurements(b)
-		systemTypeOf(b)
+		SystemType(b)
 	})
 }
 
@@ -78,7 +79,7 @@ func FuzzTruncatedLog(f *testing.F) {
 		if n < 0 || n > 1<<16 {
 			return
 		}
-		orig := []byte(fakeAccLog(n))
+		orig := []byte(logtest.FakeAccLog(n))
 		cut, ok := truncatedLog(orig)
 		if ok != (n >= viewableSize) {
 			t.Fatalf("n=%d ok=%v", n, ok)

@@ -3,32 +3,12 @@ package submission
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func TestPyRepr(t *testing.T) {
-	// Expected strings are Python 3's repr() of the same floats. Products are
-	// computed at run time (variables), as Python computes them; Go would fold
-	// constant expressions exactly.
-	tenth, fifth, ref := 0.1, 0.2, 38.7792
-	tests := []struct {
-		in   float64
-		want string
-	}{
-		{60.698, "60.698"}, {61, "61.0"}, {1150.38, "1150.38"}, {tenth + fifth, "0.30000000000000004"},
-		{1e16, "1e+16"}, {1.5e-5, "1.5e-05"}, {0.0001, "0.0001"}, {123456789012345.6, "123456789012345.6"},
-		{0, "0.0"}, {math.Copysign(0, -1), "-0.0"}, {-2.5, "-2.5"}, {math.Inf(1), "inf"}, {math.NaN(), "nan"},
-		{ref * 0.99, "38.391408000000006"}, // the checker's rouge1 target, as Python prints it
-	}
-	for _, tc := range tests {
-		if got := pyRepr(tc.in); got != tc.want {
-			t.Errorf("pyRepr(%v) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+)
 
 func TestIngestEvaluatorOutput(t *testing.T) {
 	tests := []struct {
@@ -69,9 +49,9 @@ func TestIngestEvaluatorOutput(t *testing.T) {
 
 func TestSystemTemplate(t *testing.T) {
 	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "cpuinfo"), "processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core Processor\nphysical id\t: 0\ncpu cores\t: 96\ncache size\t: 1024 KB\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 9654 96-Core Processor\nphysical id\t: 1\ncpu cores\t: 96\n")
-	mustWrite(t, filepath.Join(dir, "meminfo"), "MemTotal:       1584876544 kB\nMemFree: 1 kB\n")
-	mustWrite(t, filepath.Join(dir, "os-release"), "NAME=\"Ubuntu\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n")
+	logtest.MustWrite(t, filepath.Join(dir, "cpuinfo"), "processor\t: 0\nmodel name\t: AMD EPYC 9654 96-Core Processor\nphysical id\t: 0\ncpu cores\t: 96\ncache size\t: 1024 KB\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 9654 96-Core Processor\nphysical id\t: 1\ncpu cores\t: 96\n")
+	logtest.MustWrite(t, filepath.Join(dir, "meminfo"), "MemTotal:       1584876544 kB\nMemFree: 1 kB\n")
+	logtest.MustWrite(t, filepath.Join(dir, "os-release"), "NAME=\"Ubuntu\"\nPRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\n")
 	b, err := systemTemplate(readHostFacts(filepath.Join(dir, "cpuinfo"), filepath.Join(dir, "meminfo"), filepath.Join(dir, "os-release")))
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
 // TestCheckRefusesRunsWithFailuresOrAborts: a results tree whose run
@@ -26,12 +27,12 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := buildTree(t, round)
 			for _, kind := range []string{"performance/run_1", "accuracy"} {
-				dir := filepath.Join(scenDir(out, BenchmarkLlama8B, benchmark.ScenarioOffline), kind)
+				dir := filepath.Join(scenDir(out, logtest.BenchmarkLlama8B, benchmark.ScenarioOffline), kind)
 				if err := record.Write(dir, tc.info); err != nil {
 					t.Fatal(err)
 				}
 				ps := Check(out, round)
-				text := problemsText(ps)
+				text := logtest.ProblemsText(ps)
 				if tc.want == "" {
 					if len(ps) != 0 {
 						t.Errorf("%s: clean record refused:\n%s", kind, text)
@@ -42,8 +43,8 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 					t.Errorf("%s: want a problem in %s saying %q, got:\n%s", kind, record.File, tc.want, text)
 				}
 				// FileRun refuses to file such a log folder in the first place.
-				_, err := FileRun(RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
-					Kind: record.KindPerformance, LogDir: dir, UserConf: filepath.Join(out, "closed", "Org", "results", "sys1", BenchmarkLlama8B, benchmark.ScenarioOffline, "user.conf")})
+				_, err := FileRun(RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: logtest.BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
+					Kind: record.KindPerformance, LogDir: dir, UserConf: filepath.Join(out, "closed", "Org", "results", "sys1", logtest.BenchmarkLlama8B, benchmark.ScenarioOffline, "user.conf")})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s: FileRun = %v, want refused with %q", kind, err, tc.want)
 				}
@@ -57,10 +58,10 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 // not a pass.
 func TestCheckFailsEmptyDivision(t *testing.T) {
 	out := t.TempDir()
-	mustWrite(t, filepath.Join(out, "closed", ".keep"), "")
+	logtest.MustWrite(t, filepath.Join(out, "closed", ".keep"), "")
 	for _, dir := range []string{out, filepath.Join(out, "closed")} {
 		ps := Check(dir, "v6.1")
-		if text := problemsText(ps); len(ps) != 1 || !strings.Contains(text, "holds no submitter directory") {
+		if text := logtest.ProblemsText(ps); len(ps) != 1 || !strings.Contains(text, "holds no submitter directory") {
 			t.Errorf("Check(%s) = %s, want one problem naming the empty division", dir, text)
 		}
 	}

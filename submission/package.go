@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
 // PackageOptions configure Package.
@@ -81,11 +82,11 @@ func Package(opts PackageOptions) error {
 	if strings.TrimSpace(opts.SourceNote) == "" {
 		return errors.New("submission: SourceNote is required: say where the harness source is (repository URL and commit); it becomes src/README.md")
 	}
-	if !isDir(opts.ResultsDir) {
+	if !treefs.IsDir(opts.ResultsDir) {
 		return fmt.Errorf("submission: results directory %q does not exist", opts.ResultsDir)
 	}
 	dest := filepath.Join(opts.Out, opts.Division, opts.Submitter)
-	if exists(dest) {
+	if treefs.Exists(dest) {
 		return fmt.Errorf("submission: %s already exists: choose another --out or remove it", dest)
 	}
 
@@ -201,13 +202,13 @@ func Package(opts PackageOptions) error {
 		if err := write(filepath.Join(rel, "README.md"), readme); err != nil {
 			return err
 		}
-		if isDir(filepath.Join(dst, "accuracy")) {
+		if treefs.IsDir(filepath.Join(dst, "accuracy")) {
 			if _, err := TruncateAccuracyDir(dst, ""); err != nil {
 				return err
 			}
 		}
 		for _, t := range []string{TEST07, TEST09} {
-			if isDir(filepath.Join(dst, t, "accuracy")) {
+			if treefs.IsDir(filepath.Join(dst, t, "accuracy")) {
 				if _, err := TruncateAccuracyDir(filepath.Join(dst, t), t); err != nil {
 					return err
 				}
@@ -223,7 +224,7 @@ func Package(opts PackageOptions) error {
 // visibleDirs lists subdirectories not starting with ".".
 func visibleDirs(dir string) []string {
 	var out []string
-	for _, d := range listDirs(dir) {
+	for _, d := range treefs.ListDirs(dir) {
 		if !strings.HasPrefix(d, ".") {
 			out = append(out, d)
 		}
@@ -258,7 +259,7 @@ func copyScenario(src, dst string) error {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("submission: %s is not a regular file; the submission takes only files", p)
 		}
-		return copyFile(p, filepath.Join(dst, rel))
+		return treefs.CopyFile(p, filepath.Join(dst, rel))
 	})
 }
 
@@ -279,7 +280,7 @@ func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 	fmt.Fprintf(&b, "Results for MLPerf Inference %s, produced with the mlperf-go harness driving the official MLPerf LoadGen; requests went to the inference server named below over HTTP.\n", round)
 	for _, s := range runSections {
 		dir := filepath.Join(src, s.dir)
-		if !isDir(dir) {
+		if !treefs.IsDir(dir) {
 			continue
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n", s.title)

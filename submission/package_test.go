@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
 // llamaResults fills a results tree the way the CLI would: FileRun for the
@@ -20,7 +21,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 	t.Helper()
 	results, systems = t.TempDir(), t.TempDir()
 	uc := filepath.Join(t.TempDir(), "user.conf")
-	mustWrite(t, uc, "llama3_1-8b.Server.target_qps = 10\n")
+	logtest.MustWrite(t, uc, "llama3_1-8b.Server.target_qps = 10\n")
 	evalOut := []byte("\nResults\n\n{'rouge1': '38.9', 'rouge2': '16.1', 'rougeL': '24.6', 'rougeLsum': '35.9', 'gen_len': np.int64(8167644), 'gen_num': 13368}\n")
 	for _, scen := range []string{"Offline", "Server"} {
 		for _, kind := range []string{"performance", "accuracy", "TEST06"} {
@@ -29,18 +30,18 @@ func llamaResults(t *testing.T) (results, systems string) {
 			if kind == "accuracy" {
 				mode = "AccuracyOnly"
 			}
-			d := perfDetail("v6.1", BenchmarkLlama8B, scen, mode)
+			d := logtest.PerfDetail("v6.1", logtest.BenchmarkLlama8B, scen, mode)
 			acc := "[\n]\n"
 			switch kind {
 			case "TEST06":
-				d.warnings = []string{auditWarning}
+				d.Warnings = []string{logtest.AuditWarning}
 				acc = ""
 			case "accuracy":
-				acc = fakeAccLog(50000)
+				acc = logtest.FakeAccLog(50000)
 			}
-			writeLogDir(t, logDir, d, validSummary, acc)
+			logtest.WriteLogDir(t, logDir, d, logtest.ValidSummary, acc)
 			if kind == "TEST06" {
-				writeAccLog(t, filepath.Join(logDir, "x"), []sample{{data: []int32{5, 6, eot}, tokenData: []int32{5}, count: cnt(3)}})
+				logtest.WriteAccLog(t, filepath.Join(logDir, "x"), []logtest.Sample{{Data: []int32{5, 6, logtest.EOT}, TokenData: []int32{5}, Count: logtest.Cnt(3)}})
 				os.Rename(filepath.Join(logDir, "x", "accuracy", "mlperf_log_accuracy.json"), filepath.Join(logDir, "mlperf_log_accuracy.json"))
 			}
 			if err := record.Write(logDir, record.Run{
@@ -63,9 +64,9 @@ func llamaResults(t *testing.T) (results, systems string) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				mustWrite(t, filepath.Join(dir, "accuracy.txt"), string(txt))
+				logtest.MustWrite(t, filepath.Join(dir, "accuracy.txt"), string(txt))
 			case "TEST06":
-				if pass, err := VerifyTEST06(dir, TEST06Options{Scenario: scen, EOSTokenID: eot}); err != nil || !pass {
+				if pass, err := VerifyTEST06(dir, TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT}); err != nil || !pass {
 					t.Fatalf("TEST06 %s: pass=%v err=%v", scen, pass, err)
 				}
 			}
@@ -78,8 +79,8 @@ func llamaResults(t *testing.T) (results, systems string) {
 	filled := strings.NewReplacer(
 		`"TODO: the checkpoint you started from, e.g. the Hugging Face repo id"`, `"meta-llama/Llama-3.1-8B-Instruct"`,
 		`"TODO: e.g. bf16, fp8"`, `"bf16"`, `"TODO: e.g. none, or the quantization applied"`, `"none"`).Replace(string(m))
-	mustWrite(t, filepath.Join(results, "sys1", "llama3.1-8b", "measurements.json"), filled)
-	writeJSON(t, filepath.Join(systems, "sys1.json"), validSystemJSON("closed", "Org"))
+	logtest.MustWrite(t, filepath.Join(results, "sys1", "llama3.1-8b", "measurements.json"), filled)
+	logtest.WriteJSON(t, filepath.Join(systems, "sys1.json"), validSystemJSON("closed", "Org"))
 	return results, systems
 }
 
@@ -88,7 +89,7 @@ func TestPackageEndToEnd(t *testing.T) {
 	// A replaced run and a user note must be handled: the first left out, the
 	// second kept as notes.
 	os.MkdirAll(filepath.Join(results, "sys1/llama3.1-8b/Offline/.previous-accuracy-20261121T000000Z"), 0o755)
-	mustWrite(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/README.md"), "Ran on a quiet machine.\n")
+	logtest.MustWrite(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/README.md"), "Ran on a quiet machine.\n")
 	out := t.TempDir()
 	err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, Round: "v6.1",
 		SourceNote: "https://github.com/mlperf-go/mlperf-go at commit abc123"})
@@ -117,24 +118,24 @@ func TestPackageEndToEnd(t *testing.T) {
 	}
 	want = append([]string{"closed/Org/documentation/README.md"}, want...)
 	want = append(want, "closed/Org/src/README.md", "closed/Org/systems/sys1.json")
-	if diff := cmp.Diff(want, listTree(t, out)); diff != "" {
+	if diff := cmp.Diff(want, logtest.ListTree(t, out)); diff != "" {
 		t.Errorf("packaged tree (-want +got):\n%s", diff)
 	}
 	if ps := Check(out, "v6.1"); len(ps) != 0 {
-		t.Errorf("packaged tree has problems:\n%s", problemsText(ps))
+		t.Errorf("packaged tree has problems:\n%s", logtest.ProblemsText(ps))
 	}
 	scen := filepath.Join(out, "closed/Org/results/sys1/llama3.1-8b/Offline")
 	// Truncated as the official tool does, hash of the full log appended.
-	full := mustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/accuracy/mlperf_log_accuracy.json"))
+	full := logtest.MustRead(t, filepath.Join(results, "sys1/llama3.1-8b/Offline/accuracy/mlperf_log_accuracy.json"))
 	wantLog, hash := expectedTruncation(full)
-	if got := mustRead(t, filepath.Join(scen, "accuracy/mlperf_log_accuracy.json")); got != wantLog {
+	if got := logtest.MustRead(t, filepath.Join(scen, "accuracy/mlperf_log_accuracy.json")); got != wantLog {
 		t.Errorf("accuracy log not truncated as expected (%d bytes)", len(got))
 	}
-	txt := mustRead(t, filepath.Join(scen, "accuracy/accuracy.txt"))
+	txt := logtest.MustRead(t, filepath.Join(scen, "accuracy/accuracy.txt"))
 	if !strings.HasSuffix(txt, "'gen_len': 8167644, 'gen_num': 13368}\n\nhash="+hash+"\n") {
 		t.Errorf("accuracy.txt = %q", txt)
 	}
-	readme := mustRead(t, filepath.Join(scen, "README.md"))
+	readme := logtest.MustRead(t, filepath.Join(scen, "README.md"))
 	for _, s := range []string{
 		"mlperf-go run --benchmark llama3_1-8b --scenario Offline --mode performance --note 'it'\\''s'",
 		"- LoadGen version: 6.0.17", "- Engine: vLLM 0.11.0", "- Engine flags: `--max-num-seqs 256`",
@@ -160,7 +161,7 @@ func TestPackageRefusesInvalidInputs(t *testing.T) {
 	delete(sys, "cooling")
 	sys["status"] = "TODO: available, preview or rdi"
 	sys["accelerators_per_node"] = 0
-	writeJSON(t, filepath.Join(systems, "sys1.json"), sys)
+	logtest.WriteJSON(t, filepath.Join(systems, "sys1.json"), sys)
 	os.Remove(filepath.Join(results, "sys1/llama3.1-8b/measurements.json"))
 	out := t.TempDir()
 	err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, SourceNote: "src"})

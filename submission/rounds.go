@@ -16,10 +16,14 @@ import (
 // RESULT_FIELD_BENCHMARK_OVERWRITE, its accuracy targets) are registered with
 // it (benchmark.Benchmark.Rounds) and read from the registry.
 
-const (
-	minDurationMS     = 600000    // TEST_DURATION_MS
-	maxAccuracyLogLen = 10 * 1024 // MAX_ACCURACY_LOG_SIZE
-)
+// MinDurationMS is the shortest performance run the checker accepts, in
+// milliseconds (TEST_DURATION_MS: ten minutes).
+const MinDurationMS = 600000
+
+// MaxAccuracyLogSize is the largest mlperf_log_accuracy.json a submission
+// may hold, in bytes (MAX_ACCURACY_LOG_SIZE: 10,240); packaging truncates
+// larger logs to fit.
+const MaxAccuracyLogSize = 10 * 1024
 
 // Compliance test names.
 const (
@@ -91,6 +95,15 @@ var baseResultField = map[string]string{
 	benchmark.ScenarioServer:       "result_completed_samples_per_sec",
 	benchmark.ScenarioSingleStream: "early_stopping_latency_ss",
 	benchmark.ScenarioMultiStream:  "early_stopping_latency_ms",
+}
+
+// BaseResultField returns the detail-log key the checker reads a
+// performance run's result from for every benchmark (RESULT_FIELD_NEW),
+// by the effective_scenario LoadGen logged; "" for a scenario LoadGen does
+// not log. A benchmark may name a further field (BenchmarkRules.ResultField,
+// RESULT_FIELD_BENCHMARK_OVERWRITE) that must be present too.
+func BaseResultField(effectiveScenario string) string {
+	return baseResultField[effectiveScenario]
 }
 
 // LookupRound returns the rules of a round ("v6.0" or "v6.1"): its seeds
@@ -167,7 +180,7 @@ func RoundNames() []string {
 // submission directory: "llama3_1-8b" → "llama3.1-8b"), or an error naming
 // the known ones.
 func CanonicalBenchmark(name string) (string, error) {
-	b, err := lookupBenchmark(name)
+	b, err := LookupBenchmark(name)
 	if err != nil {
 		return "", err
 	}
@@ -200,8 +213,10 @@ func (b *BenchmarkRules) accuracyMetrics(scenario string) []accMetric {
 	return b.accuracy[benchmark.ScenarioServer]
 }
 
-// accuracySamples returns the dataset size an accuracy run in scenario must cover.
-func (b *BenchmarkRules) accuracySamples(scenario string) int64 {
+// AccuracySamples returns the dataset size an accuracy run in a scenario
+// directory must cover (the benchmark's per-scenario count, else the one
+// for every scenario).
+func (b *BenchmarkRules) AccuracySamples(scenario string) int64 {
 	if n, ok := b.AccuracySampleCount[scenario]; ok {
 		return n
 	}
@@ -210,11 +225,42 @@ func (b *BenchmarkRules) accuracySamples(scenario string) int64 {
 
 func sortStrings(s []string) { sort.Strings(s) }
 
-// lookupBenchmark is benchmark.Lookup with this package's error prefix.
-func lookupBenchmark(name string) (benchmark.Benchmark, error) {
+// LookupBenchmark is benchmark.Lookup with the submission packages' error
+// prefix: the registered benchmark of that name (either spelling,
+// "llama3_1-8b" or "llama3.1-8b"), or an error naming the known ones.
+func LookupBenchmark(name string) (benchmark.Benchmark, error) {
 	b, err := benchmark.Lookup(name)
 	if err != nil {
 		return b, fmt.Errorf("submission: %w", err)
 	}
 	return b, nil
+}
+
+// LookupCompliance returns compliance test test (TEST06, TEST07, TEST09)
+// of benchmark name as the benchmark registered it (its official
+// audit.config and constants), or an error naming the tests the benchmark
+// takes.
+func LookupCompliance(test, name string) (benchmark.Compliance, error) {
+	b, err := LookupBenchmark(name)
+	if err != nil {
+		return benchmark.Compliance{}, err
+	}
+	c, ok := b.Compliance[test]
+	if !ok {
+		return benchmark.Compliance{}, fmt.Errorf("submission: %s has no compliance test %q (it takes: %s)", b.SubmissionDir, test, complianceList(b))
+	}
+	return c, nil
+}
+
+// complianceList names b's compliance tests, or "none".
+func complianceList(b benchmark.Benchmark) string {
+	var t []string
+	for k := range b.Compliance {
+		t = append(t, k)
+	}
+	if len(t) == 0 {
+		return "none"
+	}
+	sort.Strings(t)
+	return strings.Join(t, ", ")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -155,6 +156,32 @@ func ValidateSystem(content []byte, division, submitter string) []string {
 	sortStrings(bad)
 	return bad
 }
+
+// SystemType returns a systems JSON's system_type when it is one the
+// checker accepts (datacenter, edge, "datacenter,edge", "edge,datacenter"),
+// and "" otherwise (no JSON object, no such field, another value).
+func SystemType(content []byte) string {
+	var s struct {
+		SystemType any `json:"system_type"`
+	}
+	if json.Unmarshal(content, &s) != nil {
+		return ""
+	}
+	t, _ := s.SystemType.(string)
+	if !oneOf(t, "datacenter", "edge", "datacenter,edge", "edge,datacenter") {
+		return ""
+	}
+	return t
+}
+
+// SystemFields returns the fields every systems/<system>.json must have, in
+// the checker's order (SYSTEM_DESC_REQUIRED_FIELDS), as a new slice.
+func SystemFields() []string { return slices.Clone(systemFields) }
+
+// SystemFieldNeedsValue reports whether a systems JSON field must also hold
+// a non-empty value (SYSTEM_DESC_MEANINGFUL_RESPONSE_REQUIRED_FIELDS); false
+// for the fields the checker lets be empty and for unknown names.
+func SystemFieldNeedsValue(field string) bool { return systemMeaningful[field] }
 
 func oneOf(s string, options ...string) bool {
 	for _, o := range options {
@@ -346,7 +373,7 @@ func ValidateMeasurements(content []byte) []string {
 // DIR/<system>/<benchmark>/measurements.json (all scenarios) or
 // DIR/<system>/<benchmark>/<Scenario>/measurements.json (one scenario).
 func MeasurementsTemplate(benchmark string) ([]byte, error) {
-	b, err := lookupBenchmark(benchmark)
+	b, err := LookupBenchmark(benchmark)
 	if err != nil {
 		return nil, err
 	}

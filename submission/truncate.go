@@ -8,18 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
 // viewableSize is how much of each end of an accuracy log the official
 // truncation keeps (VIEWABLE_SIZE in tools/submission/truncate_accuracy_log.py).
 const viewableSize = 4096
-
-// hashLine matches accuracy.txt's hash line as both the truncation tool and
-// the checker do: re.match(r"^hash=([\w\d]+)$", line) on a line that still
-// carries its "\n" (Python's "$" also matches just before a final newline).
-var hashLine = regexp.MustCompile(`^hash=([\w\d]+)\n?$`)
 
 // TruncateAccuracyDir applies the official truncation
 // (tools/submission/truncate_accuracy_log.py, truncate_results_dir and
@@ -49,8 +43,8 @@ func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 		return false, nil
 	}
 	accDir := filepath.Join(dir, "accuracy")
-	logPath := filepath.Join(accDir, accLogFile)
-	txtPath := filepath.Join(accDir, accTxtFile)
+	logPath := filepath.Join(accDir, AccuracyLogFile)
+	txtPath := filepath.Join(accDir, AccuracyTxtFile)
 	st, err := os.Stat(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: %s is missing: %w", logPath, err)
@@ -63,7 +57,7 @@ func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 		}
 		recorded = h
 	}
-	if recorded != "" && st.Size() < maxAccuracyLogLen {
+	if recorded != "" && st.Size() < MaxAccuracyLogSize {
 		return false, nil
 	}
 	orig, err := os.ReadFile(logPath)
@@ -124,8 +118,8 @@ func recordedHash(path string) (string, error) {
 		if strings.HasSuffix(line, "\r\n") {
 			line = line[:len(line)-2] + "\n"
 		}
-		if m := hashLine.FindStringSubmatch(line); m != nil {
-			return m[1], nil
+		if h, ok := ParseHashLine(line); ok {
+			return h, nil
 		}
 		if err != nil {
 			return "", nil

@@ -3,23 +3,13 @@ package submission
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// fakeAccLog returns an ASCII accuracy log of exactly n bytes whose every
-// byte position is recognisable (so wrong slices show up).
-func fakeAccLog(n int) string {
-	var b strings.Builder
-	b.WriteString("[\n")
-	for i := 0; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "{ \"seq_id\" : %d, \"qsl_idx\" : %d, \"data\" : \"%08X\" },\n", i, i*7, i*2654435761)
-	}
-	return b.String()[:n]
-}
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+)
 
 // expectedTruncation is the official algorithm's result computed from its
 // specification (tools/submission/truncate_accuracy_log.py: truncate_file keeps
@@ -66,19 +56,19 @@ func TestTruncateAccuracyDir(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			orig := fakeAccLog(tc.logSize)
+			orig := logtest.FakeAccLog(tc.logSize)
 			logPath := filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json")
 			txtPath := filepath.Join(dir, "accuracy", "accuracy.txt")
-			mustWrite(t, logPath, orig)
+			logtest.MustWrite(t, logPath, orig)
 			if tc.accTxt != nil {
-				mustWrite(t, txtPath, *tc.accTxt)
+				logtest.MustWrite(t, txtPath, *tc.accTxt)
 			}
 			changed, err := TruncateAccuracyDir(dir, tc.test)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tc.wantErr)
 				}
-				if mustRead(t, logPath) != orig {
+				if logtest.MustRead(t, logPath) != orig {
 					t.Error("log changed despite the error")
 				}
 				return
@@ -93,10 +83,10 @@ func TestTruncateAccuracyDir(t *testing.T) {
 			if !tc.wantChanged {
 				wantLog = orig
 			}
-			if got := mustRead(t, logPath); got != wantLog {
+			if got := logtest.MustRead(t, logPath); got != wantLog {
 				t.Errorf("log: got %d bytes, want %d bytes", len(got), len(wantLog))
 			}
-			if got, want := mustRead(t, txtPath), tc.wantTxt(orig, hash); got != want {
+			if got, want := logtest.MustRead(t, txtPath), tc.wantTxt(orig, hash); got != want {
 				t.Errorf("accuracy.txt = %q, want %q", got, want)
 			}
 		})
@@ -105,13 +95,13 @@ func TestTruncateAccuracyDir(t *testing.T) {
 
 func TestTruncateLeavesTEST06Alone(t *testing.T) {
 	dir := t.TempDir()
-	orig := fakeAccLog(50000)
-	mustWrite(t, filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json"), orig)
+	orig := logtest.FakeAccLog(50000)
+	logtest.MustWrite(t, filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json"), orig)
 	changed, err := TruncateAccuracyDir(dir, TEST06)
 	if err != nil || changed {
 		t.Fatalf("changed=%v err=%v, want untouched", changed, err)
 	}
-	if mustRead(t, filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json")) != orig {
+	if logtest.MustRead(t, filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json")) != orig {
 		t.Error("TEST06 log changed")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "accuracy", "accuracy.txt")); !os.IsNotExist(err) {

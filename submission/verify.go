@@ -21,13 +21,9 @@ type VerifyOptions struct {
 // accuracy script. ran is false when the test could not be verified here
 // (TEST07 without a script); pass says whether it passed.
 func VerifyCompliance(ctx context.Context, testDir, name, test string, o VerifyOptions) (ran, pass bool, err error) {
-	b, err := lookupBenchmark(name)
+	c, err := LookupCompliance(test, name)
 	if err != nil {
 		return false, false, err
-	}
-	c, ok := b.Compliance[test]
-	if !ok {
-		return false, false, fmt.Errorf("submission: %s has no compliance test %q (it takes: %s)", b.SubmissionDir, test, complianceList(b))
 	}
 	switch test {
 	case TEST06:

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
 // TestVerifyCompliance: the dispatch picks the verification and the
@@ -17,17 +19,17 @@ func TestVerifyCompliance(t *testing.T) {
 	// One response ending in two <|eot_id|>: TEST06's EOS check fails only
 	// if the dispatch passed the benchmark's EOS id (the reference's default
 	// is 2).
-	writeAccLog(t, dir, []sample{{data: []int32{5, eot, eot}, count: cnt(3)}})
+	logtest.WriteAccLog(t, dir, []logtest.Sample{{Data: []int32{5, logtest.EOT, logtest.EOT}, Count: logtest.Cnt(3)}})
 	ran, pass, err := VerifyCompliance(ctx, dir, "llama3_1-8b", TEST06, VerifyOptions{Scenario: "Offline"})
 	if err != nil || !ran || pass {
 		t.Errorf("TEST06: ran %v pass %v err %v; want ran, failed", ran, pass, err)
 	}
-	if got := mustRead(t, filepath.Join(dir, "verify_accuracy.txt")); !strings.Contains(got, "EOS check pass: False") {
+	if got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")); !strings.Contains(got, "EOS check pass: False") {
 		t.Errorf("verify_accuracy.txt:\n%s", got)
 	}
 
 	dir = t.TempDir()
-	writeAccLog(t, dir, lenSamples(1100, 1300))
+	logtest.WriteAccLog(t, dir, logtest.LenSamples(1100, 1300))
 	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST09, VerifyOptions{Scenario: "Offline"}); err != nil || !ran || !pass {
 		t.Errorf("TEST09: ran %v pass %v err %v", ran, pass, err)
 	}

@@ -1,0 +1,48 @@
+package submission
+
+import (
+	"path/filepath"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+)
+
+// The files of a run in a results tree, named as LoadGen writes them (the
+// three mlperf_log_* files), as the accuracy evaluators' output is filed
+// (accuracy.txt) and as the checker requires per scenario (user.conf).
+const (
+	SummaryFile     = "mlperf_log_summary.txt"
+	DetailFile      = "mlperf_log_detail.txt"
+	AccuracyLogFile = "mlperf_log_accuracy.json"
+	AccuracyTxtFile = "accuracy.txt"
+	UserConfFile    = "user.conf"
+)
+
+// PreviousPrefix starts the name of a directory (or file) that filing moved
+// aside because a new run replaced it (".previous-<name>-<UTC time>").
+// Packaging never copies such entries and the check reports them.
+const PreviousPrefix = ".previous-"
+
+// LoggedScenario is the effective_scenario LoadGen writes for a scenario
+// directory: Interactive is LoadGen's Server scenario with tighter limits;
+// every other scenario is logged under its own name.
+func LoggedScenario(dirScenario string) string {
+	if dirScenario == benchmark.ScenarioInteractive {
+		return benchmark.ScenarioServer
+	}
+	return dirScenario
+}
+
+// ScenarioDir returns DIR/<system>/<benchmark>/<Scenario> with the names
+// spelled as runs are filed (the checker's benchmark and scenario names),
+// e.g. for writing accuracy.txt into its accuracy/ subdirectory.
+func ScenarioDir(resultsDir, system, benchmark, scenario string) (string, error) {
+	bench, err := CanonicalBenchmark(benchmark)
+	if err != nil {
+		return "", err
+	}
+	scen, err := CanonicalScenario(scenario)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(resultsDir, system, bench, scen), nil
+}
