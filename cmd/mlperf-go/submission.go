@@ -12,6 +12,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/check"
+	"github.com/mlperf-go/mlperf-go/submission/pack"
 )
 
 func submissionCommand() *cli.Command {
@@ -46,7 +48,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					if note == "" {
 						note = "Harness: mlperf-go " + buildinfo.Version + "\n\n" + buildinfo.String()
 					}
-					err := submission.Package(submission.PackageOptions{
+					err := pack.Package(pack.PackageOptions{
 						Division: c.String("division"), Submitter: c.String("submitter"),
 						ResultsDir: c.String("results"), SystemsDir: c.String("systems"),
 						Out: c.String("out"), Round: round, SourceNote: note,
@@ -79,7 +81,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					if round == "" {
 						round = defaultRound()
 					}
-					problems := submission.Check(out, round)
+					problems := check.Check(out, round)
 					for _, p := range problems {
 						fmt.Fprintln(c.App.Writer, p)
 					}

@@ -1,4 +1,4 @@
-package submission
+package pack
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package submission
+package check
 
 import (
 	"path/filepath"
@@ -7,7 +7,9 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treetest"
 )
 
 // TestCheckRefusesRunsWithFailuresOrAborts: a results tree whose run
@@ -25,9 +27,9 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 		{"aborted", record.Run{Outcome: record.Aborted, OutcomeReason: "interrupted by terminated"}, "aborted (interrupted by terminated)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := buildTree(t, round)
+			out := treetest.BuildTree(t, round)
 			for _, kind := range []string{"performance/run_1", "accuracy"} {
-				dir := filepath.Join(scenDir(out, logtest.BenchmarkLlama8B, benchmark.ScenarioOffline), kind)
+				dir := filepath.Join(treetest.ScenDir(out, logtest.BenchmarkLlama8B, benchmark.ScenarioOffline), kind)
 				if err := record.Write(dir, tc.info); err != nil {
 					t.Fatal(err)
 				}
@@ -43,7 +45,7 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 					t.Errorf("%s: want a problem in %s saying %q, got:\n%s", kind, record.File, tc.want, text)
 				}
 				// FileRun refuses to file such a log folder in the first place.
-				_, err := FileRun(RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: logtest.BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
+				_, err := submission.FileRun(submission.RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: logtest.BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
 					Kind: record.KindPerformance, LogDir: dir, UserConf: filepath.Join(out, "closed", "Org", "results", "sys1", logtest.BenchmarkLlama8B, benchmark.ScenarioOffline, "user.conf")})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s: FileRun = %v, want refused with %q", kind, err, tc.want)

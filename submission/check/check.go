@@ -1,4 +1,8 @@
-package submission
+// Package check is a preflight over a packaged MLPerf Inference submission:
+// Check replays the official checker's rules for a round
+// (mlcommons/inference tools/submission/submission_checker), plus a few
+// stricter ones, and says for each problem what is wrong and how to fix it.
+package check
 
 import (
 	"fmt"
@@ -12,6 +16,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
@@ -32,7 +37,7 @@ func (p Problem) String() string {
 
 // checker accumulates problems.
 type checker struct {
-	round    *Round
+	round    *submission.Round
 	problems []Problem
 }
 
@@ -70,7 +75,7 @@ func (c *checker) add(file, fix, format string, args ...any) {
 //     verify_accuracy.txt first-token (True or Skipped), EOS and sample-length
 //     lines; TEST07 verify_accuracy.txt and TEST09 verify_output_len.txt say
 //     TEST PASS.
-//   - systems JSON: ValidateSystem.
+//   - systems JSON: submission.ValidateSystem.
 //
 // Stricter than the official checker, on purpose: a performance summary that
 // says "Result is : INVALID" (or result_validity not VALID) is refused, as are
@@ -79,7 +84,7 @@ func (c *checker) add(file, fix, format string, args ...any) {
 // and Interactive runs are held to the Interactive TTFT/TPOT and latency
 // limits (the checker, seeing effective_scenario Server, applies Server's).
 func Check(dir string, round string) []Problem {
-	r, err := LookupRound(round)
+	r, err := submission.LookupRound(round)
 	if err != nil {
 		return []Problem{{File: dir, Msg: err.Error(), Fix: "pass --round v6.0 or v6.1"}}
 	}
@@ -129,10 +134,10 @@ func (c *checker) checkSubmitter(dir, division, submitter string) {
 		if err != nil {
 			c.add(sysJSON, "write it (mlperf-go submission system-template gives a start) and package again", "systems JSON for results/%s is missing (the checker crashes without it)", system)
 		} else {
-			for _, msg := range ValidateSystem(b, division, submitter) {
+			for _, msg := range submission.ValidateSystem(b, division, submitter) {
 				c.add(sysJSON, "edit the systems JSON", "%s", msg)
 			}
-			systemType = SystemType(b)
+			systemType = submission.SystemType(b)
 		}
 		c.checkSystem(filepath.Join(results, system), division, systemType)
 	}
@@ -141,7 +146,7 @@ func (c *checker) checkSubmitter(dir, division, submitter string) {
 func (c *checker) checkSystem(dir, division, systemType string) {
 	for _, bdir := range treefs.ListDirs(dir) {
 		path := filepath.Join(dir, bdir)
-		bench, err := CanonicalBenchmark(bdir)
+		bench, err := submission.CanonicalBenchmark(bdir)
 		if err != nil {
 			c.add(path, "remove it or rename it to the checker's benchmark name", "unknown benchmark directory %q", bdir)
 			continue
@@ -152,7 +157,7 @@ func (c *checker) checkSystem(dir, division, systemType string) {
 			c.checkScenarioSet(path, rules, systemType, scens)
 		}
 		for _, s := range scens {
-			scen, err := CanonicalScenario(s)
+			scen, err := submission.CanonicalScenario(s)
 			if err != nil {
 				if division == "open" { // closed/network: reported by checkScenarioSet
 					c.add(filepath.Join(path, s), "remove it or rename it to a scenario name", "%q is not a scenario directory", s)
@@ -165,7 +170,7 @@ func (c *checker) checkSystem(dir, division, systemType string) {
 }
 
 // checkScenarioSet replays loader.py check_scenarios.
-func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemType string, dirs []string) {
+func (c *checker) checkScenarioSet(path string, rules *submission.BenchmarkRules, systemType string, dirs []string) {
 	if systemType == "" {
 		return // the systems JSON problem is reported already
 	}
@@ -194,7 +199,7 @@ func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemTyp
 	for _, d := range dirs {
 		if !oneOfFold(d, req) && !oneOfFold(d, opt) {
 			fix := "remove it"
-			if strings.HasPrefix(d, PreviousPrefix) {
+			if strings.HasPrefix(d, submission.PreviousPrefix) {
 				fix = "remove it: it is a run mlperf-go moved aside, not part of the submission"
 			}
 			c.add(filepath.Join(path, d), fix, "scenario directory %q is not allowed for %s in round %s (the checker fails the benchmark)", d, rules.Name, c.round.Name)
@@ -202,8 +207,8 @@ func (c *checker) checkScenarioSet(path string, rules *BenchmarkRules, systemTyp
 	}
 }
 
-func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, scen string) {
-	for _, f := range []string{"README.md", UserConfFile} {
+func (c *checker) checkScenario(dir, division string, rules *submission.BenchmarkRules, scen string) {
+	for _, f := range []string{"README.md", submission.UserConfFile} {
 		p := filepath.Join(dir, f)
 		st, err := os.Stat(p)
 		switch {
@@ -217,12 +222,12 @@ func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, sce
 	if b, err := os.ReadFile(mp); err != nil {
 		c.add(mp, "write it (mlperf-go can generate a template) and package again", "measurements.json is missing")
 	} else {
-		for _, msg := range ValidateMeasurements(b) {
+		for _, msg := range submission.ValidateMeasurements(b) {
 			c.add(mp, "edit measurements.json", "%s", msg)
 		}
 	}
 	for _, e := range treefs.ListDirs(dir) {
-		if strings.HasPrefix(e, PreviousPrefix) {
+		if strings.HasPrefix(e, submission.PreviousPrefix) {
 			c.add(filepath.Join(dir, e), "remove it: it is an earlier run mlperf-go moved aside", "leftover replaced run in the submission")
 		}
 	}
@@ -235,16 +240,16 @@ func (c *checker) checkScenario(dir, division string, rules *BenchmarkRules, sce
 	}
 }
 
-func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, scen string) {
+func (c *checker) checkPerformance(dir, division string, rules *submission.BenchmarkRules, scen string) {
 	const rerun = "fix the run settings and re-run the performance run (mlperf-go run --replace)"
 	c.checkRunRecord(dir)
-	summary := filepath.Join(dir, SummaryFile)
+	summary := filepath.Join(dir, submission.SummaryFile)
 	if sum, err := mllog.ReadSummary(summary); err != nil {
 		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
 	} else if v := sum.Result; v != "VALID" {
 		c.add(summary, "read the summary's reasons (min duration, min queries, latency/early stopping) and re-run with settings that make LoadGen report VALID", "LoadGen reported \"Result is : %s\"; the official checker would not notice, the results review would", v)
 	}
-	detailPath := filepath.Join(dir, DetailFile)
+	detailPath := filepath.Join(dir, submission.DetailFile)
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		c.add(detailPath, "file the performance run's LoadGen logs", "cannot read detail log: %v", err)
@@ -260,12 +265,12 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 		c.add(detailPath, "file a performance-mode run here", "effective_test_mode is %q, not PerformanceOnly", mode)
 	}
 	logged, _ := d.Text("effective_scenario")
-	if want := LoggedScenario(scen); logged != want {
+	if want := submission.LoggedScenario(scen); logged != want {
 		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s (LoadGen logs it as %q)", logged, scen, want)
 		return // the remaining rules depend on the scenario
 	}
 	c.checkSeeds(detailPath, d)
-	c.minInt(d, detailPath, "effective_min_duration_ms", MinDurationMS, rerun)
+	c.minInt(d, detailPath, "effective_min_duration_ms", submission.MinDurationMS, rerun)
 	c.minInt(d, detailPath, "effective_performance_sample_count", rules.PerformanceSampleCount, "do not override performance_sample_count below the benchmark's ("+strconv.FormatInt(rules.PerformanceSampleCount, 10)+")")
 	earlyStopping := logged == benchmark.ScenarioServer || logged == benchmark.ScenarioSingleStream || logged == benchmark.ScenarioMultiStream
 	if !earlyStopping {
@@ -314,7 +319,7 @@ func (c *checker) checkPerformance(dir, division string, rules *BenchmarkRules, 
 	}
 	// get_performance_metric_check reads RESULT_FIELD_NEW's field first and
 	// the benchmark's overwrite second; a missing one crashes the check.
-	for _, field := range []string{BaseResultField(logged), rules.ResultField[logged]} {
+	for _, field := range []string{submission.BaseResultField(logged), rules.ResultField[logged]} {
 		if field == "" {
 			continue
 		}
@@ -352,15 +357,15 @@ func (c *checker) minInt(d *mllog.Detail, path, key string, min int64, fix strin
 	}
 }
 
-func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, scen string) {
+func (c *checker) checkAccuracy(dir, division string, rules *submission.BenchmarkRules, scen string) {
 	rerun := "re-run the accuracy run and the evaluator"
 	c.checkRunRecord(dir)
-	for _, f := range []string{SummaryFile, DetailFile, AccuracyTxtFile, AccuracyLogFile} {
+	for _, f := range []string{submission.SummaryFile, submission.DetailFile, submission.AccuracyTxtFile, submission.AccuracyLogFile} {
 		if !treefs.Exists(filepath.Join(dir, f)) {
 			c.add(filepath.Join(dir, f), rerun, "accuracy run file %s is missing", f)
 		}
 	}
-	txt := filepath.Join(dir, AccuracyTxtFile)
+	txt := filepath.Join(dir, submission.AccuracyTxtFile)
 	if b, err := os.ReadFile(txt); err == nil {
 		problems, hash := rules.JudgeAccuracyTxt(b, scen)
 		if division != "open" {
@@ -372,11 +377,11 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 			c.add(txt, "package with mlperf-go submission package, which truncates the log and appends the hash", "no hash= line (the accuracy log was not truncated by the official procedure)")
 		}
 	}
-	logPath := filepath.Join(dir, AccuracyLogFile)
-	if st, err := os.Stat(logPath); err == nil && st.Size() > MaxAccuracyLogSize {
-		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), MaxAccuracyLogSize)
+	logPath := filepath.Join(dir, submission.AccuracyLogFile)
+	if st, err := os.Stat(logPath); err == nil && st.Size() > submission.MaxAccuracyLogSize {
+		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), submission.MaxAccuracyLogSize)
 	}
-	detailPath := filepath.Join(dir, DetailFile)
+	detailPath := filepath.Join(dir, submission.DetailFile)
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		if treefs.Exists(detailPath) {
@@ -390,7 +395,7 @@ func (c *checker) checkAccuracy(dir, division string, rules *BenchmarkRules, sce
 	if mode, _ := d.Text("effective_test_mode"); mode != "AccuracyOnly" {
 		c.add(detailPath, "file an accuracy-mode run here", "effective_test_mode is %q, not AccuracyOnly", mode)
 	}
-	if logged, _ := d.Text("effective_scenario"); logged != LoggedScenario(scen) {
+	if logged, _ := d.Text("effective_scenario"); logged != submission.LoggedScenario(scen) {
 		c.add(detailPath, "file the run under the scenario it ran", "effective_scenario is %q but the directory is %s", logged, scen)
 	}
 	want := rules.AccuracySamples(scen)
@@ -412,7 +417,7 @@ func (c *checker) checkCompliance(dir, test string) {
 	}
 	c.checkRunRecord(filepath.Join(dir, "performance", "run_1"))
 	switch test {
-	case TEST06:
+	case submission.TEST06:
 		p := filepath.Join(dir, "verify_accuracy.txt")
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -432,9 +437,9 @@ func (c *checker) checkCompliance(dir, test string) {
 		if !lines["Sample length check pass: True"] {
 			c.add(p, "report the token count of exactly the returned tokens", "TEST06 sample length check did not pass")
 		}
-	case TEST07, TEST09:
+	case submission.TEST07, submission.TEST09:
 		name := "verify_accuracy.txt"
-		if test == TEST09 {
+		if test == submission.TEST09 {
 			name = "verify_output_len.txt"
 		}
 		p := filepath.Join(dir, name)
@@ -463,7 +468,7 @@ func oneOfFold(s string, list []string) bool {
 // checkRunRecord refuses a run whose mlperf-go run record says samples
 // failed or the test was aborted: LoadGen's logs cannot show either (a
 // failed sample is completed empty and counts as done). A tree filed by
-// FileRun keeps the record; a packaged one has none, and nothing is
+// submission.FileRun keeps the record; a packaged one has none, and nothing is
 // checked then.
 func (c *checker) checkRunRecord(dir string) {
 	path := filepath.Join(dir, record.File)

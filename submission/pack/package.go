@@ -1,4 +1,10 @@
-package submission
+// Package pack builds an official MLPerf Inference submission from a results
+// tree: OUT/<division>/<submitter>/{src,systems,documentation,results}, each
+// scenario's README generated from its run records, accuracy logs truncated
+// as tools/submission/truncate_accuracy_log.py does. It validates everything
+// before writing and builds in a staging directory, so a failure leaves no
+// partial submission; judging the result is the check package's job.
+package pack
 
 import (
 	"encoding/json"
@@ -11,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
@@ -21,7 +28,7 @@ type PackageOptions struct {
 	// Submitter is the organization's directory name; systems JSON files
 	// must name the same submitter.
 	Submitter string
-	// ResultsDir is the results tree FileRun filled
+	// ResultsDir is the results tree submission.FileRun filled
 	// (DIR/<system>/<benchmark>/<Scenario>/…).
 	ResultsDir string
 	// SystemsDir holds <system>.json for every system in ResultsDir.
@@ -29,8 +36,8 @@ type PackageOptions struct {
 	// Out is where the submission is built: Out/<division>/<submitter>/ must
 	// not exist yet.
 	Out string
-	// Round is "v6.0" or "v6.1"; default DefaultRound. It is recorded in the
-	// READMEs; Check applies the round's rules.
+	// Round is "v6.0" or "v6.1"; default submission.DefaultRound. It is recorded in the
+	// READMEs; check.Check applies the round's rules.
 	Round string
 	// SourceNote says where the harness source is (e.g. the mlperf-go
 	// repository URL and commit); it becomes src/README.md. Required: the
@@ -43,7 +50,7 @@ type PackageOptions struct {
 //	OUT/<division>/<submitter>/
 //	  src/README.md                      SourceNote
 //	  documentation/README.md            how the results were produced (generated)
-//	  systems/<system>.json              copied from SystemsDir after ValidateSystem
+//	  systems/<system>.json              copied from SystemsDir after submission.ValidateSystem
 //	  results/<system>/<benchmark>/<Scenario>/
 //	    README.md                        generated from the runs' run-info JSON
 //	    user.conf, measurements.json, performance/, accuracy/, TEST0x/
@@ -51,12 +58,12 @@ type PackageOptions struct {
 // measurements.json is taken from the scenario directory of the results tree
 // or, failing that, from its benchmark directory
 // (DIR/<system>/<benchmark>/measurements.json, shared by all scenarios);
-// MeasurementsTemplate writes a starting point. Everything is validated
+// submission.MeasurementsTemplate writes a starting point. Everything is validated
 // before anything is written, and the error lists every problem (each bad
 // systems field, each missing or unfilled measurements.json).
 //
 // Copying leaves out what is not part of a submission: entries whose names
-// start with "." (runs FileRun moved aside) and the run-info JSON files. A
+// start with "." (runs submission.FileRun moved aside) and the run-info JSON files. A
 // README.md the user put in a scenario directory is kept as the "Notes"
 // section of the generated one. Accuracy logs are then truncated exactly as
 // tools/submission/truncate_accuracy_log.py does (TruncateAccuracyDir): the
@@ -64,12 +71,12 @@ type PackageOptions struct {
 // results tree. The tree is built in a temporary directory under Out and
 // renamed into place at the end, so a failure leaves no partial submission.
 //
-// Package does not judge the results; run Check on Out afterwards.
+// Package does not judge the results; run check.Check on Out afterwards.
 func Package(opts PackageOptions) error {
 	if opts.Round == "" {
-		opts.Round = DefaultRound
+		opts.Round = submission.DefaultRound
 	}
-	round, err := LookupRound(opts.Round)
+	round, err := submission.LookupRound(opts.Round)
 	if err != nil {
 		return err
 	}
@@ -109,13 +116,13 @@ func Package(opts PackageOptions) error {
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: missing (mlperf-go submission system-template writes a starting point)", sysPath))
 		} else {
-			for _, msg := range ValidateSystem(b, opts.Division, opts.Submitter) {
+			for _, msg := range submission.ValidateSystem(b, opts.Division, opts.Submitter) {
 				problems = append(problems, sysPath+": "+msg)
 			}
 			systemsJSON[system] = b
 		}
 		for _, bdir := range visibleDirs(filepath.Join(opts.ResultsDir, system)) {
-			bench, err := CanonicalBenchmark(bdir)
+			bench, err := submission.CanonicalBenchmark(bdir)
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s: %v", filepath.Join(opts.ResultsDir, system, bdir), err))
 				continue
@@ -126,7 +133,7 @@ func Package(opts PackageOptions) error {
 			}
 			benchDir := filepath.Join(opts.ResultsDir, system, bdir)
 			for _, sdir := range visibleDirs(benchDir) {
-				scen, err := CanonicalScenario(sdir)
+				scen, err := submission.CanonicalScenario(sdir)
 				if err != nil {
 					problems = append(problems, fmt.Sprintf("%s: %v", filepath.Join(benchDir, sdir), err))
 					continue
@@ -141,7 +148,7 @@ func Package(opts PackageOptions) error {
 				if err != nil {
 					problems = append(problems, fmt.Sprintf("%s: no measurements.json in the scenario or benchmark directory (mlperf-go can write a template to fill)", p.src))
 				} else {
-					for _, msg := range ValidateMeasurements(m) {
+					for _, msg := range submission.ValidateMeasurements(m) {
 						problems = append(problems, mPath+": "+msg)
 					}
 				}
@@ -207,7 +214,7 @@ func Package(opts PackageOptions) error {
 				return err
 			}
 		}
-		for _, t := range []string{TEST07, TEST09} {
+		for _, t := range []string{submission.TEST07, submission.TEST09} {
 			if treefs.IsDir(filepath.Join(dst, t, "accuracy")) {
 				if _, err := TruncateAccuracyDir(filepath.Join(dst, t), t); err != nil {
 					return err
@@ -267,13 +274,13 @@ func copyScenario(src, dst string) error {
 var runSections = []struct{ title, dir string }{
 	{"Performance run", filepath.Join("performance", "run_1")},
 	{"Accuracy run", "accuracy"},
-	{"Compliance run TEST06", filepath.Join(TEST06, "performance", "run_1")},
-	{"Compliance run TEST07", filepath.Join(TEST07, "performance", "run_1")},
-	{"Compliance run TEST09", filepath.Join(TEST09, "performance", "run_1")},
+	{"Compliance run TEST06", filepath.Join(submission.TEST06, "performance", "run_1")},
+	{"Compliance run TEST07", filepath.Join(submission.TEST07, "performance", "run_1")},
+	{"Compliance run TEST09", filepath.Join(submission.TEST09, "performance", "run_1")},
 }
 
 // scenarioReadme writes the README.md for one scenario from the run-info
-// JSON files FileRun filed, plus the user's own README.md as notes.
+// JSON files submission.FileRun filed, plus the user's own README.md as notes.
 func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s, %s scenario, on %s\n\n", bench, scen, system)

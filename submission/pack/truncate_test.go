@@ -1,4 +1,4 @@
-package submission
+package pack
 
 import (
 	"crypto/sha256"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
@@ -47,9 +48,9 @@ func TestTruncateAccuracyDir(t *testing.T) {
 			wantTxt: func(string, string) string { return "s\nhash=deadbeef\n" }},
 		{name: "CRLF hash line counts", logSize: 9000, accTxt: ptr("s\r\nhash=deadbeef\r\n"), wantChanged: false,
 			wantTxt: func(string, string) string { return "s\r\nhash=deadbeef\r\n" }},
-		{name: "TEST07 writes a fresh accuracy.txt", test: TEST07, logSize: 30000, accTxt: nil, wantChanged: true,
+		{name: "TEST07 writes a fresh accuracy.txt", test: submission.TEST07, logSize: 30000, accTxt: nil, wantChanged: true,
 			wantTxt: func(_, h string) string { return "hash=" + h + "\n" }},
-		{name: "TEST09 replaces an existing accuracy.txt", test: TEST09, logSize: 30000, accTxt: ptr("old\nhash=1\n"), wantChanged: true,
+		{name: "TEST09 replaces an existing accuracy.txt", test: submission.TEST09, logSize: 30000, accTxt: ptr("old\nhash=1\n"), wantChanged: true,
 			wantTxt: func(_, h string) string { return "hash=" + h + "\n" }},
 		{name: "missing accuracy.txt", logSize: 20000, accTxt: nil, wantErr: "accuracy.txt"},
 	}
@@ -97,7 +98,7 @@ func TestTruncateLeavesTEST06Alone(t *testing.T) {
 	dir := t.TempDir()
 	orig := logtest.FakeAccLog(50000)
 	logtest.MustWrite(t, filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json"), orig)
-	changed, err := TruncateAccuracyDir(dir, TEST06)
+	changed, err := TruncateAccuracyDir(dir, submission.TEST06)
 	if err != nil || changed {
 		t.Fatalf("changed=%v err=%v, want untouched", changed, err)
 	}

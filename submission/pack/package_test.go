@@ -1,4 +1,4 @@
-package submission
+package pack
 
 import (
 	"os"
@@ -10,7 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/check"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treetest"
 )
 
 // llamaResults fills a results tree the way the CLI would: FileRun for the
@@ -54,25 +57,25 @@ func llamaResults(t *testing.T) (results, systems string) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			dir, err := FileRun(RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: record.Kind(kind), LogDir: logDir, UserConf: uc})
+			dir, err := submission.FileRun(submission.RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: record.Kind(kind), LogDir: logDir, UserConf: uc})
 			if err != nil {
 				t.Fatalf("%s %s: %v", scen, kind, err)
 			}
 			switch kind {
 			case "accuracy":
-				txt, err := IngestEvaluatorOutput("llama3_1-8b", evalOut)
+				txt, err := submission.IngestEvaluatorOutput("llama3_1-8b", evalOut)
 				if err != nil {
 					t.Fatal(err)
 				}
 				logtest.MustWrite(t, filepath.Join(dir, "accuracy.txt"), string(txt))
 			case "TEST06":
-				if pass, err := VerifyTEST06(dir, TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT}); err != nil || !pass {
+				if pass, err := submission.VerifyTEST06(dir, submission.TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT}); err != nil || !pass {
 					t.Fatalf("TEST06 %s: pass=%v err=%v", scen, pass, err)
 				}
 			}
 		}
 	}
-	m, err := MeasurementsTemplate("llama3_1-8b")
+	m, err := submission.MeasurementsTemplate("llama3_1-8b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +83,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 		`"TODO: the checkpoint you started from, e.g. the Hugging Face repo id"`, `"meta-llama/Llama-3.1-8B-Instruct"`,
 		`"TODO: e.g. bf16, fp8"`, `"bf16"`, `"TODO: e.g. none, or the quantization applied"`, `"none"`).Replace(string(m))
 	logtest.MustWrite(t, filepath.Join(results, "sys1", "llama3.1-8b", "measurements.json"), filled)
-	logtest.WriteJSON(t, filepath.Join(systems, "sys1.json"), validSystemJSON("closed", "Org"))
+	logtest.WriteJSON(t, filepath.Join(systems, "sys1.json"), treetest.ValidSystemJSON("closed", "Org"))
 	return results, systems
 }
 
@@ -121,7 +124,7 @@ func TestPackageEndToEnd(t *testing.T) {
 	if diff := cmp.Diff(want, logtest.ListTree(t, out)); diff != "" {
 		t.Errorf("packaged tree (-want +got):\n%s", diff)
 	}
-	if ps := Check(out, "v6.1"); len(ps) != 0 {
+	if ps := check.Check(out, "v6.1"); len(ps) != 0 {
 		t.Errorf("packaged tree has problems:\n%s", logtest.ProblemsText(ps))
 	}
 	scen := filepath.Join(out, "closed/Org/results/sys1/llama3.1-8b/Offline")
@@ -157,7 +160,7 @@ func TestPackageEndToEnd(t *testing.T) {
 
 func TestPackageRefusesInvalidInputs(t *testing.T) {
 	results, systems := llamaResults(t)
-	sys := validSystemJSON("closed", "Org")
+	sys := treetest.ValidSystemJSON("closed", "Org")
 	delete(sys, "cooling")
 	sys["status"] = "TODO: available, preview or rdi"
 	sys["accelerators_per_node"] = 0

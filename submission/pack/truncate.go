@@ -1,4 +1,4 @@
-package submission
+package pack
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // viewableSize is how much of each end of an accuracy log the official
@@ -38,26 +40,26 @@ const viewableSize = 4096
 // slices bytes.
 func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 	switch test {
-	case "", TEST07, TEST09, "TEST01":
+	case "", submission.TEST07, submission.TEST09, "TEST01":
 	default:
 		return false, nil
 	}
 	accDir := filepath.Join(dir, "accuracy")
-	logPath := filepath.Join(accDir, AccuracyLogFile)
-	txtPath := filepath.Join(accDir, AccuracyTxtFile)
+	logPath := filepath.Join(accDir, submission.AccuracyLogFile)
+	txtPath := filepath.Join(accDir, submission.AccuracyTxtFile)
 	st, err := os.Stat(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: %s is missing: %w", logPath, err)
 	}
 	recorded := ""
-	if test != TEST07 && test != TEST09 {
+	if test != submission.TEST07 && test != submission.TEST09 {
 		h, err := recordedHash(txtPath)
 		if err != nil {
 			return false, fmt.Errorf("submission: %s missing, generate it (run the evaluator) before packaging: %w", txtPath, err)
 		}
 		recorded = h
 	}
-	if recorded != "" && st.Size() < MaxAccuracyLogSize {
+	if recorded != "" && st.Size() < submission.MaxAccuracyLogSize {
 		return false, nil
 	}
 	orig, err := os.ReadFile(logPath)
@@ -66,7 +68,7 @@ func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 	}
 	sum := sha256.Sum256(orig)
 	hashText := hex.EncodeToString(sum[:])
-	if test == TEST07 || test == TEST09 {
+	if test == submission.TEST07 || test == submission.TEST09 {
 		if err := os.WriteFile(txtPath, []byte("hash="+hashText+"\n"), 0o644); err != nil {
 			return false, fmt.Errorf("submission: %w", err)
 		}
@@ -118,7 +120,7 @@ func recordedHash(path string) (string, error) {
 		if strings.HasSuffix(line, "\r\n") {
 			line = line[:len(line)-2] + "\n"
 		}
-		if h, ok := ParseHashLine(line); ok {
+		if h, ok := submission.ParseHashLine(line); ok {
 			return h, nil
 		}
 		if err != nil {

@@ -1,4 +1,4 @@
-package submission
+package check
 
 import (
 	"os"
@@ -6,107 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
+	"github.com/mlperf-go/mlperf-go/submission/internal/treetest"
 )
-
-// validSystemJSON returns a systems JSON that passes every rule.
-func validSystemJSON(division, submitter string) map[string]any {
-	v := map[string]any{}
-	for _, k := range systemFields {
-		v[k] = ""
-		if systemMeaningful[k] {
-			v[k] = "some value"
-		}
-	}
-	v["division"] = division
-	v["submitter"] = submitter
-	v["status"] = "available"
-	v["system_type"] = "datacenter"
-	v["number_of_nodes"] = 1
-	v["accelerators_per_node"] = "8"
-	return v
-}
-
-// treeScenarios are the scenarios the valid tree holds per benchmark.
-var treeScenarios = map[string][]string{
-	logtest.BenchmarkLlama8B: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
-	logtest.BenchmarkGPTOSS:  {benchmark.ScenarioOffline, benchmark.ScenarioInteractive},
-	logtest.BenchmarkQwen3VL: {benchmark.ScenarioOffline, benchmark.ScenarioServer},
-}
-
-// buildTree writes a packaged submission OUT/closed/Org/… for the round that
-// the official checker accepts (verified by hand with
-// `python3 -m submission_checker.main --input OUT --version v6.1`, see the
-// package report) and returns OUT.
-func buildTree(t *testing.T, round string) string {
-	t.Helper()
-	out := t.TempDir()
-	sub := filepath.Join(out, "closed", "Org")
-	logtest.MustWrite(t, filepath.Join(sub, "src", "README.md"), "Harness source: https://example.com/mlperf-go @ abc123\n")
-	logtest.MustWrite(t, filepath.Join(sub, "documentation", "README.md"), "docs\n")
-	logtest.WriteJSON(t, filepath.Join(sub, "systems", "sys1.json"), validSystemJSON("closed", "Org"))
-	for bench, scens := range treeScenarios {
-		for _, scen := range scens {
-			dir := filepath.Join(sub, "results", "sys1", bench, scen)
-			logtest.MustWrite(t, filepath.Join(dir, "README.md"), "# how\n")
-			logtest.MustWrite(t, filepath.Join(dir, "user.conf"), "*.Server.target_qps = 1\n")
-			logtest.WriteJSON(t, filepath.Join(dir, "measurements.json"), map[string]any{
-				"input_data_types": "int32", "retraining": "No", "starting_weights_filename": "w",
-				"weight_data_types": "bf16", "weight_transformations": "none"})
-			logtest.WriteLogDir(t, filepath.Join(dir, "performance", "run_1"), logtest.PerfDetail(round, bench, scen, "PerformanceOnly"), logtest.ValidSummary, "")
-			acc := logtest.PerfDetail(round, bench, scen, "AccuracyOnly")
-			if bench == logtest.BenchmarkQwen3VL && scen == benchmark.ScenarioInteractive {
-				acc.Set("effective_accuracy_sample_count", 8000)
-			}
-			logtest.WriteLogDir(t, filepath.Join(dir, "accuracy"), acc, logtest.ValidSummary, logtest.FakeAccLog(8199))
-			logtest.MustWrite(t, filepath.Join(dir, "accuracy", "accuracy.txt"), logtest.AccuracyTxt(bench))
-			switch bench {
-			case logtest.BenchmarkLlama8B:
-				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "verify_accuracy.txt"),
-					"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-			case logtest.BenchmarkGPTOSS:
-				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "verify_accuracy.txt"), "'exact_match': 70.1\n\nAccuracy check pass: True\nTEST PASS\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "accuracy.txt"), logtest.TestHash)
-				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "verify_output_len.txt"), "Min check pass: True\n\nTEST PASS\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "accuracy.txt"), logtest.TestHash)
-			}
-		}
-	}
-	return out
-}
-
-// scenDir is a scenario directory of the tree.
-func scenDir(out, bench, scen string) string {
-	return filepath.Join(out, "closed", "Org", "results", "sys1", bench, scen)
-}
-
-// editDetail rewrites one detail log of the tree.
-func editDetail(t *testing.T, out, round, bench, scen, kind string, f func(d *logtest.DetailFixture)) {
-	t.Helper()
-	mode := "PerformanceOnly"
-	dir := filepath.Join(scenDir(out, bench, scen), "performance", "run_1")
-	if kind == "accuracy" {
-		mode = "AccuracyOnly"
-		dir = filepath.Join(scenDir(out, bench, scen), "accuracy")
-	}
-	d := logtest.PerfDetail(round, bench, scen, mode)
-	f(d)
-	logtest.MustWrite(t, filepath.Join(dir, "mlperf_log_detail.txt"), d.Render())
-}
-
-func editSystem(t *testing.T, out string, f func(v map[string]any)) {
-	v := validSystemJSON("closed", "Org")
-	f(v)
-	logtest.WriteJSON(t, filepath.Join(out, "closed", "Org", "systems", "sys1.json"), v)
-}
 
 func TestCheckValidTree(t *testing.T) {
 	for _, round := range []string{"v6.0", "v6.1"} {
-		out := buildTree(t, round)
+		out := treetest.BuildTree(t, round)
 		if ps := Check(out, round); len(ps) != 0 {
 			t.Errorf("%s: valid tree has problems:\n%s", round, logtest.ProblemsText(ps))
 		}
@@ -130,195 +36,195 @@ func TestCheckRules(t *testing.T) {
 		want   []want
 	}{
 		{"wrong seed", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) {
+			treetest.EditDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) {
 				d.Set("effective_schedule_rng_seed", logtest.RawJSON("3936089224930324775"))
 			})
 		}, []want{{L + "/Offline/" + perfDetailFile, "effective_schedule_rng_seed is 3936089224930324775, round v6.1 requires 16159082839903944936"}}},
 		{"v6.0 seeds checked against v6.1 differ in all three", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.0", Q, "Offline", "perf", func(d *logtest.DetailFixture) {})
+			treetest.EditDetail(t, out, "v6.0", Q, "Offline", "perf", func(d *logtest.DetailFixture) {})
 		}, []want{
 			{Q + "/Offline/" + perfDetailFile, "effective_qsl_rng_seed"},
 			{Q + "/Offline/" + perfDetailFile, "effective_sample_index_rng_seed"},
 			{Q + "/Offline/" + perfDetailFile, "effective_schedule_rng_seed"},
 		}},
 		{"scenario mismatch", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_scenario", "Server") })
+			treetest.EditDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_scenario", "Server") })
 		}, []want{{L + "/Offline/" + perfDetailFile, `effective_scenario is "Server" but the directory is Offline`}}},
 		{"min duration", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_min_duration_ms", 599999) })
+			treetest.EditDetail(t, out, "v6.1", G, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_min_duration_ms", 599999) })
 		}, []want{{G + "/Offline/" + perfDetailFile, "effective_min_duration_ms is 599999, must be at least 600000"}}},
 		{"performance sample count", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) { d.Set("effective_performance_sample_count", 6395) })
+			treetest.EditDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) { d.Set("effective_performance_sample_count", 6395) })
 		}, []want{{G + "/Interactive/" + perfDetailFile, "effective_performance_sample_count is 6395, must be at least 6396"}}},
 		{"offline samples per query", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_samples_per_query", 48288) })
+			treetest.EditDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_samples_per_query", 48288) })
 		}, []want{{Q + "/Offline/" + perfDetailFile, "effective_samples_per_query is 48288, must be at least 48289"}}},
 		{"offline min query count", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_min_query_count", 0) })
+			treetest.EditDetail(t, out, "v6.1", Q, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("effective_min_query_count", 0) })
 		}, []want{{Q + "/Offline/" + perfDetailFile, "effective_min_query_count is 0, must be at least 1"}}},
 		{"early stopping not met", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) {
+			treetest.EditDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) {
 				d.Set("early_stopping_met", false)
 				d.Set("early_stopping_result", "Run more queries")
 			})
 		}, []want{{Q + "/Server/" + perfDetailFile, "early stopping condition not met: Run more queries"}}},
 		{"server target latency above constraint", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) { d.Set("effective_target_latency_ns", int64(12000000001)) })
+			treetest.EditDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) { d.Set("effective_target_latency_ns", int64(12000000001)) })
 		}, []want{{Q + "/Server/" + perfDetailFile, "effective_target_latency_ns 12000000001 exceeds the Server limit 12000000000"}}},
 		{"server target latency at constraint is fine", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) { d.Set("effective_target_latency_ns", int64(12000000000)) })
+			treetest.EditDetail(t, out, "v6.1", Q, "Server", "perf", func(d *logtest.DetailFixture) { d.Set("effective_target_latency_ns", int64(12000000000)) })
 		}, nil},
 		{"TTFT must be strictly below", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Server", "perf", func(d *logtest.DetailFixture) {
+			treetest.EditDetail(t, out, "v6.1", L, "Server", "perf", func(d *logtest.DetailFixture) {
 				d.Set("result_first_token_99.00_percentile_latency_ns", int64(2000000000))
 			})
 		}, []want{{L + "/Server/" + perfDetailFile, "p99 TTFT 2000000000 ns and TPOT 10000000 ns must be below 2000000000 ns and 100000000 ns for Server"}}},
 		{"Interactive held to Interactive TPOT", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) {
+			treetest.EditDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) {
 				d.Set("result_time_per_output_token_99.00_percentile_ns", int64(20000000))
 			})
 		}, []want{{G + "/Interactive/" + perfDetailFile, "must be below 2000000000 ns and 15000000 ns for Interactive"}}},
 		{"token latencies off", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("requested_use_token_latencies", false) })
+			treetest.EditDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("requested_use_token_latencies", false) })
 		}, []want{{L + "/Offline/" + perfDetailFile, "use_token_latencies is not enabled"}}},
 		{"result metric missing", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Del("result_tokens_per_second") })
+			treetest.EditDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Del("result_tokens_per_second") })
 		}, []want{{L + "/Offline/" + perfDetailFile, `key "result_tokens_per_second" is missing`}}},
 		{"sample rate missing for an LLM too", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) { d.Del("result_completed_samples_per_sec") })
+			treetest.EditDetail(t, out, "v6.1", G, "Interactive", "perf", func(d *logtest.DetailFixture) { d.Del("result_completed_samples_per_sec") })
 		}, []want{{G + "/Interactive/" + perfDetailFile, `key "result_completed_samples_per_sec" is missing`}}},
 		{"LoadGen said INVALID", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"), strings.Replace(logtest.ValidSummary, "VALID", "INVALID", 1))
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"), strings.Replace(logtest.ValidSummary, "VALID", "INVALID", 1))
 		}, []want{{L + "/Offline/performance/run_1/mlperf_log_summary.txt", `"Result is : INVALID"`}}},
 		{"result_validity INVALID in detail", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("result_validity", "INVALID") })
+			treetest.EditDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Set("result_validity", "INVALID") })
 		}, []want{{L + "/Offline/" + perfDetailFile, `result_validity is "INVALID"`}}},
 		{"LoadGen error in performance log", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Errors = []string{"SUT completed an unknown sample"} })
+			treetest.EditDetail(t, out, "v6.1", L, "Offline", "perf", func(d *logtest.DetailFixture) { d.Errors = []string{"SUT completed an unknown sample"} })
 		}, []want{{L + "/Offline/" + perfDetailFile, "LoadGen logged an error: error_runtime: SUT completed an unknown sample"}}},
 		{"detail log not in MLLOG format", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Offline"), perfDetailFile), "pid: 1 ts: 2\n")
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Offline"), perfDetailFile), "pid: 1 ts: 2\n")
 		}, []want{{L + "/Offline/" + perfDetailFile, "does not start with"}}},
 		{"performance summary missing", "", func(t *testing.T, out string) {
-			os.Remove(filepath.Join(scenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"))
+			os.Remove(filepath.Join(treetest.ScenDir(out, L, "Offline"), "performance/run_1/mlperf_log_summary.txt"))
 		}, []want{{L + "/Offline/performance/run_1/mlperf_log_summary.txt", "no such file"}}},
 		{"accuracy below target", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '38.3'", 1))
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '38.3'", 1))
 		}, []want{{L + "/Server/accuracy/accuracy.txt", "ROUGE1 = 38.3 is below the required 38.391408000000006"}}},
 		{"gen_len above upper limit", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "8167644", "8984409", 1))
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "8167644", "8984409", 1))
 		}, []want{{L + "/Server/accuracy/accuracy.txt", "GEN_LEN = 8984409 is above the upper limit 8984408.4"}}},
 		{"gpt-oss exact_match below", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(G), "83.500", "82.298", 1))
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, G, "Offline"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(G), "83.500", "82.298", 1))
 		}, []want{{G + "/Offline/accuracy/accuracy.txt", "exact_match = 82.298 is below the required 82.2987"}}},
 		{"qwen f1 line missing", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{'f1': 0.8}\n"+logtest.TestHash)
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{'f1': 0.8}\n"+logtest.TestHash)
 		}, []want{{Q + "/Offline/accuracy/accuracy.txt", "no line matches the checker's F1_HIERARCHICAL pattern"}}},
 		{"hash missing", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{\"f1\": 0.7903}\n")
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{\"f1\": 0.7903}\n")
 		}, []want{{Q + "/Offline/accuracy/accuracy.txt", "no hash= line"}}},
 		{"accuracy log too large", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), logtest.FakeAccLog(10241))
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), logtest.FakeAccLog(10241))
 		}, []want{{Q + "/Offline/accuracy/mlperf_log_accuracy.json", "accuracy log has 10241 bytes; the limit is 10240"}}},
 		{"accuracy log of exactly 10240 bytes is fine", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), logtest.FakeAccLog(10240))
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, Q, "Offline"), "accuracy/mlperf_log_accuracy.json"), logtest.FakeAccLog(10240))
 		}, nil},
 		{"accuracy run did not cover the dataset", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *logtest.DetailFixture) { d.Set("effective_accuracy_sample_count", 6396) })
+			treetest.EditDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *logtest.DetailFixture) { d.Set("effective_accuracy_sample_count", 6396) })
 		}, []want{{G + "/Offline/accuracy/mlperf_log_detail.txt", "accuracy run covered 6396 samples (effective_accuracy_sample_count); the dataset has 4395"}}},
 		{"accuracy log from a performance run", "", func(t *testing.T, out string) {
 			d := logtest.PerfDetail("v6.1", G, "Offline", "PerformanceOnly")
-			logtest.MustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "accuracy/mlperf_log_detail.txt"), d.Render())
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, G, "Offline"), "accuracy/mlperf_log_detail.txt"), d.Render())
 		}, []want{{G + "/Offline/accuracy/mlperf_log_detail.txt", `effective_test_mode is "PerformanceOnly", not AccuracyOnly`}}},
 		{"LoadGen error in accuracy log", "", func(t *testing.T, out string) {
-			editDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *logtest.DetailFixture) { d.Errors = []string{"boom"} })
+			treetest.EditDetail(t, out, "v6.1", G, "Offline", "accuracy", func(d *logtest.DetailFixture) { d.Errors = []string{"boom"} })
 		}, []want{{G + "/Offline/accuracy/mlperf_log_detail.txt", "LoadGen logged an error: error_runtime: boom"}}},
 		{"accuracy.txt missing", "", func(t *testing.T, out string) {
-			os.Remove(filepath.Join(scenDir(out, G, "Offline"), "accuracy/accuracy.txt"))
+			os.Remove(filepath.Join(treetest.ScenDir(out, G, "Offline"), "accuracy/accuracy.txt"))
 		}, []want{{G + "/Offline/accuracy/accuracy.txt", "accuracy run file accuracy.txt is missing"}}},
 		{"TEST06 EOS failed", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
 				"First token check pass: True\nEOS check pass: False\nSample length check pass: True\nTEST06 verification failed\n")
 		}, []want{{L + "/Server/TEST06/verify_accuracy.txt", "TEST06 EOS check did not pass"}}},
 		{"TEST06 first token failed", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
 				"First token check pass: False\nEOS check pass: True\nSample length check pass: True\n")
 		}, []want{{L + "/Server/TEST06/verify_accuracy.txt", "TEST06 first-token check did not pass"}}},
 		{"TEST06 sample length failed", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, L, "Server"), "TEST06/verify_accuracy.txt"),
 				"First token check pass: True\nEOS check pass: True\nSample length check pass: False\n")
 		}, []want{{L + "/Server/TEST06/verify_accuracy.txt", "TEST06 sample length check did not pass"}}},
 		{"TEST06 missing", "", func(t *testing.T, out string) {
-			os.RemoveAll(filepath.Join(scenDir(out, L, "Offline"), "TEST06"))
+			os.RemoveAll(filepath.Join(treetest.ScenDir(out, L, "Offline"), "TEST06"))
 		}, []want{{L + "/Offline/TEST06", "compliance test TEST06 is missing"}}},
 		{"TEST07 failed", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, G, "Offline"), "TEST07/verify_accuracy.txt"), "Accuracy check pass: False\nTEST FAIL\n")
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, G, "Offline"), "TEST07/verify_accuracy.txt"), "Accuracy check pass: False\nTEST FAIL\n")
 		}, []want{{G + "/Offline/TEST07/verify_accuracy.txt", "TEST07 verification did not pass"}}},
 		{"TEST09 verification missing", "", func(t *testing.T, out string) {
-			os.Remove(filepath.Join(scenDir(out, G, "Interactive"), "TEST09/verify_output_len.txt"))
+			os.Remove(filepath.Join(treetest.ScenDir(out, G, "Interactive"), "TEST09/verify_output_len.txt"))
 		}, []want{{G + "/Interactive/TEST09/verify_output_len.txt", "verify_output_len.txt is missing"}}},
 		{"system field missing", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { delete(v, "cooling") })
+			treetest.EditSystem(t, out, func(v map[string]any) { delete(v, "cooling") })
 		}, []want{{"systems/sys1.json", `field "cooling" is missing`}}},
 		{"system field empty", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["accelerators_per_node"] = 0 })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["accelerators_per_node"] = 0 })
 		}, []want{{"systems/sys1.json", `field "accelerators_per_node" must not be empty (or 0)`}}},
 		{"system optional field may be empty", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["hw_notes"] = "" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["hw_notes"] = "" })
 		}, nil},
 		{"system status", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["status"] = "released" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["status"] = "released" })
 		}, []want{{"systems/sys1.json", `field "status" is released`}}},
 		{"system type", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["system_type"] = "datacenter, edge" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["system_type"] = "datacenter, edge" })
 		}, []want{{"systems/sys1.json", `field "system_type" is datacenter, edge`}}},
 		{"system nodes not integer", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["number_of_nodes"] = "one" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["number_of_nodes"] = "one" })
 		}, []want{{"systems/sys1.json", `field "number_of_nodes" is "one"; it must be an integer`}}},
 		{"system submitter mismatch", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["submitter"] = "Other" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["submitter"] = "Other" })
 		}, []want{{"systems/sys1.json", `field "submitter" is "Other" but the submission directory says "Org"`}}},
 		{"system is_network in closed", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["is_network"] = "true" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["is_network"] = "true" })
 		}, []want{{"systems/sys1.json", `is_network`}}},
 		{"system template placeholder", "", func(t *testing.T, out string) {
-			editSystem(t, out, func(v map[string]any) { v["cooling"] = "TODO: fill in cooling" })
+			treetest.EditSystem(t, out, func(v map[string]any) { v["cooling"] = "TODO: fill in cooling" })
 		}, []want{{"systems/sys1.json", `field "cooling" still holds the template placeholder`}}},
 		{"system JSON missing", "", func(t *testing.T, out string) {
 			os.Remove(filepath.Join(out, "closed/Org/systems/sys1.json"))
 		}, []want{{"systems/sys1.json", "systems JSON for results/sys1 is missing"}}},
 		{"measurements field empty", "", func(t *testing.T, out string) {
-			logtest.WriteJSON(t, filepath.Join(scenDir(out, Q, "Server"), "measurements.json"), map[string]any{
+			logtest.WriteJSON(t, filepath.Join(treetest.ScenDir(out, Q, "Server"), "measurements.json"), map[string]any{
 				"input_data_types": "int32", "retraining": "No", "starting_weights_filename": "",
 				"weight_data_types": "bf16", "weight_transformations": "none"})
 		}, []want{{Q + "/Server/measurements.json", `field "starting_weights_filename" must not be empty`}}},
 		{"measurements missing", "", func(t *testing.T, out string) {
-			os.Remove(filepath.Join(scenDir(out, Q, "Server"), "measurements.json"))
+			os.Remove(filepath.Join(treetest.ScenDir(out, Q, "Server"), "measurements.json"))
 		}, []want{{Q + "/Server/measurements.json", "measurements.json is missing"}}},
 		{"README missing", "", func(t *testing.T, out string) {
-			os.Remove(filepath.Join(scenDir(out, Q, "Server"), "README.md"))
+			os.Remove(filepath.Join(treetest.ScenDir(out, Q, "Server"), "README.md"))
 		}, []want{{Q + "/Server/README.md", "README.md is missing"}}},
 		{"user.conf empty", "", func(t *testing.T, out string) {
-			logtest.MustWrite(t, filepath.Join(scenDir(out, Q, "Server"), "user.conf"), "")
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, Q, "Server"), "user.conf"), "")
 		}, []want{{Q + "/Server/user.conf", "user.conf is empty"}}},
 		{"required scenario missing", "", func(t *testing.T, out string) {
-			os.RemoveAll(scenDir(out, L, "Offline"))
+			os.RemoveAll(treetest.ScenDir(out, L, "Offline"))
 		}, []want{{L + "/Offline", "required scenario Offline is missing"}}},
 		{"neither Server nor Interactive", "", func(t *testing.T, out string) {
-			os.RemoveAll(scenDir(out, G, "Interactive"))
+			os.RemoveAll(treetest.ScenDir(out, G, "Interactive"))
 		}, []want{{G, "one of Interactive or Server is required"}}},
 		{"v6.0 qwen3-vl needs Server", "v6.0", func(t *testing.T, out string) {
-			os.RemoveAll(scenDir(out, Q, "Server"))
+			os.RemoveAll(treetest.ScenDir(out, Q, "Server"))
 		}, []want{{Q + "/Server", "required scenario Server is missing"}}},
 		{"unknown scenario directory", "", func(t *testing.T, out string) {
-			os.MkdirAll(scenDir(out, Q, ".previous-Offline-20261121T084648Z"), 0o755)
+			os.MkdirAll(treetest.ScenDir(out, Q, ".previous-Offline-20261121T084648Z"), 0o755)
 		}, []want{{Q + "/.previous-Offline-20261121T084648Z", "is not allowed for qwen3-vl-235b-a22b"}}},
 		{"moved-aside run inside a scenario", "", func(t *testing.T, out string) {
-			os.MkdirAll(filepath.Join(scenDir(out, Q, "Offline"), ".previous-accuracy-20261121T084648Z"), 0o755)
+			os.MkdirAll(filepath.Join(treetest.ScenDir(out, Q, "Offline"), ".previous-accuracy-20261121T084648Z"), 0o755)
 		}, []want{{Q + "/Offline/.previous-accuracy-20261121T084648Z", "leftover replaced run"}}},
 		{"open division: no compliance or accuracy bounds, but no stray directories", "", func(t *testing.T, out string) {
 			os.Rename(filepath.Join(out, "closed"), filepath.Join(out, "open"))
-			logtest.WriteJSON(t, filepath.Join(out, "open", "Org", "systems", "sys1.json"), validSystemJSON("open", "Org"))
+			logtest.WriteJSON(t, filepath.Join(out, "open", "Org", "systems", "sys1.json"), treetest.ValidSystemJSON("open", "Org"))
 			d := filepath.Join(out, "open/Org/results/sys1", L, "Offline")
 			os.RemoveAll(filepath.Join(d, "TEST06"))
 			logtest.MustWrite(t, filepath.Join(d, "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(L), "'rouge1': '38.9'", "'rouge1': '30.0'", 1))
@@ -337,7 +243,7 @@ func TestCheckRules(t *testing.T) {
 			if round == "" {
 				round = "v6.1"
 			}
-			out := buildTree(t, round)
+			out := treetest.BuildTree(t, round)
 			tc.mutate(t, out)
 			got := Check(out, round)
 			if len(got) != len(tc.want) {
