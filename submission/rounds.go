@@ -78,8 +78,9 @@ type Round struct {
 	Benchmarks map[string]*BenchmarkRules
 }
 
-// DefaultRound is the round FileRun and Package assume when none is given:
-// LoadGen 6.0.17 (the release mlperf-go links) writes the v6.1 seeds.
+// DefaultRound is the round filing.FileRun and pack.Package assume when none
+// is given: LoadGen 6.0.17 (the release mlperf-go links) writes the v6.1
+// seeds.
 const DefaultRound = "v6.1"
 
 // roundSeeds are the RNG seeds of each round (the checker's "seeds").

@@ -16,7 +16,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/filing"
 )
 
 // noFileClaimsValid fails the test if any file under dir says LoadGen's
@@ -189,7 +189,7 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 		t.Errorf("a run with failed samples was filed into %s", results)
 	}
 	// FileRun itself refuses the folder, whoever calls it.
-	_, err = submission.FileRun(submission.RunRecord{ResultsDir: results, System: "sys", Benchmark: "llama3_1-8b",
+	_, err = filing.FileRun(filing.RunRecord{ResultsDir: results, System: "sys", Benchmark: "llama3_1-8b",
 		Scenario: "Offline", Kind: record.KindPerformance, LogDir: out, UserConf: filepath.Join(out, "user.conf")})
 	if err == nil || !strings.Contains(err.Error(), "samples failed") {
 		t.Errorf("FileRun of a failed run = %v, want refused", err)

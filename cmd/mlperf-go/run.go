@@ -26,6 +26,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -496,7 +497,7 @@ func orDash(s string) string {
 // fileRun files the run into the results tree and runs the compliance
 // verification that applies.
 func fileRun(c *cli.Context, o run.Options, rep *run.Report, compliance string) error {
-	dir, err := submission.FileRun(submission.RunRecord{
+	dir, err := filing.FileRun(filing.RunRecord{
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
 		Benchmark:  o.Benchmark.Name,

@@ -468,7 +468,7 @@ func oneOfFold(s string, list []string) bool {
 // checkRunRecord refuses a run whose mlperf-go run record says samples
 // failed or the test was aborted: LoadGen's logs cannot show either (a
 // failed sample is completed empty and counts as done). A tree filed by
-// submission.FileRun keeps the record; a packaged one has none, and nothing is
+// filing.FileRun keeps the record; a packaged one has none, and nothing is
 // checked then.
 func (c *checker) checkRunRecord(dir string) {
 	path := filepath.Join(dir, record.File)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treetest"
 )
@@ -45,7 +45,7 @@ func TestCheckRefusesRunsWithFailuresOrAborts(t *testing.T) {
 					t.Errorf("%s: want a problem in %s saying %q, got:\n%s", kind, record.File, tc.want, text)
 				}
 				// FileRun refuses to file such a log folder in the first place.
-				_, err := submission.FileRun(submission.RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: logtest.BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
+				_, err := filing.FileRun(filing.RunRecord{ResultsDir: t.TempDir(), System: "sys1", Benchmark: logtest.BenchmarkLlama8B, Scenario: benchmark.ScenarioOffline,
 					Kind: record.KindPerformance, LogDir: dir, UserConf: filepath.Join(out, "closed", "Org", "results", "sys1", logtest.BenchmarkLlama8B, benchmark.ScenarioOffline, "user.conf")})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s: FileRun = %v, want refused with %q", kind, err, tc.want)

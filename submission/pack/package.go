@@ -28,7 +28,7 @@ type PackageOptions struct {
 	// Submitter is the organization's directory name; systems JSON files
 	// must name the same submitter.
 	Submitter string
-	// ResultsDir is the results tree submission.FileRun filled
+	// ResultsDir is the results tree filing.FileRun filled
 	// (DIR/<system>/<benchmark>/<Scenario>/…).
 	ResultsDir string
 	// SystemsDir holds <system>.json for every system in ResultsDir.
@@ -63,7 +63,7 @@ type PackageOptions struct {
 // systems field, each missing or unfilled measurements.json).
 //
 // Copying leaves out what is not part of a submission: entries whose names
-// start with "." (runs submission.FileRun moved aside) and the run-info JSON files. A
+// start with "." (runs filing.FileRun moved aside) and the run-info JSON files. A
 // README.md the user put in a scenario directory is kept as the "Notes"
 // section of the generated one. Accuracy logs are then truncated exactly as
 // tools/submission/truncate_accuracy_log.py does (TruncateAccuracyDir): the
@@ -280,7 +280,7 @@ var runSections = []struct{ title, dir string }{
 }
 
 // scenarioReadme writes the README.md for one scenario from the run-info
-// JSON files submission.FileRun filed, plus the user's own README.md as notes.
+// JSON files filing.FileRun filed, plus the user's own README.md as notes.
 func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s, %s scenario, on %s\n\n", bench, scen, system)

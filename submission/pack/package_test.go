@@ -12,6 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/check"
+	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treetest"
 )
@@ -57,7 +58,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 			}); err != nil {
 				t.Fatal(err)
 			}
-			dir, err := submission.FileRun(submission.RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: record.Kind(kind), LogDir: logDir, UserConf: uc})
+			dir, err := filing.FileRun(filing.RunRecord{ResultsDir: results, System: "sys1", Benchmark: "llama3_1-8b", Scenario: scen, Kind: record.Kind(kind), LogDir: logDir, UserConf: uc})
 			if err != nil {
 				t.Fatalf("%s %s: %v", scen, kind, err)
 			}

@@ -1,4 +1,9 @@
-package submission
+// Package filing files each finished LoadGen run into a results tree,
+// DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x},
+// with its user.conf and run-info JSON (record.Run): FileRun checks the
+// logs belong where they are filed and never silently overwrites an
+// earlier run.
+package filing
 
 import (
 	"bytes"
@@ -14,14 +19,15 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
 // The compliance tests' run kinds.
 const (
-	KindTEST06 record.Kind = TEST06
-	KindTEST07 record.Kind = TEST07
-	KindTEST09 record.Kind = TEST09
+	KindTEST06 record.Kind = submission.TEST06
+	KindTEST07 record.Kind = submission.TEST07
+	KindTEST09 record.Kind = submission.TEST09
 )
 
 // RunRecord describes one finished LoadGen run for FileRun.
@@ -67,7 +73,8 @@ var now = time.Now
 //	             …/<Scenario>/TEST0x/performance/run_1/mlperf_log_{summary,detail}.txt
 //	             (the layout compliance/TEST07|TEST09/run_verification.py
 //	             produce; the verify_*.txt files are written next to them by
-//	             VerifyTEST06/VerifyTEST07/VerifyTEST09)
+//	             the compliance package's VerifyTEST06, VerifyTEST09
+//	             and RunTEST07)
 //
 // plus the run-info JSON, and the user.conf at …/<Scenario>/user.conf.
 //
@@ -84,13 +91,13 @@ var now = time.Now
 // leaving the scenario's in place). With Replace, the earlier run is renamed
 // to a sibling ".previous-<name>-<UTC time>" (e.g.
 // performance/.previous-run_1-20261121T084648Z, <Scenario>/.previous-TEST06-…,
-// <Scenario>/.previous-user.conf-…), so nothing is lost; Package skips these.
+// <Scenario>/.previous-user.conf-…), so nothing is lost; pack.Package skips these.
 func FileRun(r RunRecord) (dir string, err error) {
-	bench, err := CanonicalBenchmark(r.Benchmark)
+	bench, err := submission.CanonicalBenchmark(r.Benchmark)
 	if err != nil {
 		return "", err
 	}
-	scen, err := CanonicalScenario(r.Scenario)
+	scen, err := submission.CanonicalScenario(r.Scenario)
 	if err != nil {
 		return "", err
 	}
@@ -131,26 +138,26 @@ func FileRun(r RunRecord) (dir string, err error) {
 	switch r.Kind {
 	case record.KindPerformance:
 		dest = filepath.Join(scenDir, "performance", "run_1")
-		copies = []copySpec{{SummaryFile, dest, true}, {DetailFile, dest, true}, {AccuracyLogFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, false}, {record.File, dest, false}}
 	case record.KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
-		copies = []copySpec{{SummaryFile, dest, true}, {DetailFile, dest, true}, {AccuracyLogFile, dest, true}, {AccuracyTxtFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
 	case KindTEST06, KindTEST07, KindTEST09:
-		if _, err := LookupCompliance(string(r.Kind), bench); err != nil {
+		if _, err := submission.LookupCompliance(string(r.Kind), bench); err != nil {
 			return "", err
 		}
 		dest = filepath.Join(scenDir, string(r.Kind))
 		perf := filepath.Join(dest, "performance", "run_1")
 		copies = []copySpec{
-			{AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
-			{SummaryFile, perf, true}, {DetailFile, perf, true}, {record.File, perf, false},
+			{submission.AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
+			{submission.SummaryFile, perf, true}, {submission.DetailFile, perf, true}, {record.File, perf, false},
 		}
 	default:
 		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
 	}
 
 	// The series the run's report draws, so that `mlperf-go report` over
-	// the tree still charts the run (Package leaves them out).
+	// the tree still charts the run (pack.Package leaves them out).
 	perfDir := dest
 	if r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy {
 		perfDir = filepath.Join(dest, "performance", "run_1")
@@ -165,7 +172,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 			return "", fmt.Errorf("submission: %s run has no %s in %s: did LoadGen finish?", r.Kind, c.name, r.LogDir)
 		}
 	}
-	if err := checkRunLogs(filepath.Join(r.LogDir, DetailFile), r.Kind, scen); err != nil {
+	if err := checkRunLogs(filepath.Join(r.LogDir, submission.DetailFile), r.Kind, scen); err != nil {
 		return "", err
 	}
 
@@ -173,9 +180,9 @@ func FileRun(r RunRecord) (dir string, err error) {
 	stamp := now().UTC().Format("20060102T150405Z")
 	destExists := treefs.Exists(dest)
 	if destExists && !r.Replace {
-		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, PreviousPrefix)
+		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, submission.PreviousPrefix)
 	}
-	ucPath := filepath.Join(scenDir, UserConfFile)
+	ucPath := filepath.Join(scenDir, submission.UserConfFile)
 	oldUC, ucErr := os.ReadFile(ucPath)
 	ucDiffers := ucErr == nil && !bytes.Equal(oldUC, userConf)
 	// A compliance run may need settings of its own (gpt-oss-120b's TEST07
@@ -221,7 +228,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	if ownUC {
-		if err := os.WriteFile(filepath.Join(perfDir, UserConfFile), userConf, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(perfDir, submission.UserConfFile), userConf, 0o644); err != nil {
 			return "", fmt.Errorf("submission: writing the compliance run's user.conf: %w", err)
 		}
 	}
@@ -240,7 +247,7 @@ func checkRunLogs(detailPath string, kind record.Kind, scenario string) error {
 		return fmt.Errorf("submission: %w", err)
 	}
 	got, _ := d.Text("effective_scenario")
-	if want := LoggedScenario(scenario); got != want {
+	if want := submission.LoggedScenario(scenario); got != want {
 		return fmt.Errorf("submission: %s says effective_scenario %q but the run is being filed as %s (which LoadGen logs as %q): file it under the scenario it ran", detailPath, got, scenario, want)
 	}
 	mode, _ := d.Text("effective_test_mode")
@@ -270,7 +277,7 @@ func checkRunLogs(detailPath string, kind record.Kind, scenario string) error {
 // moveAside renames path to a ".previous-<base>-<stamp>" sibling, adding a
 // counter if that name is taken, and returns the new path.
 func moveAside(path, stamp string) (string, error) {
-	base := PreviousPrefix + filepath.Base(path) + "-" + stamp
+	base := submission.PreviousPrefix + filepath.Base(path) + "-" + stamp
 	for i := 0; ; i++ {
 		name := base
 		if i > 0 {
