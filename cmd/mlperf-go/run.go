@@ -25,7 +25,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/compliance"
 	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -146,12 +146,12 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer sess.Close()
-	compliance := c.String("compliance")
-	if compliance != "" {
+	test := c.String("compliance")
+	if test != "" {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("creating --output-dir: %w", err)
 		}
-		cleanup, err := submission.WriteAuditConfig(o.OutputDir, compliance, o.Benchmark.Name)
+		cleanup, err := compliance.WriteAuditConfig(o.OutputDir, test, o.Benchmark.Name)
 		if err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rec := runRecord(c, compliance, sess)
+	rec := runRecord(c, test, sess)
 	if isModeBoth(c) {
 		return runBoth(c, ctx, runCtx, o, rec, runsRoot)
 	}
@@ -496,13 +496,13 @@ func orDash(s string) string {
 
 // fileRun files the run into the results tree and runs the compliance
 // verification that applies.
-func fileRun(c *cli.Context, o run.Options, rep *run.Report, compliance string) error {
+func fileRun(c *cli.Context, o run.Options, rep *run.Report, test string) error {
 	dir, err := filing.FileRun(filing.RunRecord{
 		ResultsDir: c.String("results-dir"),
 		System:     c.String("system"),
 		Benchmark:  o.Benchmark.Name,
 		Scenario:   o.SubmissionScenario(),
-		Kind:       rep.Kind(compliance),
+		Kind:       rep.Kind(test),
 		LogDir:     rep.LogDir,
 		UserConf:   rep.UserConf,
 		Command:    commandLine(c),
@@ -512,21 +512,21 @@ func fileRun(c *cli.Context, o run.Options, rep *run.Report, compliance string) 
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Filed as", dir)
-	if compliance == "" {
+	if test == "" {
 		return nil
 	}
-	ran, pass, err := submission.VerifyCompliance(c.Context, dir, o.Benchmark.Name, compliance,
-		submission.VerifyOptions{Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script")})
+	ran, pass, err := compliance.VerifyCompliance(c.Context, dir, o.Benchmark.Name, test,
+		compliance.VerifyOptions{Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script")})
 	if err != nil {
 		return err
 	}
 	if !ran {
-		fmt.Fprintf(c.App.ErrWriter, "%s filed; verify it with the official accuracy script: re-run with --accuracy-script, or see `mlperf-go submission --help`\n", compliance)
+		fmt.Fprintf(c.App.ErrWriter, "%s filed; verify it with the official accuracy script: re-run with --accuracy-script, or see `mlperf-go submission --help`\n", test)
 		return nil
 	}
-	fmt.Fprintf(c.App.Writer, "  %-42s %v\n", compliance+" verification passed", pass)
+	fmt.Fprintf(c.App.Writer, "  %-42s %v\n", test+" verification passed", pass)
 	if !pass {
-		return fmt.Errorf("%s verification failed: see %s", compliance, dir)
+		return fmt.Errorf("%s verification failed: see %s", test, dir)
 	}
 	return nil
 }

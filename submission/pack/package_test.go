@@ -12,6 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/check"
+	"github.com/mlperf-go/mlperf-go/submission/compliance"
 	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treetest"
@@ -70,7 +71,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 				}
 				logtest.MustWrite(t, filepath.Join(dir, "accuracy.txt"), string(txt))
 			case "TEST06":
-				if pass, err := submission.VerifyTEST06(dir, submission.TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT}); err != nil || !pass {
+				if pass, err := compliance.VerifyTEST06(dir, compliance.TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT}); err != nil || !pass {
 					t.Fatalf("TEST06 %s: pass=%v err=%v", scen, pass, err)
 				}
 			}

@@ -1,4 +1,10 @@
-package submission
+// Package compliance runs MLPerf Inference compliance tests as the official
+// compliance/TEST0x scripts do: WriteAuditConfig puts a test's official
+// audit.config where LoadGen reads it for one run, and VerifyTEST06,
+// VerifyTEST09 and RunTEST07 (VerifyCompliance picks the one that applies)
+// write the verify_*.txt files of a filed run with the reference's exact
+// text.
+package compliance
 
 import (
 	"errors"
@@ -6,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // AuditConfig returns the official audit.config content for a compliance test
@@ -13,7 +21,7 @@ import (
 // byte-for-byte copies of the reference's files), or an error if the
 // benchmark does not take that test.
 func AuditConfig(test, name string) ([]byte, error) {
-	c, err := LookupCompliance(test, name)
+	c, err := submission.LookupCompliance(test, name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package submission
+package compliance
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/pyfmt"
 )
 
@@ -36,7 +37,7 @@ type TEST06Options struct {
 }
 
 // VerifyTEST06 is compliance/TEST06/run_verification.py in Go. It reads
-// testDir/accuracy/mlperf_log_accuracy.json (as FileRun files a TEST06 run),
+// testDir/accuracy/mlperf_log_accuracy.json (as filing.FileRun files a TEST06 run),
 // runs the three checks and writes testDir/verify_accuracy.txt with the
 // reference's exact text:
 //
@@ -61,12 +62,12 @@ func VerifyTEST06(testDir string, opts TEST06Options) (pass bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	logPath := filepath.Join(testDir, "accuracy", AccuracyLogFile)
+	logPath := filepath.Join(testDir, "accuracy", submission.AccuracyLogFile)
 	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: TEST06: %w", err)
 	}
-	scen, err := CanonicalScenario(opts.Scenario)
+	scen, err := submission.CanonicalScenario(opts.Scenario)
 	if err != nil {
 		return false, err
 	}
@@ -219,10 +220,10 @@ func auditSetting(test, benchmark, name string) (float64, error) {
 // TEST09Bounds returns the mean-output-length bounds from the benchmark's
 // official TEST09 audit.config (gpt-oss-120b: 1150.38 and 1406.02).
 func TEST09Bounds(benchmark string) (min, max float64, err error) {
-	if min, err = auditSetting(TEST09, benchmark, "test09_min_output_tokens"); err != nil {
+	if min, err = auditSetting(submission.TEST09, benchmark, "test09_min_output_tokens"); err != nil {
 		return 0, 0, err
 	}
-	if max, err = auditSetting(TEST09, benchmark, "test09_max_output_tokens"); err != nil {
+	if max, err = auditSetting(submission.TEST09, benchmark, "test09_max_output_tokens"); err != nil {
 		return 0, 0, err
 	}
 	return min, max, nil
@@ -231,7 +232,7 @@ func TEST09Bounds(benchmark string) (min, max float64, err error) {
 // TEST07Threshold returns the accuracy threshold from the benchmark's
 // official TEST07 audit.config (gpt-oss-120b: 60.698).
 func TEST07Threshold(benchmark string) (float64, error) {
-	return auditSetting(TEST07, benchmark, "test07_accuracy_threshold")
+	return auditSetting(submission.TEST07, benchmark, "test07_accuracy_threshold")
 }
 
 // VerifyTEST09 is compliance/TEST09/run_verification.py in Go. It reads
@@ -242,7 +243,7 @@ func TEST07Threshold(benchmark string) (float64, error) {
 // with the reference's exact text, ending in "TEST PASS" or "TEST FAIL",
 // and returns whether the test passed.
 func VerifyTEST09(testDir, benchmark string) (pass bool, err error) {
-	bench, err := CanonicalBenchmark(benchmark)
+	bench, err := submission.CanonicalBenchmark(benchmark)
 	if err != nil {
 		return false, err
 	}
@@ -250,7 +251,7 @@ func VerifyTEST09(testDir, benchmark string) (pass bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	entries, err := mllog.ReadAccuracy(filepath.Join(testDir, "accuracy", AccuracyLogFile))
+	entries, err := mllog.ReadAccuracy(filepath.Join(testDir, "accuracy", submission.AccuracyLogFile))
 	if err != nil {
 		return false, fmt.Errorf("submission: TEST09: %w", err)
 	}
@@ -391,14 +392,14 @@ func WriteTEST07Verification(testDir string, output []byte, threshold float64) (
 }
 
 // RunTEST07 runs the user's official accuracy script for a filed TEST07 run
-// (testDir as FileRun returns it) and writes verify_accuracy.txt: the
+// (testDir as filing.FileRun returns it) and writes verify_accuracy.txt: the
 // template (see TEST07Command) gets testDir/accuracy/mlperf_log_accuracy.json,
 // runs under "sh -c" with stdout and stderr combined as the reference does,
 // and is judged against the benchmark's TEST07Threshold. A script that exits
 // non-zero is still judged by its output, as in the reference, and the exit
 // error is returned alongside.
 func RunTEST07(ctx context.Context, testDir, benchmark, template string) (pass bool, err error) {
-	bench, err := CanonicalBenchmark(benchmark)
+	bench, err := submission.CanonicalBenchmark(benchmark)
 	if err != nil {
 		return false, err
 	}
@@ -406,7 +407,7 @@ func RunTEST07(ctx context.Context, testDir, benchmark, template string) (pass b
 	if err != nil {
 		return false, err
 	}
-	cmdline, err := TEST07Command(template, filepath.Join(testDir, "accuracy", AccuracyLogFile))
+	cmdline, err := TEST07Command(template, filepath.Join(testDir, "accuracy", submission.AccuracyLogFile))
 	if err != nil {
 		return false, err
 	}

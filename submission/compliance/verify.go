@@ -1,8 +1,10 @@
-package submission
+package compliance
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 // VerifyOptions configure VerifyCompliance.
@@ -15,22 +17,22 @@ type VerifyOptions struct {
 }
 
 // VerifyCompliance runs the verification of compliance test test on a run
-// filed in testDir (as FileRun returns it) for benchmark name, with the
+// filed in testDir (as filing.FileRun returns it) for benchmark name, with the
 // benchmark's constants from the registry, and writes the reference's
 // verify_*.txt there: TEST06 and TEST09 in Go, TEST07 through the official
 // accuracy script. ran is false when the test could not be verified here
 // (TEST07 without a script); pass says whether it passed.
 func VerifyCompliance(ctx context.Context, testDir, name, test string, o VerifyOptions) (ran, pass bool, err error) {
-	c, err := LookupCompliance(test, name)
+	c, err := submission.LookupCompliance(test, name)
 	if err != nil {
 		return false, false, err
 	}
 	switch test {
-	case TEST06:
+	case submission.TEST06:
 		pass, err = VerifyTEST06(testDir, TEST06Options{Scenario: o.Scenario, EOSTokenID: c.EOSTokenID})
-	case TEST09:
+	case submission.TEST09:
 		pass, err = VerifyTEST09(testDir, name)
-	case TEST07:
+	case submission.TEST07:
 		if o.AccuracyScript == "" {
 			return false, false, nil
 		}

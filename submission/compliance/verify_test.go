@@ -1,4 +1,4 @@
-package submission
+package compliance
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
@@ -20,7 +21,7 @@ func TestVerifyCompliance(t *testing.T) {
 	// if the dispatch passed the benchmark's EOS id (the reference's default
 	// is 2).
 	logtest.WriteAccLog(t, dir, []logtest.Sample{{Data: []int32{5, logtest.EOT, logtest.EOT}, Count: logtest.Cnt(3)}})
-	ran, pass, err := VerifyCompliance(ctx, dir, "llama3_1-8b", TEST06, VerifyOptions{Scenario: "Offline"})
+	ran, pass, err := VerifyCompliance(ctx, dir, "llama3_1-8b", submission.TEST06, VerifyOptions{Scenario: "Offline"})
 	if err != nil || !ran || pass {
 		t.Errorf("TEST06: ran %v pass %v err %v; want ran, failed", ran, pass, err)
 	}
@@ -30,19 +31,19 @@ func TestVerifyCompliance(t *testing.T) {
 
 	dir = t.TempDir()
 	logtest.WriteAccLog(t, dir, logtest.LenSamples(1100, 1300))
-	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST09, VerifyOptions{Scenario: "Offline"}); err != nil || !ran || !pass {
+	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", submission.TEST09, VerifyOptions{Scenario: "Offline"}); err != nil || !ran || !pass {
 		t.Errorf("TEST09: ran %v pass %v err %v", ran, pass, err)
 	}
-	if ran, _, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST07, VerifyOptions{}); err != nil || ran {
+	if ran, _, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", submission.TEST07, VerifyOptions{}); err != nil || ran {
 		t.Errorf("TEST07 without a script: ran %v err %v; want not run, no error", ran, err)
 	}
-	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", TEST07, VerifyOptions{AccuracyScript: `echo "'exact_match': 70.25"`}); err != nil || !ran || !pass {
+	if ran, pass, err := VerifyCompliance(ctx, dir, "gpt-oss-120b", submission.TEST07, VerifyOptions{AccuracyScript: `echo "'exact_match': 70.25"`}); err != nil || !ran || !pass {
 		t.Errorf("TEST07 with a script: ran %v pass %v err %v", ran, pass, err)
 	}
 	for _, tc := range []struct{ bench, test, want string }{
-		{"qwen3-vl-235b-a22b", TEST06, "takes: none"},
-		{"llama3_1-8b", TEST09, "takes: TEST06"},
-		{"resnet50", TEST06, "unknown benchmark"},
+		{"qwen3-vl-235b-a22b", submission.TEST06, "takes: none"},
+		{"llama3_1-8b", submission.TEST09, "takes: TEST06"},
+		{"resnet50", submission.TEST06, "unknown benchmark"},
 	} {
 		if _, _, err := VerifyCompliance(ctx, dir, tc.bench, tc.test, VerifyOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %s: error %v, want one containing %q", tc.bench, tc.test, err, tc.want)

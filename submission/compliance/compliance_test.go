@@ -1,4 +1,4 @@
-package submission
+package compliance
 
 import (
 	"context"
