@@ -104,7 +104,7 @@ type Run struct {
 	// Kind is performance, accuracy or a compliance test (TEST06, …).
 	Kind string `json:"kind,omitempty"`
 	// Outcome and OutcomeReason are the harness's verdict from the run
-	// record (VALID, INVALID, ABORTED; submission.Outcome*).
+	// record (VALID, INVALID, ABORTED; record.Valid, Invalid, Aborted).
 	Outcome       string `json:"outcome,omitempty"`
 	OutcomeReason string `json:"outcome_reason,omitempty"`
 	// TestDatetime is LoadGen's test_datetime.

@@ -1,29 +1,36 @@
-// Package submission turns mlperf-go runs into an official MLPerf Inference
-// results directory and checks it before the official checker does.
+// Package submission holds what every part of an official MLPerf Inference
+// results tree shares: the rules of each round, the names the official
+// checker expects, the tree's layout, and the files that describe the
+// system and the accuracy. The jobs done on such a tree live in its
+// subpackages, which import this one (never the other way round):
 //
-// The pieces, in the order a submitter meets them:
+//   - filing files each finished LoadGen run into a results tree
+//     DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}.
+//   - compliance writes a compliance test's official audit.config for a run
+//     and the verify_*.txt files of TEST06, TEST07 and TEST09 as the
+//     reference scripts in compliance/ do.
+//   - pack builds OUT/<division>/<submitter>/{src,systems,documentation,results}
+//     from a results tree, truncating accuracy logs as
+//     tools/submission/truncate_accuracy_log.py does.
+//   - check replays the official checker's rules for a round on a packaged
+//     tree, plus a few stricter ones, and says how to fix each problem.
 //
-//   - FileRun files each finished LoadGen run into a results tree
-//     DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}
-//     with its user.conf and a run-info JSON (record.Run), refusing to overwrite
-//     an earlier run unless asked to move it aside.
-//   - WriteAuditConfig puts the official audit.config of a compliance test in
-//     LoadGen's working directory for one run and removes it afterwards.
-//   - VerifyTEST06, VerifyTEST09 and RunTEST07 (or TEST07Command plus
-//     WriteTEST07Verification) write the compliance verify_*.txt files exactly
-//     as the reference scripts in compliance/ do.
-//   - IngestEvaluatorOutput turns an official accuracy evaluator's output into
-//     accuracy.txt after checking the checker can read it.
-//   - SystemTemplate and MeasurementsTemplate give starting points for the
-//     systems JSON and measurements.json; ValidateSystem and
+// Here:
+//
+//   - rounds.go: the rounds (v6.0, v6.1: LookupRound, RoundNames,
+//     DefaultRound), each benchmark's rules in a round (BenchmarkRules, from
+//     the benchmark registry), the checker's canonical benchmark and scenario
+//     names, the compliance test names and LookupCompliance.
+//   - layout.go: the tree's layout: the names of a run's files, ScenarioDir,
+//     LoggedScenario, PreviousPrefix.
+//   - accuracytxt.go: accuracy.txt: IngestEvaluatorOutput turns an official
+//     accuracy evaluator's output into it after checking the checker can read
+//     it; BenchmarkRules.JudgeAccuracyTxt judges it as the checker does.
+//   - systems.go: SystemTemplate and MeasurementsTemplate give starting
+//     points for the systems JSON and measurements.json; ValidateSystem and
 //     ValidateMeasurements apply the checker's field rules.
-//   - Package builds OUT/<division>/<submitter>/{src,systems,documentation,results},
-//     truncating accuracy logs as tools/submission/truncate_accuracy_log.py does.
-//   - Check replays the official checker's rules for the round (v6.0, v6.1)
-//     on the packaged tree, plus a few stricter ones, and says how to fix each
-//     problem.
 //
 // The rules follow mlcommons/inference tools/submission/submission_checker
-// (constants.py, loader.py, checks/*.py), kept per round in rounds.go. Nothing
-// here logs or exits; errors say what is wrong and what to do.
+// (constants.py, loader.py, checks/*.py). Nothing here or in the
+// subpackages logs or exits; errors say what is wrong and what to do.
 package submission
