@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/golden"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
 
 // TestStemGolden compares Stem with nltk 3.9.4's PorterStemmer().stem on

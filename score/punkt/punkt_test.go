@@ -7,7 +7,7 @@ import (
 	"testing/fstest"
 	"unicode/utf8"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/golden"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
 )
 

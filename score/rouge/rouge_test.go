@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/golden"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
 
 type scoreRow struct {

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/pyfloat"
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/score/punkt"
 	"github.com/mlperf-go/mlperf-go/score/rouge"

@@ -271,7 +271,7 @@ def gen_pyfloat():
         m = np.mean(xs)
         means.append({"seed": i + 1, "n": n, "sum": repr(float(np.add.reduce(np.array(xs)))),
                       "naive_sum": repr(sum(xs)), "mean": repr(float(m)), "round4": str(round(m * 100, 4))})
-    write_jsonl(os.path.join(SCORE, "internal", "pyfloat", "testdata", "mean.jsonl.gz"), means)
+    write_jsonl(os.path.join(SCORE, "..", "internal", "pyfloat", "testdata", "mean.jsonl.gz"), means)
     rounds = []
     for _ in range(3000):
         k = r.randint(0, 1000000)
@@ -285,7 +285,7 @@ def gen_pyfloat():
         rounds.append({"x": repr(x), "numpy4": repr(float(round(np.float64(x), 4))),
                        "str_numpy4": str(round(np.float64(x), 4)),
                        "python1": repr(round(x, 1)), "python4": repr(round(x, 4))})
-    write_jsonl(os.path.join(SCORE, "internal", "pyfloat", "testdata", "round.jsonl.gz"), rounds)
+    write_jsonl(os.path.join(SCORE, "..", "internal", "pyfloat", "testdata", "round.jsonl.gz"), rounds)
 
 
 def gen_pystr():

@@ -16,9 +16,9 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/submission"
-	"github.com/mlperf-go/mlperf-go/submission/internal/pyfmt"
 )
 
 // TEST06Options configure VerifyTEST06.
@@ -301,8 +301,8 @@ func VerifyTEST09(testDir, benchmark string) (pass bool, err error) {
 	b.WriteString("Verification Results\n")
 	b.WriteString(eq + "\n")
 	fmt.Fprintf(&b, "Mean output tokens: %.2f\n", mean)
-	fmt.Fprintf(&b, "Min threshold: %s\n", pyfmt.Float(lo))
-	fmt.Fprintf(&b, "Max threshold: %s\n", pyfmt.Float(hi))
+	fmt.Fprintf(&b, "Min threshold: %s\n", pyfloat.Repr(lo))
+	fmt.Fprintf(&b, "Max threshold: %s\n", pyfloat.Repr(hi))
 	fmt.Fprintf(&b, "Min check pass: %s\n", pyBool(minPass))
 	fmt.Fprintf(&b, "Max check pass: %s\n", pyBool(maxPass))
 	fmt.Fprintf(&b, "\n%s\n", verdict)
@@ -373,8 +373,8 @@ func WriteTEST07Verification(testDir string, output []byte, threshold float64) (
 	b.WriteString(eq + "\n")
 	if score != nil {
 		pass = *score >= threshold
-		fmt.Fprintf(&b, "Accuracy score: %s\n", pyfmt.Float(*score))
-		fmt.Fprintf(&b, "Accuracy threshold: %s\n", pyfmt.Float(threshold))
+		fmt.Fprintf(&b, "Accuracy score: %s\n", pyfloat.Repr(*score))
+		fmt.Fprintf(&b, "Accuracy threshold: %s\n", pyfloat.Repr(threshold))
 		fmt.Fprintf(&b, "Accuracy check pass: %s\n", pyBool(pass))
 		if pass {
 			b.WriteString("TEST PASS\n")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -201,8 +202,8 @@ func TestPyFloatRepr(t *testing.T) {
 		{math.Inf(1), "Infinity"},
 	}
 	for _, tc := range tests {
-		if got := pyFloatRepr(tc.x); got != tc.want {
-			t.Errorf("pyFloatRepr(%v) = %q, want %q", tc.x, got, tc.want)
+		if got := pyfloat.JSON(tc.x); got != tc.want {
+			t.Errorf("pyfloat.JSON(%v) = %q, want %q", tc.x, got, tc.want)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 )
 
 // AccuracyLine is the line the submission checker reads from accuracy.txt:
@@ -15,7 +17,7 @@ import (
 // Python's repr (shortest round-trip digits, e.g. {"f1": 0.7903} or
 // {"f1": 1e-05}).
 func AccuracyLine(f1 float64) string {
-	return `{"f1": ` + pyFloatRepr(f1) + `}`
+	return `{"f1": ` + pyfloat.JSON(f1) + `}`
 }
 
 // AccuracyTxt returns accuracy.txt as the reference evaluator writes it:
@@ -143,7 +145,7 @@ func (r Result) Summary() string {
 	if !r.MeetsTarget() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "f1 (category hierarchical) = %s, target %s: %s\n", pyFloatRepr(r.CategoryF1), pyFloatRepr(r.Target), verdict)
+	fmt.Fprintf(&b, "f1 (category hierarchical) = %s, target %s: %s\n", pyfloat.JSON(r.CategoryF1), pyfloat.JSON(r.Target), verdict)
 	fmt.Fprintf(&b, "%d log entries for a dataset of %d samples", r.Samples, r.DatasetSize)
 	if r.Complete() {
 		b.WriteString(", each logged once\n")

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/golden"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
 
 // TestUnicodeGolden compares every code point that CPython 3.11 (Unicode

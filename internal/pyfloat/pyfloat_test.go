@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/golden"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
 
 // lcgValues is gen_golden.py's lcg_values: exact int ratios in [0, 1].
@@ -111,5 +111,16 @@ func TestMeanEmptyIsNaN(t *testing.T) {
 	t.Parallel()
 	if m := Mean(nil); !math.IsNaN(m) || Repr(m) != "nan" {
 		t.Errorf("Mean(nil) = %v (%s), want nan as np.mean([]) gives", m, Repr(m))
+	}
+}
+
+// TestJSON: json.dumps's spellings of the non-finite floats, Repr's digits
+// otherwise.
+func TestJSON(t *testing.T) {
+	t.Parallel()
+	for x, want := range map[float64]string{math.NaN(): "NaN", math.Inf(1): "Infinity", math.Inf(-1): "-Infinity", 0.7903: "0.7903", 1e-05: "1e-05", 1e16: "1e+16", 2: "2.0"} {
+		if got := JSON(x); got != want {
+			t.Errorf("JSON(%v) = %q, want %q", x, got, want)
+		}
 	}
 }

@@ -125,3 +125,17 @@ func leftPad2(s string) string {
 	}
 	return s
 }
+
+// JSON returns x as Python's json.dumps writes a float: Repr's digits, and
+// NaN, Infinity and -Infinity for the values JSON has no number for.
+func JSON(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 1):
+		return "Infinity"
+	case math.IsInf(x, -1):
+		return "-Infinity"
+	}
+	return Repr(x)
+}
