@@ -74,7 +74,13 @@ type QPSResult struct {
 	// MaxTrials ran out first.
 	Converged bool    `json:"converged"`
 	Tolerance float64 `json:"tolerance"`
-	// UserConf is the user.conf line setting Best, e.g.
+	// Recommended is the QPS to run at: Best, or KeptUp when the trial at
+	// Best fell behind its schedule (it was VALID only for being short, so
+	// a full run at Best would likely be INVALID). RecommendedWhy says
+	// which and why, for the user.
+	Recommended    float64 `json:"recommended"`
+	RecommendedWhy string  `json:"recommended_why"`
+	// UserConf is the user.conf line setting Recommended, e.g.
 	// "llama3_1-8b.Server.target_qps = 123.4".
 	UserConf string `json:"user_conf,omitempty"`
 	// BestFellBehind is Trial.FellBehind of the trial at Best: above 0,
@@ -165,8 +171,24 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	}
 	// The key is the model name LoadGen reads the run under, which a
 	// variant may share with its base benchmark (qwen3-vl Interactive).
-	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, FormatQPS(res.Best))
+	res.Recommended, res.RecommendedWhy = recommend(res)
+	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, FormatQPS(res.Recommended))
 	return res, ts.finishQPS(res, nil)
+}
+
+// recommend picks the QPS to write into user.conf, and says why: the highest
+// VALID one, unless its trial fell behind its schedule; then the highest
+// VALID one that kept up, which a full run can hold.
+func recommend(res QPSResult) (float64, string) {
+	switch {
+	case res.BestFellBehind == 0:
+		return res.Best, "the highest VALID target QPS"
+	case res.KeptUp > 0:
+		return res.KeptUp, fmt.Sprintf("the highest VALID target QPS whose trial kept up with its schedule (the trial at %s fell %.1f%% behind: VALID only for being short)",
+			FormatQPS(res.Best), 100*res.BestFellBehind)
+	}
+	return res.Best, fmt.Sprintf("the highest VALID target QPS, though its trial fell %.1f%% behind its schedule and no VALID trial kept up: lengthen --trial-duration before trusting it",
+		100*res.BestFellBehind)
 }
 
 // nextQPS picks the next QPS to try, or says the search has converged.

@@ -287,3 +287,23 @@ func TestUserConfLineUsesLoadGenModel(t *testing.T) {
 		t.Errorf("user.conf line %q, want %q", res.UserConf, want)
 	}
 }
+
+// TestRecommend: the line written is the highest VALID QPS, unless its
+// trial fell behind its schedule; then the highest VALID one that kept up.
+func TestRecommend(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		res  QPSResult
+		want float64
+		why  string
+	}{
+		{QPSResult{Best: 43.56, KeptUp: 43.56}, 43.56, "highest VALID"},
+		{QPSResult{Best: 43.56, BestFellBehind: 0.12, KeptUp: 30.98}, 30.98, "kept up"},
+		{QPSResult{Best: 43.56, BestFellBehind: 0.12}, 43.56, "no VALID trial kept up"},
+	} {
+		got, why := recommend(tc.res)
+		if got != tc.want || !strings.Contains(why, tc.why) {
+			t.Errorf("recommend(%+v) = %g, %q; want %g, saying %q", tc.res, got, why, tc.want, tc.why)
+		}
+	}
+}

@@ -226,6 +226,7 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 			"would likely be INVALID (%s); lengthen --trial-duration to resolve it\n", tune.FormatQPS(res.Best), 100*res.BestFellBehind, kept)
 	}
 	fmt.Fprintf(w, "tune: trials in %s; confirm with a full run before you submit\n", filepath.Join(ts.Dir, tune.SummaryFile))
+	fmt.Fprintf(w, "tune: recommended %s QPS: %s\n", tune.FormatQPS(res.Recommended), res.RecommendedWhy)
 	fmt.Fprintln(c.App.Writer, res.UserConf)
 	if path := c.String("write-user-conf"); path != "" {
 		replaced, err := tune.SetUserConf(path, res.UserConf)
