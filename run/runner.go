@@ -231,7 +231,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 
 	rep = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
 	lgModel := o.Benchmark.LoadGenModel()
-	conf, err := composeUserConf(o.UserConf, o.Benchmark.Settings, o.Settings, lgModel, o.Scenario.String())
+	conf, err := o.UserConfText()
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,13 @@ func confLine(model, scenario, key, value string) string {
 // is reported at the user's own file and line, or at the --setting that
 // produced it, rather than at a line of the generated copy (which is shifted
 // by the header and has another name).
+// UserConfText is the user.conf a test with these options gives LoadGen
+// (and files with its logs): the round's required settings, the user's
+// user.conf and the --setting lines.
+func (o Options) UserConfText() ([]byte, error) {
+	return composeUserConf(o.UserConf, o.Benchmark.Settings, o.Settings, o.Benchmark.LoadGenModel(), o.Scenario.String())
+}
+
 func composeUserConf(userConf string, required []benchmark.Setting, overrides []string, model, scenario string) ([]byte, error) {
 	var buf bytes.Buffer
 	// The header also keeps the file from being empty when nothing is

@@ -150,6 +150,13 @@ func TestSubmissionWorkflow(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--replace") {
 		t.Errorf("re-filing a performance run: error %v, want a refusal naming --replace", err)
 	}
+	// The refusal comes before the test: no run, nothing left behind.
+	if strings.Contains(out, "Outcome") {
+		t.Errorf("the refused run ran its test first:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "perf2")); !os.IsNotExist(err) {
+		t.Errorf("the refused run left %s behind (%v)", filepath.Join(dir, "perf2"), err)
+	}
 
 	out, err = runCLI(t, append(common, "-m", "accuracy", "--evaluate", "-o", filepath.Join(dir, "acc"))...)
 	if err != nil {

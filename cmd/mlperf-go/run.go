@@ -139,6 +139,9 @@ func runAction(c *cli.Context) error {
 	// What this command makes of the output path goes again if no test
 	// ran (a compliance folder, a runs folder): a retry then starts clean.
 	defer record.Reserve(o.OutputDir).ReleaseUnused()
+	if err := precheckFiling(c, o); err != nil {
+		return err
+	}
 	// A launched engine loads its model while the dataset is opened (here,
 	// not in Run, so --evaluate scores against the same open dataset).
 	sess, err := openSession(c, &o)
@@ -492,6 +495,36 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// precheckFiling makes, before the test, the checks filing into
+// --results-dir will make after it (an earlier run in place, another
+// user.conf filed for the scenario), for each test the command runs.
+func precheckFiling(c *cli.Context, o run.Options) error {
+	dir := c.String("results-dir")
+	if dir == "" {
+		return nil
+	}
+	conf, err := o.UserConfText()
+	if err != nil {
+		return err
+	}
+	kinds := []record.Kind{record.KindPerformance}
+	switch {
+	case c.String("compliance") != "":
+		kinds = []record.Kind{record.Kind(c.String("compliance"))}
+	case isModeBoth(c):
+		kinds = []record.Kind{record.KindAccuracy, record.KindPerformance}
+	case o.Mode == loadgen.AccuracyOnly:
+		kinds = []record.Kind{record.KindAccuracy}
+	}
+	for _, k := range kinds {
+		if err := filing.Precheck(filing.RunRecord{ResultsDir: dir, System: c.String("system"), Benchmark: o.Benchmark.Name,
+			Scenario: o.SubmissionScenario(), Kind: k, Replace: c.Bool("replace")}, conf); err != nil {
+			return fmt.Errorf("--results-dir: %w (checked before the test, so no run is wasted)", err)
+		}
+	}
+	return nil
 }
 
 // fileRun files the run into the results tree and runs the compliance

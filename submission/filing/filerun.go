@@ -240,6 +240,50 @@ func FileRun(r RunRecord) (dir string, err error) {
 	return dest, nil
 }
 
+// Precheck makes, before a test starts, the checks FileRun will make that do
+// not need the run's logs, so a refusal costs seconds rather than an
+// hours-long run: the names, an earlier run of the same kind already filed
+// (without Replace), and a different user.conf already filed for the
+// scenario (without Replace; a compliance run files its own beside its
+// logs). userConf is the user.conf the run will use.
+func Precheck(r RunRecord, userConf []byte) error {
+	bench, err := submission.CanonicalBenchmark(r.Benchmark)
+	if err != nil {
+		return err
+	}
+	scen, err := submission.CanonicalScenario(r.Scenario)
+	if err != nil {
+		return err
+	}
+	if strings.ContainsAny(r.System, `/\`) || r.System == "." || r.System == ".." || r.System == "" {
+		return fmt.Errorf("submission: system name %q must be a plain directory name", r.System)
+	}
+	scenDir := filepath.Join(r.ResultsDir, r.System, bench, scen)
+	var dest string
+	switch r.Kind {
+	case record.KindPerformance:
+		dest = filepath.Join(scenDir, "performance", "run_1")
+	case record.KindAccuracy:
+		dest = filepath.Join(scenDir, "accuracy")
+	default:
+		if _, err := submission.LookupCompliance(string(r.Kind), bench); err != nil {
+			return err
+		}
+		dest = filepath.Join(scenDir, string(r.Kind))
+	}
+	if r.Replace {
+		return nil
+	}
+	if treefs.Exists(dest) {
+		return fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file the new one, or choose another --results-dir", dest, r.Kind, submission.PreviousPrefix)
+	}
+	ucPath := filepath.Join(scenDir, submission.UserConfFile)
+	if old, err := os.ReadFile(ucPath); err == nil && !bytes.Equal(old, userConf) && !r.Kind.IsCompliance() {
+		return fmt.Errorf("submission: %s differs from the user.conf this run would use; a scenario has one user.conf for all its runs: run with the same settings, or pass --replace to move the old one aside", ucPath)
+	}
+	return nil
+}
+
 // checkRunLogs verifies a run's detail log matches where it is being filed.
 func checkRunLogs(detailPath string, kind record.Kind, scenario string) error {
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
