@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
@@ -130,7 +132,7 @@ func (info Run) Submittable() error {
 		return fmt.Errorf("the run was aborted (%s): run it again to its end", orUnknown(info.OutcomeReason))
 	}
 	if s := info.Samples; s != nil && s.Failed > 0 {
-		return fmt.Errorf("%d of %d samples failed (%v): fix the endpoint and run again", s.Failed, s.Completed, s.FailuresByReason)
+		return fmt.Errorf("%d of %d samples failed (%s): fix the endpoint and run again", s.Failed, s.Completed, Counts(s.FailuresByReason))
 	}
 	// LoadGen's own INVALID is left to its logs, which the submission check reads.
 	return nil
@@ -156,6 +158,26 @@ type SampleCounts struct {
 	FirstFailures []SampleFailure `json:"first_failures,omitempty"`
 	// OutputTokens is the sum of output tokens over successful samples.
 	OutputTokens int64 `json:"output_tokens,omitempty"`
+}
+
+// Counts renders counts by class for a person, largest first (ties by
+// name): "transport: 18, http_503: 2".
+func Counts(m map[string]int64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // SampleFailure is one failed sample.

@@ -37,7 +37,7 @@ func (rep *Report) decide() {
 	switch {
 	case s.Failed > 0:
 		rep.Outcome = record.Invalid
-		rep.OutcomeReason = fmt.Sprintf("%d of %d samples failed (%v)", s.Failed, s.Completed, s.FailuresByReason)
+		rep.OutcomeReason = fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, record.Counts(s.FailuresByReason))
 	case s.CompleterErrors > 0:
 		rep.Outcome = record.Invalid
 		rep.OutcomeReason = fmt.Sprintf("LoadGen refused %d batches of responses (unknown or repeated sample IDs: a harness bug; the log names them)", s.CompleterErrors)

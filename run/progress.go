@@ -52,8 +52,14 @@ func startProgress(w io.Writer, every time.Duration, total int64, pool *sut.Pool
 				p := pool.Progress()
 				loaded, bytes := lib.Loaded()
 				rate := float64(p.Completed-last.Completed) / now.Sub(lastAt).Seconds()
-				fmt.Fprintf(w, "[%s] loaded %d (%.1f MiB)  issued %d  done %d  failed %d  in flight %d  queued %d  %.1f samples/s  mean latency %s",
-					now.Sub(start).Truncate(time.Second), loaded, float64(bytes)/(1<<20), p.Issued, p.Completed, p.Failed, p.InFlight, p.Queued, rate, p.MeanLatency.Round(time.Millisecond))
+				fmt.Fprintf(w, "[%s] ", now.Sub(start).Truncate(time.Second))
+				// Accuracy runs load and unload one set at a time: between
+				// sets nothing is loaded, which is not worth a "loaded 0".
+				if loaded > 0 {
+					fmt.Fprintf(w, "loaded %d (%.1f MiB)  ", loaded, float64(bytes)/(1<<20))
+				}
+				fmt.Fprintf(w, "issued %d  done %d  failed %d  in flight %d  queued %d  %.1f samples/s  mean latency %s",
+					p.Issued, p.Completed, p.Failed, p.InFlight, p.Queued, rate, p.MeanLatency.Round(time.Millisecond))
 				if p.MeanTTFT > 0 {
 					fmt.Fprintf(w, "  mean TTFT %s", p.MeanTTFT.Round(time.Millisecond))
 				}

@@ -395,7 +395,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 	rep.decide()
 	if rep.Stats.Failed > 0 {
-		return rep, fmt.Errorf("%d of %d samples failed (%v; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, rep.Stats.FailuresByReason, filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
+		return rep, fmt.Errorf("%d of %d samples failed (%s; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, record.Counts(rep.Stats.FailuresByReason), filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
 	}
 	if rep.Stats.CompleterErrors > 0 {
 		return rep, errors.New(rep.OutcomeReason)

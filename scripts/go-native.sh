@@ -56,7 +56,7 @@ case $cmd in
     exec "$GO" vet "$@" ;;
   static)
     exec "$GO" build -tags netgo,osusergo \
-      -ldflags "$ldflags -linkmode external -extldflags '-static'" "$@" ;;
+      -ldflags "$ldflags -s -w -linkmode external -extldflags '-static'" "$@" ;;
   *)
     echo "go-native.sh: unknown command '$cmd' (want build, test, vet or static)" >&2
     exit 2 ;;

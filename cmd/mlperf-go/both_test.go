@@ -33,6 +33,9 @@ func TestModeBoth(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run --mode both: %v\n%s", err, text)
 	}
+	if strings.Contains(text, "--evaluate applies to accuracy runs") {
+		t.Errorf("--mode both warns about an --evaluate nobody gave:\n%s", text)
+	}
 	acc, err := os.ReadFile(filepath.Join(out, "accuracy", "accuracy.txt"))
 	if err != nil || !regexp.MustCompile(`(?m)^\{"f1": 1\.0\}$`).Match(acc) {
 		t.Errorf("the accuracy test was not evaluated (%v):\n%s", err, acc)

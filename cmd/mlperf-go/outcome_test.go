@@ -126,7 +126,7 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 				t.Errorf("the aborted run has no report: %v", err)
 			}
 			info := readRecord(t, out)
-			if info.Outcome != record.Aborted || !strings.Contains(info.OutcomeReason, "interrupted by terminated") {
+			if info.Outcome != record.Aborted || !strings.Contains(info.OutcomeReason, "interrupted by SIGTERM") {
 				t.Errorf("record outcome %q (%q), want ABORTED by the signal", info.Outcome, info.OutcomeReason)
 			}
 			if b, _ := os.ReadFile(filepath.Join(out, record.File)); !strings.Contains(string(b), `"outcome": "ABORTED"`) {

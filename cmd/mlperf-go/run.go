@@ -448,7 +448,7 @@ func printReport(c *cli.Context, o run.Options, rep *run.Report) {
 		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
 	}
 	if s.Retries > 0 {
-		fmt.Fprintf(w, "  %-42s %d %v\n", "Requests sent again (retries)", s.Retries, s.RetriesByCause)
+		fmt.Fprintf(w, "  %-42s %d (%s)\n", "Requests sent again (retries)", s.Retries, record.Counts(s.RetriesByCause))
 	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
@@ -567,7 +567,11 @@ func fileRun(c *cli.Context, o run.Options, rep *run.Report, test string) error 
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
 func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) error {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
-		fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
+		// --mode both turns --evaluate on for its accuracy test; only a
+		// user who asked for it on a performance run needs to be told.
+		if !isModeBoth(c) {
+			fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
+		}
 		return nil
 	}
 	return evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"),
@@ -590,7 +594,7 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 		select {
 		case s := <-sig:
 			log.Warn("interrupted: aborting the test; every outstanding sample is completed empty, and the output folder is marked ABORTED. Press Ctrl-C again to exit now.", zap.Stringer("signal", s))
-			cancel(fmt.Errorf("interrupted by %v", s))
+			cancel(fmt.Errorf("interrupted by %s", signalName(s)))
 		case <-done:
 			return
 		}
@@ -602,6 +606,19 @@ func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
 		}
 	}()
 	return ctx, func() { signal.Stop(sig); close(done); cancel(nil) }
+}
+
+// signalName names a signal as people know it: SIGTERM (what Slurm and
+// systemd send), SIGINT (Ctrl-C); Go's own strings are "terminated" and
+// "interrupt".
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case os.Interrupt:
+		return "SIGINT (Ctrl-C)"
+	}
+	return s.String()
 }
 
 // writeReport writes results.json, report.html and report.md beside the
