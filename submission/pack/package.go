@@ -153,6 +153,10 @@ func Package(opts PackageOptions) error {
 					}
 				}
 				p.measurements = m
+				if txt := filepath.Join(p.src, "accuracy", submission.AccuracyTxtFile); treefs.IsDir(filepath.Dir(txt)) && !treefs.Exists(txt) {
+					problems = append(problems, fmt.Sprintf("%s: missing: score the accuracy run first (mlperf-go evaluate -b %s -l %s -d DATASET -o %s), or file the official evaluator's printed output with mlperf-go submission ingest-accuracy",
+						txt, bench, filepath.Join(filepath.Dir(txt), submission.AccuracyLogFile), txt))
+				}
 				plans = append(plans, p)
 			}
 		}
@@ -161,7 +165,9 @@ func Package(opts PackageOptions) error {
 		return fmt.Errorf("submission: cannot package, fix these first:\n  %s", strings.Join(problems, "\n  "))
 	}
 
-	// Build in a staging directory, then rename into place.
+	// Build in a staging directory, then rename into place; a package that
+	// fails leaves no empty division folder behind.
+	defer record.Reserve(filepath.Join(opts.Out, opts.Division)).ReleaseUnused()
 	if err := os.MkdirAll(filepath.Join(opts.Out, opts.Division), 0o755); err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}

@@ -189,3 +189,23 @@ func TestPackageRefusesInvalidInputs(t *testing.T) {
 		t.Error("division network accepted")
 	}
 }
+
+// TestPackageWithoutAccuracyTxt: an accuracy run not yet scored is named by
+// its path in the results tree with the two ways to score it, and the
+// failed package leaves no folder behind.
+func TestPackageWithoutAccuracyTxt(t *testing.T) {
+	t.Parallel()
+	results, systems := llamaResults(t)
+	txt := filepath.Join(results, "sys1", "llama3.1-8b", "Offline", "accuracy", "accuracy.txt")
+	if err := os.Remove(txt); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "sub")
+	err := Package(PackageOptions{Division: "closed", Submitter: "Org", ResultsDir: results, SystemsDir: systems, Out: out, SourceNote: "x"})
+	if err == nil || !strings.Contains(err.Error(), txt) || !strings.Contains(err.Error(), "ingest-accuracy") || strings.Contains(err.Error(), ".package-") {
+		t.Fatalf("err = %v, want one naming %s and submission ingest-accuracy, not the staging folder", err, txt)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the failed package left %s behind (%v)", out, err)
+	}
+}
