@@ -127,6 +127,15 @@ func (c *checker) checkSubmitter(dir, division, submitter string) {
 		}
 	}
 	results := filepath.Join(dir, "results")
+	// An empty tree has nothing wrong in it to find, and nothing right:
+	// say so rather than "no problems found". (With systems in results/,
+	// each one's missing JSON is named below.)
+	if treefs.IsDir(results) && len(treefs.ListDirs(results)) == 0 {
+		c.add(results, "file runs with mlperf-go run --results-dir and package them (mlperf-go submission package)", "results/ holds no system: there is no result to check")
+		if sys := filepath.Join(dir, "systems"); treefs.IsDir(sys) && len(treefs.ListFiles(sys)) == 0 {
+			c.add(sys, "write one systems JSON per system (mlperf-go submission system-template gives a start)", "systems/ holds no systems JSON")
+		}
+	}
 	for _, system := range treefs.ListDirs(results) {
 		sysJSON := filepath.Join(dir, "systems", system+".json")
 		systemType := ""
@@ -257,6 +266,10 @@ func (c *checker) checkPerformance(dir, division string, rules *submission.Bench
 	}
 	if v, ok := d.Text("result_validity"); ok && v != "VALID" {
 		c.add(detailPath, rerun, "result_validity is %q", v)
+	}
+	if !d.Has("num_errors") {
+		c.add(detailPath, "file the whole detail log LoadGen wrote (copy it again), or re-run if the test did not finish",
+			"the detail log ends before num_errors, the last value LoadGen logs once a performance test is over (results.cc): the file was cut")
 	}
 	for _, e := range d.Errors() {
 		c.add(detailPath, "investigate the LoadGen error and re-run", "LoadGen logged an error: %s", e)

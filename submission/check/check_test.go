@@ -272,3 +272,35 @@ func TestCheckBadInput(t *testing.T) {
 		t.Errorf("bad round: %v", ps)
 	}
 }
+
+// TestCheckEmptyTreeAndCutLog: a packaged tree whose folders are all empty
+// is not "no problems found", and a performance detail log cut before its
+// last line (num_errors) is named.
+func TestCheckEmptyTreeAndCutLog(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	for _, d := range []string{"results", "systems", "src", "documentation"} {
+		if err := os.MkdirAll(filepath.Join(empty, "closed", "Org", d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps := Check(empty, "v6.1")
+	if got := logtest.ProblemsText(ps); !strings.Contains(got, "results/ holds no system") || !strings.Contains(got, "systems/ holds no systems JSON") {
+		t.Errorf("empty tree: %s", got)
+	}
+
+	out := treetest.BuildTree(t, "v6.1")
+	detail := filepath.Join(treetest.ScenDir(out, logtest.BenchmarkLlama8B, "Offline"), "performance", "run_1", "mlperf_log_detail.txt")
+	b, err := os.ReadFile(detail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	if !strings.Contains(lines[len(lines)-1], `"num_errors"`) {
+		t.Fatalf("the fixture's last line is not num_errors: %s", lines[len(lines)-1])
+	}
+	logtest.MustWrite(t, detail, strings.Join(lines[:len(lines)-1], ""))
+	if got := logtest.ProblemsText(Check(out, "v6.1")); !strings.Contains(got, "ends before num_errors") {
+		t.Errorf("cut detail log not named: %s", got)
+	}
+}

@@ -44,6 +44,23 @@ func ListDirs(dir string) []string {
 	return out
 }
 
+// ListFiles lists the regular files of dir, sorted; nil when dir cannot be
+// read.
+func ListFiles(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // CopyFile copies src to dst (mode 0644, replacing dst), creating dst's
 // directory.
 func CopyFile(src, dst string) error {
