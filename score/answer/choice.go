@@ -67,7 +67,7 @@ func cleanBrackets(s string) string {
 }
 
 // unescape turns the two-character sequences \n and \' into a newline and a
-// quote, as the reference's .replace(r'\n', '\n').replace(r'\”, "'") does.
+// quote, as the reference's two str.replace calls on raw strings do.
 func unescape(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s

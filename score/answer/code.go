@@ -64,7 +64,7 @@ func fencedBlock(s, open string, last bool) (string, bool) {
 	}
 }
 
-// dropLanguageTag is re.sub(r'^(?:python|py)\s*\n', ”, code, flags=re.I):
+// dropLanguageTag is re.sub(r'^(?:python|py)\s*\n', "", code, flags=re.I):
 // a leading "python" or "py" (any case) followed by whitespace up to and
 // including the last newline of that whitespace run is removed.
 func dropLanguageTag(code string) string {
