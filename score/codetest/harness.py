@@ -6,11 +6,11 @@
 # the reference behaviour it reproduces, quirks included, because the verdict
 # depends on them.
 #
-# Protocol: argv[1] is a JSON job file {"code", "inputs", "outputs",
-# "fn_name", "timeout", "memory"}; the verdict is one JSON line on the file
-# descriptor that was stdout at start. Descriptors 1 and 2 then point at
-# /dev/null so that nothing the answer writes at the descriptor level can
-# corrupt the verdict (the reference, too, only captures sys.stdout).
+# Protocol (serve): one JSON job per stdin line {"code", "inputs",
+# "outputs", "fn_name", "timeout", "memory"}, one JSON verdict per stdout
+# line. Like the reference, each answer runs in a process forked from a warm
+# one (its parent imported the prelude's modules), so a run costs a fork,
+# not an interpreter start.
 import ast
 import faulthandler
 import json
@@ -351,26 +351,15 @@ def verdict(results):
     return passed, codes
 
 
-def main():
-    out = os.fdopen(os.dup(1), "w")
-    null = os.open(os.devnull, os.O_RDWR)
-    try:
-        with open(sys.argv[1], encoding="utf-8") as f:
-            job = json.load(f)
-        for key in ("code", "inputs", "outputs", "timeout"):
-            if key not in job:
-                raise KeyError(f"job file {sys.argv[1]} lacks {key!r}")
-    except Exception as e:
-        out.write(json.dumps({"harness_error": f"{type(e).__name__}: {e}"}) + "\n")
-        out.flush()
-        os._exit(3)
-    os.dup2(null, 1)
-    os.dup2(null, 2)
-    sys.stdin = open(os.devnull)
-    sys.stdout = open(os.devnull, "w")
+def run_child(job, verdict_fd):
+    """In the forked child: the reference's test process."""
+    os.setpgid(0, 0)
+    out = os.fdopen(verdict_fd, "w")
+    sys.stdin = open(os.devnull)  # as multiprocessing's child bootstrap leaves it
+    sys.stdout = open(os.devnull, "w")  # the evaluator's worker prints to devnull
     sys.stderr = open(os.devnull, "w")
     if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(50000)
+        sys.set_int_max_str_digits(50000)  # set by lcb_runner's metrics module
     results, meta = run_test(job)
     passed, codes = verdict(results)
     try:
@@ -382,5 +371,81 @@ def main():
     os._exit(0)
 
 
+def read_verdict(fd, seconds):
+    """The child's verdict line, or None and why when it died or overran."""
+    import select
+    end = time.monotonic() + seconds
+    buf = b""
+    while b"\n" not in buf:
+        left = end - time.monotonic()
+        if left <= 0:
+            return None, f"global timeout: the test process overran {seconds} s"
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None, "the test process ended without a verdict (crashed or exited)"
+            buf += chunk
+    return json.loads(buf.split(b"\n", 1)[0]), ""
+
+
+PROTOCOL_FDS = []  # the server's pipe ends, closed in each child
+
+
+def run_job(job):
+    # check_correctness: a fresh process per answer, joined for
+    # (timeout + 1) * tests + 5 seconds, then killed.
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        for fd in PROTOCOL_FDS:
+            os.close(fd)
+        try:
+            run_child(job, w)
+        finally:
+            os._exit(1)
+    os.close(w)
+    try:
+        line, why = read_verdict(r, (job["timeout"] + 1) * len(job["inputs"]) + 5)
+    finally:
+        os.close(r)
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        os.waitpid(pid, 0)
+    if line is None:
+        return {"crashed": why}
+    return line
+
+
+def serve():
+    """Jobs arrive one JSON line at a time on stdin; verdicts leave one line
+    at a time on stdout. Descriptors 0-2 then point at /dev/null, so nothing
+    a test writes at the descriptor level reaches the protocol."""
+    inp = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    PROTOCOL_FDS.extend([inp.fileno(), out.fileno()])
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    exec(PRELUDE, {})  # warm the module cache the forked tests import from
+    sys.setrecursionlimit(1000)
+    out.write(json.dumps({"ready": sys.version.split()[0]}) + "\n")
+    out.flush()
+    for line in inp:
+        try:
+            job = json.loads(line)
+            for key in ("code", "inputs", "outputs", "timeout"):
+                if key not in job:
+                    raise KeyError(f"job lacks {key!r}")
+            res = run_job(job)
+        except Exception as e:
+            res = {"harness_error": f"{type(e).__name__}: {e}"}
+        out.write(json.dumps(res) + "\n")
+        out.flush()
+
+
 if __name__ == "__main__":
-    main()
+    serve()

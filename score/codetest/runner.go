@@ -1,19 +1,14 @@
 package codetest
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -76,17 +71,20 @@ type Job struct {
 	Problem Problem
 }
 
-// Runner runs answers; it is safe for concurrent use.
+// Runner runs answers; it is safe for concurrent use. It keeps up to
+// Options.Workers harness servers, each a warm python3 that forks one
+// process per answer, as LiveCodeBench's check_correctness does.
 type Runner struct {
 	opts    Options
 	python  string
 	unshare string
 	dir     string
 	harness string
+	idle    chan *server
 }
 
 // New checks the interpreter and the isolation and writes the harness.
-// Close removes its files.
+// Close stops its processes and removes its files.
 func New(opts Options) (*Runner, error) {
 	if opts.Python == "" {
 		opts.Python = "python3"
@@ -97,7 +95,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.TimeoutSeconds <= 0 {
 		opts.TimeoutSeconds = DefaultTimeoutSeconds
 	}
-	r := &Runner{opts: opts}
+	r := &Runner{opts: opts, idle: make(chan *server, opts.Workers)}
 	var err error
 	if r.python, err = exec.LookPath(opts.Python); err != nil {
 		return nil, fmt.Errorf("codetest: the Python interpreter %q is not found (%v); install python3 >= 3.9 or set the interpreter path", opts.Python, err)
@@ -122,48 +120,37 @@ func New(opts Options) (*Runner, error) {
 	return r, nil
 }
 
-// Close removes the runner's temporary files.
-func (r *Runner) Close() error { return os.RemoveAll(r.dir) }
-
-// probe runs the interpreter the way answers run, checking its version and
-// that the network is out of reach.
-func (r *Runner) probe() error {
-	const script = `import sys, socket
-assert sys.version_info >= (3, 9), "Python %d.%d is older than 3.9" % sys.version_info[:2]
-s = socket.socket()
-s.settimeout(2)
-try:
-    s.connect(("1.1.1.1", 53))
-    print("NETWORK")
-except OSError:
-    print("OK")`
-	args := r.command("-c", script)
-	if r.opts.Isolation == NoIsolation {
-		// Without isolation the probe must not touch the network.
-		args = r.command("-c", `import sys; assert sys.version_info >= (3, 9), "Python older than 3.9"; print("OK")`)
+// Close stops the idle servers and removes the runner's files.
+func (r *Runner) Close() error {
+	for {
+		select {
+		case s := <-r.idle:
+			s.stop()
+		default:
+			return os.RemoveAll(r.dir)
+		}
 	}
-	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
-	got := strings.TrimSpace(string(out))
-	switch {
-	case err != nil && r.opts.Isolation == NetNamespace && !strings.Contains(got, "Traceback"):
-		return fmt.Errorf("codetest: `unshare -rn %s` failed (%v: %s); user and network namespaces are needed to keep answers off the network (enable unprivileged user namespaces, e.g. sysctl kernel.unprivileged_userns_clone=1) or choose NoIsolation knowingly", r.python, err, got)
-	case err != nil:
-		return fmt.Errorf("codetest: %s cannot run the harness: %v: %s", r.python, err, got)
-	case got == "NETWORK":
-		return fmt.Errorf("codetest: an answer run under unshare -rn still reached the network; refusing to run answers")
-	case got != "OK":
-		return fmt.Errorf("codetest: unexpected probe output from %s: %q", r.python, got)
-	}
-	return nil
 }
 
-// command is the argv running python with args, isolated as configured.
-func (r *Runner) command(args ...string) []string {
-	argv := []string{r.python}
-	if r.opts.Isolation == NetNamespace {
-		argv = []string{r.unshare, "-rn", r.python}
+// probe checks that answers cannot reach the network: an answer that
+// connects to a public address must fail to.
+func (r *Runner) probe() error {
+	if r.opts.Isolation == NoIsolation {
+		s, err := r.acquire()
+		if err == nil {
+			r.release(s)
+		}
+		return err
 	}
-	return append(argv, args...)
+	code := "import socket\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n    print('NETWORK')\nexcept OSError:\n    print('OK')"
+	res, err := r.Run(context.Background(), code, Problem{ID: "network probe", Tests: []Test{{Input: "", Output: "OK"}}})
+	if err != nil {
+		return err
+	}
+	if !res.Passed {
+		return fmt.Errorf("codetest: an answer run under unshare -rn reached the network or could not run (%s); refusing to run answers", res.Detail)
+	}
+	return nil
 }
 
 // RunAll runs jobs on Options.Workers processes at once and returns their
@@ -227,6 +214,7 @@ type verdictLine struct {
 	Codes        []int  `json:"codes"`
 	Meta         string `json:"meta"`
 	HarnessError string `json:"harness_error"`
+	Crashed      string `json:"crashed"`
 }
 
 // Run runs one answer against its problem's tests. Empty code fails without
@@ -243,112 +231,28 @@ func (r *Runner) Run(ctx context.Context, code string, p Problem) (Result, error
 	if p.FuncName != "" {
 		jf.FnName = &p.FuncName
 	}
-	dir, err := os.MkdirTemp(r.dir, "job-")
+	s, err := r.acquire()
 	if err != nil {
-		return Result{}, fmt.Errorf("codetest: job directory: %v", err)
+		return Result{}, fmt.Errorf("question %s: %w", p.ID, err)
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "job.json")
-	raw, err := json.Marshal(jf)
-	if err == nil {
-		err = os.WriteFile(path, raw, 0o600)
-	}
+	// The server enforces check_correctness's deadline of (timeout + 1) ×
+	// tests + 5 seconds; this one only catches a server that stopped.
+	deadline := time.Duration((r.opts.TimeoutSeconds+1)*len(p.Tests)+5)*time.Second + time.Minute
+	line, err := s.do(ctx, jf, deadline)
 	if err != nil {
-		return Result{}, fmt.Errorf("codetest: write job file for question %s: %v", p.ID, err)
-	}
-	// check_correctness's join deadline: (timeout + 1) × tests + 5 seconds.
-	deadline := time.Duration((r.opts.TimeoutSeconds+1)*len(p.Tests)+5) * time.Second
-	line, why, err := r.execute(ctx, dir, path, deadline)
-	if err != nil {
+		s.stop()
 		return Result{}, fmt.Errorf("codetest: question %s: %w", p.ID, err)
 	}
-	if line == nil {
+	r.release(s)
+	switch {
+	case line.HarnessError != "":
+		return Result{}, fmt.Errorf("codetest: question %s: harness: %s", p.ID, line.HarnessError)
+	case line.Crashed != "":
 		codes := make([]int, len(p.Tests))
 		for i := range codes {
 			codes[i] = -1
 		}
-		return Result{Codes: codes, Detail: why}, nil
-	}
-	if line.HarnessError != "" {
-		return Result{}, fmt.Errorf("codetest: question %s: harness: %s", p.ID, line.HarnessError)
+		return Result{Codes: codes, Detail: line.Crashed}, nil
 	}
 	return Result{Passed: line.Passed, Codes: line.Codes, Detail: line.Meta}, nil
-}
-
-// execute runs the harness on a job and returns its verdict line, or nil
-// and why when the process ended without one (crash, deadline). Only a
-// process that cannot be started is an error.
-func (r *Runner) execute(ctx context.Context, dir, job string, deadline time.Duration) (*verdictLine, string, error) {
-	argv := r.command(r.harness, job)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	var stderr bytes.Buffer
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, "", err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, "", fmt.Errorf("start %s: %v", argv[0], err)
-	}
-	kill := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	lines := make(chan []byte, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		if sc.Scan() {
-			lines <- append([]byte(nil), sc.Bytes()...)
-		}
-		close(lines)
-	}()
-	timer := time.NewTimer(deadline)
-	defer timer.Stop()
-	var raw []byte
-	why := ""
-	select {
-	case raw = <-lines:
-		if raw == nil {
-			why = "the test process ended without a verdict (crashed or exited)"
-		}
-	case <-timer.C:
-		why = fmt.Sprintf("global timeout: the test process overran %v", deadline)
-	case <-ctx.Done():
-		kill()
-		_ = cmd.Wait()
-		return nil, "", ctx.Err()
-	}
-	kill() // threads an answer left running must not outlive its verdict
-	_ = cmd.Wait()
-	if raw == nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			// The harness points descriptor 2 at /dev/null before any answer
-			// code runs, so whatever reached stderr is its own failure (or
-			// unshare's, or the interpreter's).
-			return nil, "", fmt.Errorf("harness failed: %s", msg)
-		}
-		return nil, why, nil
-	}
-	var v verdictLine
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, "", fmt.Errorf("unreadable verdict %q: %v", raw, err)
-	}
-	return &v, "", nil
-}
-
-// limitedWriter keeps the first n bytes written to it.
-type limitedWriter struct {
-	w *bytes.Buffer
-	n int
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if room := l.n - l.w.Len(); room > 0 {
-		if len(p) > room {
-			l.w.Write(p[:room])
-		} else {
-			l.w.Write(p)
-		}
-	}
-	return len(p), nil
 }

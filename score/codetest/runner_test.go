@@ -58,6 +58,9 @@ func TestHarnessErrors(t *testing.T) {
 	}
 	r := newTestRunner(t, Options{TimeoutSeconds: 5})
 	// A harness that cannot run is an error for every job.
+	for len(r.idle) > 0 {
+		(<-r.idle).stop()
+	}
 	if err := os.WriteFile(r.harness, []byte("raise SystemExit('broken harness')\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
