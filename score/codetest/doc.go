@@ -3,7 +3,8 @@
 // do through LiveCodeBench's lcb_runner (testing_util.run_test under
 // compute_code_generation_metrics.check_correctness).
 //
-// Each answer runs in its own python3 process (harness.py, embedded), which
+// Each answer runs in its own process, forked (as the reference forks) from a
+// warm python3 harness server (harness.py, embedded; one per worker), which
 // reproduces the reference's test semantics: stdin/stdout tests call the
 // answer wrapped in a function with a mocked sys.stdin and compare stripped
 // lines as text or Decimals; functional tests call the named method (of
@@ -11,7 +12,7 @@
 // ==. A per-test alarm of Options.TimeoutSeconds (reference: 60) and a
 // process deadline of (timeout+1)×tests+5 seconds apply, as in the reference.
 //
-// Isolation: the process runs under `unshare -rn` (a new user and network
+// Isolation: the server runs under `unshare -rn` (a new user and network
 // namespace with no interfaces up), so answers cannot reach the network;
 // New refuses to start when that does not work unless Options.Isolation is
 // NoIsolation. Destructive os/shutil/subprocess functions are disabled as the
