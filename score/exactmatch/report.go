@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/score/answer"
 )
 
@@ -99,7 +100,7 @@ func (r *Report) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	if r.Variant == answer.DeepSeekR1 {
 		fmt.Fprintf(&b, "\nResults\n\n{'exact_match': %s, 'tokens_per_sample': %s, 'num-samples': %d}\n",
-			PyFloatRepr(r.ExactMatch), PyFloatRepr(r.TokensPerSample), r.TotalSamples)
+			pyfloat.Repr(r.ExactMatch), pyfloat.Repr(r.TokensPerSample), r.TotalSamples)
 	} else {
 		r.writeGPTOSS(&b)
 	}

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/score/answer"
 	"github.com/mlperf-go/mlperf-go/score/codetest"
 )
 
-// TestPyFloatRepr compares PyFloatRepr with Python's repr on the golden
+// TestReprOnGolden compares pyfloat.Repr with Python's repr on the golden
 // floats (edge values, random magnitudes from 1e-30 to 1e30).
-func TestPyFloatRepr(t *testing.T) {
+func TestReprOnGolden(t *testing.T) {
 	t.Parallel()
 	raw, err := os.ReadFile("testdata/golden.json")
 	if err != nil {
@@ -37,8 +38,8 @@ func TestPyFloatRepr(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := math.Float64frombits(binary.LittleEndian.Uint64(b))
-		if got := PyFloatRepr(f); got != c[1] {
-			t.Errorf("PyFloatRepr(%v) = %q, Python %q", f, got, c[1])
+		if got := pyfloat.Repr(f); got != c[1] {
+			t.Errorf("pyfloat.Repr(%v) = %q, Python %q", f, got, c[1])
 		}
 	}
 }
