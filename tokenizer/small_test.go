@@ -1,0 +1,147 @@
+package tokenizer
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"unicode/utf8"
+)
+
+// smallTokenizers are testdata's own tokenizers (gen_small_golden.py), one per shape of real file.
+var smallTokenizers = []string{"bytelevel", "spm-legacy", "spm", "metaspace"}
+
+func loadSmall(t testing.TB, name string) *Tokenizer {
+	t.Helper()
+	tok, err := Load(filepath.Join("testdata", name, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+func TestSmallDecodeGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range smallTokenizers {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			checkDecode(t, loadSmall(t, name), readJSONL[decodeCase](t, name+"_decode.jsonl.gz"))
+		})
+	}
+}
+
+// TestConfigOnlySpecialToken: a special token named only in tokenizer_config.json is added by
+// transformers at load, at the id after the added tokens, and is skipped as special.
+func TestConfigOnlySpecialToken(t *testing.T) {
+	t.Parallel()
+	tok := loadSmall(t, "bytelevel")
+	id, ok := tok.TokenID("<|config_only|>")
+	if !ok || !tok.IsSpecial(id) || id != tok.VocabSize()-1 {
+		t.Fatalf("<|config_only|>: id %d ok %t special %t, vocabulary %d", id, ok, tok.IsSpecial(id), tok.VocabSize())
+	}
+	if on, src := tok.CleanUpSpaces(); !on {
+		t.Errorf("clean-up off, want on from tokenizer_config.json (%s)", src)
+	}
+}
+
+type quirks struct {
+	UTF8ByteLevel    []utf8Case `json:"utf8_bytelevel"`
+	UTF8ByteFallback []utf8Case `json:"utf8_bytefallback"`
+	CleanUp          []struct {
+		IDs []int  `json:"ids"`
+		Off string `json:"off"`
+		On  string `json:"on"`
+	} `json:"cleanup"`
+}
+
+type utf8Case struct {
+	Hex  string `json:"hex"`
+	IDs  []int  `json:"ids"`
+	Text string `json:"text"`
+}
+
+func readQuirks(t *testing.T) quirks {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "quirks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q quirks
+	if err := json.Unmarshal(data, &q); err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// TestLossyUTF8Quirk: broken UTF-8 becomes U+FFFD per maximal ill-formed subpart (Rust's
+// from_utf8_lossy, Python's errors="replace"), not per byte as Go's utf8 reports it.
+func TestLossyUTF8Quirk(t *testing.T) {
+	t.Parallel()
+	q := readQuirks(t)
+	tok := loadSmall(t, "bytelevel")
+	differsFromGo := 0
+	for _, c := range q.UTF8ByteLevel {
+		raw, err := hex.DecodeString(c.Hex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(AppendLossyUTF8(nil, raw)); got != c.Text {
+			t.Errorf("AppendLossyUTF8(%s) = %q, want %q", c.Hex, got, c.Text)
+		}
+		got, err := tok.Decode(c.IDs, DecodeOptions{CleanUp: CleanUpOff})
+		if err != nil || got != c.Text {
+			t.Errorf("Decode(bytes %s) = %q, %v; want %q", c.Hex, got, err, c.Text)
+		}
+		if goPerByte(raw) != c.Text {
+			differsFromGo++
+		}
+	}
+	if differsFromGo == 0 {
+		t.Error("no case tells the maximal-subpart rule from Go's per-byte replacement: the golden lost its point")
+	}
+}
+
+// goPerByte is what naive Go decoding (utf8.DecodeRune, one U+FFFD per bad byte) would give.
+func goPerByte(b []byte) string {
+	var out []rune
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		out = append(out, r)
+		b = b[n:]
+	}
+	return string(out)
+}
+
+// TestByteFallbackQuirk: the ByteFallback decoder gives one U+FFFD per byte of a run of byte
+// tokens that is not valid UTF-8 as a whole - valid characters in that run included.
+func TestByteFallbackQuirk(t *testing.T) {
+	t.Parallel()
+	tok := loadSmall(t, "spm-legacy")
+	for _, c := range readQuirks(t).UTF8ByteFallback {
+		got, err := tok.Decode(c.IDs, DecodeOptions{CleanUp: CleanUpOff})
+		if err != nil || got != c.Text {
+			t.Errorf("Decode(<0x..> %s) = %q, %v; want %q", c.Hex, got, err, c.Text)
+		}
+	}
+}
+
+// TestCleanUpQuirk: transformers' clean_up_tokenization_spaces, on and off.
+func TestCleanUpQuirk(t *testing.T) {
+	t.Parallel()
+	tok := loadSmall(t, "bytelevel")
+	for _, c := range readQuirks(t).CleanUp {
+		for _, o := range []struct {
+			cu   CleanUp
+			want string
+		}{{CleanUpOff, c.Off}, {CleanUpOn, c.On}, {CleanUpDefault, c.On}} {
+			got, err := tok.Decode(c.IDs, DecodeOptions{CleanUp: o.cu})
+			if err != nil || got != o.want {
+				t.Errorf("Decode(%v, clean-up %d) = %q, %v; want %q", c.IDs, o.cu, got, err, o.want)
+			}
+		}
+		if c.Off != c.On && CleanUpTokenization(c.Off) != c.On {
+			t.Errorf("CleanUpTokenization(%q) = %q, want %q", c.Off, CleanUpTokenization(c.Off), c.On)
+		}
+	}
+}
