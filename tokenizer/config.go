@@ -10,12 +10,14 @@ import (
 
 // tokenizerConfig is the part of tokenizer_config.json that changes decoding.
 type tokenizerConfig struct {
-	CleanUp       *bool                      `json:"clean_up_tokenization_spaces"`
-	AddedDecoder  map[string]configAdded     `json:"added_tokens_decoder"`
-	Additional    []json.RawMessage          `json:"additional_special_tokens"`
-	NamedRaw      map[string]json.RawMessage `json:"-"`
-	named         map[string]string          // bos_token etc. -> content
-	namedSpecials []addedToken               // the named and additional special tokens, as given
+	CleanUp        *bool                      `json:"clean_up_tokenization_spaces"`
+	Legacy         *bool                      `json:"legacy"`
+	AddPrefixSpace *bool                      `json:"add_prefix_space"`
+	AddedDecoder   map[string]configAdded     `json:"added_tokens_decoder"`
+	Additional     []json.RawMessage          `json:"additional_special_tokens"`
+	NamedRaw       map[string]json.RawMessage `json:"-"`
+	named          map[string]string          // bos_token etc. -> content
+	namedSpecials  []addedToken               // the named and additional special tokens, as given
 }
 
 // configAdded is a value of added_tokens_decoder (AddedToken without its id).
@@ -152,4 +154,23 @@ func (c *tokenizerConfig) addTokens(av *addedVocab) {
 		a.Special = a.Special || allSpecial[a.Content]
 		av.add(a)
 	}
+}
+
+// slowLlama returns the slow LlamaTokenizer's settings (transformers 4.46.2 defaults: legacy
+// true when absent or null, add_prefix_space true).
+func (c *tokenizerConfig) slowLlama() *slowLlama {
+	s := &slowLlama{legacy: true, addPrefixSpace: true, named: map[string]bool{}}
+	if c == nil {
+		return s
+	}
+	if c.Legacy != nil {
+		s.legacy = *c.Legacy
+	}
+	if c.AddPrefixSpace != nil {
+		s.addPrefixSpace = *c.AddPrefixSpace
+	}
+	for _, a := range c.namedSpecials {
+		s.named[a.Content] = true
+	}
+	return s
 }

@@ -43,13 +43,14 @@ func readJSONL[T any](t *testing.T, name string) []T {
 // decodeCase is one line of a *_decode.jsonl.gz golden: ids and transformers' decode of them with
 // skip_special_tokens (s) and clean_up_tokenization_spaces (c) off and on.
 type decodeCase struct {
-	IDs  []int   `json:"ids"`
-	S0C0 string  `json:"s0c0"`
-	S0C1 string  `json:"s0c1"`
-	S1C0 string  `json:"s1c0"`
-	S1C1 string  `json:"s1c1"`
-	HF31 *string `json:"hf31"`
-	Slow *string `json:"slow"`
+	IDs   []int   `json:"ids"`
+	S0C0  string  `json:"s0c0"`
+	S0C1  string  `json:"s0c1"`
+	S1C0  string  `json:"s1c0"`
+	S1C1  string  `json:"s1c1"`
+	HF31  *string `json:"hf31"`
+	Slow  *string `json:"slow"`
+	Slow0 *string `json:"slow0"`
 }
 
 // checkDecode compares the four decodes of every case; it reports at most 5 mismatches.

@@ -120,6 +120,14 @@ func parseJSON(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
 		} else {
 			t.decoder = d
 		}
+		if hasByteFallback(d) {
+			t.slow = cfg.slowLlama()
+			if cfg == nil {
+				for s := range av.specialSet {
+					t.slow.named[s] = true
+				}
+			}
+		}
 	}
 	t.enc = newJSONEncoder(&f, m, av)
 	return t, nil
@@ -222,3 +230,19 @@ func (av *addedVocab) sortedAdded() []addedToken {
 
 // errNoTokenizer is wrapped by Load when a path holds no tokenizer file it can read.
 var errNoTokenizer = errors.New("no tokenizer")
+
+// hasByteFallback reports whether a decoder chain has a ByteFallback step: the mark of a
+// vocabulary converted from sentencepiece, whose slow tokenizer decodes differently.
+func hasByteFallback(d decoder) bool {
+	switch d := d.(type) {
+	case byteFallbackDecoder:
+		return true
+	case sequenceDecoder:
+		for _, s := range d {
+			if hasByteFallback(s) {
+				return true
+			}
+		}
+	}
+	return false
+}

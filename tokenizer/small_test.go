@@ -145,3 +145,44 @@ func TestCleanUpQuirk(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowLlamaDecodeGolden: the slow LlamaTokenizer's decode (the llama2-70b reference's
+// use_fast=False), legacy and not, with and without skip_special_tokens; and how often it
+// differs from the fast tokenizer's on the same ids, so the report can say it matters.
+func TestSlowLlamaDecodeGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"spm-legacy", "spm"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tok := loadSmall(t, name)
+			n, bad, differ := 0, 0, 0
+			for i, c := range readJSONL[decodeCase](t, name+"_decode.jsonl.gz") {
+				if c.Slow == nil {
+					continue
+				}
+				for _, o := range []struct {
+					skip bool
+					want string
+				}{{true, *c.Slow}, {false, *c.Slow0}} {
+					n++
+					got, err := tok.Decode(c.IDs, DecodeOptions{SkipSpecialTokens: o.skip, SlowLlama: true})
+					if err != nil {
+						t.Fatalf("case %d: %v", i, err)
+					}
+					if got != o.want {
+						if bad++; bad <= 5 {
+							t.Errorf("case %d skip=%t ids=%v:\n got %q\nwant %q", i, o.skip, c.IDs, got, o.want)
+						}
+					}
+				}
+				if *c.Slow != c.S1C0 {
+					differ++
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d of %d slow decodes differ", bad, n)
+			}
+			t.Logf("%s: %d slow decodes match; the fast decode differs from the slow one in %d of %d sequences", name, n, differ, n/2)
+		})
+	}
+}

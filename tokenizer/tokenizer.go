@@ -49,7 +49,8 @@ type Tokenizer struct {
 	cleanUpSource string
 	specialTokens map[string]string // bos/eos/... names from tokenizer_config.json, when present
 
-	enc *encoder // nil when the tokenizer cannot encode (enc.err says why)
+	enc  *encoder   // what Encode needs; enc.err says why a tokenizer cannot encode
+	slow *slowLlama // the slow LlamaTokenizer's settings, for a sentencepiece-converted tokenizer
 }
 
 // CleanUp chooses transformers' clean_up_tokenization_spaces for one decode.
@@ -75,6 +76,12 @@ type DecodeOptions struct {
 	// Strict makes Decode fail on an ID the vocabulary lacks instead of dropping it as the
 	// tokenizers library does. Default false (match the reference).
 	Strict bool
+	// SlowLlama decodes as transformers' slow LlamaTokenizer (sentencepiece) does: what
+	// AutoTokenizer.from_pretrained(path, use_fast=False) gives for Llama 2, whose directory holds
+	// a sentencepiece tokenizer.model - the llama2-70b reference evaluator's decode. Only for a
+	// tokenizer.json with a ByteFallback decoder; unknown IDs are then errors, as in
+	// sentencepiece. Default false (the fast tokenizer).
+	SlowLlama bool
 }
 
 // Path returns the file the tokenizer was read from.
@@ -140,7 +147,12 @@ func (t *Tokenizer) IsSpecial(id int) bool {
 // Decode turns token IDs into text as transformers' fast tokenizer `decode` does.
 func (t *Tokenizer) Decode(ids []int, opt DecodeOptions) (string, error) {
 	var text string
-	if t.pieces != nil {
+	if opt.SlowLlama {
+		var err error
+		if text, err = t.decodeSlowLlama(ids, opt); err != nil {
+			return "", err
+		}
+	} else if t.pieces != nil {
 		buf := make([]byte, 0, 4*len(ids))
 		for _, id := range ids {
 			ok, err := t.keep(id, opt)
