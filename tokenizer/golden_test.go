@@ -138,3 +138,56 @@ func TestLlama3JSONDecodeGolden(t *testing.T) {
 	}
 	checkDecode(t, tok, readJSONL[decodeCase](t, "llama3_decode.jsonl.gz"))
 }
+
+// encodeCase is one line of a *_encode.jsonl.gz golden: text and tokenizers' encode of it.
+type encodeCase struct {
+	Text string `json:"text"`
+	IDs  []int  `json:"ids"`
+}
+
+func checkEncode(t *testing.T, tok *Tokenizer, cases []encodeCase) {
+	t.Helper()
+	bad := 0
+	for i, c := range cases {
+		got, err := tok.Encode(c.Text)
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if !slicesEqual(got, c.IDs) {
+			if bad++; bad <= 5 {
+				t.Errorf("case %d Encode(%q):\n got %v\nwant %v", i, c.Text, got, c.IDs)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d encodes differ", bad, len(cases))
+	}
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+func TestLlama3EncodeGolden(t *testing.T) {
+	t.Parallel()
+	tok, err := Load(llama3Path(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEncode(t, tok, readJSONL[encodeCase](t, "llama3_encode.jsonl.gz"))
+	if p := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER_JSON"); p != "" {
+		tj, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkEncode(t, tj, readJSONL[encodeCase](t, "llama3_encode.jsonl.gz"))
+	}
+}

@@ -186,3 +186,13 @@ func TestSlowLlamaDecodeGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestSmallEncodeGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range smallTokenizers {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			checkEncode(t, loadSmall(t, name), readJSONL[encodeCase](t, name+"_encode.jsonl.gz"))
+		})
+	}
+}
