@@ -93,6 +93,11 @@ func parseJSON(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
 	if m.Type != "BPE" {
 		return nil, fmt.Errorf("model type %q is not supported (only BPE, which the Llama, DeepSeek and gpt-oss tokenizers use)", m.Type)
 	}
+	for tok, id := range m.Vocab {
+		if id < 0 || id >= maxTokenID {
+			return nil, fmt.Errorf("model vocab: token %q has id %d, outside 0..%d", tok, id, maxTokenID-1)
+		}
+	}
 	av := newAddedVocab(m.Vocab)
 	for _, a := range f.AddedTokens {
 		av.add(a)
@@ -148,9 +153,6 @@ func (t *Tokenizer) buildTables(vocab map[string]int, av *addedVocab) {
 	t.known = make([]bool, size)
 	t.special = make([]bool, size)
 	for s, id := range vocab {
-		if id < 0 {
-			continue
-		}
 		if t.known[id] && t.tokens[id] < s {
 			continue // two strings with one id: keep one deterministically
 		}
@@ -227,6 +229,10 @@ func (av *addedVocab) sortedAdded() []addedToken {
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
+
+// maxTokenID bounds the ids a file may use (the tables are dense slices): 2^26, far above the
+// largest real vocabulary (gpt-oss: about 201k).
+const maxTokenID = 1 << 26
 
 // errNoTokenizer is wrapped by Load when a path holds no tokenizer file it can read.
 var errNoTokenizer = errors.New("no tokenizer")

@@ -40,6 +40,9 @@ FIXED = [
     "x's y'S z'Re",
     "don't",
     "5 . 3 , 2 ! 1 ? 0",
+    "Long s: it'\u017f, IT'\u017f, x'\u017fy; Kelvin: it'\u212a",
+    "Mark then letters: \u0301abc \u0301\u0301 'abc '\n\u00a0x \u3000y \u2028z",
+    " \n word\t\n\tword\r\n\r\n  x  \n",
 ]
 
 POOLS = [
