@@ -142,10 +142,11 @@ def make_metaspace(spm_dir, out_dir):
 
 def id_sequences(rng, tok, n_random):
     vocab = tok.backend_tokenizer.get_vocab_size(with_added_tokens=True)
-    specials = sorted(tok.all_special_ids) + [i for i, a in tok.added_tokens_decoder.items() if not a.special]
+    specials = sorted(tok.all_special_ids) + sorted(i for i, a in tok.added_tokens_decoder.items() if not a.special)
     inv = {v: k for k, v in tok.get_vocab().items()}
-    single = [i for i, s in inv.items() if len(s) == 1 or (len(s) == 6 and s.startswith("<0x"))]
-    high = [i for i, s in inv.items() if (len(s) == 1 and ord(s) >= 0xA1) or (s.startswith("<0x") and len(s) == 6 and s[3] in "89ABCDEF")]
+    # sorted: get_vocab() comes from a Rust HashMap, whose order changes from run to run.
+    single = sorted(i for i, s in inv.items() if len(s) == 1 or (len(s) == 6 and s.startswith("<0x")))
+    high = sorted(i for i, s in inv.items() if (len(s) == 1 and ord(s) >= 0xA1) or (s.startswith("<0x") and len(s) == 6 and s[3] in "89ABCDEF"))
     seqs = []
     for text in corpus_texts(rng, n_random=600):
         ids = tok.encode(text, add_special_tokens=False)
