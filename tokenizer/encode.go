@@ -90,12 +90,18 @@ func splitAdded(s string, base int, tokens []string) []segment {
 	}
 	var out []segment
 	last := 0
+	var first [256]bool // first bytes of the tokens: most positions are skipped on one lookup
+	for _, tok := range tokens {
+		first[tok[0]] = true
+	}
 	for i := 0; i < len(s); {
 		m := ""
-		for _, tok := range tokens {
-			if strings.HasPrefix(s[i:], tok) {
-				m = tok
-				break
+		if first[s[i]] {
+			for _, tok := range tokens {
+				if strings.HasPrefix(s[i:], tok) {
+					m = tok
+					break
+				}
 			}
 		}
 		if m == "" {
@@ -318,9 +324,15 @@ func newTiktokenEncoder(ranks [][]byte, added map[string]int) *encoder {
 // setAdded sorts the added tokens for matching, longest first.
 func (e *encoder) setAdded(raw map[string]int, norm []string) {
 	for s := range raw {
-		e.rawAdded = append(e.rawAdded, s)
+		if s != "" { // an empty token would match everywhere; tokenizers ignores it too
+			e.rawAdded = append(e.rawAdded, s)
+		}
 	}
-	e.normAdded = norm
+	for _, s := range norm {
+		if s != "" {
+			e.normAdded = append(e.normAdded, s)
+		}
+	}
 	for _, l := range [][]string{e.rawAdded, e.normAdded} {
 		sort.Slice(l, func(i, j int) bool {
 			if len(l[i]) != len(l[j]) {

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tokenizer is a loaded tokenizer. It is safe for concurrent use: nothing changes after Load.
@@ -163,7 +164,11 @@ func (t *Tokenizer) Decode(ids []int, opt DecodeOptions) (string, error) {
 				buf = append(buf, t.pieces[id]...)
 			}
 		}
-		text = string(AppendLossyUTF8(make([]byte, 0, len(buf)+8), buf))
+		if utf8.Valid(buf) {
+			text = string(buf) // the common case: no second copy
+		} else {
+			text = string(AppendLossyUTF8(make([]byte, 0, len(buf)+8), buf))
+		}
 	} else {
 		toks := make([]string, 0, len(ids))
 		for _, id := range ids {

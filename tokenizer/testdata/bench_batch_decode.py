@@ -15,7 +15,8 @@ from transformers import AutoTokenizer
 SAMPLES, LEN = 13368, 600
 
 tok = AutoTokenizer.from_pretrained(sys.argv[1], use_fast=False)
-stream = [i for line in gzip.open("llama3_decode.jsonl.gz", "rt", encoding="utf-8") for i in json.loads(line)["ids"] if i < len(tok)]
+vocab = len(tok)  # once: len() of a fast tokenizer asks the Rust side for its vocabulary
+stream = [i for line in gzip.open("llama3_decode.jsonl.gz", "rt", encoding="utf-8") for i in json.loads(line)["ids"] if i < vocab]
 seqs = [[stream[(k * LEN + j) % len(stream)] for j in range(LEN)] for k in range(SAMPLES)]
 best = None
 for _ in range(3):
