@@ -10,14 +10,14 @@ import (
 
 // tokenizerConfig is the part of tokenizer_config.json that changes decoding.
 type tokenizerConfig struct {
-	CleanUp        *bool                      `json:"clean_up_tokenization_spaces"`
-	Legacy         *bool                      `json:"legacy"`
-	AddPrefixSpace *bool                      `json:"add_prefix_space"`
-	AddedDecoder   map[string]configAdded     `json:"added_tokens_decoder"`
-	Additional     []json.RawMessage          `json:"additional_special_tokens"`
-	NamedRaw       map[string]json.RawMessage `json:"-"`
-	named          map[string]string          // bos_token etc. -> content
-	namedSpecials  []addedToken               // the named and additional special tokens, as given
+	CleanUp        *bool                  `json:"clean_up_tokenization_spaces"`
+	Legacy         *bool                  `json:"legacy"`
+	AddPrefixSpace *bool                  `json:"add_prefix_space"`
+	AddedDecoder   map[string]configAdded `json:"added_tokens_decoder"`
+	Additional     []json.RawMessage      `json:"additional_special_tokens"`
+	namedRaw       map[string]json.RawMessage
+	named          map[string]string // bos_token etc. -> content
+	namedSpecials  []addedToken      // the named and additional special tokens, as given
 }
 
 // configAdded is a value of added_tokens_decoder (AddedToken without its id).
@@ -50,12 +50,12 @@ func parseConfig(data []byte) (*tokenizerConfig, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("not a tokenizer_config.json: %w", err)
 	}
-	if err := json.Unmarshal(data, &c.NamedRaw); err != nil {
+	if err := json.Unmarshal(data, &c.namedRaw); err != nil {
 		return nil, fmt.Errorf("not a tokenizer_config.json: %w", err)
 	}
 	c.named = map[string]string{}
 	for _, k := range specialTokenKeys {
-		raw, ok := c.NamedRaw[k]
+		raw, ok := c.namedRaw[k]
 		if !ok {
 			continue
 		}

@@ -39,7 +39,8 @@ func (a addedToken) sameAs(b addedToken) bool {
 // hfModel is the "model" object. Only BPE is supported: every MLPerf LLM tokenizer is one.
 type hfModel struct {
 	Type                    string          `json:"type"`
-	Vocab                   map[string]int  `json:"vocab"`
+	RawVocab                json.RawMessage `json:"vocab"`
+	Vocab                   map[string]int  `json:"-"` // RawVocab read once the type is known
 	Merges                  json.RawMessage `json:"merges"`
 	UnkToken                *string         `json:"unk_token"`
 	FuseUnk                 bool            `json:"fuse_unk"`
@@ -92,6 +93,9 @@ func parseJSON(data []byte, cfg *tokenizerConfig) (*Tokenizer, error) {
 	}
 	if m.Type != "BPE" {
 		return nil, fmt.Errorf("model type %q is not supported (only BPE, which the Llama, DeepSeek and gpt-oss tokenizers use)", m.Type)
+	}
+	if err := json.Unmarshal(m.RawVocab, &m.Vocab); err != nil {
+		return nil, fmt.Errorf("model vocab: %w", err)
 	}
 	for tok, id := range m.Vocab {
 		if id < 0 || id >= maxTokenID {

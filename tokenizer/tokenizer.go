@@ -55,6 +55,13 @@ type Tokenizer struct {
 }
 
 // CleanUp chooses transformers' clean_up_tokenization_spaces for one decode.
+//
+// Which setting reproduces a reference depends on the transformers version as well as on the
+// config: 4.x (the llama3.1-8b reference pins 4.46.2) applies the config's value, so the Llama 3
+// and 3.1 configs of the round (true) clean up; transformers 5 (checked with 5.24.0) ignores
+// clean_up_tokenization_spaces=true for every BPE tokenizer unless
+// clean_up_tokenization_spaces_for_bpe_even_though_it_will_corrupt_output is set, which is
+// CleanUpOff here.
 type CleanUp int
 
 const (
@@ -114,22 +121,14 @@ func (t *Tokenizer) SpecialToken(name string) (string, bool) {
 }
 
 // TokenID returns the ID of a token string (an added token or a vocabulary entry, in the
-// tokenizer's own spelling, e.g. "Ġthe" for byte-level BPE) and whether it exists.
+// tokenizer's own spelling, e.g. "Ġthe" for byte-level BPE) and whether it exists; added tokens
+// win, as in the tokenizers library's token_to_id.
 func (t *Tokenizer) TokenID(token string) (int, bool) {
-	if t.enc != nil {
-		if id, ok := t.enc.added[token]; ok {
-			return id, true
-		}
-		if id, ok := t.enc.vocab[token]; ok {
-			return id, true
-		}
+	if id, ok := t.enc.added[token]; ok {
+		return id, true
 	}
-	for id, s := range t.tokens {
-		if t.known[id] && s == token {
-			return id, true
-		}
-	}
-	return 0, false
+	id, ok := t.enc.vocab[token]
+	return id, ok
 }
 
 // Token returns the token string of id and whether the tokenizer has one.
