@@ -82,3 +82,12 @@ func BenchmarkEncodeLlama3(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkLoadLlama3Tiktoken(b *testing.B) {
+	p := llama3Path(b)
+	for b.Loop() {
+		if _, err := Load(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -104,3 +104,35 @@ func FuzzLossyUTF8(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEncodeRoundTrip: byte-level BPE loses nothing, so decoding what Encode gives (clean-up
+// off, specials kept) returns the text - for our byte-level tokenizer and, when
+// MLPERF_GO_LLAMA3_TOKENIZER is set, for Meta's.
+func FuzzEncodeRoundTrip(f *testing.F) {
+	toks := []*Tokenizer{loadSmall(f, "bytelevel")}
+	if p := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER"); p != "" {
+		tok, err := Load(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		toks = append(toks, tok)
+	}
+	for _, s := range []string{"", "Hello world", " n't 's\r\n\n  x", "日本語 😀 e\u0301", "<|eot_id|>a<think>", "it'\u017f  \u3000"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return // Python strings, which the reference encodes, are valid text
+		}
+		for _, tok := range toks {
+			ids, err := tok.Encode(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := tok.Decode(ids, DecodeOptions{CleanUp: CleanUpOff})
+			if err != nil || got != s {
+				t.Fatalf("%s: Decode(Encode(%q)) = %q, %v (ids %v)", tok.Path(), s, got, err, ids)
+			}
+		}
+	})
+}
