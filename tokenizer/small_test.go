@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -194,5 +195,69 @@ func TestSmallEncodeGolden(t *testing.T) {
 			t.Parallel()
 			checkEncode(t, loadSmall(t, name), readJSONL[encodeCase](t, name+"_encode.jsonl.gz"))
 		})
+	}
+}
+
+// TestMergesAsStrings: older tokenizer.json files (the Hub's Llama 3 among them) write merges as
+// "a b" strings, newer ones as [a, b] pairs; both must encode alike.
+func TestMergesAsStrings(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "bytelevel", "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	model := f["model"].(map[string]any)
+	pairs := model["merges"].([]any)
+	strs := make([]string, len(pairs))
+	for i, p := range pairs {
+		ab := p.([]any)
+		strs[i] = ab[0].(string) + " " + ab[1].(string)
+	}
+	model["merges"] = strs
+	out, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "tokenizer.json"), string(out))
+	tok, err := Load(filepath.Join(dir, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEncode(t, tok, readJSONL[encodeCase](t, "bytelevel_encode.jsonl.gz"))
+}
+
+// TestConcurrentDecode: a loaded Tokenizer is shared by goroutines (run under -race in CI).
+func TestConcurrentDecode(t *testing.T) {
+	t.Parallel()
+	tok := loadSmall(t, "spm-legacy")
+	cases := readJSONL[decodeCase](t, "spm-legacy_decode.jsonl.gz")[:200]
+	done := make(chan error)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var err error
+			for _, c := range cases {
+				var got string
+				if got, err = tok.Decode(c.IDs, DecodeOptions{SkipSpecialTokens: true}); err == nil && got != c.S1C0 {
+					err = fmt.Errorf("ids %v: got %q want %q", c.IDs, got, c.S1C0)
+				}
+				if err != nil {
+					break
+				}
+				if _, err = tok.Encode(c.S0C0); err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }
