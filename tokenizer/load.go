@@ -51,3 +51,12 @@ func looksTiktoken(head []byte) bool {
 	}
 	return true
 }
+
+// Open finds the tokenizer as [Find] does and loads it with [Load].
+func Open(opt FindOptions) (*Tokenizer, error) {
+	p, err := Find(opt)
+	if err != nil {
+		return nil, err
+	}
+	return Load(p)
+}
