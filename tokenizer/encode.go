@@ -38,7 +38,9 @@ func pairKey(a, b int) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b))
 // add_special_tokens=False).ids does: added tokens in the text are matched first (leftmost,
 // longest), the rest is normalized, pre-tokenized and split by BPE. It supports the Llama 3
 // pre-tokenizer (a hand-written form of its regex, whose lookahead Go's regexp lacks),
-// Metaspace, ByteLevel without its regex, and the Prepend/Replace normalizers of Llama 2.
+// Metaspace, ByteLevel without its regex, and the Prepend/Replace normalizers of Llama 2; for
+// other types it returns an error naming them. text should be valid UTF-8, as Python strings are;
+// an invalid byte counts as a punctuation character.
 func (t *Tokenizer) Encode(text string) ([]int, error) {
 	e := t.enc
 	if e == nil || e.err != nil {

@@ -179,7 +179,6 @@ type addedVocab struct {
 	byContent  map[string]int
 	byID       map[int]addedToken
 	specialSet map[string]bool
-	order      []addedToken // in the order added, for encode-time matching
 }
 
 func newAddedVocab(vocab map[string]int) *addedVocab {
@@ -211,7 +210,6 @@ func (av *addedVocab) add(a addedToken) {
 	av.byContent[a.Content] = id
 	a.ID = id
 	av.byID[id] = a
-	av.order = append(av.order, a)
 }
 
 func (av *addedVocab) maxID() (int, bool) {

@@ -19,7 +19,11 @@
 //     (set [DecodeOptions.Strict] to get an error instead); negative IDs and IDs above 2^32-1 are
 //     errors, as transformers raises OverflowError for them.
 //
-// Find locates the tokenizer from a --tokenizer path, a model directory or the Hugging Face cache.
+// DecodeOptions.SlowLlama gives instead the decode of transformers' slow, sentencepiece-based
+// LlamaTokenizer, which the llama2-70b reference gets from use_fast=False. Encode gives the
+// tokenizers library's encode for Llama 3's byte-level BPE and Llama 2's byte-fallback BPE. Find
+// locates the tokenizer from a --tokenizer path, a model directory or the Hugging Face cache;
+// Open finds and loads it.
 package tokenizer
 
 import (
