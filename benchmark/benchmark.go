@@ -232,6 +232,23 @@ type EvalOptions struct {
 	// Round is the MLPerf round whose scorer applies, where the rounds
 	// score differently ("": the evaluator's default).
 	Round string
+	// Tokenizer is the tokenizer file or folder that decodes token-ID
+	// answers (--tokenizer); "" looks for TokenizerModel's tokenizer in a
+	// model folder of that name or the Hugging Face cache.
+	Tokenizer string
+	// TokenizerModel is the model name or folder the tokenizer is looked
+	// up by ("": the benchmark's Model).
+	TokenizerModel string
+	// CleanUpSpaces, when set, overrides the decode's
+	// clean_up_tokenization_spaces; nil takes the round's choice (what the
+	// round's targets were computed with).
+	CleanUpSpaces *bool
+	// LiveCodeBench is the LiveCodeBench problems file the code subsets are
+	// tested with ("": none; a log with code answers is then an error).
+	LiveCodeBench string
+	// Python is the interpreter generated code and reference-only steps run
+	// under ("": python3 on PATH).
+	Python string
 }
 
 // Evaluation is what an evaluator found.
@@ -241,6 +258,10 @@ type Evaluation struct {
 	// Failure is non-nil when the log failed its checks or missed the
 	// target; it says which.
 	Failure error
+	// Scorer says what computed the score and with which choices (the
+	// tokenizer and its clean-up setting, the splitter's version), for the
+	// run record and results.json.
+	Scorer string
 }
 
 // FakeAnswer is one chat sample the fake endpoint can answer with its

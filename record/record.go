@@ -228,3 +228,41 @@ const (
 
 // IsCompliance reports whether k is a compliance test's run.
 func (k Kind) IsCompliance() bool { return k != KindPerformance && k != KindAccuracy }
+
+// Accuracy is the verdict on an accuracy run: each metric the submission
+// checker reads from its accuracy.txt, against the round's bounds.
+type Accuracy struct {
+	// Round and Scenario are the rules the verdict applied (the scenario
+	// directory's: Interactive has its own targets for some benchmarks).
+	Round    string `json:"round"`
+	Scenario string `json:"scenario"`
+	// Pass is true when every metric met its bounds.
+	Pass    bool             `json:"pass"`
+	Metrics []AccuracyMetric `json:"metrics"`
+	// Problems are what the checker would say, one line each.
+	Problems []string `json:"problems,omitempty"`
+	// Scorer says what computed the numbers and with which choices (the
+	// tokenizer and its clean-up setting, the sentence splitter's version).
+	Scorer string `json:"scorer,omitempty"`
+}
+
+// AccuracyMetric is one metric of an Accuracy verdict, its numbers as the
+// checker reads and prints them.
+type AccuracyMetric struct {
+	// Name is the checker's metric name ("ROUGE1", "exact_match").
+	Name string `json:"name"`
+	// Value is what accuracy.txt says ("" when no line matched).
+	Value string `json:"value"`
+	// Bound is the lowest passing value and Upper, where set, the highest.
+	Bound string `json:"bound"`
+	Upper string `json:"upper,omitempty"`
+	Pass  bool   `json:"pass"`
+}
+
+// Verdict is "PASS" or "FAIL".
+func (a *Accuracy) Verdict() string {
+	if a.Pass {
+		return "PASS"
+	}
+	return "FAIL"
+}

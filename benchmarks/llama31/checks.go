@@ -68,7 +68,7 @@ func (c *checks) Finish(r *tokencheck.Report, d tokencheck.DatasetInfo) {
 		target = EdgeGenLen
 	}
 	if target > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("gen_len must be within ±10%% of %d ([%d, %d]); it counts characters of the decoded summaries, so only the evaluator can tell (this log has %d output tokens)",
+		r.Notes = append(r.Notes, fmt.Sprintf("gen_len, the characters of the decoded summaries, must be within ±10%% of %d ([%d, %d]) (this log has %d output tokens)",
 			target, target*9/10, target*11/10, r.Output.Total))
 	} else {
 		r.Notes = append(r.Notes, fmt.Sprintf("the set has %d samples, not the full %d (or %d edge): the gen_len target does not apply and the run is not valid for submission", d.Samples, Samples, EdgeSamples))

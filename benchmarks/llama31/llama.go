@@ -108,12 +108,6 @@ func init() {
 // dataset is an opened CNN/DailyMail set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }
 
-// Evaluate checks the log against the set and gives the official
-// evaluator's command.
-func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	return tokencheck.Evaluate(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), EvaluatorCommand(logPath, d.Path()))
-}
-
 // AccuracyInfo returns what an accuracy run of benchmark (a LoadGen name of
 // this benchmark) over d is checked against: every sample of d.
 func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo {

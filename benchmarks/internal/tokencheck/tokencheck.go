@@ -296,7 +296,7 @@ func (r Report) Format() string {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
 	if r.OK() {
-		b.WriteString("  result: OK — run the official evaluator for the score\n")
+		b.WriteString("  result: OK\n")
 	} else {
 		b.WriteString("  result: FAILED — the official evaluator would score an incomplete or corrupt log\n")
 	}

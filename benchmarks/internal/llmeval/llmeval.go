@@ -1,0 +1,64 @@
+// Package llmeval holds what the token-ID LLM evaluators share: finding and
+// opening the model's tokenizer as the options say, and reading an accuracy
+// log into the first answer of each sample, as the references do.
+package llmeval
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
+)
+
+// OpenTokenizer finds and loads the tokenizer of o's benchmark: o.Tokenizer
+// (a file or folder) when given, else the model o.TokenizerModel names (the
+// benchmark's Model by default) as a folder or in the Hugging Face cache.
+// The error says where it looked and how to get the files.
+func OpenTokenizer(o benchmark.EvalOptions) (*tokenizer.Tokenizer, error) {
+	model := o.TokenizerModel
+	if model == "" {
+		model = o.Benchmark.Model
+	}
+	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: o.Tokenizer, Model: model})
+	if err != nil {
+		return nil, fmt.Errorf("%s's evaluator decodes the logged token IDs with %s's tokenizer: %w", o.Benchmark.Name, model, err)
+	}
+	return tok, nil
+}
+
+// Answer is one sample's logged answer.
+type Answer struct {
+	// QSLIndex is the sample's index; Tokens its output token IDs.
+	QSLIndex int
+	Tokens   []int
+}
+
+// FirstAnswers returns, in log order, the first entry of each qsl_idx
+// (the references drop later duplicates), its data read as little-endian
+// int32 token IDs (the references' --dtype int32). Entries whose index is
+// not below n or whose data is not whole int32s are errors naming them: the
+// log checks run first and refuse such logs.
+func FirstAnswers(entries []mllog.AccuracyEntry, n int) ([]Answer, error) {
+	seen := make(map[int]bool, len(entries))
+	out := make([]Answer, 0, min(len(entries), n))
+	for i, e := range entries {
+		if seen[e.QSLIndex] {
+			continue
+		}
+		seen[e.QSLIndex] = true
+		if e.QSLIndex >= n {
+			return nil, fmt.Errorf("accuracy log entry %d: qsl_idx %d is outside the dataset's %d samples", i, e.QSLIndex, n)
+		}
+		if len(e.Data)%4 != 0 {
+			return nil, fmt.Errorf("accuracy log entry %d (qsl_idx %d): %d bytes are not whole int32 token IDs", i, e.QSLIndex, len(e.Data))
+		}
+		ids := make([]int, len(e.Data)/4)
+		for k := range ids {
+			ids[k] = int(int32(binary.LittleEndian.Uint32(e.Data[4*k:])))
+		}
+		out = append(out, Answer{QSLIndex: e.QSLIndex, Tokens: ids})
+	}
+	return out, nil
+}

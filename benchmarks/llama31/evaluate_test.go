@@ -1,0 +1,91 @@
+package llama31
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+)
+
+// gunzip writes testdata/name (gzip) into dir as plain, returning its path.
+func gunzip(t *testing.T, dir, name, as string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, as)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestEvaluateEqualsReference: the whole evaluation, from LoadGen's
+// accuracy log to accuracy.txt, against what language/llama3.1-8b/
+// evaluation.py itself printed for the same log and dataset (testdata/
+// gen_eval_golden.py): 2,100 answers of real-shaped summaries, some cut
+// mid-character, with special tokens, repeated <|eot_id|>, an empty one and
+// duplicated entries. Byte for byte, with the round's clean-up on and with
+// it off (a tokenizer converted after transformers PR #44914).
+func TestEvaluateEqualsReference(t *testing.T) {
+	tokPath := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER")
+	if tokPath == "" {
+		t.Skip("needs Meta's Llama 3 tokenizer.model: scripts/fetch-test-tokenizers.sh DIR, then MLPERF_GO_LLAMA3_TOKENIZER=DIR/llama3/tokenizer.model (make test does this)")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	dsPath := gunzip(t, dir, "eval_cnn.json.gz", "cnn_eval.json")
+	logPath := gunzip(t, dir, "eval_accuracy.json.gz", "mlperf_log_accuracy.json")
+	ds, err := Open(dsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := benchmark.Lookup(Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := false
+	for _, tc := range []struct {
+		golden  string
+		cleanUp *bool
+	}{{"eval_expected.txt", nil}, {"eval_expected_noclean.txt", &off}} {
+		out := filepath.Join(dir, tc.golden)
+		ev, err := dataset{ds}.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokPath, Round: "v6.1", CleanUpSpaces: tc.cleanUp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("testdata", tc.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: accuracy.txt\n%q\nwant (evaluation.py)\n%q", tc.golden, got, want)
+		}
+		// The log has duplicated entries: scored like the reference, but a
+		// run that logs a sample twice fails its checks.
+		if ev.Failure == nil || !strings.Contains(ev.Report, "duplicate") {
+			t.Errorf("%s: duplicates not reported (failure %v):\n%s", tc.golden, ev.Failure, ev.Report)
+		}
+		if !strings.Contains(ev.Scorer, "clean_up_tokenization_spaces") {
+			t.Errorf("the scorer is not described: %q", ev.Scorer)
+		}
+	}
+}

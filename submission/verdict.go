@@ -1,0 +1,61 @@
+package submission
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
+	"github.com/mlperf-go/mlperf-go/record"
+)
+
+// JudgeAccuracy reads accuracy.txt content as the round's submission checker
+// reads it for benchmark bench (any of its names) in a scenario directory
+// ("Offline", "Interactive", …) and returns the verdict per metric: the
+// value the checker's pattern reads, the bound it must meet, an upper limit
+// where the checker has one, and PASS or FAIL. It is the one verdict on
+// accuracy: `evaluate`, `run --evaluate`, `--mode both`, the report and
+// `submission check` all judge through the same rules.
+func JudgeAccuracy(bench, round, scenario string, content []byte) (*record.Accuracy, error) {
+	name, err := CanonicalBenchmark(bench)
+	if err != nil {
+		return nil, err
+	}
+	if round == "" {
+		round = DefaultRound
+	}
+	r, err := LookupRound(round)
+	if err != nil {
+		return nil, err
+	}
+	rules, ok := r.Benchmarks[name]
+	if !ok {
+		return nil, fmt.Errorf("submission: %s is not a benchmark of round %s", name, round)
+	}
+	lower := rules.accuracyMetrics(scenario)
+	res := evalAccuracyTxt(content, lower, rules.upper)
+	v := &record.Accuracy{Round: round, Scenario: scenario, Pass: true}
+	for _, mt := range lower {
+		m := record.AccuracyMetric{Name: mt.name, Value: res.values[mt.name], Bound: pyfloat.Repr(mt.bound)}
+		f, err := strconv.ParseFloat(m.Value, 64)
+		m.Pass = err == nil && f >= mt.bound
+		for _, up := range rules.upper {
+			if up.name == mt.name {
+				m.Upper = pyfloat.Repr(up.bound)
+				m.Pass = m.Pass && f <= up.bound
+			}
+		}
+		v.Pass = v.Pass && m.Pass
+		v.Metrics = append(v.Metrics, m)
+	}
+	for _, p := range res.problems {
+		if !strings.HasPrefix(p, "no line matches") || !v.Pass {
+			v.Problems = append(v.Problems, p)
+		}
+	}
+	if len(lower) == 0 {
+		v.Pass = false
+		v.Problems = append(v.Problems, fmt.Sprintf("the %s rules of %s name no accuracy metric", round, name))
+	}
+	return v, nil
+}
