@@ -74,7 +74,7 @@ func TestLlamaChecks(t *testing.T) {
 	if r.Output.Total != 100*llama31.Samples {
 		t.Errorf("total tokens %d, want %d", r.Output.Total, 100*llama31.Samples)
 	}
-	if !hasLine(r.Notes, "±10% of 8167644 ([7350879, 8984408])") || !hasLine(r.Notes, "counts characters") {
+	if !hasLine(r.Notes, "±10% of 8167644 ([7350879, 8984408])") || !hasLine(r.Notes, "characters of the decoded summaries") {
 		t.Errorf("notes lack the gen_len target: %q", r.Notes)
 	}
 	r = Check(full[:llama31.EdgeSamples], DatasetInfo{Benchmark: "llama3_1-8b-edge", Samples: llama31.EdgeSamples, Extra: llama31.NewChecks})
