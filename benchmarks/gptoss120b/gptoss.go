@@ -8,14 +8,20 @@ package gptoss120b
 import (
 	"embed"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
+	"github.com/mlperf-go/mlperf-go/score/answer"
+	"github.com/mlperf-go/mlperf-go/score/exactmatch"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 // LoadGen model names; the submission directory is Name.
@@ -105,10 +111,52 @@ func init() {
 // dataset is an opened gpt-oss-120b set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }
 
-// Evaluate checks the log against the set and gives the official
-// evaluator's command.
+// Evaluate scores an accuracy log as language/gpt-oss-120b/
+// eval_mlperf_accuracy.py does, after the log checks: every entry decoded
+// with the model's tokenizer keeping special tokens (the harmony channel
+// markers the answer extraction reads), graded per sub-dataset (multiple
+// choice, AIME integers, LiveCodeBench tests run in a sandbox), the score
+// written to o.Out as the script prints it.
 func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	return tokencheck.Evaluate(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), EvaluatorCommand(logPath, d.Path()))
+	entries, err := mllog.ReadAccuracy(logPath)
+	if err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	rep := tokencheck.Check(entries, AccuracyInfo(o.Benchmark.Name, d.Dataset))
+	ev := benchmark.Evaluation{Report: rep.Format()}
+	if !rep.OK() {
+		ev.Failure = llmeval.ErrLogChecks
+	}
+	tok, err := llmeval.OpenTokenizer(o)
+	if err != nil {
+		return ev, err
+	}
+	opt := tokenizer.DecodeOptions{}
+	if o.CleanUpSpaces != nil {
+		opt.CleanUp = tokenizer.CleanUpOff
+		if *o.CleanUpSpaces {
+			opt.CleanUp = tokenizer.CleanUpOn
+		}
+	}
+	samples, _, err := llmeval.ExactMatchSamples(entries, d.Dataset, tok, opt)
+	if err != nil {
+		return ev, err
+	}
+	problems, runner, err := llmeval.CodeTests(o, samples, "release_v6")
+	if err != nil {
+		return ev, err
+	}
+	res, err := llmeval.Score(&exactmatch.Scorer{Variant: answer.GPTOSS, Problems: problems}, runner, samples)
+	if err != nil {
+		return ev, err
+	}
+	out, err := llmeval.WriteReport(res, o.Out)
+	if err != nil {
+		return ev, err
+	}
+	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/gpt-oss-120b/eval_mlperf_accuracy.py: tokenizer %s (special tokens kept), LiveCodeBench tests in a network-less python3 sandbox", tok.Path())
+	ev.Report += "\n" + out + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	return ev, nil
 }
 
 // AccuracyInfo returns what an accuracy run of benchmark (a LoadGen name of

@@ -1,0 +1,102 @@
+package llmeval
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/score/codetest"
+	"github.com/mlperf-go/mlperf-go/score/exactmatch"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
+)
+
+// ExactMatchSamples decodes every accuracy-log entry (in log order; the
+// scorer drops duplicates where its reference does) and joins it with its
+// dataset row: the row's sub-dataset and ground truth. Entries outside the
+// dataset are left out, as the references skip them; the returned count
+// says how many.
+func ExactMatchSamples(entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *tokenizer.Tokenizer, opt tokenizer.DecodeOptions) ([]exactmatch.Sample, int, error) {
+	samples := make([]exactmatch.Sample, 0, len(entries))
+	skipped := 0
+	for i, e := range entries {
+		if e.QSLIndex >= d.Len() || len(e.Data)%4 != 0 {
+			skipped++
+			continue
+		}
+		ids := make([]int, len(e.Data)/4)
+		for k := range ids {
+			ids[k] = int(int32(binary.LittleEndian.Uint32(e.Data[4*k:])))
+		}
+		text, err := tok.Decode(ids, opt)
+		if err != nil {
+			return nil, 0, fmt.Errorf("accuracy log entry %d (qsl_idx %d): %w", i, e.QSLIndex, err)
+		}
+		gt := d.Reference(e.QSLIndex)
+		samples = append(samples, exactmatch.Sample{
+			QSLIndex: e.QSLIndex, Dataset: d.Meta(e.QSLIndex).Dataset,
+			GroundTruth: gt, MissingGroundTruth: strings.TrimSpace(gt) == "",
+			Output: text, Tokens: len(ids),
+		})
+	}
+	return samples, skipped, nil
+}
+
+// CodeTests prepares what a scorer needs for the LiveCodeBench answers of
+// samples: the problems from o.LiveCodeBench and a sandboxed runner. With no
+// code answer it returns nothing; with code answers but no problems file it
+// is an error saying which flag to pass, never a zero score. Close the
+// runner when done.
+func CodeTests(o benchmark.EvalOptions, samples []exactmatch.Sample, release string) (map[string]codetest.Problem, *codetest.Runner, error) {
+	n := 0
+	for _, s := range samples {
+		if strings.Contains(strings.ToLower(s.Dataset), "livecodebench") {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, nil, nil
+	}
+	if o.LiveCodeBench == "" {
+		return nil, nil, fmt.Errorf("the log has %d LiveCodeBench answers, whose tests come from LiveCodeBench's code_generation_lite (%s): pass --livecodebench PATH (its .jsonl files, or the folder holding them); a subset that cannot be tested is never scored as zero", n, release)
+	}
+	problems, err := codetest.LoadLCB(o.LiveCodeBench)
+	if err != nil {
+		return nil, nil, err
+	}
+	runner, err := codetest.New(codetest.Options{Python: o.Python})
+	if err != nil {
+		return nil, nil, fmt.Errorf("the LiveCodeBench answers cannot be run: %w", err)
+	}
+	return problems, runner, nil
+}
+
+// WriteReport writes the scorer's printed output to path (accuracy.txt).
+func WriteReport(rep *exactmatch.Report, path string) (string, error) {
+	var b strings.Builder
+	if _, err := rep.WriteTo(&b); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return "", fmt.Errorf("writing %s: %w", path, err)
+	}
+	return b.String(), nil
+}
+
+// ErrLogChecks is the failure of a log that failed its checks: it is
+// scored anyway, as the references score any log, but the run fails.
+var ErrLogChecks = errors.New("the accuracy log failed its checks (see above)")
+
+// Score runs the scorer, closing the runner after.
+func Score(s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.Sample) (*exactmatch.Report, error) {
+	if runner != nil {
+		defer runner.Close()
+		s.Code = runner
+	}
+	return s.Score(context.Background(), samples)
+}
