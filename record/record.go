@@ -106,6 +106,19 @@ type Run struct {
 	// logs that would otherwise claim a result (or not parse).
 	RenamedLogs map[string]string `json:"renamed_logs,omitempty"`
 	RemovedLogs []string          `json:"removed_logs,omitempty"`
+	// Accuracy is an accuracy run's verdict, once it was evaluated.
+	Accuracy *Accuracy `json:"accuracy,omitempty"`
+	// PairedAccuracy is, for the performance run of a command that ran the
+	// accuracy test first (--mode both), where that run is and whether it
+	// passed: a performance result is submittable only beside a passing
+	// accuracy run.
+	PairedAccuracy *PairedAccuracy `json:"paired_accuracy,omitempty"`
+}
+
+// PairedAccuracy points a performance run at the accuracy run made with it.
+type PairedAccuracy struct {
+	Dir  string `json:"dir"`
+	Pass bool   `json:"pass"`
 }
 
 // The run outcomes a record can carry. Only Valid may be filed or
@@ -130,6 +143,12 @@ const (
 func (info Run) Submittable() error {
 	if info.Outcome == Aborted {
 		return fmt.Errorf("the run was aborted (%s): run it again to its end", orUnknown(info.OutcomeReason))
+	}
+	if a := info.Accuracy; a != nil && !a.Pass {
+		return fmt.Errorf("the accuracy run missed its targets (%s): fix the model or the serving and run it again", strings.Join(a.Problems, "; "))
+	}
+	if p := info.PairedAccuracy; p != nil && !p.Pass {
+		return fmt.Errorf("the accuracy run made with it (%s) missed its targets: a performance result counts only beside a passing accuracy run", p.Dir)
 	}
 	if s := info.Samples; s != nil && s.Failed > 0 {
 		return fmt.Errorf("%d of %d samples failed (%s): fix the endpoint and run again", s.Failed, s.Completed, Counts(s.FailuresByReason))

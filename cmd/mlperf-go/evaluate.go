@@ -1,36 +1,75 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
+
+const catEval = "Accuracy evaluation"
+
+// evalFlags are the flags of scoring an accuracy log, shared by evaluate
+// and run --evaluate (--mode both).
+func evalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "tokenizer", Category: catEval, DefaultText: "the model's, from a model folder or the Hugging Face cache", Usage: "tokenizer `PATH` that decodes token-ID answers: a tokenizer.json, a tokenizer.model or a folder holding one"},
+		&cli.StringFlag{Name: "tokenizer-model", Category: catEval, DefaultText: "the benchmark's model", Usage: "model `NAME` or folder whose tokenizer to look up in the Hugging Face cache"},
+		&cli.StringFlag{Name: "clean-up-spaces", Category: catEval, Value: "round", Usage: "decode's clean_up_tokenization_spaces: round (what the round's targets were computed with), true or false"},
+		&cli.StringFlag{Name: "livecodebench", Category: catEval, Usage: "LiveCodeBench code_generation_lite `PATH` (its .jsonl files or their folder) whose tests grade code answers"},
+		&cli.StringFlag{Name: "python", Category: catEval, Value: "python3", Usage: "`INTERPRETER` code answers run under (in a sandbox without network)"},
+	}
+}
+
+// evalOptions reads evalFlags into o.
+func evalOptions(c *cli.Context, o *benchmark.EvalOptions) error {
+	o.Tokenizer, o.TokenizerModel = c.String("tokenizer"), c.String("tokenizer-model")
+	o.LiveCodeBench, o.Python = c.String("livecodebench"), c.String("python")
+	switch v := c.String("clean-up-spaces"); v {
+	case "round", "":
+	case "true", "false":
+		on := v == "true"
+		o.CleanUpSpaces = &on
+	default:
+		return fmt.Errorf("--clean-up-spaces %q: use round, true or false", v)
+	}
+	return nil
+}
 
 func evaluateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "evaluate",
-		Usage: "score an accuracy run's mlperf_log_accuracy.json against the dataset",
-		Description: `Benchmarks scored in Go (text answers) compute what the reference evaluator computes, print
-its table and write accuracy.txt in the reference's format ({"f1": …} and its hash).
+		Usage: "score an accuracy run's mlperf_log_accuracy.json against the dataset, as the official evaluator does",
+		Description: `Scores the log in Go exactly as the benchmark's official evaluator does, writes accuracy.txt in
+the evaluator's printed format, and judges it as the round's submission checker does: a table of
+each metric, its value, its bound and PASS or FAIL.
 
-Token-ID LLM benchmarks: checks the log against the dataset (every sample once, token
-counts, output lengths) and prints the official evaluator command that computes the score
-(ROUGE / exact match need the reference's Python tooling). Exits 1 if a check fails or
-the target is missed.`,
-		Flags: []cli.Flag{
+  qwen3-vl-235b-a22b  F1 of the product categories ({"f1": …})
+  llama3_1-8b         ROUGE-1/2/L/Lsum and gen_len (language/llama3.1-8b/evaluation.py); needs
+                      the model's tokenizer (--tokenizer, or the Hugging Face cache)
+  gpt-oss-120b        exact match over AIME, GPQA and LiveCodeBench (eval_mlperf_accuracy.py);
+                      needs the tokenizer and, for the code subset, --livecodebench
+
+When the run's folder holds its run record (mlperf_go_run.json), the verdict is recorded in it and
+in results.json. Exits 1 if the log fails its checks or a metric misses its bound.`,
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to"},
 			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`"},
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Usage: "the dataset `PATH` the run used"},
 			&cli.StringSliceFlag{Name: "dataset-split", Usage: "dataset splits, as in the run (default: the benchmark's official ones)"},
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "accuracy.txt `FILE` to write (benchmarks scored in Go; default: next to the log)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "accuracy.txt `FILE` to write (default: next to the log)"},
 			&cli.Uint64Flag{Name: "seed", DefaultText: "the reference's", Usage: "random seed of the evaluator's baseline and of invalid-response fills (the reference's --random-seed)"},
 			&cli.IntFlag{Name: "workers", DefaultText: "the reference's", Usage: "the reference evaluator's worker count min(cpu_count, 4); changes only random draws"},
 			&cli.BoolFlag{Name: "interactive", Usage: "judge against the Interactive scenario's target"},
 			roundFlag(""),
-		},
+		}, evalFlags()...),
 		Action: func(c *cli.Context) error {
 			b, err := benchmark.Lookup(c.String("benchmark"))
 			if err != nil {
@@ -53,21 +92,101 @@ the target is missed.`,
 			if o.Round, err = flagRound(c, nil); err != nil {
 				return err
 			}
-			return evaluate(c, d, logPath, o)
+			if err := evalOptions(c, &o); err != nil {
+				return err
+			}
+			scenario := benchmark.ScenarioOffline
+			if o.Interactive {
+				scenario = benchmark.ScenarioInteractive
+			}
+			_, err = evaluate(c, d, logPath, o, scenario)
+			return err
 		},
 	}
 }
 
-// evaluate scores one accuracy log with the benchmark's evaluator and
-// prints what it found; `run --evaluate` calls it too.
-func evaluate(c *cli.Context, d benchmark.Dataset, logPath string, o benchmark.EvalOptions) error {
+// evaluate scores one accuracy log with the benchmark's evaluator, prints
+// what it found and the verdict, and records the verdict in the run record
+// beside the log when there is one; `run --evaluate` calls it too. A log
+// that fails its checks or a metric below its bound is exit status 1.
+func evaluate(c *cli.Context, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
 	ev, err := d.Evaluate(logPath, o)
+	if err != nil {
+		fmt.Fprint(c.App.Writer, ev.Report)
+		return nil, err
+	}
+	fmt.Fprint(c.App.Writer, ev.Report)
+	content, err := os.ReadFile(o.Out)
+	if err != nil {
+		if ev.Failure != nil {
+			return nil, exitError{1, ev.Failure}
+		}
+		return nil, fmt.Errorf("the evaluator wrote no %s: %w", o.Out, err)
+	}
+	v, err := submission.JudgeAccuracy(o.Benchmark.Name, o.Round, scenario, content)
+	if err != nil {
+		return nil, err
+	}
+	v.Scorer = ev.Scorer
+	printVerdict(c, v)
+	if err := recordVerdict(filepath.Dir(logPath), v); err != nil {
+		fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
+	}
+	switch {
+	case ev.Failure != nil:
+		return v, exitError{1, ev.Failure}
+	case !v.Pass:
+		return v, exitError{1, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
+	}
+	return v, nil
+}
+
+// printVerdict prints the verdict table: each metric's value against its
+// bounds, as the round's checker judges accuracy.txt.
+func printVerdict(c *cli.Context, v *record.Accuracy) {
+	w := c.App.Writer
+	fmt.Fprintf(w, "\nAccuracy (%s rules, %s):\n", v.Round, v.Scenario)
+	fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", "metric", "value", "bound", "verdict")
+	for _, m := range v.Metrics {
+		bound := ">= " + m.Bound
+		if m.Upper != "" {
+			bound += ", <= " + m.Upper
+		}
+		verdict := "FAIL"
+		if m.Pass {
+			verdict = "PASS"
+		}
+		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), bound, verdict)
+	}
+	for _, p := range v.Problems {
+		fmt.Fprintf(w, "  %s\n", p)
+	}
+	fmt.Fprintf(w, "=== Accuracy: %s ===\n", v.Verdict())
+}
+
+func failedMetrics(v *record.Accuracy) []string {
+	var out []string
+	for _, m := range v.Metrics {
+		if !m.Pass {
+			out = append(out, fmt.Sprintf("%s = %s (bound %s)", m.Name, orDash(m.Value), m.Bound))
+		}
+	}
+	if len(out) == 0 {
+		out = v.Problems
+	}
+	return out
+}
+
+// recordVerdict adds the verdict to the run record in dir, if there is one,
+// so results.json, the report and filing see it.
+func recordVerdict(dir string, v *record.Accuracy) error {
+	info, err := record.Read(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(c.App.Writer, ev.Report)
-	if ev.Failure != nil {
-		return exitError{1, ev.Failure}
-	}
-	return nil
+	info.Accuracy = v
+	return record.Write(dir, info)
 }

@@ -158,12 +158,20 @@ func TestSubmissionWorkflow(t *testing.T) {
 		t.Errorf("the refused run left %s behind (%v)", filepath.Join(dir, "perf2"), err)
 	}
 
-	out, err = runCLI(t, append(common, "-m", "accuracy", "--evaluate", "-o", filepath.Join(dir, "acc"))...)
+	out, err = runCLI(t, append(common, "-m", "accuracy", "-o", filepath.Join(dir, "acc"))...)
 	if err != nil {
 		t.Fatalf("accuracy run: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "evaluation.py") || !strings.Contains(out, "--dtype int32") {
-		t.Errorf("accuracy run does not print the official evaluator command:\n%s", out)
+	// Scored in Go: the fake's answers are no summaries, so every ROUGE
+	// metric is below its bound, the verdict is FAIL (exit 1) and the run
+	// record says so. (A tokenizer of our own stands in for Llama 3's.)
+	out, err = runCLI(t, "evaluate", "-b", "llama3_1-8b", "-l", filepath.Join(dir, "acc", "mlperf_log_accuracy.json"), "-d", data,
+		"--tokenizer", filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel"))
+	if exitCode(err) != 1 || !strings.Contains(out, "=== Accuracy: FAIL ===") || !regexp.MustCompile(`ROUGE1 +[0-9.]+ +>= 38\.391408000000006 +FAIL`).MatchString(out) {
+		t.Errorf("evaluate of the fake's answers: %v, want exit 1 and a FAIL table:\n%s", err, out)
+	}
+	if rec := readRecord(t, filepath.Join(dir, "acc")); rec.Accuracy == nil || rec.Accuracy.Pass || rec.Submittable() == nil {
+		t.Errorf("the run record does not hold the failed verdict: %+v", rec.Accuracy)
 	}
 
 	out, err = runCLI(t, append(common, "--compliance", "TEST06", "-o", filepath.Join(dir, "t06"))...)

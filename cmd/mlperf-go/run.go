@@ -237,7 +237,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 
 	evalErr := error(nil)
 	if c.Bool("evaluate") {
-		evalErr = evaluateRun(c, o, rep)
+		_, evalErr = evaluateRun(c, o, rep)
 	}
 	if dir := c.String("results-dir"); dir != "" {
 		// runErr without failed samples is a LoadGen log that is missing or
@@ -565,18 +565,24 @@ func fileRun(c *cli.Context, o run.Options, rep *run.Report, test string) error 
 }
 
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
-func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) error {
+func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) (*record.Accuracy, error) {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
 		// --mode both turns --evaluate on for its accuracy test; only a
 		// user who asked for it on a performance run needs to be told.
 		if !isModeBoth(c) {
 			fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
 		}
-		return nil
+		return nil, nil
 	}
-	return evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"),
-		benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round,
-			Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive})
+	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round,
+		Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
+	if err := evalOptions(c, &eo); err != nil {
+		return nil, err
+	}
+	v, err := evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), eo, o.SubmissionScenario())
+	// The report drawn before the evaluation lacks the verdict.
+	writeReport(c, rep.LogDir)
+	return v, err
 }
 
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
