@@ -68,6 +68,10 @@ type Benchmark struct {
 	Model string
 	// Output is what responses carry.
 	Output Output
+	// FakeDefaultAnswer is what the fake endpoint answers a request it has
+	// no FakeAnswer for, in the benchmark's answer format ("": the fake's
+	// own; see FakeAnswerer).
+	FakeDefaultAnswer string
 	// FinalResponseOmitsFirstToken says the reference SUT, when it reports
 	// a first token to LoadGen (Server, Interactive, SingleStream with
 	// token latencies), completes the sample with every token except the
@@ -264,24 +268,22 @@ type Evaluation struct {
 	Scorer string
 }
 
-// FakeAnswer is one chat sample the fake endpoint can answer with its
-// ground truth: UserText is the exact text part of the user message the
-// harness sends for it (the fake keys answers on it), AltUserTexts the same
-// sample's text as other rounds' requests write it; Category, Brand and
-// IsSecondhand are the right answer; Categories the candidates a wrong
-// answer picks from.
+// FakeAnswer is one sample the fake endpoint (package fake) can answer
+// with its ground truth, in the benchmark's answer format: Keys are the
+// exact request texts that identify the sample (the text of the last user
+// message, once per way the rounds' requests write it), Right the right
+// answer and Wrongs the plausible wrong ones. The fake hashes Keys[0] to
+// decide whether the sample is answered right and, if not, which of
+// Wrongs it gets, so a run's accuracy is predictable.
 type FakeAnswer struct {
-	UserText     string
-	AltUserTexts []string
-	Category     string
-	Brand        string
-	IsSecondhand bool
-	Categories   []string
+	Keys   []string
+	Right  string
+	Wrongs []string
 }
 
 // FakeAnswerer is implemented by datasets whose answers the fake endpoint
-// must be told (chat answers keyed on the user text). Token-ID benchmarks
-// need not: the fake derives their output from the prompt.
+// must be told (chat answers keyed on the request text). Token-ID
+// benchmarks need not: the fake derives their output from the prompt.
 type FakeAnswerer interface {
 	FakeAnswers() []FakeAnswer
 }

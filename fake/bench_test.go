@@ -22,7 +22,7 @@ const benchGenerateStream = `{"input_ids":[200006,17360,200008,3575,1,2,3,4,5,6,
 
 func benchServer(b *testing.B, cfg Config) *Server {
 	b.Helper()
-	cfg.Q3VL = []Q3VLTruth{testTruth}
+	cfg.Answers = []Answer{testAnswer}
 	cfg.Accuracy = 1
 	s, err := New(cfg)
 	if err != nil {

@@ -168,7 +168,7 @@ func TestFaultSSEError(t *testing.T) {
 func TestFaultFinishReasons(t *testing.T) {
 	for _, mode := range []string{FailFinishError, FailFinishAbort} {
 		t.Run(mode, func(t *testing.T) {
-			s, url := serverURL(t, mode, Config{Q3VL: []Q3VLTruth{testTruth}, Accuracy: 1})
+			s, url := serverURL(t, mode, Config{Answers: []Answer{testAnswer}, Accuracy: 1})
 			want := strings.TrimPrefix(mode, "finish-")
 
 			_, body, err := send(t, url, "/v1/chat/completions", chatBody(t, testUserText, nil))

@@ -203,11 +203,11 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	ans := genericAnswer
+	ans := s.fallback
 	if a, ok := s.answers[req.userText()]; ok {
 		ans = a
 	}
-	n := len(ans.ends)
+	n := ans.pieces()
 	finish := "stop"
 	if m := req.maxTokens(); m > 0 && m < n {
 		n, finish = m, "length"
@@ -241,7 +241,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		defer s.putBuf(bp)
 		b := append((*bp)[:0], head...)
 		b = append(b, `{"index":0,"message":{"role":"assistant","content":"`...)
-		b = append(b, ans.prefixEscaped(n)...)
+		b = ans.appendEscaped(b, 0, n)
 		b = append(b, `","refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"`...)
 		b = append(b, finish...)
 		b = append(b, `","stop_reason":null,"token_ids":null}],"service_tier":null,"system_fingerprint":null,"usage":`...)
@@ -275,7 +275,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		b = append(b, head...)
 		b = append(b, `{"index":0,"delta":{"content":"`...)
 		for i := from; i < to; i++ {
-			b = append(b, ans.pieceEsc[i%n]...) // past n only when endless
+			b = ans.appendEscaped(b, i%n, i%n+1) // past n only when endless
 		}
 		b = append(b, `"},"logprobs":null,"finish_reason":`...)
 		if to == n && !endless {

@@ -15,16 +15,16 @@ import (
 
 const testUserText = "The title of the product is the following:\n```text\nPolo \"Navy\" – Größe M & co\n```\n"
 
-var testTruth = Q3VLTruth{
-	UserText:     testUserText,
-	Category:     "Clothing & Accessories > Clothing > Shirts > Polo Shirts",
-	Brand:        "giorgio armani",
-	IsSecondhand: false,
-	Categories: []string{
-		"Clothing & Accessories > Clothing > Shirts > Polo Shirts",
-		"Home & Garden > Linens & Bedding > Towels",
-	},
+// testAnswer is a sample shaped like the qwen3-vl benchmark's: ProductMetadata
+// JSON as Python's json.dumps writes it.
+var testAnswer = Answer{
+	Keys:   []string{testUserText},
+	Right:  `{"category": "Clothing & Accessories > Clothing > Shirts > Polo Shirts", "brand": "giorgio armani", "is_secondhand": false}`,
+	Wrongs: []string{`{"category": "Home & Garden > Linens & Bedding > Towels", "brand": "giorgio armani outlet", "is_secondhand": true}`},
 }
+
+// testRight is testAnswer.Right decoded.
+var testRight = product{"Clothing & Accessories > Clothing > Shirts > Polo Shirts", "giorgio armani", false}
 
 // chatBody builds a chat request shaped like the reference task.py's: a
 // system prompt, then a user message with a text part and an image part.
@@ -57,12 +57,8 @@ type product struct {
 	IsSecondhand bool   `json:"is_secondhand"`
 }
 
-func truthProduct(tr Q3VLTruth) product {
-	return product{tr.Category, tr.Brand, tr.IsSecondhand}
-}
-
 func TestChatNonStreamingShape(t *testing.T) {
-	_, url := start(t, Config{Q3VL: []Q3VLTruth{testTruth}, Accuracy: 1})
+	_, url := start(t, Config{Answers: []Answer{testAnswer}, Accuracy: 1})
 	code, ctype, body := post(t, http.DefaultClient, url+"/v1/chat/completions", chatBody(t, testUserText, nil))
 	if code != 200 || ctype != "application/json" {
 		t.Fatalf("status %d, content type %q: %s", code, ctype, body)
@@ -81,7 +77,7 @@ func TestChatNonStreamingShape(t *testing.T) {
 	if err := json.Unmarshal([]byte(content), &p); err != nil {
 		t.Fatalf("content %q is not ProductMetadata JSON: %v", content, err)
 	}
-	if diff := cmp.Diff(truthProduct(testTruth), p); diff != "" {
+	if diff := cmp.Diff(testRight, p); diff != "" {
 		t.Errorf("answer with accuracy 1 is not the truth (-want +got):\n%s", diff)
 	}
 	nTok := len(splitPieces(content))
@@ -112,7 +108,7 @@ func TestChatNonStreamingShape(t *testing.T) {
 
 func TestChatStreamingMatchesNonStreaming(t *testing.T) {
 	for _, interval := range []int{1, 4} {
-		_, url := start(t, Config{Q3VL: []Q3VLTruth{testTruth}, Accuracy: 1, StreamInterval: interval})
+		_, url := start(t, Config{Answers: []Answer{testAnswer}, Accuracy: 1, StreamInterval: interval})
 		_, _, plain := post(t, http.DefaultClient, url+"/v1/chat/completions", chatBody(t, testUserText, nil))
 		pm := decode(t, plain)
 		wantContent := pm["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"].(string)
@@ -176,7 +172,7 @@ func TestChatStreamingMatchesNonStreaming(t *testing.T) {
 }
 
 func TestChatMaxTokensAndUnknownPrompt(t *testing.T) {
-	_, url := start(t, Config{Q3VL: []Q3VLTruth{testTruth}, Accuracy: 1})
+	_, url := start(t, Config{Answers: []Answer{testAnswer}, Accuracy: 1})
 	_, _, body := post(t, http.DefaultClient, url+"/v1/chat/completions", chatBody(t, testUserText, map[string]any{"max_completion_tokens": 3, "max_tokens": 100}))
 	m := decode(t, body)
 	ch := m["choices"].([]any)[0].(map[string]any)
@@ -191,14 +187,23 @@ func TestChatMaxTokensAndUnknownPrompt(t *testing.T) {
 	}
 
 	_, _, body = post(t, http.DefaultClient, url+"/v1/chat/completions", chatBody(t, "some other product", nil))
-	content := decode(t, body)["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"].(string)
-	var p product
-	if err := json.Unmarshal([]byte(content), &p); err != nil {
-		t.Fatalf("unknown prompt answer %q is not JSON: %v", content, err)
+	if content := answerText(t, body); content != FallbackAnswer {
+		t.Errorf("unknown prompt answered %q, want FallbackAnswer", content)
 	}
-	if p == truthProduct(testTruth) {
-		t.Error("unknown prompt got the known sample's answer")
+
+	// A benchmark's default answer replaces the fallback.
+	const def = `{"category": "Uncategorized", "brand": "unbranded", "is_secondhand": false}`
+	_, url = start(t, Config{Answers: []Answer{testAnswer}, Accuracy: 1, DefaultAnswer: def})
+	_, _, body = post(t, http.DefaultClient, url+"/v1/chat/completions", chatBody(t, "some other product", nil))
+	if content := answerText(t, body); content != def {
+		t.Errorf("unknown prompt answered %q, want the default answer", content)
 	}
+}
+
+// answerText is the message content of a non-streamed chat answer.
+func answerText(t *testing.T, body []byte) string {
+	t.Helper()
+	return decode(t, body)["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"].(string)
 }
 
 func TestBadRequests(t *testing.T) {
@@ -270,7 +275,7 @@ func TestModelsAndHealth(t *testing.T) {
 // TestOpenAIGoClient proves the reference harness's client library parses
 // the fake's chat completions, streaming and not.
 func TestOpenAIGoClient(t *testing.T) {
-	_, url := start(t, Config{Q3VL: []Q3VLTruth{testTruth}, Accuracy: 1})
+	_, url := start(t, Config{Answers: []Answer{testAnswer}, Accuracy: 1})
 	client := openai.NewClient(option.WithBaseURL(url+"/v1/"), option.WithAPIKey("EMPTY"), option.WithMaxRetries(0))
 	params := openai.ChatCompletionNewParams{
 		Model: DefaultModel,
@@ -289,7 +294,7 @@ func TestOpenAIGoClient(t *testing.T) {
 		t.Fatalf("chat: %v", err)
 	}
 	var p product
-	if err := json.Unmarshal([]byte(resp.Choices[0].Message.Content), &p); err != nil || p != truthProduct(testTruth) {
+	if err := json.Unmarshal([]byte(resp.Choices[0].Message.Content), &p); err != nil || p != testRight {
 		t.Fatalf("content %q: %v; want the truth", resp.Choices[0].Message.Content, err)
 	}
 	if resp.Usage.CompletionTokens != int64(len(splitPieces(resp.Choices[0].Message.Content))) || resp.Choices[0].FinishReason != "stop" {

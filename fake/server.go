@@ -41,7 +41,8 @@ const maxModelLen = 262144
 
 // Config configures a fake endpoint. The zero value is valid: model
 // DefaultModel, no latency, DefaultOutputTokens tokens, unlimited
-// concurrency, no faults, and every Qwen3-VL answer wrong (Accuracy 0).
+// concurrency, no faults, no known answers (every chat answered with
+// FallbackAnswer).
 type Config struct {
 	// Model is the served model name listed by /v1/models and required (when
 	// given) in OpenAI requests. Default DefaultModel.
@@ -76,16 +77,21 @@ type Config struct {
 	// not apply to (a stream-only mode on a non-streamed request, say) is
 	// answered normally. Default FailStatus.
 	FailMode string
-	// Seed varies fault selection, request IDs and which Qwen3-VL samples are
-	// answered correctly. Default 0.
+	// Seed varies fault selection, request IDs and which Answers are
+	// answered right. Default 0.
 	Seed int64
-	// Q3VL is the Qwen3-VL ground truth chat answers are drawn from.
-	Q3VL []Q3VLTruth
-	// Accuracy is the fraction, in [0, 1], of Q3VL samples answered with the
-	// ground truth (chosen by a hash of UserText and Seed); the rest get a
-	// plausible wrong answer. The zero value makes every answer wrong, so
-	// callers normally set it (the CLI defaults it to 1).
+	// Answers are the samples whose chat answers the fake is told (by
+	// their benchmark: benchmark.FakeAnswerer), keyed on their texts.
+	Answers []Answer
+	// Accuracy is the fraction, in [0, 1], of Answers answered Right
+	// (chosen by a hash of the first key and Seed); the rest get one of
+	// their Wrongs. The zero value makes every answer wrong, so callers
+	// normally set it (the CLI defaults it to 1).
 	Accuracy float64
+	// DefaultAnswer is the answer to a chat whose key no Answer has, in
+	// the benchmark's answer format (benchmark.Benchmark.FakeDefaultAnswer).
+	// Default FallbackAnswer.
+	DefaultAnswer string
 	// KeepAlive is how long the server keeps an idle keep-alive connection
 	// open (http.Server.IdleTimeout) before closing it, as uvicorn closes
 	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
@@ -115,11 +121,12 @@ type Stats struct {
 // count is the number of pieces the fake tokenizer cuts them into (see
 // splitPieces), the same in streaming and non-streaming usage.
 type Server struct {
-	cfg     Config
-	log     *zap.Logger
-	mux     *http.ServeMux
-	answers map[string]*answer
-	slots   chan struct{} // nil when unlimited
+	cfg      Config
+	log      *zap.Logger
+	mux      *http.ServeMux
+	answers  map[string]*textAnswer
+	fallback *textAnswer   // the answer to a key answers lacks
+	slots    chan struct{} // nil when unlimited
 
 	done      chan struct{} // closed by Close
 	mu        sync.Mutex
@@ -191,24 +198,33 @@ func New(cfg Config) (*Server, error) {
 	if faultIndex(cfg.FailMode) < 0 {
 		errs = append(errs, fmt.Errorf("unknown fail mode %q: use one of %s", cfg.FailMode, strings.Join(faultNames(), ", ")))
 	}
-	seen := make(map[string]int, len(cfg.Q3VL))
-	for i, t := range cfg.Q3VL {
-		if j, dup := seen[t.UserText]; dup {
-			errs = append(errs, fmt.Errorf("Q3VL truths %d and %d have the same user text; answers are keyed on it, so make the texts unique", j, i))
+	if cfg.DefaultAnswer == "" {
+		cfg.DefaultAnswer = FallbackAnswer
+	}
+	seen := make(map[string]int, len(cfg.Answers))
+	for i, a := range cfg.Answers {
+		if len(a.Keys) == 0 {
+			errs = append(errs, fmt.Errorf("answer %d has no key; give each the request texts that identify its sample", i))
 			break
 		}
-		seen[t.UserText] = i
+		if j, dup := seen[a.Keys[0]]; dup {
+			errs = append(errs, fmt.Errorf("answers %d and %d have the same first key; which answer is right is decided by it, so make the keys unique", j, i))
+			break
+		}
+		seen[a.Keys[0]] = i
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("fake endpoint: invalid config: %w", err)
 	}
 
+	fallback := newTextAnswer(cfg.DefaultAnswer, false)
 	s := &Server{
-		cfg:     cfg,
-		log:     cfg.Logger,
-		answers: buildQ3VL(cfg.Q3VL, cfg.Accuracy, cfg.Seed),
-		done:    make(chan struct{}),
-		mux:     http.NewServeMux(),
+		cfg:      cfg,
+		log:      cfg.Logger,
+		fallback: fallback,
+		answers:  buildAnswers(cfg.Answers, fallback, cfg.Accuracy, cfg.Seed),
+		done:     make(chan struct{}),
+		mux:      http.NewServeMux(),
 	}
 	if cfg.MaxConcurrency > 0 {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)

@@ -2,7 +2,6 @@ package fake
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -116,62 +115,6 @@ func FuzzAppendJSONString(f *testing.F) {
 	})
 }
 
-// TestAccuracyFraction checks that over 1,000 distinct samples the share
-// answered correctly is within four standard deviations of Accuracy, and that
-// the built server agrees with IsCorrectAnswer.
-func TestAccuracyFraction(t *testing.T) {
-	const n, acc = 1000, 0.7
-	truths := make([]Q3VLTruth, n)
-	for i := range truths {
-		truths[i] = Q3VLTruth{
-			UserText:   fmt.Sprintf("The title of the product is the following:\n```text\nitem %d\n```", i),
-			Category:   "A > B",
-			Brand:      fmt.Sprintf("brand %d", i),
-			Categories: []string{"A > B", "A > C", "D"},
-		}
-	}
-	answers := buildQ3VL(truths, acc, 42)
-	correct := 0
-	for _, tr := range truths {
-		a := answers[tr.UserText]
-		if a.correct != IsCorrectAnswer(tr.UserText, acc, 42) {
-			t.Fatalf("server and IsCorrectAnswer disagree on %q", tr.UserText)
-		}
-		var got struct {
-			Category     string `json:"category"`
-			Brand        string `json:"brand"`
-			IsSecondhand bool   `json:"is_secondhand"`
-		}
-		if err := json.Unmarshal([]byte(a.text), &got); err != nil {
-			t.Fatalf("answer %q is not JSON: %v", a.text, err)
-		}
-		right := got.Category == tr.Category && got.Brand == tr.Brand && got.IsSecondhand == tr.IsSecondhand
-		if right != a.correct {
-			t.Fatalf("answer %q marked correct=%v", a.text, a.correct)
-		}
-		if !right && (got.Category == tr.Category || got.Brand == tr.Brand || got.IsSecondhand == tr.IsSecondhand) {
-			t.Fatalf("wrong answer %q keeps a true field of %+v", a.text, tr)
-		}
-		if right {
-			correct++
-		}
-	}
-	sd := math.Sqrt(n * acc * (1 - acc))
-	if d := math.Abs(float64(correct) - n*acc); d > 4*sd {
-		t.Errorf("%d of %d correct; want %v ± %.0f", correct, n, n*acc, 4*sd)
-	}
-	// A different seed picks a different subset.
-	diff := 0
-	for _, tr := range truths {
-		if IsCorrectAnswer(tr.UserText, acc, 42) != IsCorrectAnswer(tr.UserText, acc, 43) {
-			diff++
-		}
-	}
-	if diff == 0 {
-		t.Error("seeds 42 and 43 mark exactly the same samples correct")
-	}
-}
-
 func TestConfigValidation(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -185,7 +128,8 @@ func TestConfigValidation(t *testing.T) {
 		{"negative accuracy", Config{Accuracy: -0.1}, "accuracy -0.1 is outside [0, 1]"},
 		{"negative ttft", Config{TTFT: -1}, "must not be negative"},
 		{"negative concurrency", Config{MaxConcurrency: -2}, "max concurrency -2"},
-		{"duplicate user text", Config{Q3VL: []Q3VLTruth{{UserText: "x"}, {UserText: "x"}}}, "Q3VL truths 0 and 1 have the same user text"},
+		{"duplicate first key", Config{Answers: []Answer{{Keys: []string{"x"}}, {Keys: []string{"x", "y"}}}}, "answers 0 and 1 have the same first key"},
+		{"no key", Config{Answers: []Answer{{Right: "r"}}}, "answer 0 has no key"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,6 +41,10 @@ const fakeChildEnv = "MLPERF_GO_BENCH_FAKE"
 // fakeModelEnv passes the served model name to the fake child.
 const fakeModelEnv = "MLPERF_GO_BENCH_FAKE_MODEL"
 
+// fakeAnswerEnv passes the benchmark's default answer (what the fake says
+// to chats) to the fake child.
+const fakeAnswerEnv = "MLPERF_GO_BENCH_FAKE_ANSWER"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeChildEnv) != "" {
 		serveFakeChild()
@@ -52,7 +56,7 @@ func TestMain(m *testing.M) {
 // serveFakeChild runs the fake endpoint until stdin closes, printing its
 // URL first.
 func serveFakeChild() {
-	srv, err := fake.New(fake.Config{OutputTokens: 128, Model: os.Getenv(fakeModelEnv)})
+	srv, err := fake.New(fake.Config{OutputTokens: 128, Model: os.Getenv(fakeModelEnv), DefaultAnswer: os.Getenv(fakeAnswerEnv)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -86,9 +90,9 @@ func placements(b *testing.B) []placement {
 	return []placement{{name: "split", harness: cpus[:h], fake: cpus[h:]}, shared}
 }
 
-// startFakeProcess starts the fake endpoint serving model in a child
-// process placed as p says.
-func startFakeProcess(b *testing.B, model string, p placement) string {
+// startFakeProcess starts the fake endpoint serving model, and answering
+// chats with answer, in a child process placed as p says.
+func startFakeProcess(b *testing.B, model, answer string, p placement) string {
 	b.Helper()
 	procs := max(len(p.fake), 1)
 	// MLPERF_GO_BENCH_FAKE_BIN runs another build's test binary of this
@@ -102,7 +106,7 @@ func startFakeProcess(b *testing.B, model string, p placement) string {
 	// GOGC=400: the fake keeps little alive, so its collections are mostly
 	// fixed cost; a quarter as many leaves more of its core for answering.
 	// (The fake's speed shows in the harness's figure: see README.)
-	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, "GOMAXPROCS="+strconv.Itoa(procs), "GOGC=400")
+	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, fakeAnswerEnv+"="+answer, "GOMAXPROCS="+strconv.Itoa(procs), "GOGC=400")
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -193,7 +197,7 @@ func benchOffline(b *testing.B, d benchmark.Dataset, bench string, queries int, 
 		b.Skip("process CPU time is measured with getrusage (Unix only)")
 	}
 	bm := mustBenchmark(b, bench)
-	url := startFakeProcess(b, bm.Model, p)
+	url := startFakeProcess(b, bm.Model, bm.FakeDefaultAnswer, p)
 	placeHarness(b, p)
 	o := Options{
 		Benchmark:   bm,

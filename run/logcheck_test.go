@@ -19,7 +19,7 @@ import (
 func realLogs(t *testing.T, mode loadgen.Mode) string {
 	t.Helper()
 	d, _ := q3vlFixture(t, 20)
-	url, _ := startFake(t, fake.Config{Q3VL: fakeTruth(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
+	url, _ := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
 	out := t.TempDir()
 	if _, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
@@ -163,7 +163,7 @@ func TestRunWithDamagedLogIsNotValid(t *testing.T) {
 	}
 	t.Cleanup(func() { afterTestHook = nil })
 	d, _ := q3vlFixture(t, 20)
-	url, _ := startFake(t, fake.Config{Q3VL: fakeTruth(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
+	url, _ := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
 	rep, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 		Scenario:  loadgen.Offline,

@@ -50,12 +50,12 @@ func q3vlFixture(t testing.TB, n int) (*qwen3vl.Dataset, string) {
 	return d.(*qwen3vl.Dataset), dir
 }
 
-// fakeTruth gives the fake endpoint the answers of d.
-func fakeTruth(d benchmark.FakeAnswerer) []fake.Q3VLTruth {
+// fakeAnswers gives the fake endpoint the answers of d.
+func fakeAnswers(d benchmark.FakeAnswerer) []fake.Answer {
 	answers := d.FakeAnswers()
-	t := make([]fake.Q3VLTruth, len(answers))
+	t := make([]fake.Answer, len(answers))
 	for i, a := range answers {
-		t[i] = fake.Q3VLTruth(a)
+		t[i] = fake.Answer(a)
 	}
 	return t
 }
@@ -82,7 +82,7 @@ func TestQ3VLOfflineAccuracyEndToEnd(t *testing.T) {
 	loadgentest.Require(t)
 	const n = 40
 	d, _ := q3vlFixture(t, n)
-	url, srv := startFake(t, fake.Config{Q3VL: fakeTruth(d), Accuracy: 1})
+	url, srv := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1})
 	out := t.TempDir()
 	rep, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
@@ -151,7 +151,7 @@ func TestQ3VLOfflinePerformanceValid(t *testing.T) {
 	// target_qps asks for outlast its 200 ms min_duration however fast the
 	// machine: an instant fake (5,000+/s without -race) ends the run early,
 	// and LoadGen rightly calls that INVALID.
-	url, _ := startFake(t, fake.Config{Q3VL: fakeTruth(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
+	url, _ := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1, TTFT: 10 * time.Millisecond, MaxConcurrency: 8})
 	rep, err := Run(context.Background(), Options{
 		Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 		Scenario:  loadgen.Offline,
@@ -181,7 +181,7 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 	d, _ := q3vlFixture(t, n)
 	for _, mode := range []string{fake.FailStatus, fake.FailReset, fake.FailGarbage, fake.FailCut, fake.FailStall} {
 		t.Run(mode, func(t *testing.T) {
-			url, srv := startFake(t, fake.Config{Q3VL: fakeTruth(d), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
+			url, srv := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
 			out := t.TempDir()
 			// Only stalls need a timeout to end; elsewhere a short one
 			// would turn slow answers on a loaded machine into failures

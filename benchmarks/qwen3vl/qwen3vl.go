@@ -87,6 +87,8 @@ func init() {
 		Rounds:   rounds,
 		Requests: requestReference,
 		Variants: []benchmark.Variant{interactiveVariant},
+		// What the fake endpoint answers a text no sample has (fake.go).
+		FakeDefaultAnswer: fakeDefaultAnswer,
 		// Samples hold images only: no video inputs.
 		EngineRules: map[engine.Kind]engine.Rules{engine.VLLM: {Require: []string{"--limit-mm-per-prompt.video 0"}}},
 	})
@@ -140,18 +142,6 @@ func (d *Dataset) Truth() []eval.Truth {
 	t := make([]eval.Truth, d.Len())
 	for i := range t {
 		t[i] = d.Sample(i).Truth
-	}
-	return t
-}
-
-// FakeAnswers returns the answers the fake endpoint keys on the exact user
-// text the harness sends for each sample, as round v6.0's requests write it
-// and as round v6.1's do.
-func (d *Dataset) FakeAnswers() []benchmark.FakeAnswer {
-	t := make([]benchmark.FakeAnswer, d.Len())
-	for i := range t {
-		s := d.Sample(i)
-		t[i] = benchmark.FakeAnswer{UserText: d.UserText(i), AltUserTexts: []string{d.UserTextV61(i)}, Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand, Categories: s.Categories}
 	}
 	return t
 }

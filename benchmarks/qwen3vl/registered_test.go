@@ -38,7 +38,7 @@ func TestRegistered(t *testing.T) {
 		t.Fatalf("%d fake answers for 6 samples", len(answers))
 	}
 	for i, a := range answers {
-		if a.UserText != q.UserText(i) || len(a.AltUserTexts) != 1 || a.AltUserTexts[0] != q.UserTextV61(i) || a.Category != q.Sample(i).Category || len(a.Categories) == 0 {
+		if len(a.Keys) != 2 || a.Keys[0] != q.UserText(i) || a.Keys[1] != q.UserTextV61(i) || !strings.Contains(a.Right, q.Sample(i).Category) || len(a.Wrongs) == 0 {
 			t.Errorf("answer %d = %+v, sample %+v", i, a, q.Sample(i))
 		}
 	}

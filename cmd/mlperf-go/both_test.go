@@ -21,11 +21,11 @@ func TestModeBoth(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 3); err != nil {
 		t.Fatal(err)
 	}
-	truths, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truths, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fake.Config{Q3VL: truths, Accuracy: 1})
+	url := startFake(t, fake.Config{Answers: truths, DefaultAnswer: def, Accuracy: 1})
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	text, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "both", "-d", data, "-e", url, "-o", out,
 		"--results-dir", results, "--allow-unofficial-settings", "--system", "s1", "--progress-interval", "0", "--engine-metrics-interval", "0",

@@ -68,10 +68,8 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 				Accuracy:                c.Float64("accuracy"),
 				Logger:                  log,
 			}
-			if paths := c.StringSlice("dataset"); len(paths) > 0 {
-				if cfg.Q3VL, err = fakeAnswers(c.String("benchmark"), paths, c.StringSlice("dataset-split")); err != nil {
-					return err
-				}
+			if cfg.Answers, cfg.DefaultAnswer, err = fakeAnswers(c.String("benchmark"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
+				return err
 			}
 			srv, err := fake.New(cfg)
 			if err != nil {
@@ -82,7 +80,7 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 				return fmt.Errorf("--listen %s: %w", c.String("listen"), err)
 			}
 			log.Info("fake endpoint serving", zap.String("url", url), zap.String("model", cfg.Model),
-				zap.Int("answer_samples", len(cfg.Q3VL)), zap.Duration("ttft", cfg.TTFT), zap.Duration("tpot", cfg.TPOT))
+				zap.Int("answer_samples", len(cfg.Answers)), zap.Duration("ttft", cfg.TTFT), zap.Duration("tpot", cfg.TPOT))
 			// The URL on stdout, alone, lets scripts start it on port 0.
 			fmt.Fprintln(c.App.Writer, url)
 			sig := make(chan os.Signal, 1)
@@ -98,41 +96,66 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 	}
 }
 
-// fakeAnswers opens the dataset of benchmark name (by default the one
-// benchmark whose datasets give the fake answers) and returns its answers
-// in the fake endpoint's form.
-func fakeAnswers(name string, paths, splits []string) ([]fake.Q3VLTruth, error) {
-	var b benchmark.Benchmark
-	if name != "" {
-		var err error
-		if b, err = benchmark.Lookup(name); err != nil {
-			return nil, fmt.Errorf("--benchmark: %w", err)
+// fakeAnswers returns what the fake answers chats with: the answers of
+// the dataset at paths (none without paths) and the default answer of its
+// benchmark, name or by default the one benchmark whose answers the fake
+// must be told (with text output). Without paths and with no one such
+// benchmark, the default answer is "" (the fake's own).
+func fakeAnswers(name string, paths, splits []string) ([]fake.Answer, string, error) {
+	b, ok, err := fakeBenchmark(name)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case len(paths) == 0:
+		return nil, b.FakeDefaultAnswer, nil
+	case !ok:
+		var names []string
+		for _, x := range textBenchmarks() {
+			names = append(names, x.Name)
 		}
-	} else {
-		var found []string
-		for _, x := range benchmark.All() {
-			if x.Output == benchmark.Text {
-				b = x
-				found = append(found, x.Name)
-			}
-		}
-		if len(found) != 1 {
-			return nil, fmt.Errorf("--dataset needs --benchmark: one of %s", strings.Join(found, ", "))
-		}
+		return nil, "", fmt.Errorf("--dataset needs --benchmark: one of %s", strings.Join(names, ", "))
 	}
 	d, err := b.OpenDataset(paths, splits)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer d.Close()
 	fa, ok := d.(benchmark.FakeAnswerer)
 	if !ok {
-		return nil, fmt.Errorf("--dataset: the fake needs no answers for %s (it derives token IDs from the prompt); drop --dataset", b.Name)
+		return nil, "", fmt.Errorf("--dataset: the fake needs no answers for %s (it derives token IDs from the prompt); drop --dataset", b.Name)
 	}
 	answers := fa.FakeAnswers()
-	truths := make([]fake.Q3VLTruth, len(answers))
+	out := make([]fake.Answer, len(answers))
 	for i, a := range answers {
-		truths[i] = fake.Q3VLTruth(a)
+		out[i] = fake.Answer(a)
 	}
-	return truths, nil
+	return out, b.FakeDefaultAnswer, nil
+}
+
+// fakeBenchmark returns the benchmark named name or, when name is "", the
+// one benchmark with text output; ok is false when there is not exactly
+// one.
+func fakeBenchmark(name string) (b benchmark.Benchmark, ok bool, err error) {
+	if name != "" {
+		if b, err = benchmark.Lookup(name); err != nil {
+			return b, false, fmt.Errorf("--benchmark: %w", err)
+		}
+		return b, true, nil
+	}
+	if found := textBenchmarks(); len(found) == 1 {
+		return found[0], true, nil
+	}
+	return b, false, nil
+}
+
+// textBenchmarks are the benchmarks whose answers are text: those whose
+// datasets give the fake its answers.
+func textBenchmarks() []benchmark.Benchmark {
+	var found []benchmark.Benchmark
+	for _, x := range benchmark.All() {
+		if x.Output == benchmark.Text {
+			found = append(found, x)
+		}
+	}
+	return found
 }

@@ -102,11 +102,11 @@ func TestQwen3VLInteractive(t *testing.T) {
 	}
 	// The base benchmark's default splits (train, test) do not fit the
 	// 8k layout; the Interactive variant reads train alone.
-	truths, err := fakeAnswers("qwen3-vl-235b-a22b-interactive", []string{data}, nil)
+	truths, def, err := fakeAnswers("qwen3-vl-235b-a22b-interactive", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fake.Config{Q3VL: truths, Accuracy: 1, TTFT: 2 * time.Millisecond})
+	url := startFake(t, fake.Config{Answers: truths, DefaultAnswer: def, Accuracy: 1, TTFT: 2 * time.Millisecond})
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	text, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-s", "Interactive", "-m", "both", "-d", data, "-e", url, "-o", out,
 		"--results-dir", results, "--allow-unofficial-settings", "--system", "sys1", "--progress-interval", "0", "--engine-metrics-interval", "0",

@@ -342,11 +342,11 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 2); err != nil {
 		t.Fatal(err)
 	}
-	truths, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truths, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fake.Config{Q3VL: truths, Accuracy: 1})
+	url := startFake(t, fake.Config{Answers: truths, DefaultAnswer: def, Accuracy: 1})
 	results := filepath.Join(dir, "results")
 	out, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "accuracy", "-d", data, "-e", url, "-o", filepath.Join(dir, "acc"),
 		"--evaluate", "--results-dir", results, "--system", "s1", "--progress-interval", "0", "--allow-unofficial-settings")

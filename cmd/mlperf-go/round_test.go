@@ -53,11 +53,11 @@ func TestQ3VLRunRecordsRound(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 12, 5); err != nil {
 		t.Fatal(err)
 	}
-	truth, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truth, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fake.Config{Q3VL: truth, Accuracy: 1})
+	url := startFake(t, fake.Config{Answers: truth, DefaultAnswer: def, Accuracy: 1})
 	for _, tc := range []struct {
 		args           []string
 		round, request string
