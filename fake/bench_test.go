@@ -76,7 +76,7 @@ func BenchmarkHandlerGenerateStream(b *testing.B) {
 }
 
 func BenchmarkHandlerGenerateStreamIncremental(b *testing.B) {
-	benchHandler(b, Config{SGLangIncrementalStream: true}, "/generate", benchGenerateStream)
+	benchHandler(b, Config{IncrementalStream: true}, "/generate", benchGenerateStream)
 }
 
 func BenchmarkHandlerCompletionsTokenIDs(b *testing.B) {
@@ -121,5 +121,5 @@ func BenchmarkHTTPGenerateStream(b *testing.B) {
 }
 
 func BenchmarkHTTPGenerateStreamIncremental(b *testing.B) {
-	benchHTTP(b, Config{SGLangIncrementalStream: true}, "/generate", benchGenerateStream)
+	benchHTTP(b, Config{IncrementalStream: true}, "/generate", benchGenerateStream)
 }

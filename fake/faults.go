@@ -41,9 +41,10 @@ const (
 	// further tokens, no finish_reason, no [DONE]. Streams only.
 	FailSSEError = "sse-error"
 	// FailFinishError stops the answer after its first token with
-	// finish_reason "error" (vLLM's FinishReason.ERROR; SGLang has none, so
-	// /generate gets {"type":"abort", … "status_code":500}). The rest of
-	// the response (usage, [DONE]) is as usual.
+	// finish_reason "error" (vLLM's FinishReason.ERROR; a protocol without
+	// one writes its own failure, SGLang {"type":"abort", …
+	// "status_code":500}). The rest of the response (usage, [DONE]) is as
+	// usual.
 	FailFinishError = "finish-error"
 	// FailFinishAbort stops the answer after its first token with
 	// finish_reason "abort" (vLLM's FinishReason.ABORT; SGLang's
@@ -53,10 +54,11 @@ const (
 	// tokens, at TPOT but at least one event per endlessMinTPOT, until the
 	// client goes away or the server closes. Streams only.
 	FailEndless = "endless"
-	// FailNoTokenIDs answers token-ID requests (/v1/completions, /generate)
-	// with text but no token IDs: vLLM's token_ids and prompt_token_ids
-	// null although return_token_ids was asked for, SGLang's output_ids
-	// left out. Streamed and not; chat requests are unaffected.
+	// FailNoTokenIDs answers with text but no token IDs where a protocol's
+	// answers carry them (protocol.Serving.AnswersTokenIDs): vLLM's
+	// completions token_ids and prompt_token_ids null although
+	// return_token_ids was asked for, SGLang's output_ids left out.
+	// Streamed and not; other protocols' requests (chat) are unaffected.
 	FailNoTokenIDs = "no-token-ids"
 )
 
@@ -66,7 +68,7 @@ const RetryAfterSeconds = 1
 // requestKind says what a generation request is, for which faults apply.
 type requestKind struct {
 	stream   bool // an SSE answer was asked for
-	tokenIDs bool // a token-ID endpoint (/v1/completions, /generate)
+	tokenIDs bool // its protocol's answers carry token IDs
 }
 
 // faultMode is one Config.FailMode: its name, a line of help, and which

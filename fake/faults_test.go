@@ -224,7 +224,7 @@ func TestFaultFinishReasons(t *testing.T) {
 // its tokens still the deterministic ones, until the client hangs up;
 // then the handler returns.
 func TestFaultEndless(t *testing.T) {
-	s, url := serverURL(t, FailEndless, Config{SGLangIncrementalStream: true})
+	s, url := serverURL(t, FailEndless, Config{IncrementalStream: true})
 	resp, err := http.Post(url+"/generate", "application/json", strings.NewReader(`{"input_ids":[7],"sampling_params":{"max_new_tokens":2},"stream":true}`))
 	if err != nil {
 		t.Fatal(err)

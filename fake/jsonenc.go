@@ -6,9 +6,11 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
 )
 
-// The fake assembles its responses by appending to pooled byte slices rather
-// than through encoding/json, so a zero-latency request costs little more
-// than the bytes it sends. These helpers are the only encoding primitives.
+// The fake assembles what it writes (errors, /v1/models, the token text and
+// IDs the protocols copy into their answers) by appending to pooled byte
+// slices rather than through encoding/json, so a zero-latency request
+// costs little more than the bytes it sends. These helpers are its
+// encoding primitives.
 
 const hexDigits = "0123456789abcdef"
 
@@ -22,20 +24,6 @@ func appendJSONString(dst []byte, s string) []byte { return jsonenc.AppendMinima
 func appendJSONStringBody(dst []byte, s string) []byte { return jsonenc.AppendMinimalBody(dst, s) }
 
 func appendInt(dst []byte, v int) []byte { return strconv.AppendInt(dst, int64(v), 10) }
-
-// appendUsage appends vLLM's UsageInfo field order: prompt, total, completion.
-func appendUsage(dst []byte, prompt, completion int, withDetails bool) []byte {
-	dst = append(dst, `{"prompt_tokens":`...)
-	dst = appendInt(dst, prompt)
-	dst = append(dst, `,"total_tokens":`...)
-	dst = appendInt(dst, prompt+completion)
-	dst = append(dst, `,"completion_tokens":`...)
-	dst = appendInt(dst, completion)
-	if withDetails {
-		dst = append(dst, `,"prompt_tokens_details":null`...)
-	}
-	return append(dst, '}')
-}
 
 // appendHexID appends 32 lowercase hex digits derived from x, shaped like
 // Python's uuid4().hex that vLLM and SGLang use in request IDs.

@@ -318,7 +318,7 @@ func TestListenAndServeStopsWithContext(t *testing.T) {
 // minimum sleep still yields one event per token, no faster than TPOT.
 func TestTinyTPOTStreamsEveryToken(t *testing.T) {
 	const n, tpot = 300, 50 * time.Microsecond
-	_, url := start(t, Config{TPOT: tpot, OutputTokens: n, SGLangIncrementalStream: true})
+	_, url := start(t, Config{TPOT: tpot, OutputTokens: n, IncrementalStream: true})
 	t0 := time.Now()
 	_, _, body := post(t, http.DefaultClient, url+"/generate", `{"input_ids":[4],"sampling_params":{"max_new_tokens":1000},"stream":true}`)
 	d := time.Since(t0)

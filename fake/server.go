@@ -1,16 +1,17 @@
-// Package fake is an in-process stand-in for the inference servers
-// the harness talks to: a vLLM-like OpenAI server (/v1/chat/completions,
-// /v1/completions, /v1/models, /health), SGLang's native /generate, and
-// both servers' Prometheus /metrics. It answers deterministically, models
-// time to first token, time per output token and a concurrency limit with
-// FIFO queueing, and injects faults on request (faults.go), so the whole
-// harness runs and is tested without a GPU. It is a test instrument, not a
-// benchmark target: requests are decoded with encoding/json.
+// Package fake is an in-process stand-in for the inference servers the
+// harness talks to: it serves every wire protocol mlperf-go speaks
+// (package protocol's registry, filled by protocol/all) at its path,
+// vLLM's /v1/models and /health, and vLLM's and SGLang's Prometheus
+// /metrics. It answers deterministically, models time to first token,
+// time per output token and a concurrency limit with FIFO queueing, and
+// injects faults on request (faults.go), so the whole harness runs and is
+// tested without a GPU. It is a test instrument, not a benchmark target.
 //
-// Wire formats follow vLLM v0.12 (vllm/entrypoints/openai/serving_chat.py,
-// serving_completion.py, protocol.py) and SGLang v0.5.4 (the image the
-// reference's language/gpt-oss-120b/setup_enroot.sh pins;
-// sglang/srt/managers/tokenizer_manager.py, entrypoints/http_server.py).
+// The fake names no protocol and no benchmark: each protocol reads its
+// requests and writes its answers (protocol.Serving, in its own package),
+// and the fake decides what the answer is (generate.go): tokens derived
+// from a token prompt, or for a chat the answer its benchmark told it
+// (Config.Answers, Config.DefaultAnswer).
 package fake
 
 import (
@@ -27,13 +28,16 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
+	_ "github.com/mlperf-go/mlperf-go/protocol/all" // the fake serves every protocol
 )
 
 // DefaultModel is the served model name when Config.Model is empty.
 const DefaultModel = "Qwen/Qwen3-VL-235B-A22B-Instruct"
 
-// DefaultOutputTokens is the number of tokens the token-ID endpoints
-// (/v1/completions, /generate) generate when Config.OutputTokens is 0.
+// DefaultOutputTokens is the number of tokens answering a token prompt
+// when Config.OutputTokens is 0.
 const DefaultOutputTokens = 128
 
 // maxModelLen is what /v1/models reports: Qwen3-VL's native context length.
@@ -45,16 +49,17 @@ const maxModelLen = 262144
 // FallbackAnswer).
 type Config struct {
 	// Model is the served model name listed by /v1/models and required (when
-	// given) in OpenAI requests. Default DefaultModel.
+	// a request names one) in requests. Default DefaultModel.
 	Model string
 	// TTFT is the time from taking a generation slot to the first token.
 	// Time spent queued for a slot adds to it, as on a real server. Default 0.
 	TTFT time.Duration
 	// TPOT is the time between consecutive output tokens. Default 0.
 	TPOT time.Duration
-	// OutputTokens is how many tokens /v1/completions and /generate produce,
-	// capped by the request's max tokens. Chat answers have as many tokens
-	// as their text has pieces (see Server docs). Default DefaultOutputTokens.
+	// OutputTokens is how many tokens answer a token prompt (completions,
+	// SGLang's /generate), capped by the request's max tokens. Chat answers
+	// have as many tokens as their text has pieces (see Server docs).
+	// Default DefaultOutputTokens.
 	OutputTokens int
 	// MaxConcurrency is how many requests generate at once; more wait in
 	// FIFO order for a slot. 0 means unlimited.
@@ -63,11 +68,13 @@ type Config struct {
 	// SGLang's --stream-interval: with N > 1 events go out at tokens 1, N+1,
 	// 2N+1, … and at the end. Default 1 (an event per token).
 	StreamInterval int
-	// SGLangIncrementalStream makes /generate stream deltas (text and
-	// output_ids of the new tokens only), like SGLang's
-	// --incremental-streaming-output. Default false: every event carries the
-	// cumulative text and output_ids, SGLang's default.
-	SGLangIncrementalStream bool
+	// IncrementalStream makes streams whose protocol lets the server
+	// choose carry deltas (SGLang's /generate: text and output_ids of the
+	// new tokens only, like its --incremental-streaming-output); others
+	// stream their one way (vLLM's OpenAI streams always carry deltas).
+	// Default false: SGLang's default, every event carrying the cumulative
+	// text and output_ids.
+	IncrementalStream bool
 	// FailRate is the fraction of generation requests that fail, in [0, 1].
 	// Which ones is decided by hashing a request counter with Seed, so a run
 	// is repeatable for a given request order. Default 0.
@@ -117,9 +124,9 @@ type Stats struct {
 }
 
 // Server is the fake endpoint. It is an http.Handler; Start serves it on a
-// listener of its own. Chat answers (Qwen3-VL) are JSON objects whose token
-// count is the number of pieces the fake tokenizer cuts them into (see
-// splitPieces), the same in streaming and non-streaming usage.
+// listener of its own. A chat answer's token count is the number of pieces
+// the fake tokenizer cuts its text into (see splitPieces), the same in
+// streaming and non-streaming usage.
 type Server struct {
 	cfg      Config
 	log      *zap.Logger
@@ -232,14 +239,25 @@ func New(cfg Config) (*Server, error) {
 	s.bufPool.New = func() any { b := make([]byte, 0, 4096); return &b }
 	s.decoding = make(chan struct{}, max(runtime.GOMAXPROCS(0)/2, 1))
 
-	s.paths = []string{"/v1/chat/completions", "/v1/completions", "/generate", "/v1/models", "/health", "/metrics"}
-	s.reqCounts = make([]atomic.Uint64, len(s.paths)+1)
-	s.mux.HandleFunc("/v1/chat/completions", s.counted(0, s.post(s.handleChat)))
-	s.mux.HandleFunc("/v1/completions", s.counted(1, s.post(s.handleCompletions)))
-	s.mux.HandleFunc("/generate", s.counted(2, s.post(s.handleGenerate)))
-	s.mux.HandleFunc("/v1/models", s.counted(3, s.handleModels))
-	s.mux.HandleFunc("/health", s.counted(4, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
-	s.mux.HandleFunc("/metrics", s.counted(5, s.handleMetrics))
+	type route struct {
+		path string
+		h    http.HandlerFunc
+	}
+	routes := []route{
+		{"/v1/models", s.handleModels},
+		{"/health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }},
+		{"/metrics", s.handleMetrics},
+	}
+	for _, p := range protocol.All() {
+		if sp, ok := p.(protocol.Serving); ok {
+			routes = append(routes, route{p.Path(), s.post(s.serve(sp))})
+		}
+	}
+	s.reqCounts = make([]atomic.Uint64, len(routes)+1)
+	for i, r := range routes {
+		s.paths = append(s.paths, r.path)
+		s.mux.HandleFunc(r.path, s.counted(i, r.h))
+	}
 	s.mux.HandleFunc("/", s.counted(len(s.paths), func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)

@@ -93,7 +93,7 @@ func TestGenerateStreaming(t *testing.T) {
 		{"interval 4 like --stream-interval", false, 4, []int{1, 5, 6}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, url := start(t, Config{OutputTokens: 6, SGLangIncrementalStream: tc.incremental, StreamInterval: tc.interval})
+			_, url := start(t, Config{OutputTokens: 6, IncrementalStream: tc.incremental, StreamInterval: tc.interval})
 			code, ctype, body := post(t, http.DefaultClient, url+"/generate", `{"input_ids":[9,8,7],"sampling_params":{"max_new_tokens":10},"stream":true}`)
 			if code != 200 || ctype != "text/event-stream" {
 				t.Fatalf("status %d type %q", code, ctype)

@@ -230,6 +230,15 @@ func Names() []string {
 	return n
 }
 
+// All returns the registered protocols, sorted by name.
+func All() []Protocol {
+	registry.RLock()
+	defer registry.RUnlock()
+	all := slices.Clone(registry.all)
+	slices.SortFunc(all, func(a, b Protocol) int { return strings.Compare(a.Name(), b.Name()) })
+	return all
+}
+
 // ServerRoot returns the path of an inference server's root given the path
 // of an endpoint URL as --endpoint takes it: with or without "/v1", trailing
 // slashes ignored. The OpenAI routes are under ServerRoot+"/v1"; /health,

@@ -54,19 +54,19 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 				return err
 			}
 			cfg := fake.Config{
-				Model:                   c.String("model"),
-				TTFT:                    c.Duration("ttft"),
-				TPOT:                    c.Duration("tpot"),
-				OutputTokens:            c.Int("output-tokens"),
-				MaxConcurrency:          c.Int("max-concurrency"),
-				StreamInterval:          c.Int("stream-interval"),
-				SGLangIncrementalStream: c.Bool("sglang-incremental"),
-				FailRate:                c.Float64("fail-rate"),
-				FailMode:                c.String("fail-mode"),
-				KeepAlive:               c.Duration("keep-alive"),
-				Seed:                    c.Int64("seed"),
-				Accuracy:                c.Float64("accuracy"),
-				Logger:                  log,
+				Model:             c.String("model"),
+				TTFT:              c.Duration("ttft"),
+				TPOT:              c.Duration("tpot"),
+				OutputTokens:      c.Int("output-tokens"),
+				MaxConcurrency:    c.Int("max-concurrency"),
+				StreamInterval:    c.Int("stream-interval"),
+				IncrementalStream: c.Bool("sglang-incremental"),
+				FailRate:          c.Float64("fail-rate"),
+				FailMode:          c.String("fail-mode"),
+				KeepAlive:         c.Duration("keep-alive"),
+				Seed:              c.Int64("seed"),
+				Accuracy:          c.Float64("accuracy"),
+				Logger:            log,
 			}
 			if cfg.Answers, cfg.DefaultAnswer, err = fakeAnswers(c.String("benchmark"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
 				return err

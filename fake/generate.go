@@ -1,0 +1,248 @@
+package fake
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
+)
+
+// imagePromptTokens is what one image adds to a chat's estimated
+// prompt_tokens; the fake has no vision tokenizer, so it is a flat guess.
+const imagePromptTokens = 256
+
+// serve answers requests of protocol p: the protocol reads the request and
+// writes the answer (protocol.Serving); the fake decides what the answer
+// is (reply), when its tokens are due (stream.go) and which faults it
+// suffers (faults.go).
+func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
+	tokenIDs := p.AnswersTokenIDs()
+	return func(w http.ResponseWriter, r *http.Request) {
+		arrived := time.Now()
+		var req protocol.Request
+		if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = p.ParseRequest(b); return err }) {
+			return
+		}
+		ask := req.Ask()
+		if !s.checkModel(w, ask.Model) {
+			return
+		}
+		fault := s.pickFault(requestKind{stream: ask.Stream, tokenIDs: tokenIDs})
+		if s.injectEarly(w, r, fault, ask.Stream) {
+			return
+		}
+		rep := s.reply(ask, fault)
+		g, ok := s.begin(r, arrived, rep.PromptTokens, rep.Prompts)
+		if !ok {
+			return
+		}
+		defer g.end()
+		rep.Arrived, rep.Started = arrived, g.start
+		n := rep.Tokens
+
+		if !ask.Stream {
+			if !g.waitAll(n) {
+				return
+			}
+			bp := s.getBuf()
+			defer s.putBuf(bp)
+			b := req.AppendBody((*bp)[:0], rep)
+			*bp = b
+			if fault == FailCut {
+				writeCut(w, b)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(b)
+			return
+		}
+		endless := fault == FailEndless
+		events := func(b []byte, from, to int) []byte { return req.AppendEvents(b, rep, from, to, to == n && !endless) }
+		tail := func(b []byte) []byte { return appendDone(req.AppendTail(b, rep), fault) }
+		g.stream(w, n, fault, events, tail)
+	}
+}
+
+// checkModel answers 404, as vLLM does, to a request naming a model other
+// than the one served; false when it did.
+func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
+	if model == "" || model == s.cfg.Model {
+		return true
+	}
+	writeError(w, http.StatusNotFound, "The model `"+model+"` does not exist.", "NotFoundError", "model")
+	return false
+}
+
+// reply decides the answer to ask under fault. A chat is answered with
+// the text its last user message is told (Config.Answers) or the default
+// answer, which ends of itself: it stops at the request's max tokens only
+// when it is longer. Token prompts are answered with Config.OutputTokens
+// tokens derived from each prompt (Tokens), which reach the max tokens,
+// when that many are asked, as a length cap. A fault that fails the
+// finish stops the answer after a token; one that never ends it has one
+// at least.
+func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
+	st := &replyState{rep: protocol.Reply{
+		Model:        s.cfg.Model,
+		Finish:       protocol.FinishStop,
+		StopToken:    StopTokenID,
+		OmitTokenIDs: fault == FailNoTokenIDs,
+		Incremental:  s.cfg.IncrementalStream,
+		IDs:          (*requestIDs)(s),
+	}}
+	rep := &st.rep
+	var ans *textAnswer
+	n := s.cfg.OutputTokens
+	if ask.Messages != nil {
+		ans = s.answerFor(ask.Messages)
+		n = ans.pieces()
+		if m := ask.MaxTokens; m != protocol.NoLimit && m < n {
+			n, rep.Finish = m, protocol.FinishLength
+		}
+	} else if m := ask.MaxTokens; m != protocol.NoLimit && n >= m {
+		n, rep.Finish = m, protocol.FinishLength
+	}
+	if f := finishReason(fault); f != "" {
+		n, rep.Finish = min(n, 1), f
+	}
+	if fault == FailFinishError {
+		rep.FailMessage = "injected fault: internal error"
+	}
+	if fault == FailEndless {
+		n = max(n, 1)
+	}
+	rep.Tokens = n
+	if ans != nil {
+		st.text = textOutput{a: ans, n: n}
+		st.one[0] = &st.text
+		rep.Outputs = st.one[:]
+		for _, m := range ask.Messages {
+			rep.PromptTokens += approxTextTokens(m.Text) + m.Images*imagePromptTokens
+		}
+		return rep
+	}
+	rep.Prompts = ask.Prompts
+	if ask.TextPrompts != nil {
+		rep.Prompts = make([][]int32, len(ask.TextPrompts))
+		for i, t := range ask.TextPrompts {
+			rep.Prompts[i] = textPromptIDs(t)
+		}
+	}
+	outs := st.tok[:]
+	rep.Outputs = st.one[:]
+	if len(rep.Prompts) != 1 {
+		outs, rep.Outputs = make([]tokenOutput, len(rep.Prompts)), make([]protocol.Output, len(rep.Prompts))
+	}
+	for i, p := range rep.Prompts {
+		outs[i] = tokenOutput{prompt: p, toks: Tokens(p, n)}
+		rep.Outputs[i] = &outs[i]
+		rep.PromptTokens += len(p)
+	}
+	return rep
+}
+
+// replyState holds a Reply with the outputs of a one-answer request, so
+// that the reply is one allocation.
+type replyState struct {
+	rep  protocol.Reply
+	one  [1]protocol.Output
+	text textOutput
+	tok  [1]tokenOutput
+}
+
+// answerFor returns the answer to a conversation: the one keyed on the
+// text of its last user message, else the default.
+func (s *Server) answerFor(msgs []protocol.Message) *textAnswer {
+	key := ""
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			key = msgs[i].Text
+			break
+		}
+	}
+	if a, ok := s.answers[key]; ok {
+		return a
+	}
+	return s.fallback
+}
+
+// textOutput is a chat's answer cut to n pieces; past n (a stream that
+// never ends) the pieces repeat.
+type textOutput struct {
+	a *textAnswer
+	n int
+}
+
+func (o *textOutput) AppendText(dst []byte, from, to int) []byte {
+	if to <= o.n {
+		return o.a.appendEscaped(dst, from, to)
+	}
+	c := min(o.n, o.a.pieces())
+	for i := from; i < to && c > 0; i++ {
+		dst = o.a.appendEscaped(dst, i%c, i%c+1)
+	}
+	return dst
+}
+
+func (o *textOutput) AppendIDs(dst []byte, _, _ int) []byte { return append(dst, "null"...) }
+
+// tokenOutput is the answer to a token prompt. Its tokens are encoded as
+// they are written; once some are written again (SGLang's cumulative
+// stream events repeat the answer so far), they are encoded once
+// (encodedTokens) and copied from then on. Past its length (a stream that
+// never ends) it grows: Tokens(p, k) extends Tokens(p, n).
+type tokenOutput struct {
+	prompt []int32
+	toks   []int32
+	enc    *encodedTokens // nil until tokens are written a second time
+	// textTo and idsTo are how far text and IDs have been written.
+	textTo, idsTo int
+}
+
+// prepare readies tokens [from, to) whose text or IDs (done) have been
+// written up to *done.
+func (o *tokenOutput) prepare(from, to int, done *int) {
+	if to > len(o.toks) {
+		o.toks = Tokens(o.prompt, 2*to)
+		if o.enc != nil {
+			o.enc = encodeTokens(o.toks)
+		}
+	}
+	if o.enc == nil && from < *done {
+		o.enc = encodeTokens(o.toks)
+	}
+	*done = max(*done, to)
+}
+
+func (o *tokenOutput) AppendText(dst []byte, from, to int) []byte {
+	o.prepare(from, to, &o.textTo)
+	if o.enc != nil {
+		return o.enc.appendText(dst, from, to)
+	}
+	for _, t := range o.toks[from:to] {
+		dst = appendTokenText(dst, t)
+	}
+	return dst
+}
+
+func (o *tokenOutput) AppendIDs(dst []byte, from, to int) []byte {
+	o.prepare(from, to, &o.idsTo)
+	if o.enc != nil {
+		return o.enc.appendIDs(dst, from, to)
+	}
+	return appendTokenIDs(dst, o.toks[from:to])
+}
+
+// requestIDs makes the server's request IDs (protocol.IDMaker).
+type requestIDs Server
+
+func (r *requestIDs) AppendID(dst []byte) []byte { return appendHexID(dst, (*Server)(r).nextID()) }
+
+// appendDone appends the "data: [DONE]" that ends a stream, except under
+// FailNoDone.
+func appendDone(b []byte, fault string) []byte {
+	if fault == FailNoDone {
+		return b
+	}
+	return append(b, "data: [DONE]\n\n"...)
+}
