@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -45,44 +46,80 @@ func startFake(t testing.TB, cfg fake.Config) (string, *fake.Server) {
 	return url, srv
 }
 
-// wireAPI is a protocol with a body builder for the fake.
-type wireAPI struct {
-	name  string
-	proto protocol.Protocol
-	path  string // the fake's request path, for its request counts
-	body  func(t testing.TB, i int, stream bool) []byte
+// wireAPI is a wire protocol with the bodies the tests send over it.
+type wireAPI struct{ proto protocol.Protocol }
+
+// wireAPIs are every registered protocol: the pool must handle each one's
+// failures, and the fake serves them all.
+func wireAPIs() []wireAPI {
+	var out []wireAPI
+	for _, p := range protocol.All() {
+		out = append(out, wireAPI{p})
+	}
+	return out
 }
 
-var wireAPIs = []wireAPI{
-	{"chat", openaichat.Protocol, "/v1/chat/completions", func(_ testing.TB, i int, stream bool) []byte {
-		b := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"question %d"}]`, fake.DefaultModel, i)
-		if stream {
-			b += `,"stream":true,"stream_options":{"include_usage":true}`
-		}
-		return []byte(b + "}")
-	}},
-	{"completions", openaicompletions.Protocol, "/v1/completions", func(t testing.TB, i int, stream bool) []byte {
-		b, err := openaicompletions.Encode("", []int32{1, 2, int32(i)}, openaicompletions.Params{MaxTokens: ptr(8)}, stream)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}},
-	{"sglang", sglang.Protocol, "/generate", func(t testing.TB, i int, stream bool) []byte {
-		b, err := sglang.Encode([]int32{1, 2, int32(i)}, sglang.Params{MaxNewTokens: ptr(8)}, stream)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}},
+func (a wireAPI) name() string { return a.proto.Name() }
+
+// path is where the fake serves the protocol, for its request counts.
+func (a wireAPI) path() string { return a.proto.Path() }
+
+// answersTokenIDs reports whether the protocol's answers carry token IDs
+// (which the fake's no-token-ids fault takes away).
+func (a wireAPI) answersTokenIDs(t testing.TB) bool {
+	s, ok := a.proto.(protocol.Serving)
+	if !ok {
+		t.Fatalf("protocol %s has no server side (protocol.Serving), so the fake does not serve it", a.name())
+	}
+	return s.AnswersTokenIDs()
 }
 
+// body builds request i through the protocol's encoder: the token prompt
+// [1 2 i], or a user message "question i", capped at 8 output tokens.
+func (a wireAPI) body(t testing.TB, i int, stream bool) []byte {
+	params := a.proto.DefaultParams()
+	if err := protocol.DecodeGenerationConfig(fmt.Appendf(nil, `{%q: 8}`, params.MaxTokensKey()), params); err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	var err error
+	switch enc := a.proto.(type) {
+	case protocol.TokenEncoder:
+		b, err = enc.EncodeTokens("", []int32{1, 2, int32(i)}, params, stream)
+	case protocol.MessagesEncoder:
+		msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage(fmt.Sprintf("question %d", i))}
+		b, err = enc.AppendMessages(nil, fake.DefaultModel, msgs, nil, params, stream)
+	default:
+		t.Fatalf("protocol %s has neither a token nor a messages encoder: teach wireAPI.body its requests", a.name())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// bodies are requests 0 to n-1.
 func (a wireAPI) bodies(t testing.TB, n int, stream bool) sliceBodies {
 	b := make(sliceBodies, n)
 	for i := range b {
 		b[i] = a.body(t, i, stream)
 	}
 	return b
+}
+
+// apiOf is the wire API of p, for tests that need one protocol, any.
+func apiOf(p protocol.Protocol) wireAPI { return wireAPI{p} }
+
+// saysInOrder reports whether msg contains each of words, in order.
+func saysInOrder(msg string, words []string) bool {
+	for _, w := range words {
+		i := strings.Index(msg, w)
+		if i < 0 {
+			return false
+		}
+		msg = msg[i+len(w):]
+	}
+	return true
 }
 
 // runAll issues n samples, closes the pool and checks that every sample
@@ -116,29 +153,25 @@ func TestFaultModesFailClearly(t *testing.T) {
 		api    wireAPI
 		stream bool
 		reason string
-		msg    string
+		msg    []string // said in this order
 	}
 	var cases []tc
-	for _, a := range wireAPIs {
-		cases = append(cases, tc{fake.FailSSEError, a, true, ReasonServerError, "error event"})
+	for _, a := range wireAPIs() {
+		cases = append(cases, tc{fake.FailSSEError, a, true, ReasonServerError, []string{"error event"}})
 		for _, stream := range []bool{false, true} {
-			if a.name == "sglang" {
-				cases = append(cases,
-					tc{fake.FailFinishError, a, stream, ReasonServerError, "injected fault: internal error"},
-					tc{fake.FailFinishAbort, a, stream, ReasonServerError, `SGLang aborted the answer (finish_reason type "abort": Aborted)`},
-					tc{fake.FailNoTokenIDs, a, stream, ReasonMalformed, "no output_ids"})
-			} else {
-				cases = append(cases,
-					tc{fake.FailFinishError, a, stream, ReasonServerError, `finish_reason "error"`},
-					tc{fake.FailFinishAbort, a, stream, ReasonServerError, `finish_reason "abort"`})
-			}
-			if a.name == "completions" {
-				cases = append(cases, tc{fake.FailNoTokenIDs, a, stream, ReasonMalformed, "token_ids"})
+			// Each protocol says in its own words that the server ended
+			// the answer with a failed finish reason, and names it.
+			cases = append(cases,
+				tc{fake.FailFinishError, a, stream, ReasonServerError, []string{"finish_reason", "error"}},
+				tc{fake.FailFinishAbort, a, stream, ReasonServerError, []string{"finish_reason", "abort"}})
+			if a.answersTokenIDs(t) {
+				// ... and names the token IDs it lacks.
+				cases = append(cases, tc{fake.FailNoTokenIDs, a, stream, ReasonMalformed, []string{"_ids"}})
 			}
 		}
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s/%s/stream=%v", c.mode, c.api.name, c.stream), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s/stream=%v", c.mode, c.api.name(), c.stream), func(t *testing.T) {
 			url, srv := startFake(t, fake.Config{FailRate: 1, FailMode: c.mode})
 			const n = 6
 			st, rec := runAll(t, Config{Endpoints: []string{url}, API: c.api.proto, Stream: c.stream,
@@ -150,7 +183,7 @@ func TestFaultModesFailClearly(t *testing.T) {
 				t.Fatalf("failures %v, want %d %s", st.FailuresByReason, n, c.reason)
 			}
 			for _, f := range st.FirstFailures {
-				if !strings.Contains(f.Message, c.msg) || f.Endpoint == "" || f.Attempts != 1 {
+				if !saysInOrder(f.Message, c.msg) || f.Endpoint == "" || f.Attempts != 1 {
 					t.Errorf("failure %+v: want the message to say %q, and the endpoint and one attempt", f, c.msg)
 				}
 			}
@@ -169,8 +202,8 @@ func TestFaultModesFailClearly(t *testing.T) {
 // as OpenAI's client takes it; a chat stream without the usage chunk is
 // not, since the token count is missing.
 func TestNoDoneAccepted(t *testing.T) {
-	for _, a := range wireAPIs {
-		t.Run(a.name, func(t *testing.T) {
+	for _, a := range wireAPIs() {
+		t.Run(a.name(), func(t *testing.T) {
 			url, srv := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailNoDone})
 			const n = 6
 			st, rec := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Stream: true, Bodies: a.bodies(t, n, true), Concurrency: 3}, n)
@@ -198,8 +231,8 @@ func TestNoDoneAccepted(t *testing.T) {
 // TestEndlessStreamHitsByteCap: a stream that never ends fails once what
 // it accumulated passes MaxResponseBytes, long before its timeout.
 func TestEndlessStreamHitsByteCap(t *testing.T) {
-	for _, a := range wireAPIs {
-		t.Run(a.name, func(t *testing.T) {
+	for _, a := range wireAPIs() {
+		t.Run(a.name(), func(t *testing.T) {
 			url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailEndless})
 			const n, limit = 4, 2048
 			t0 := time.Now()
@@ -241,7 +274,7 @@ func TestLongSSELineHitsByteCap(t *testing.T) {
 // a Retry-After past the sample's deadline is not waited for.
 func TestRateLimitRetried(t *testing.T) {
 	const n = 24
-	a := wireAPIs[0]
+	a := apiOf(openaichat.Protocol)
 	t.Run("retried", func(t *testing.T) {
 		url, srv := startFake(t, fake.Config{FailRate: 0.25, FailMode: fake.FailRateLimit, Seed: 5})
 		t0 := time.Now()
@@ -284,7 +317,7 @@ func TestRateLimitRetried(t *testing.T) {
 func TestHTML503Retried(t *testing.T) {
 	url, srv := startFake(t, fake.Config{FailRate: 0.3, FailMode: fake.FailHTML503, Seed: 2})
 	const n = 30
-	a := wireAPIs[2]
+	a := apiOf(sglang.Protocol)
 	st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Stream: true, Bodies: a.bodies(t, n, true), Concurrency: 4, Retries: 10}, n)
 	faults := int64(srv.Stats().Faults[fake.FailHTML503])
 	if faults == 0 || st.Failed != 0 || st.RetriesByCause[RetryUnavailable] != faults {
@@ -298,7 +331,7 @@ func TestHTML503Retried(t *testing.T) {
 // sent to it before it was ejected, and sees little load after.
 func TestTwoEndpointsOneDead(t *testing.T) {
 	const n = 200
-	a := wireAPIs[1]
+	a := apiOf(openaicompletions.Protocol)
 	t.Run("refusing connections", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -311,7 +344,7 @@ func TestTwoEndpointsOneDead(t *testing.T) {
 		if st.Failed != 0 || st.RetriesByCause[RetryConnection] == 0 || st.Ejections == 0 {
 			t.Errorf("stats %+v", st)
 		}
-		if got := srv.Stats().Requests[a.path]; got != n {
+		if got := srv.Stats().Requests[a.path()]; got != n {
 			t.Errorf("the live endpoint answered %d requests, want %d", got, n)
 		}
 		t.Logf("%d retries, %d ejections", st.Retries, st.Ejections)
@@ -320,11 +353,11 @@ func TestTwoEndpointsOneDead(t *testing.T) {
 		deadURL, dead := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailStatus})
 		url, live := startFake(t, fake.Config{TTFT: time.Millisecond})
 		st, _ := runAll(t, Config{Endpoints: []string{deadURL, url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 8}, n)
-		deadReqs := dead.Stats().Requests[a.path]
+		deadReqs := dead.Stats().Requests[a.path()]
 		if st.Failed != int64(deadReqs) || st.Failed > n/10 || st.Ejections == 0 {
 			t.Errorf("%d requests to the dead endpoint, stats %+v; want almost every sample served by the live one", deadReqs, st)
 		}
-		if got := live.Stats().Requests[a.path]; got != n-deadReqs {
+		if got := live.Stats().Requests[a.path()]; got != n-deadReqs {
 			t.Errorf("the live endpoint answered %d, want %d", got, n-deadReqs)
 		}
 		t.Logf("%d of %d samples failed, on the dead endpoint", st.Failed, n)
@@ -336,7 +369,7 @@ func TestTwoEndpointsOneDead(t *testing.T) {
 func TestKeepAliveClosedIdle(t *testing.T) {
 	const idle = 30 * time.Millisecond
 	url, _ := startFake(t, fake.Config{KeepAlive: idle})
-	a := wireAPIs[0]
+	a := apiOf(openaichat.Protocol)
 	p, rec := newPool(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, 1, false), Concurrency: 4})
 	const n = 40
 	qs := samples(n)
@@ -403,7 +436,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 	var records []Failure
 	for _, mode := range []string{fake.FailStatus, fake.FailRateLimit, fake.FailReset} {
 		url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: mode})
-		a := wireAPIs[0]
+		a := apiOf(openaichat.Protocol)
 		runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, 3, false), APIKey: key, Logger: zap.New(core),
 			Retries: 1, OnFailure: func(f Failure) { mu.Lock(); records = append(records, f); mu.Unlock() }}, 3)
 	}
@@ -427,7 +460,7 @@ func TestSecretsNeverLogged(t *testing.T) {
 func TestFailureRecords(t *testing.T) {
 	url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailStatus})
 	const n = 100
-	a := wireAPIs[2]
+	a := apiOf(sglang.Protocol)
 	var got []Failure
 	st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 4,
 		OnFailure: func(f Failure) { got = append(got, f) }}, n) // OnFailure calls never overlap
@@ -467,7 +500,7 @@ func TestMaxFailuresStopsTheRun(t *testing.T) {
 			}
 			url, srv := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailStatus, TTFT: 2 * time.Millisecond})
 			const n = 2000
-			a := wireAPIs[1]
+			a := apiOf(openaicompletions.Protocol)
 			var aborts []error
 			var mu sync.Mutex
 			st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Bodies: a.bodies(t, n, false), Concurrency: 4, MaxFailures: l,
@@ -478,7 +511,7 @@ func TestMaxFailuresStopsTheRun(t *testing.T) {
 			if len(aborts) != 1 || !errors.Is(aborts[0], ErrTooManyFailures) || st.Stopped != aborts[0].Error() {
 				t.Fatalf("aborts %v, stopped %q", aborts, st.Stopped)
 			}
-			reqs := srv.Stats().Requests[a.path]
+			reqs := srv.Stats().Requests[a.path()]
 			if reqs >= n/4 || st.Failed != n || st.FailuresByReason[ReasonCanceled] < n-int64(reqs) {
 				t.Errorf("%d requests sent, stats %+v", reqs, st)
 			}
