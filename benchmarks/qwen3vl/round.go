@@ -31,6 +31,9 @@ func requestsV60(round string) (bool, error) {
 // bodiesV61 returns the builder of round v6.1's bodies and the prefix they
 // share; params are the chat sampling parameters.
 func (d *Dataset) bodiesV61(o benchmark.BodyOptions, params protocol.Params) (qsl.Builder, []byte, error) {
+	if o.API != openaichat.Protocol {
+		return nil, nil, fmt.Errorf("round v6.1's reference (mlcommons/endpoints) sends chat completions, not %s requests; use --api %s or --round v6.0", o.API.Name(), openaichat.Protocol.Name())
+	}
 	if o.Guided {
 		return nil, nil, errors.New("guided decoding: round v6.1's reference (mlcommons/endpoints) sends no response_format; drop --guided-decoding or use --round v6.0")
 	}
@@ -80,13 +83,14 @@ func paramsV61(c openaichat.Params) (ParamsV61, error) {
 }
 
 // requestReference implements benchmark.Benchmark.Requests: over chat
-// completions the round decides whose requests are sent.
+// completions the round decides whose requests are sent. Both references
+// send chat completions, so over another API the bodies are neither's.
 func requestReference(api protocol.Protocol, round string) (string, error) {
 	v60, err := requestsV60(round)
 	if err != nil {
 		return "", err
 	}
-	if _, ok := api.(protocol.MessagesEncoder); !ok {
+	if api != openaichat.Protocol {
 		return "", nil
 	}
 	if v60 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 )
 
@@ -40,4 +41,31 @@ func TestQ3VLParamsV61(t *testing.T) {
 	if _, err := requestsV60("v7"); err == nil {
 		t.Error("unknown round accepted")
 	}
+
+	// Another API that carries chat messages gets v6.0's bodies through
+	// its encoder, but not v6.1's, which are chat completions.
+	other := otherMessagesAPI{openaichat.Protocol, openaichat.Protocol.(protocol.MessagesEncoder)}
+	if _, _, err := d.Bodies(benchmark.BodyOptions{API: other, Model: "m"}); err == nil || !strings.Contains(err.Error(), "--round v6.0") {
+		t.Errorf("v6.1 over another messages API: error %v", err)
+	}
+	if _, _, err := d.Bodies(benchmark.BodyOptions{API: other, Model: "m", Round: "v6.0"}); err != nil {
+		t.Errorf("v6.0 over another messages API: %v", err)
+	}
+	for _, round := range []string{"v6.0", "v6.1"} {
+		if ref, err := requestReference(other, round); ref != "" || err != nil {
+			t.Errorf("round %s over another messages API: reference %q, %v; want none", round, ref, err)
+		}
+		if ref, err := requestReference(openaichat.Protocol, round); ref == "" || err != nil {
+			t.Errorf("round %s over chat: reference %q, %v", round, ref, err)
+		}
+	}
 }
+
+// otherMessagesAPI is an API other than chat completions whose requests
+// carry chat messages.
+type otherMessagesAPI struct {
+	protocol.Protocol
+	protocol.MessagesEncoder
+}
+
+func (otherMessagesAPI) Name() string { return "other-messages" }
