@@ -230,7 +230,7 @@ func (o *tokenOutput) AppendIDs(dst []byte, from, to int) []byte {
 	if o.enc != nil {
 		return o.enc.appendIDs(dst, from, to)
 	}
-	return appendTokenIDs(dst, o.toks[from:to])
+	return protocol.AppendTokenIDs(dst, o.toks[from:to])
 }
 
 // requestIDs makes the server's request IDs (protocol.IDMaker).

@@ -96,18 +96,6 @@ func appendTokenText(dst []byte, t int32) []byte {
 	return append(dst, words[uint32(t)%uint32(len(words))]...)
 }
 
-// appendTokenIDs appends ids as a JSON array.
-func appendTokenIDs(dst []byte, ids []int32) []byte {
-	dst = append(dst, '[')
-	for i, id := range ids {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(id), 10)
-	}
-	return append(dst, ']')
-}
-
 // splitPieces cuts s into the fake chat tokenizer's pieces and returns their
 // end offsets. A piece is an optional single space followed by a run of
 // letters/digits (like BPE's " word"), or any other single rune. Cuts fall on

@@ -1,6 +1,9 @@
 package protocol
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // The server side of a protocol: how a server reads the protocol's requests
 // and writes its answers. The fake endpoint (package fake) serves every
@@ -139,4 +142,16 @@ type IDMaker interface {
 	// AppendID appends a fresh request ID: 32 lowercase hex digits, as
 	// Python's uuid4().hex that vLLM and SGLang use.
 	AppendID(dst []byte) []byte
+}
+
+// AppendTokenIDs appends ids as a JSON array, as servers write token IDs.
+func AppendTokenIDs(dst []byte, ids []int32) []byte {
+	dst = append(dst, '[')
+	for i, id := range ids {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(id), 10)
+	}
+	return append(dst, ']')
 }

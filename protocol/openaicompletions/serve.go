@@ -215,12 +215,5 @@ func appendPromptOrNull(b []byte, ids bool, prompt []int32) []byte {
 	if !ids {
 		return append(b, "null"...)
 	}
-	b = append(b, '[')
-	for i, id := range prompt {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(id), 10)
-	}
-	return append(b, ']')
+	return protocol.AppendTokenIDs(b, prompt)
 }
