@@ -200,7 +200,7 @@ type tokenOutput struct {
 }
 
 // prepare readies tokens [from, to) whose text or IDs (done) have been
-// written up to *done.
+// written up to *done; once they are encoded, only growing needs it.
 func (o *tokenOutput) prepare(from, to int, done *int) {
 	if to > len(o.toks) {
 		o.toks = Tokens(o.prompt, 2*to)
@@ -215,7 +215,9 @@ func (o *tokenOutput) prepare(from, to int, done *int) {
 }
 
 func (o *tokenOutput) AppendText(dst []byte, from, to int) []byte {
-	o.prepare(from, to, &o.textTo)
+	if o.enc == nil || to > len(o.toks) {
+		o.prepare(from, to, &o.textTo)
+	}
 	if o.enc != nil {
 		return o.enc.appendText(dst, from, to)
 	}
@@ -226,7 +228,9 @@ func (o *tokenOutput) AppendText(dst []byte, from, to int) []byte {
 }
 
 func (o *tokenOutput) AppendIDs(dst []byte, from, to int) []byte {
-	o.prepare(from, to, &o.idsTo)
+	if o.enc == nil || to > len(o.toks) {
+		o.prepare(from, to, &o.idsTo)
+	}
 	if o.enc != nil {
 		return o.enc.appendIDs(dst, from, to)
 	}

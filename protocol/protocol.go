@@ -2,8 +2,11 @@
 // inference endpoints and keeps the registry of them. Each protocol lives in
 // its own package (protocol/openaichat, protocol/openaicompletions,
 // protocol/sglang) with its request structs and encoders, its sampling
-// parameters and its response parsers, and registers itself from its init
-// function, as database/sql drivers do; protocol/all imports them all.
+// parameters, its response parsers and its server side (Serving: reading
+// requests and writing answers, which the fake endpoint serves), and
+// registers itself from its init function, as database/sql drivers do;
+// protocol/all imports them all, so adding a protocol is one folder and
+// one line there.
 //
 // The worker pool (package sut) talks only to the Protocol interface: it
 // asks for the request path and the default timeout and hands each response,

@@ -1,5 +1,6 @@
 // Package all registers every wire protocol mlperf-go speaks; import it
-// for its side effect where users name protocols (the CLI's --api).
+// for its side effect where users name protocols (the CLI's --api) and
+// where every protocol is served (the fake endpoint).
 package all
 
 import (

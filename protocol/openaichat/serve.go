@@ -32,7 +32,8 @@ type chatRequest struct {
 	StreamOptions       *vllmwire.StreamOptions `json:"stream_options"`
 
 	ask     protocol.Ask
-	head    []byte // a stream's chunks all begin with it
+	msgBuf  [4]protocol.Message // holds ask.Messages of a short conversation
+	head    []byte              // a stream's chunks all begin with it
 	headBuf [160]byte
 }
 
@@ -115,10 +116,10 @@ func parseChat(body []byte) (*chatRequest, error) {
 	if err := json.Unmarshal(body, req); err != nil {
 		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
 	}
-	req.ask.Messages = make([]protocol.Message, len(req.Messages))
+	req.ask.Messages = req.msgBuf[:0]
 	for i := range req.Messages {
+		req.ask.Messages = append(req.ask.Messages, protocol.Message{Role: req.Messages[i].Role})
 		m := &req.ask.Messages[i]
-		m.Role = req.Messages[i].Role
 		if err := contentOf(req.Messages[i].Content, m); err != nil {
 			return nil, fmt.Errorf("invalid chat completion request JSON: messages[%d]: %v", i, err)
 		}
