@@ -43,8 +43,12 @@ type generateRequest struct {
 	} `json:"sampling_params"`
 
 	ask   protocol.Ask
-	batch bool     // the prompts came as a list, and so go the answers
-	rids  []string // the request IDs, made when first written
+	batch bool // the prompts came as a list, and so go the answers
+	// metaHeads are, per answer, meta_info's members before its
+	// finish_reason (the request ID), and metaMids those between it and
+	// completion_tokens (prompt_tokens): the same in every event, so
+	// written once.
+	metaHeads, metaMids [][]byte
 }
 
 // parseGenerate decodes an SGLang /generate request: input_ids as one
@@ -150,9 +154,16 @@ func (r *generateRequest) appendObject(b []byte, rep *protocol.Reply, i, from, t
 // appendMeta appends meta_info for answer i after c tokens, in SGLang's
 // key order.
 func (r *generateRequest) appendMeta(b []byte, rep *protocol.Reply, i, c int, final bool) []byte {
-	b = append(b, `"meta_info":{"id":`...)
-	b = jsonenc.AppendMinimal(b, r.rid(rep, i))
-	b = append(b, `,"finish_reason":`...)
+	if r.metaHeads == nil {
+		r.metaHeads, r.metaMids = make([][]byte, len(rep.Outputs)), make([][]byte, len(rep.Outputs))
+		for j, rid := range r.rids(rep) {
+			h := jsonenc.AppendMinimal([]byte(`"meta_info":{"id":`), rid)
+			r.metaHeads[j] = append(h, `,"finish_reason":`...)
+			m := strconv.AppendInt([]byte(`,"prompt_tokens":`), int64(len(rep.Prompts[j])), 10)
+			r.metaMids[j] = append(m, `,"weight_version":"default","completion_tokens":`...)
+		}
+	}
+	b = append(b, r.metaHeads[i]...)
 	switch {
 	case !final:
 		b = append(b, "null"...)
@@ -173,9 +184,7 @@ func (r *generateRequest) appendMeta(b []byte, rep *protocol.Reply, i, c int, fi
 		b = strconv.AppendInt(b, int64(rep.StopToken), 10)
 		b = append(b, '}')
 	}
-	b = append(b, `,"prompt_tokens":`...)
-	b = strconv.AppendInt(b, int64(len(rep.Prompts[i])), 10)
-	b = append(b, `,"weight_version":"default","completion_tokens":`...)
+	b = append(b, r.metaMids[i]...)
 	b = strconv.AppendInt(b, int64(c), 10)
 	b = append(b, `,"cached_tokens":0`...)
 	if final {
@@ -185,24 +194,23 @@ func (r *generateRequest) appendMeta(b []byte, rep *protocol.Reply, i, c int, fi
 	return append(b, '}')
 }
 
-// rid returns the request ID of answer i: the request's rid (a string, or
-// a list for a batch) when given, else a fresh ID as SGLang makes.
-func (r *generateRequest) rid(rep *protocol.Reply, i int) string {
-	if r.rids == nil {
-		n := len(rep.Outputs)
-		r.rids = make([]string, n)
-		var one string
-		var many []string
-		switch {
-		case len(r.RID) > 0 && json.Unmarshal(r.RID, &one) == nil && n == 1 && one != "":
-			r.rids[0] = one
-		case len(r.RID) > 0 && json.Unmarshal(r.RID, &many) == nil && len(many) == n:
-			copy(r.rids, many)
-		default:
-			for j := range r.rids {
-				r.rids[j] = string(rep.IDs.AppendID(nil))
-			}
+// rids returns the request IDs of the answers: the request's rid (a
+// string, or a list for a batch) when given, else fresh IDs as SGLang
+// makes.
+func (r *generateRequest) rids(rep *protocol.Reply) []string {
+	n := len(rep.Outputs)
+	rids := make([]string, n)
+	var one string
+	var many []string
+	switch {
+	case len(r.RID) > 0 && json.Unmarshal(r.RID, &one) == nil && n == 1 && one != "":
+		rids[0] = one
+	case len(r.RID) > 0 && json.Unmarshal(r.RID, &many) == nil && len(many) == n:
+		copy(rids, many)
+	default:
+		for j := range rids {
+			rids[j] = string(rep.IDs.AppendID(nil))
 		}
 	}
-	return r.rids[i]
+	return rids
 }
