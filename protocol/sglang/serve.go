@@ -155,13 +155,7 @@ func (r *generateRequest) appendObject(b []byte, rep *protocol.Reply, i, from, t
 // key order.
 func (r *generateRequest) appendMeta(b []byte, rep *protocol.Reply, i, c int, final bool) []byte {
 	if r.metaHeads == nil {
-		r.metaHeads, r.metaMids = make([][]byte, len(rep.Outputs)), make([][]byte, len(rep.Outputs))
-		for j, rid := range r.rids(rep) {
-			h := jsonenc.AppendMinimal([]byte(`"meta_info":{"id":`), rid)
-			r.metaHeads[j] = append(h, `,"finish_reason":`...)
-			m := strconv.AppendInt([]byte(`,"prompt_tokens":`), int64(len(rep.Prompts[j])), 10)
-			r.metaMids[j] = append(m, `,"weight_version":"default","completion_tokens":`...)
-		}
+		r.writeMetaParts(rep)
 	}
 	b = append(b, r.metaHeads[i]...)
 	switch {
@@ -194,23 +188,36 @@ func (r *generateRequest) appendMeta(b []byte, rep *protocol.Reply, i, c int, fi
 	return append(b, '}')
 }
 
-// rids returns the request IDs of the answers: the request's rid (a
-// string, or a list for a batch) when given, else fresh IDs as SGLang
-// makes.
-func (r *generateRequest) rids(rep *protocol.Reply) []string {
+// writeMetaParts writes metaHeads and metaMids. The request ID is the
+// request's rid (a string, or a list for a batch) when given, else a fresh
+// ID as SGLang makes.
+func (r *generateRequest) writeMetaParts(rep *protocol.Reply) {
 	n := len(rep.Outputs)
-	rids := make([]string, n)
 	var one string
-	var many []string
+	var rids []string
 	switch {
 	case len(r.RID) > 0 && json.Unmarshal(r.RID, &one) == nil && n == 1 && one != "":
-		rids[0] = one
-	case len(r.RID) > 0 && json.Unmarshal(r.RID, &many) == nil && len(many) == n:
-		copy(rids, many)
+		rids = []string{one}
+	case len(r.RID) > 0 && json.Unmarshal(r.RID, &rids) == nil && len(rids) == n:
 	default:
-		for j := range rids {
-			rids[j] = string(rep.IDs.AppendID(nil))
-		}
+		rids = nil
 	}
-	return rids
+	buf := make([]byte, 0, 128*n)
+	r.metaHeads, r.metaMids = make([][]byte, n), make([][]byte, n)
+	for j := range n {
+		start := len(buf)
+		buf = append(buf, `"meta_info":{"id":`...)
+		if rids != nil {
+			buf = jsonenc.AppendMinimal(buf, rids[j])
+		} else {
+			buf = append(rep.IDs.AppendID(append(buf, '"')), '"') // hex: nothing to escape
+		}
+		buf = append(buf, `,"finish_reason":`...)
+		r.metaHeads[j] = buf[start:len(buf):len(buf)]
+		start = len(buf)
+		buf = append(buf, `,"prompt_tokens":`...)
+		buf = strconv.AppendInt(buf, int64(len(rep.Prompts[j])), 10)
+		buf = append(buf, `,"weight_version":"default","completion_tokens":`...)
+		r.metaMids[j] = buf[start:len(buf):len(buf)]
+	}
 }
