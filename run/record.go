@@ -21,6 +21,9 @@ type Record struct {
 	// load on a tiny sample library, so nothing may take them for the
 	// system's throughput (--target-qps auto skips it).
 	Quick bool
+	// PairedAccuracy, for a performance test run after an accuracy test
+	// of the same command, is that test's folder and verdict.
+	PairedAccuracy *record.PairedAccuracy
 }
 
 // Kind is what the run was for: a compliance test, or else the mode LoadGen
@@ -61,6 +64,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		Engine:         rec.Engine,
 		EngineFlags:    redact.Args(rec.EngineFlags),
 		Quick:          rec.Quick,
+		PairedAccuracy: rec.PairedAccuracy,
 		Sampling:       o.SamplingRecord(),
 		Start:          rep.Start.UTC(),
 		End:            rep.End.UTC(),

@@ -66,4 +66,24 @@ func TestModeBoth(t *testing.T) {
 	if s, err := os.ReadFile(filepath.Join(out, "performance", "mlperf_log_summary.txt")); err != nil || !strings.Contains(string(s), "PerformanceOnly") {
 		t.Errorf("the second test was not a performance run (%v)", err)
 	}
+	if rec := readRecord(t, filepath.Join(out, "performance")); rec.PairedAccuracy == nil || !rec.PairedAccuracy.Pass {
+		t.Errorf("the performance record does not name its passing accuracy run: %+v", rec.PairedAccuracy)
+	}
+
+	// An engine that answers wrongly: the accuracy test FAILs, so the
+	// performance result, VALID as it is, is not submittable and not filed.
+	wrong := startFake(t, fake.Config{Answers: truths, Accuracy: 0, DefaultAnswer: mustLookup(t, "qwen3-vl-235b-a22b").FakeDefaultAnswer})
+	out2, results2 := filepath.Join(dir, "out2"), filepath.Join(dir, "results2")
+	text, err = runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-m", "both", "-d", data, "-e", wrong, "-o", out2,
+		"--results-dir", results2, "--allow-unofficial-settings", "--system", "s1", "--progress-interval", "0", "--engine-metrics-interval", "0",
+		"--min-duration", "0", "--min-query-count", "20", "--setting", "performance_sample_count_override=20")
+	if exitCode(err) != 1 || !strings.Contains(text, "=== Accuracy: FAIL ===") {
+		t.Fatalf("run --mode both with wrong answers: %v, want exit 1 and an accuracy FAIL\n%s", err, text)
+	}
+	if rec := readRecord(t, filepath.Join(out2, "performance")); rec.PairedAccuracy == nil || rec.PairedAccuracy.Pass || rec.Submittable() == nil {
+		t.Errorf("the performance record does not say its accuracy run failed: %+v", rec.PairedAccuracy)
+	}
+	if _, err := os.Stat(filepath.Join(results2, "s1", "qwen3-vl-235b-a22b", "Offline", "performance")); !os.IsNotExist(err) {
+		t.Errorf("a performance run beside a failed accuracy run was filed (%v)", err)
+	}
 }
