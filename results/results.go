@@ -87,6 +87,12 @@ type Results struct {
 	Model string `json:"model,omitempty"`
 	// Engine is what is known of the serving engine.
 	Engine Engine `json:"engine"`
+	// Accuracy is an accuracy run's verdict, once evaluated: each metric
+	// against the round's bounds, PASS or FAIL (the run record's).
+	Accuracy *record.Accuracy `json:"accuracy,omitempty"`
+	// PairedAccuracy is, for the performance run of --mode both, the
+	// accuracy run made with it and whether it passed.
+	PairedAccuracy *record.PairedAccuracy `json:"paired_accuracy,omitempty"`
 	// Sources are the files read, relative to the run directory.
 	Sources []string `json:"sources"`
 }
@@ -469,6 +475,7 @@ func (r *Results) fromRunInfo(info record.Run) {
 	r.Run.Benchmark = info.Benchmark
 	r.Run.Kind = info.Kind
 	r.Run.ScenarioName = info.SubmissionScenario
+	r.Accuracy, r.PairedAccuracy = info.Accuracy, info.PairedAccuracy
 	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, redact.Text(info.OutcomeReason)
 	r.Run.Command = redact.Args(info.Command)
 	r.Run.Quick = info.Quick
@@ -538,6 +545,12 @@ func (r *Results) decide() {
 		}
 		sort.Strings(classes)
 		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, strings.Join(classes, ", "))}, o.Reasons...)
+	}
+	if a := r.Accuracy; a != nil && !a.Pass {
+		o.Reasons = append(o.Reasons, "accuracy FAIL: "+strings.Join(a.Problems, "; "))
+	}
+	if p := r.PairedAccuracy; p != nil && !p.Pass {
+		o.Warnings = append(o.Warnings, "not submittable: the accuracy run made with it ("+p.Dir+") missed its targets")
 	}
 	if r.Run.Outcome == record.Aborted {
 		o.Status = StatusAborted
