@@ -208,6 +208,7 @@ const (
 	ReasonServerError  = "server_error"       // an {"error": ...} body with status 200
 	ReasonTruncated    = "truncated_stream"   // stream ended before its end marker
 	ReasonTooLarge     = "response_too_large" // past Config.MaxResponseBytes
+	ReasonEmpty        = "empty_answer"       // a complete answer with no output at all
 	ReasonNotLoaded    = "sample_not_loaded"  // Bodies returned nil
 	ReasonCanceled     = "canceled"           // the pool's context was cancelled
 	ReasonClosed       = "closed"             // issued after Close

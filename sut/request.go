@@ -307,8 +307,20 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		putBuf(buf)
 		return parseFailure(err)
 	}
+	if len(*buf) == 0 {
+		putBuf(buf)
+		return emptyAnswer()
+	}
 	p.complete(st, buf, tokens, nil)
 	return nil
+}
+
+// emptyAnswer is the failure of a well-formed answer with no output: an
+// empty text, no token IDs, a stream of only a finish or [DONE]. Every
+// request asks for at least one token, and an empty answer scored as a
+// sample would pass for a result.
+func emptyAnswer() *failure {
+	return fail(ReasonEmpty, errors.New("the answer has no output (empty text or no token IDs) though the request asks for at least one token"))
 }
 
 // readStream handles a server-sent-event response: the protocol decodes
@@ -370,6 +382,9 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 	}
 	if err := dec.End(done); err != nil {
 		return parseFailure(err)
+	}
+	if len(*acc) == 0 {
+		return emptyAnswer()
 	}
 	if !st.firstSent {
 		// The stream finished without any content. LoadGen rejects a
