@@ -66,6 +66,9 @@ type Options struct {
 	// sut.Config); every failed sample is listed in FailuresFile.
 	Retries          int
 	MaxResponseBytes int64
+	// MaxBufferedBytes is the pool's bound on the memory all responses in
+	// flight hold (sut.Config.MaxBufferedBytes; 0: its default).
+	MaxBufferedBytes int64
 	MaxFailures      sut.FailureLimit
 	// Stream forces streaming on or off; nil streams exactly when LoadGen
 	// measures a first token (needsFirstToken): use_token_latencies on,
@@ -303,6 +306,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	pool, err := sut.New(ctx, sut.Config{
 		Retries:          o.Retries,
 		MaxResponseBytes: o.MaxResponseBytes,
+		MaxBufferedBytes: o.MaxBufferedBytes,
 		MaxFailures:      o.MaxFailures,
 		OnFailure:        failures.write,
 		Abort:            loadgen.AbortTest,

@@ -48,6 +48,11 @@ const (
 	// tokens of gpt-oss-120b as JSON), and bounds memory to 64 MiB per
 	// request in flight whatever a server sends.
 	DefaultMaxResponseBytes = 64 << 20
+	// DefaultMaxBufferedBytes bounds what all responses in flight hold in
+	// memory together: a misbehaving server answering every request in
+	// flight with an endless stream would otherwise cost up to
+	// concurrency x what one response may hold. Real answers are kilobytes.
+	DefaultMaxBufferedBytes = 1 << 30
 	// DefaultRetries is how many times a sample is sent again after a
 	// retryable failure (see Config.Retries).
 	DefaultRetries = 3
@@ -129,6 +134,12 @@ type Config struct {
 	// (SGLang's cumulative streams repeat every token in every event):
 	// what is kept in memory is, and Timeout bounds the rest.
 	MaxResponseBytes int64
+	// MaxBufferedBytes bounds the memory all responses in flight hold
+	// together, counted as the buffers they occupy (what growing them
+	// allocates, not only the bytes on the wire); default
+	// DefaultMaxBufferedBytes. A response that would take it past the bound
+	// fails its sample (ReasonTooLarge) instead of growing.
+	MaxBufferedBytes int64
 	// Retries is how many times a sample is sent again (default
 	// DefaultRetries; NoRetries for none) after a 429 or 503 (waiting
 	// the Retry-After the server names, else a short backoff), or after a
@@ -319,6 +330,7 @@ type Pool struct {
 	retriesBy     map[string]int64
 	stopped       string
 	countedFailed int64 // failures that count towards MaxFailures
+	mem           memBudget // bytes the responses in flight hold
 	stopOnce      sync.Once
 
 	sinkMu sync.Mutex // serialises OnFailure
@@ -350,6 +362,9 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.MaxFailureRecords <= 0 {
 		cfg.MaxFailureRecords = DefaultMaxFailureRecords
 	}
+	if cfg.MaxBufferedBytes == 0 {
+		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
 	if cfg.MaxResponseBytes == 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
@@ -370,6 +385,7 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if p.log == nil {
 		p.log = zap.NewNop()
 	}
+	p.mem.limit = cfg.MaxBufferedBytes
 	for i, e := range cfg.Endpoints {
 		u, err := endpointURLAt(i, e, cfg.API)
 		if err != nil {

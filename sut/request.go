@@ -290,10 +290,19 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		}
 	}()
 	bb.Reset()
+	h := hold{b: &p.mem}
+	defer h.release()
 	if length > 0 && length <= p.cfg.MaxResponseBytes {
+		if !h.growTo(length) {
+			return p.overBudget(length)
+		}
 		bb.Grow(int(length))
 	}
-	n, err := bb.ReadFrom(io.LimitReader(body, p.cfg.MaxResponseBytes+1))
+	br := &budgetReader{r: io.LimitReader(body, p.cfg.MaxResponseBytes+1), h: &h}
+	n, err := bb.ReadFrom(br)
+	if br.over {
+		return p.overBudget(2 * br.n)
+	}
 	if err != nil {
 		return netFail(err)
 	}
@@ -341,7 +350,9 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 
 	acc := getBuf()
 	ok := false
+	h := hold{b: &p.mem}
 	defer func() {
+		h.release()
 		if !ok {
 			putBuf(acc)
 		}
@@ -371,6 +382,11 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 		}
 		if int64(len(*acc)) > p.cfg.MaxResponseBytes {
 			return fail(ReasonTooLarge, fmt.Errorf("%w: the stream's output passed %d bytes without ending (raise the response byte limit if that is right)", protocol.ErrTooLarge, p.cfg.MaxResponseBytes))
+		}
+		// What the output costs in memory is its buffer, which grows
+		// ahead of its length.
+		if c := int64(cap(*acc)); !h.growTo(c) {
+			return p.overBudget(c)
 		}
 		if ev.First && !st.firstSent {
 			p.firstToken(st, ev.FirstData, ev.FirstTokens)
