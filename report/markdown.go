@@ -7,6 +7,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
 
@@ -24,76 +26,11 @@ func renderMarkdown(run *Run) string {
 	for _, c := range v.Cards {
 		fmt.Fprintf(&b, "| %s | %s |\n", mdCell(c.Label), mdCell(strings.TrimSpace(c.Value+" "+c.Unit)))
 	}
-	if len(v.Reasons) > 0 {
-		b.WriteString("\n## Outcome\n\n")
-		for _, s := range v.Reasons {
-			fmt.Fprintf(&b, "- %s\n", s)
-		}
-	}
-	if len(v.Warnings) > 0 {
-		b.WriteString("\n## Warnings\n\n")
-		for _, s := range v.Warnings {
-			fmt.Fprintf(&b, "- %s\n", s)
-		}
-	}
-	dists := []struct {
-		name string
-		d    *results.Distribution
-	}{{"latency", r.Metrics.Latency}, {"query latency", r.Metrics.QueryLatency}, {"TTFT", r.Metrics.TTFT}, {"TPOT", r.Metrics.TPOT}}
-	var have []struct {
-		name string
-		d    *results.Distribution
-	}
-	for _, d := range dists {
-		if d.d != nil {
-			have = append(have, d)
-		}
-	}
-	if len(have) > 0 {
-		b.WriteString("\n## Latency (ms, as LoadGen logged it)\n\n| | min | mean |")
-		ps := sortedPercentiles(have[0].d.Percentiles)
-		for _, p := range ps {
-			fmt.Fprintf(&b, " p%s |", trimZeros(p))
-		}
-		b.WriteString(" max |\n|---|---|---|" + strings.Repeat("---|", len(ps)) + "---|\n")
-		for _, d := range have {
-			fmt.Fprintf(&b, "| %s | %s | %s |", d.name, msOpt(d.d.Min), msOpt(d.d.Mean))
-			for _, p := range ps {
-				if x, ok := d.d.Percentiles[p]; ok {
-					fmt.Fprintf(&b, " %s |", strings.TrimSuffix(ms(x), " ms"))
-				} else {
-					b.WriteString(" – |")
-				}
-			}
-			fmt.Fprintf(&b, " %s |\n", msOpt(d.d.Max))
-		}
-	}
-	b.WriteString("\n## Failures\n\n")
-	if s := r.Samples; s != nil {
-		fmt.Fprintf(&b, "%d issued, %d completed, %d failed.\n", s.Issued, s.Completed, s.Failed)
-		if len(v.FailureClasses) > 0 {
-			b.WriteString("\n| class | samples |\n|---|---|\n")
-			for _, c := range v.FailureClasses {
-				fmt.Fprintf(&b, "| %s | %s |\n", c[0], c[1])
-			}
-		}
-	} else {
-		b.WriteString("No run record (mlperf_go_run.json).\n")
-	}
-	if len(v.Engines) > 0 {
-		b.WriteString("\n## Engine metrics\n\n| endpoint | engine | max KV cache | max running | max waiting | preemptions | prefix-cache hits |\n|---|---|---|---|---|---|---|\n")
-		for _, e := range v.Engines {
-			if !e.Available {
-				fmt.Fprintf(&b, "| %s | unavailable: %s | | | | | |\n", mdCell(e.Endpoint), mdCell(e.Unavailable))
-				continue
-			}
-			hits := num(e.PrefixCacheHits)
-			if e.PrefixCacheHits == nil && e.MaxPrefixCacheHitRate != nil {
-				hits = pct(e.MaxPrefixCacheHitRate) + " max rate"
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(e.Endpoint), e.Engine, pct(e.MaxKVCacheUsage), num(e.MaxRunning), num(e.MaxWaiting), num(e.Preemptions), hits)
-		}
-	}
+	mdList(&b, "Outcome", v.Reasons)
+	mdList(&b, "Warnings", v.Warnings)
+	mdLatency(&b, r.Metrics)
+	mdFailures(&b, r.Samples, v.FailureClasses)
+	mdEngines(&b, v.Engines)
 	b.WriteString("\n## Run\n\n| | |\n|---|---|\n")
 	for _, f := range v.Facts {
 		fmt.Fprintf(&b, "| %s | %s |\n", f[0], mdCell(f[1]))
@@ -104,6 +41,88 @@ func renderMarkdown(run *Run) string {
 	}
 	fmt.Fprintf(&b, "\nCharts: [%s](%s). Schema %s; from %s.\n", HTMLFile, HTMLFile, r.Schema, strings.Join(r.Sources, ", "))
 	return b.String()
+}
+
+// mdList writes a section of bullet points; nothing when there are none.
+func mdList(b *strings.Builder, heading string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s\n\n", heading)
+	for _, s := range items {
+		fmt.Fprintf(b, "- %s\n", s)
+	}
+}
+
+// mdLatency writes one table of the logged latency distributions, a row
+// each, with the first one's percentiles as the columns.
+func mdLatency(b *strings.Builder, m results.Metrics) {
+	type dist struct {
+		name string
+		d    *results.Distribution
+	}
+	var have []dist
+	for _, d := range []dist{{"latency", m.Latency}, {"query latency", m.QueryLatency}, {"TTFT", m.TTFT}, {"TPOT", m.TPOT}} {
+		if d.d != nil {
+			have = append(have, d)
+		}
+	}
+	if len(have) == 0 {
+		return
+	}
+	b.WriteString("\n## Latency (ms, as LoadGen logged it)\n\n| | min | mean |")
+	ps := sortedPercentiles(have[0].d.Percentiles)
+	for _, p := range ps {
+		fmt.Fprintf(b, " p%s |", trimZeros(p))
+	}
+	b.WriteString(" max |\n|---|---|---|" + strings.Repeat("---|", len(ps)) + "---|\n")
+	for _, d := range have {
+		fmt.Fprintf(b, "| %s | %s | %s |", d.name, msOpt(d.d.Min), msOpt(d.d.Mean))
+		for _, p := range ps {
+			if x, ok := d.d.Percentiles[p]; ok {
+				fmt.Fprintf(b, " %s |", strings.TrimSuffix(ms(x), " ms"))
+			} else {
+				b.WriteString(" – |")
+			}
+		}
+		fmt.Fprintf(b, " %s |\n", msOpt(d.d.Max))
+	}
+}
+
+// mdFailures writes the sample counts and the failures by class, or says
+// there is no run record to count from.
+func mdFailures(b *strings.Builder, s *record.SampleCounts, classes [][2]string) {
+	b.WriteString("\n## Failures\n\n")
+	if s == nil {
+		b.WriteString("No run record (mlperf_go_run.json).\n")
+		return
+	}
+	fmt.Fprintf(b, "%d issued, %d completed, %d failed.\n", s.Issued, s.Completed, s.Failed)
+	if len(classes) > 0 {
+		b.WriteString("\n| class | samples |\n|---|---|\n")
+		for _, c := range classes {
+			fmt.Fprintf(b, "| %s | %s |\n", c[0], c[1])
+		}
+	}
+}
+
+// mdEngines writes the engine metrics' summary, an endpoint a row.
+func mdEngines(b *strings.Builder, engines []metrics.Summary) {
+	if len(engines) == 0 {
+		return
+	}
+	b.WriteString("\n## Engine metrics\n\n| endpoint | engine | max KV cache | max running | max waiting | preemptions | prefix-cache hits |\n|---|---|---|---|---|---|---|\n")
+	for _, e := range engines {
+		if !e.Available {
+			fmt.Fprintf(b, "| %s | unavailable: %s | | | | | |\n", mdCell(e.Endpoint), mdCell(e.Unavailable))
+			continue
+		}
+		hits := num(e.PrefixCacheHits)
+		if e.PrefixCacheHits == nil && e.MaxPrefixCacheHitRate != nil {
+			hits = pct(e.MaxPrefixCacheHitRate) + " max rate"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", mdCell(e.Endpoint), e.Engine, pct(e.MaxKVCacheUsage), num(e.MaxRunning), num(e.MaxWaiting), num(e.Preemptions), hits)
+	}
 }
 
 func msOpt(p *float64) string {
