@@ -106,7 +106,7 @@ type Run struct {
 	// LoadGen's Server scenario of a benchmark's Interactive variant, else
 	// Scenario.
 	ScenarioName string `json:"scenario_name,omitempty"`
-	Mode     string `json:"mode"`
+	Mode         string `json:"mode"`
 	// Kind is performance, accuracy or a compliance test (TEST06, …).
 	Kind string `json:"kind,omitempty"`
 	// Outcome and OutcomeReason are the harness's verdict from the run

@@ -329,7 +329,7 @@ type Pool struct {
 	first         []Failure
 	retriesBy     map[string]int64
 	stopped       string
-	countedFailed int64 // failures that count towards MaxFailures
+	countedFailed int64     // failures that count towards MaxFailures
 	mem           memBudget // bytes the responses in flight hold
 	stopOnce      sync.Once
 
