@@ -47,6 +47,8 @@ type view struct {
 	EngineCharts          []namedChart
 	Messages              []results.Message
 	Settings, Facts       [][2]string
+	Accuracy              *record.Accuracy
+	PairedAccuracy        *record.PairedAccuracy
 	Sources               []string
 	Schema, GeneratedFrom string
 }
@@ -85,7 +87,8 @@ func newView(run *Run) view {
 		v.HasTimeline = true
 		v.Throughput, v.InFlight = timelineCharts(run.Timeline)
 	}
-	v.Latencies = latencyCharts(r.Metrics)
+	v.Latencies = latencyCharts(r.Metrics, latencySettings(r))
+	v.Accuracy, v.PairedAccuracy = r.Accuracy, r.PairedAccuracy
 	if s := r.Samples; s != nil {
 		v.FailureClasses, v.FirstFailures, v.MoreFailures = failureSummary(s)
 	}
@@ -122,6 +125,16 @@ func cards(r *results.Results) []card {
 			}
 		}
 	}
+	if a := r.Accuracy; a != nil {
+		cs = append(cs, card{"Accuracy", a.Verdict(), "", accuracyNote(a)})
+	}
+	if p := r.PairedAccuracy; p != nil {
+		verdict := "FAIL"
+		if p.Pass {
+			verdict = "PASS"
+		}
+		cs = append(cs, card{"Accuracy run", verdict, "", p.Dir})
+	}
 	if s := r.Samples; s != nil {
 		cs = append(cs, card{"Failed samples", fmt.Sprintf("%d", s.Failed), "", fmt.Sprintf("of %d completed", s.Completed)})
 	}
@@ -129,6 +142,23 @@ func cards(r *results.Results) []card {
 		cs = append(cs, card{"Test duration", fmt.Sprintf("%.1f", r.Run.DurationSeconds), "s", ""})
 	}
 	return cs
+}
+
+// accuracyNote is an accuracy verdict in one line: the metrics and their
+// values, for a card or an index cell.
+func accuracyNote(a *record.Accuracy) string {
+	var parts []string
+	for _, m := range a.Metrics {
+		parts = append(parts, m.Name+" "+orDashStr(m.Value))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func orDashStr(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }
 
 // timelineCharts draws the completed and failed samples per second, and
@@ -164,18 +194,24 @@ func timelineCharts(tl []timeline.Point) (throughput, inFlightChart template.HTM
 }
 
 // latencyCharts draws each logged latency distribution's percentiles as
-// bars, with its min, mean and max beside.
-func latencyCharts(m results.Metrics) []namedChart {
+// bars, with its min, mean and max beside, and, in Server and
+// Interactive, the limit LoadGen judges its p99 against.
+func latencyCharts(m results.Metrics, settings map[string]any) []namedChart {
+	limit := func(key string) float64 {
+		v, _ := settings[key].(float64)
+		return v / 1e6
+	}
 	var charts []namedChart
 	for _, d := range []struct {
 		title, name string
 		dist        *results.Distribution
 		color       string
+		limit       float64 // ms; 0: none
 	}{
-		{"Sample latency", "latency", m.Latency, blue},
-		{"Query latency", "query-latency", m.QueryLatency, blue},
-		{"Time to first token (TTFT)", "ttft", m.TTFT, green},
-		{"Time per output token (TPOT)", "tpot", m.TPOT, purple},
+		{"Sample latency", "latency", m.Latency, blue, limit("target_latency_ns")},
+		{"Query latency", "query-latency", m.QueryLatency, blue, 0},
+		{"Time to first token (TTFT)", "ttft", m.TTFT, green, limit("server_ttft_latency")},
+		{"Time per output token (TPOT)", "tpot", m.TPOT, purple, limit("server_tpot_latency")},
 	} {
 		if d.dist == nil {
 			continue
@@ -193,9 +229,24 @@ func latencyCharts(m results.Metrics) []namedChart {
 				rows = append(rows, [2]string{x.k, ms(*x.v)})
 			}
 		}
-		charts = append(charts, namedChart{Title: d.title, Chart: barChart(d.name, "ms", bars, d.color), Rows: rows})
+		chart := barChart(d.name, "ms", bars, d.color)
+		if d.limit > 0 {
+			chart = barChartLimit(d.name, "ms", bars, d.color, d.limit, "p99 limit "+fmtTick(d.limit)+" ms")
+			rows = append(rows, [2]string{"p99 limit", ms(d.limit * 1e6)})
+		}
+		charts = append(charts, namedChart{Title: d.title, Chart: chart, Rows: rows})
 	}
 	return charts
+}
+
+// latencySettings are the settings whose limits the latency charts draw:
+// LoadGen's own, in the Server scenario only (Offline logs a target
+// latency of 0, SingleStream and MultiStream judge no p99).
+func latencySettings(r *results.Results) map[string]any {
+	if r.Run.Scenario != "Server" {
+		return nil
+	}
+	return r.Settings
 }
 
 // failureSummary is the failures by class (sorted), the first few failed
