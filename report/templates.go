@@ -34,10 +34,11 @@ th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertic
 th{color:var(--muted);font-weight:600;font-size:12px}
 td.num,th.num{text-align:right}td.num{white-space:nowrap}
 .tablewrap{overflow-x:auto}
-#runs{font-size:13px}
-#runs td.run{white-space:normal;word-break:break-all;min-width:9em}
-#runs td.date{white-space:nowrap}
-#runs .badge{font-size:11px;padding:2px 7px}
+#runs{font-size:12px}
+#runs th,#runs td{padding:4px 5px}
+#runs td.run{white-space:normal;word-break:break-all;min-width:8em}
+#runs td.num{white-space:normal}
+#runs .badge{font-size:11px;padding:2px 6px;white-space:normal}
 table.kv td:first-child{color:var(--muted);width:34%;white-space:nowrap}
 td code,td.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-all}
 svg.chart{width:100%;height:auto;display:block}

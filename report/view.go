@@ -198,7 +198,13 @@ func timelineCharts(tl []timeline.Point) (throughput, inFlightChart template.HTM
 // Interactive, the limit LoadGen judges its p99 against.
 func latencyCharts(m results.Metrics, settings map[string]any) []namedChart {
 	limit := func(key string) float64 {
-		v, _ := settings[key].(float64)
+		var v float64
+		switch x := settings[key].(type) {
+		case json.Number:
+			v, _ = x.Float64()
+		case float64:
+			v = x
+		}
 		return v / 1e6
 	}
 	var charts []namedChart
