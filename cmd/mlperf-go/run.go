@@ -113,7 +113,7 @@ Example:
 			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: " + complianceHelp()},
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\" (default with --launch: its kind)"},
-			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable; default with --launch: the launched command line)"},
+			&cli.GenericFlag{Name: "engine-flag", Category: catResults, Value: &engineArgs{}, Usage: "engine command-line `FLAG` for the submission README (repeatable, one argument each, commas kept: --engine-flag='--limit-mm-per-prompt={\"image\":1,\"video\":0}'; default with --launch: the launched command line)"},
 			&cli.DurationFlag{Name: "engine-metrics-interval", Value: metrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one probe request), for servers without these routes"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
@@ -180,7 +180,7 @@ func runAction(c *cli.Context) error {
 // launched engine is described by its kind and the whole command line it
 // was started with, unless --engine and --engine-flag say otherwise.
 func runRecord(c *cli.Context, compliance string, sess *run.Session) run.Record {
-	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
+	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: engineFlagValues(c), Quick: c.Bool("quick")}
 	if kind, argv, ok := sess.Engine(); ok {
 		if rec.Engine == "" {
 			rec.Engine = string(kind)
@@ -190,6 +190,14 @@ func runRecord(c *cli.Context, compliance string, sess *run.Session) run.Record 
 		}
 	}
 	return rec
+}
+
+// engineFlagValues is --engine-flag's values, one per flag as given.
+func engineFlagValues(c *cli.Context) []string {
+	if a, ok := c.Generic("engine-flag").(*engineArgs); ok && len(*a) > 0 {
+		return append([]string(nil), *a...)
+	}
+	return nil
 }
 
 // runTest runs one LoadGen test with the endpoints ready and the dataset
