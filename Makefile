@@ -92,8 +92,9 @@ clean:
 FORCE:
 
 # ---- Slurm -------------------------------------------------------------------
-# scripts/slurm/ on a real single-node Slurm (slurm-wlm + munge, root on
-# Debian; installed when missing): benchmark then evaluate, SIGTERM mid-run.
+# scripts/slurm/ on a real two-node Slurm (slurm-wlm + munge, root on
+# Debian; installed when missing): benchmark then evaluate, SIGTERM mid-run,
+# engine replicas on both nodes.
 .PHONY: test-slurm
 test-slurm: all
 	BIN=$(BUILD)/bin/mlperf-go ./scripts/ci/slurm_test.sh
