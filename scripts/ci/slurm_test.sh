@@ -182,6 +182,16 @@ wait_job_done() { # wait_job_done JOB SECONDS
   log "job $1 still $s after $2 s"
   return 1
 }
+wait_state() { # wait_state JOB "STATE REASON" SECONDS: the scheduler says so (it looks at dependencies every few seconds)
+  local s
+  for _ in $(seq $(($3 * 5))); do
+    s="$(job_field "$1" JobState) $(job_field "$1" Reason)"
+    [[ $s == "$2" ]] && return 0
+    sleep 0.2
+  done
+  log "job $1 is $s after $3 s, not $2"
+  return 1
+}
 wait_file() { # wait_file JOB PATH SECONDS: PATH appears while JOB runs
   for _ in $(seq $(($3 * 10))); do
     [[ -e $2 ]] && return 0
@@ -189,6 +199,11 @@ wait_file() { # wait_file JOB PATH SECONDS: PATH appears while JOB runs
     sleep 0.1
   done
   return 1
+}
+ended_as() { # ended_as JOB "STATE EXIT:SIGNAL"
+  local got
+  got="$(job_field "$1" JobState) $(job_field "$1" ExitCode)"
+  [[ $got == "$2" ]] || { log "job $1 ended $got"; return 1; }
 }
 has_line() { grep -qxF -- "$2" "$1" 2>/dev/null; }
 exists() { [[ -s $1 ]]; }
@@ -221,7 +236,7 @@ submit() { # submit SUBMIT_ARGS... -- RUN_ARGS...; prints "BENCH EVAL"
 single_node_cases() {
   # 1. benchmark, then evaluate
   log "1. accuracy run with a launched fake engine, then the evaluate job"
-  read -r J1 E1 < <(submit --time 00:05:00 --evaluate-arg=-b --evaluate-arg=llama3_1-8b --evaluate-arg=-d --evaluate-arg="$DATA" \
+  read -r J1 E1 < <(submit --time 00:15:00 --evaluate-arg=-b --evaluate-arg=llama3_1-8b --evaluate-arg=-d --evaluate-arg="$DATA" \
     -- -b llama3_1-8b -s Offline -m accuracy -d "$DATA" --progress-interval 0 \
     --launch command --engine-port 0 --engine-ready-timeout 60s \
     --engine-command "$BIN fake-endpoint --listen {host}:{port} --model {model} --output-tokens 12 --ttft 5ms")
@@ -229,8 +244,8 @@ single_node_cases() {
   log "benchmark job $J1, evaluate job $E1"
   check "benchmark job $J1 finished" wait_job_done "$J1" 90
   check "evaluate job $E1 finished" wait_job_done "$E1" 60
-  check "benchmark job COMPLETED 0:0" test "$(job_field "$J1" JobState) $(job_field "$J1" ExitCode)" = "COMPLETED 0:0"
-  check "evaluate job COMPLETED 0:0" test "$(job_field "$E1" JobState) $(job_field "$E1" ExitCode)" = "COMPLETED 0:0"
+  check "benchmark job COMPLETED 0:0" ended_as "$J1" "COMPLETED 0:0"
+  check "evaluate job COMPLETED 0:0" ended_as "$E1" "COMPLETED 0:0"
   check "evaluate started after the benchmark ended" test "$(epoch "$(job_field "$E1" StartTime)")" -ge "$(epoch "$(job_field "$J1" EndTime)")"
   check "benchmark outputs under <submit dir>/mlperf-out/$J1" exists "$OUT_ROOT/$J1/run/mlperf_log_accuracy.json"
   check "mlperf-go's run record" exists "$OUT_ROOT/$J1/run/mlperf_go_run.json"
@@ -275,8 +290,7 @@ single_node_cases() {
   done
   check "the batch shell forwarded TERM" has_line "$OUT_ROOT/$J2/benchmark.status" "signal=TERM"
   for e in "$E2" "$E3"; do
-    sleep 1
-    check "evaluate job $e did not run (afterok never satisfied)" test "$(job_field "$e" JobState) $(job_field "$e" Reason)" = "PENDING DependencyNeverSatisfied"
+    check "evaluate job $e did not run (afterok never satisfied)" wait_state "$e" "PENDING DependencyNeverSatisfied" 15
     check "evaluate job $e wrote nothing" test ! -e "$OUT_ROOT/$e"
     scancel "$e"
   done
@@ -310,13 +324,13 @@ replica_stopped() {
 replica_cases() {
   log "4. one fake engine replica on each of n1 and n2; mlperf-go on n1 spreads a performance run across them"
   P4=$(free_port)
-  J4=$(submit_replicas "$P4" "$FAKE" --time 00:05:00 --replica-ready-timeout 60 -- "${SHORT_RUN[@]}")
+  J4=$(submit_replicas "$P4" "$FAKE" --time 00:15:00 --replica-ready-timeout 60 -- "${SHORT_RUN[@]}")
   [[ -n $J4 ]] || fail_setup "submit.sh did not submit the two-node job"
   D4=$OUT_ROOT/$J4
   log "two-node job $J4"
   check "two-node job $J4 finished" wait_job_done "$J4" 90
   check "job $J4 ran on n1 and n2" test "$(job_field "$J4" NodeList)" = "n[1-2]"
-  check "job $J4 COMPLETED 0:0" test "$(job_field "$J4" JobState) $(job_field "$J4" ExitCode)" = "COMPLETED 0:0"
+  check "job $J4 COMPLETED 0:0" ended_as "$J4" "COMPLETED 0:0"
   check "benchmark.status outcome=OK" has_line "$D4/benchmark.status" "outcome=OK"
   check "benchmark.status replicas=stopped (by the script, on SIGTERM)" has_line "$D4/benchmark.status" "replicas=stopped"
   check "LoadGen says VALID" grep -q "Result is : VALID" "$D4/run/mlperf_log_summary.txt"
@@ -375,9 +389,9 @@ replica_cases() {
   P8=$(free_port)
   P9=$(free_port)
   J7=$(submit_replicas "$P7" "case {host} in 127.0.0.2) echo 'simulated: CUDA out of memory'; exit 3;; esac; $FAKE" \
-    --time 00:05:00 --replica-ready-timeout 60 -- "${SHORT_RUN[@]}")
+    --time 00:15:00 --replica-ready-timeout 60 -- "${SHORT_RUN[@]}")
   J8=$(submit_replicas "$P8" "case {host} in 127.0.0.2) echo 'simulated: loading weights'; exec sleep 300;; esac; $FAKE" \
-    --time 00:05:00 --replica-ready-timeout 3 -- "${SHORT_RUN[@]}")
+    --time 00:15:00 --replica-ready-timeout 3 -- "${SHORT_RUN[@]}")
   J9=$(submit_replicas "$P9" "case {host} in 127.0.0.2) $FAKE & p=\$!; sleep 8; echo 'simulated: engine crashed'; kill -9 \$p; wait \$p; exit;; esac; $FAKE" \
     --time 00:15:00 --replica-ready-timeout 60 -- -b llama3_1-8b -s Offline -m performance -d "$DATA" --model "$MODEL" \
     --progress-interval 2s --setting min_duration=600000 --target-qps 100 --total-sample-count 40)
@@ -386,7 +400,7 @@ replica_cases() {
   for j in "$J7" "$J8"; do
     d=$OUT_ROOT/$j
     check "job $j finished" wait_job_done "$j" 60
-    check "job $j FAILED 1:0" test "$(job_field "$j" JobState) $(job_field "$j" ExitCode)" = "FAILED 1:0"
+    check "job $j FAILED 1:0" ended_as "$j" "FAILED 1:0"
     check "job $j's benchmark.status outcome=FAILED, replicas not ready" bash -c "grep -qx outcome=FAILED '$d/benchmark.status' && grep -qx 'replica_error=not ready' '$d/benchmark.status'"
     check "job $j never started the test" test ! -e "$d/run/mlperf_log_detail.txt"
   done
@@ -400,7 +414,7 @@ replica_cases() {
   d=$OUT_ROOT/$J9
   check "job $J9's LoadGen test started" wait_file "$J9" "$d/run/mlperf_log_detail.txt" 60
   check "job $J9 ended after its replica died" wait_job_done "$J9" 60
-  check "job $J9 FAILED 1:0" test "$(job_field "$J9" JobState) $(job_field "$J9" ExitCode)" = "FAILED 1:0"
+  check "job $J9 FAILED 1:0" ended_as "$J9" "FAILED 1:0"
   check "job $J9's benchmark.status outcome=FAILED, replica ended mid-run" bash -c "grep -qx outcome=FAILED '$d/benchmark.status' && grep -qx 'replica_error=ended mid-run' '$d/benchmark.status'"
   check "job $J9 shows n2's log's end" grep -q "^    simulated: engine crashed" "$OUT_ROOT/slurm-$J9.out"
   check "job $J9's run record is not VALID" bash -c "! grep -Eq '\"outcome\": *\"VALID\"' '$d/run/mlperf_go_run.json'"

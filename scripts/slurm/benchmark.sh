@@ -307,16 +307,21 @@ wait_replicas() {
 # step_id NAME prints the id (JOB.STEP) of this job's step called NAME.
 step_id() { squeue -h -s -j "$SLURM_JOB_ID" -o '%i %j' 2>/dev/null | awk -v n="$1" '$2 == n { print $1; exit }'; }
 
-# signal_step PID NAME SIG signals the job step srun PID runs through
-# scancel: srun itself takes SIGTERM as "kill the step now". A step that
-# ended meanwhile is no error.
+# signal_step PID NAME SIG signals the job step NAME, which srun PID runs,
+# through scancel: srun itself takes SIGTERM as "kill the step now".
+# scancel's status is no guide: for a step on some of the job's nodes it
+# says "Invalid job id specified" (the other nodes have no such step) after
+# the step got the signal, as it does for a step that just ended.
 signal_step() {
   local id
   id=$(step_id "$2")
-  [[ -n $id ]] && scancel --signal="$3" "$id" 2>/dev/null && return
-  kill -0 "$1" 2>/dev/null || return 0
-  echo "benchmark.sh: cannot signal job step ${id:-$2} through scancel; sending SIG$3 to its srun" >&2
-  kill -s "$3" "$1" 2>/dev/null
+  if [[ -n $id ]]; then
+    scancel --signal="$3" "$id" 2>/dev/null
+  elif kill -0 "$1" 2>/dev/null; then
+    echo "benchmark.sh: squeue does not list job step $2; sending SIG$3 to its srun" >&2
+    kill -s "$3" "$1" 2>/dev/null
+  fi
+  return 0
 }
 
 # stop_replicas ends the replica step, SIGTERM then SIGKILL after the
