@@ -28,7 +28,7 @@ var layers = []struct {
 	{"results and the fake endpoint", []string{"results", "fake"}},
 	{"benchmarks", []string{"benchmarks/"}},
 	{"the registry", []string{"benchmark"}},
-	{"wire, engines, scorers, records", []string{"protocol", "sut", "qsl", "engine", "record", "score", "tokenizer"}},
+	{"wire, engines, scorers, records", []string{"protocol", "sut", "qsl", "engine", "record", "score", "tokenizer", "download"}},
 	{"ground", []string{"loadgen", "internal/"}},
 }
 
