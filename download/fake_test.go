@@ -139,7 +139,7 @@ type repoFile struct {
 // fakeHub is a hub with one repository at one revision, its LFS files on a
 // separate CDN server.
 type fakeHub struct {
-	t        *testing.T
+	t        testing.TB
 	hub, cdn *httptest.Server
 	hubFiles *fileServer // non-LFS files served by the hub itself
 	cdnFiles *fileServer
@@ -166,7 +166,7 @@ type fakeHub struct {
 	auth     []string
 }
 
-func newFakeHub(t *testing.T, repo string, typ RepoType, revision string, files map[string]repoFile) *fakeHub {
+func newFakeHub(t testing.TB, repo string, typ RepoType, revision string, files map[string]repoFile) *fakeHub {
 	h := &fakeHub{t: t, hubFiles: newFileServer(), cdnFiles: newFileServer(), revision: revision, files: files}
 	h.repoPath = repo
 	if typ == Dataset {
@@ -331,7 +331,7 @@ type fakeStorage struct {
 	files *fileServer
 }
 
-func newFakeStorage(t *testing.T) *fakeStorage {
+func newFakeStorage(t testing.TB) *fakeStorage {
 	s := &fakeStorage{files: newFileServer()}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.files.serve))
 	t.Cleanup(s.srv.Close)
