@@ -555,15 +555,28 @@ func All() []Benchmark {
 }
 
 // OpenDataset opens b's dataset from paths; see Benchmark.Open. No paths is
-// an error saying how to make a dataset. No splits reads b.Splits.
+// an error saying how to make a dataset. No splits reads b.Splits. A path
+// that is a `dataset download` folder opens the files its dataset pin names
+// (Pin.Open: the performance set where a benchmark has two).
 func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
+	return b.openDataset(paths, splits, false)
+}
+
+// OpenAccuracyDataset is OpenDataset for an accuracy run or an evaluation:
+// a download folder opens its accuracy set (Pin.OpenAccuracy, e.g.
+// gpt-oss-120b's acc/acc_eval_ref.parquet) where the benchmark has one.
+func (b Benchmark) OpenAccuracyDataset(paths, splits []string) (Dataset, error) {
+	return b.openDataset(paths, splits, true)
+}
+
+func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
 	}
 	if len(splits) == 0 {
 		splits = b.Splits
 	}
-	paths, err := b.openDownloads(paths)
+	paths, err := b.openDownloads(paths, accuracy)
 	if err != nil {
 		return nil, err
 	}
@@ -607,9 +620,10 @@ func (b Benchmark) DownloadPins(round string) ([]download.Pin, error) {
 
 // openDownloads replaces each download folder among paths (one holding a
 // download.ManifestFile, as `mlperf-go dataset download --out DIR` leaves
-// it) by the files its dataset pin says b's reader takes, after checking
-// that the folder holds b's dataset, complete.
-func (b Benchmark) openDownloads(paths []string) ([]string, error) {
+// it) by the files its dataset pin says b's reader takes (for an accuracy
+// run when accuracy), after checking that the folder holds b's dataset,
+// complete.
+func (b Benchmark) openDownloads(paths []string, accuracy bool) ([]string, error) {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if !download.IsDownload(p) {
@@ -632,7 +646,7 @@ func (b Benchmark) openDownloads(paths []string) ([]string, error) {
 		if err := s.Missing(p); err != nil {
 			return nil, fmt.Errorf("%s: the download is incomplete (%v): run `%s` again", p, err, fix)
 		}
-		out = append(out, s.OpenPaths(p, false)...)
+		out = append(out, s.OpenPaths(p, accuracy)...)
 	}
 	return out, nil
 }

@@ -132,6 +132,26 @@ func TestOpenDownloadFolder(t *testing.T) {
 			t.Errorf("%s incomplete: %v", tc.name, err)
 		}
 	}
+	// gpt-oss-120b's accuracy set is another file of the same download.
+	g, _ := Lookup("gpt-oss-120b")
+	gdir := t.TempDir()
+	perf, _ := g.Synth(t.TempDir(), 5, 1)
+	acc, _ := g.Synth(t.TempDir(), 3, 2)
+	perfData, _ := os.ReadFile(perf[0])
+	accData, _ := os.ReadFile(acc[0])
+	writeDownload(t, gdir, datasetPin(t, g), map[string][]byte{"dataset/perf/perf_eval_ref.parquet": perfData, "dataset/acc/acc_eval_ref.parquet": accData})
+	for _, tc := range []struct {
+		open func([]string, []string) (Dataset, error)
+		n    int
+	}{{g.OpenDataset, 5}, {g.OpenAccuracyDataset, 3}} {
+		d, err := tc.open([]string{gdir}, nil)
+		if err != nil || d.Len() != tc.n {
+			t.Errorf("gpt-oss download folder: %v, want %d samples", err, tc.n)
+		} else {
+			d.Close()
+		}
+	}
+
 	b, _ := Lookup("llama3_1-8b")
 	dir := t.TempDir()
 	pins, _ := b.DownloadPins("v6.1")
