@@ -703,3 +703,38 @@ func TestCancel(t *testing.T) {
 		t.Error("a manifest was written for an unfinished download")
 	}
 }
+
+// TestDiskFullMidWrite: a write that fails with ENOSPC (the .part file is
+// /dev/full here) stops the download with how much it still needs.
+func TestDiskFullMidWrite(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full to fill")
+	}
+	files := catalogue()
+	h := newFakeHub(t, "o/r", Dataset, rev, files)
+	big := "data/train-00000-of-00002.parquet"
+	dir := t.TempDir()
+	part := filepath.Join(dir, "dataset", filepath.FromSlash(big)) + ".part"
+	os.MkdirAll(filepath.Dir(part), 0o755)
+	if err := os.Symlink("/dev/full", part); err != nil {
+		t.Fatal(err)
+	}
+	var s sleeps
+	o := quick(&s)
+	o.HF = h.env("")
+	o.FreeSpace = func(string) (int64, bool) { return 1 << 40, true }
+	_, err := Fetch(context.Background(), dir, Request{Pins: []Pin{h.pin(RoleDataset, big)}}, o)
+	var de *DiskFullError
+	if !errors.As(err, &de) || de.File != "dataset/"+big || de.Need != 300_000 {
+		t.Fatalf("err = %v, want a DiskFullError for %s needing 300000 bytes", err, big)
+	}
+	for _, w := range []string{"not enough disk space", "while writing dataset/" + big, "needs 293.0 KiB more", "re-run"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q does not say %q", err, w)
+		}
+	}
+	if len(s.waits()) != 0 {
+		t.Errorf("a full disk was retried: %v", s.waits())
+	}
+}

@@ -286,7 +286,14 @@ func (t *transfer) attempt(ctx context.Context) (progressed bool, err error) {
 	case err != nil && ctx.Err() != nil:
 		return n > 0, ctx.Err() // the whole download was cancelled
 	case err != nil && isNoSpace(err):
-		return n > 0, &DiskFullError{Dir: t.d.dir, File: t.j.rel, Need: max(t.j.size-off-n, 0), Free: -1, Err: err}
+		// What every unfinished file still needs, at least this one's rest.
+		s := t.d.progress.Snapshot()
+		need := max(s.Total-s.Done, t.j.size-off-n, 0)
+		free, ok := t.d.freeSpace(t.d.dir)
+		if !ok {
+			free = -1
+		}
+		return n > 0, &DiskFullError{Dir: t.d.dir, File: t.j.rel, Need: need, Free: free, Err: err}
 	case err != nil && context.Cause(actx) == errStalled:
 		return n > 0, retriable(fmt.Errorf("no data for %s after %s of %s", t.d.retry.Stall, FormatBytes(off+n), t.j.rel))
 	case err != nil && errors.Is(err, errWrite):
