@@ -5,9 +5,10 @@
 // submission rules of each round) and its behaviour (opening its dataset,
 // building request bodies, evaluating accuracy logs, writing a synthetic
 // dataset) and the files `mlperf-go dataset download` fetches for it,
-// pinned per round (Downloads). The core packages — the runner, the submission checks, the CLI —
-// look benchmarks up here and never name one, as database/sql never names a
-// driver. Adding a benchmark is one folder and one import in benchmarks/all.
+// pinned per round (Downloads). The core packages — the runner, the
+// submission checks, the CLI — look benchmarks up here and never name one,
+// as database/sql never names a driver. Adding a benchmark is one folder
+// and one import in benchmarks/all.
 package benchmark
 
 import (
