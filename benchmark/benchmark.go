@@ -14,6 +14,7 @@ package benchmark
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -568,6 +569,15 @@ func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
 // gpt-oss-120b's acc/acc_eval_ref.parquet) where the benchmark has one.
 func (b Benchmark) OpenAccuracyDataset(paths, splits []string) (Dataset, error) {
 	return b.openDataset(paths, splits, true)
+}
+
+// SeparateAccuracySet reports whether paths (a download folder) hold an
+// accuracy set apart from the performance set, so a command running both
+// tests must open each.
+func (b Benchmark) SeparateAccuracySet(paths []string) bool {
+	perf, err1 := b.openDownloads(paths, false)
+	acc, err2 := b.openDownloads(paths, true)
+	return err1 == nil && err2 == nil && !slices.Equal(perf, acc)
 }
 
 func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, error) {

@@ -151,6 +151,10 @@ func TestOpenDownloadFolder(t *testing.T) {
 			d.Close()
 		}
 	}
+	// A command running both tests opens each set (run --mode both).
+	if !g.SeparateAccuracySet([]string{gdir}) || g.SeparateAccuracySet(perf) {
+		t.Errorf("SeparateAccuracySet: a download folder with two sets and a single file must differ")
+	}
 
 	b, _ := Lookup("llama3_1-8b")
 	dir := t.TempDir()

@@ -75,7 +75,7 @@ in results.json. Exits 1 if the log fails its checks or a metric misses its boun
 			if err != nil {
 				return err
 			}
-			d, err := b.OpenDataset(c.StringSlice("dataset"), c.StringSlice("dataset-split"))
+			d, err := b.OpenAccuracyDataset(c.StringSlice("dataset"), c.StringSlice("dataset-split"))
 			if err != nil {
 				return err
 			}

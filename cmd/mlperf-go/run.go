@@ -668,7 +668,7 @@ func datasetHelp() string {
 	for _, b := range benchmark.All() {
 		parts = append(parts, b.Name+": "+b.DatasetHelp)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; ") + "; or, for any, a `mlperf-go dataset download` folder"
 }
 
 // complianceHelp lists the compliance tests each benchmark takes.
