@@ -227,6 +227,10 @@ WORK=$T/work
 mkdir -p "$WORK"
 "$BIN" dataset synth -b llama3_1-8b -n 40 -o "$WORK/data" >/dev/null
 DATA=$WORK/data/cnn_eval.json
+# Qwen3-VL for the accuracy cases: the fake endpoint, told the dataset,
+# answers it right, so the Go evaluation passes (a fake cannot summarise).
+"$BIN" dataset synth -b qwen3-vl-235b-a22b -n 20 -o "$WORK/q3vl" >/dev/null
+Q3DATA=$WORK/q3vl
 OUT_ROOT=$WORK/mlperf-out
 submit() { # submit SUBMIT_ARGS... -- RUN_ARGS...; prints "BENCH EVAL"
   (cd "$WORK" && "$ROOT/scripts/slurm/submit.sh" --bin "$BIN" --out-root "$OUT_ROOT" "$@") | sed -n 's/^jobs: //p'
@@ -236,10 +240,10 @@ submit() { # submit SUBMIT_ARGS... -- RUN_ARGS...; prints "BENCH EVAL"
 single_node_cases() {
   # 1. benchmark, then evaluate
   log "1. accuracy run with a launched fake engine, then the evaluate job"
-  read -r J1 E1 < <(submit --time 00:15:00 --evaluate-arg=-b --evaluate-arg=llama3_1-8b --evaluate-arg=-d --evaluate-arg="$DATA" \
-    -- -b llama3_1-8b -s Offline -m accuracy -d "$DATA" --progress-interval 0 \
+  read -r J1 E1 < <(submit --time 00:15:00 --evaluate-arg=-b --evaluate-arg=qwen3-vl-235b-a22b --evaluate-arg=-d --evaluate-arg="$Q3DATA" \
+    -- -b qwen3-vl-235b-a22b -s Offline -m accuracy -d "$Q3DATA" --progress-interval 0 \
     --launch command --engine-port 0 --engine-ready-timeout 60s \
-    --engine-command "$BIN fake-endpoint --listen {host}:{port} --model {model} --output-tokens 12 --ttft 5ms")
+    --engine-command "$BIN fake-endpoint --listen {host}:{port} --model {model} -b qwen3-vl-235b-a22b --dataset $Q3DATA --ttft 5ms")
   [[ -n ${E1:-} ]] || fail_setup "submit.sh did not submit both jobs"
   log "benchmark job $J1, evaluate job $E1"
   check "benchmark job $J1 finished" wait_job_done "$J1" 90
@@ -254,6 +258,22 @@ single_node_cases() {
   check "evaluate.status outcome=OK" has_line "$OUT_ROOT/$E1/evaluate.status" "outcome=OK"
   check "evaluate ran mlperf-go evaluate" grep -q "evaluate_exit=0" "$OUT_ROOT/$E1/evaluate.txt"
   check "Slurm output files" exists "$OUT_ROOT/slurm-$J1.out"
+
+  # 1b. --mode both: the evaluate job checks both tests' folders
+  log "1b. --mode both (accuracy, scored by the run, then performance), then the evaluate job"
+  read -r JB EB < <(submit --time 00:15:00 \
+    -- -b qwen3-vl-235b-a22b -s Offline -m both -d "$Q3DATA" --progress-interval 0 \
+    --min-duration 0 --min-query-count 20 --setting performance_sample_count_override=20 \
+    --launch command --engine-port 0 --engine-ready-timeout 60s \
+    --engine-command "$BIN fake-endpoint --listen {host}:{port} --model {model} -b qwen3-vl-235b-a22b --dataset $Q3DATA --ttft 5ms")
+  [[ -n ${EB:-} ]] || fail_setup "submit.sh did not submit both jobs"
+  check "benchmark job $JB finished" wait_job_done "$JB" 120
+  check "evaluate job $EB finished" wait_job_done "$EB" 60
+  check "--mode both benchmark job COMPLETED 0:0" ended_as "$JB" "COMPLETED 0:0"
+  check "--mode both evaluate job COMPLETED 0:0" ended_as "$EB" "COMPLETED 0:0"
+  check "evaluate saw both tests" grep -q "mode=both" "$OUT_ROOT/$EB/evaluate.txt"
+  check "evaluate kept the run's accuracy.txt" exists "$OUT_ROOT/$EB/accuracy.txt"
+  check "evaluate.status outcome=OK after --mode both" has_line "$OUT_ROOT/$EB/evaluate.status" "outcome=OK"
 
   # 2 and 3. SIGTERM mid-run
   # Performance runs of ten minutes unless stopped.
