@@ -104,6 +104,13 @@ type Config struct {
 	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
 	// Default 0: idle connections stay open.
 	KeepAlive time.Duration
+	// PrefixCaching makes /metrics report prefix-cache hits, as an engine
+	// with its prefix cache on would (the fake matches each token prompt
+	// against the previous one). Default false: the MLPerf rules require
+	// the cache off (vLLM --no-enable-prefix-caching, SGLang
+	// --disable-radix-cache), and such an engine reports queries but no
+	// hits, so the report's prefix-cache warning stays for real hits.
+	PrefixCaching bool
 	// Logger receives request failures and injected faults at debug level.
 	// Default zap.NewNop().
 	Logger *zap.Logger

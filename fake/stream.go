@@ -38,6 +38,9 @@ func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens int, pro
 		return g, false
 	}
 	g.start = time.Now()
+	if !s.cfg.PrefixCaching {
+		prompts = nil // queried, never hit: the cache is off
+	}
 	s.metrics.admit(promptTokens, prompts)
 	return g, true
 }
