@@ -101,8 +101,9 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-			// Signal with requests in flight at the fake, not after a guess.
-			for deadline := time.Now().Add(30 * time.Second); srv.Stats().MaxInFlight == 0; {
+			// Signal once LoadGen's samples reach the fake (beyond the
+			// preflight's one probe), not after a guess.
+			for deadline := time.Now().Add(30 * time.Second); srv.Stats().Requests["/v1/completions"] < 3; {
 				if time.Now().After(deadline) {
 					t.Fatalf("no request reached the fake:\n%s", outBuf.String())
 				}
