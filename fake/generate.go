@@ -134,11 +134,22 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 		outs, rep.Outputs = make([]tokenOutput, len(rep.Prompts)), make([]protocol.Output, len(rep.Prompts))
 	}
 	for i, p := range rep.Prompts {
-		outs[i] = tokenOutput{prompt: p, toks: Tokens(p, n)}
+		outs[i] = tokenOutput{prompt: p, toks: s.endTokens(Tokens(p, n))}
 		rep.Outputs[i] = &outs[i]
 		rep.PromptTokens += len(p)
 	}
 	return rep
+}
+
+// endTokens ends toks with Config.EndTokens (their tail, if toks is the
+// shorter) and returns it.
+func (s *Server) endTokens(toks []int32) []int32 {
+	end := s.cfg.EndTokens
+	if k := len(end) - len(toks); k > 0 {
+		end = end[k:]
+	}
+	copy(toks[len(toks)-len(end):], end)
+	return toks
 }
 
 // replyState holds a Reply with the outputs of a one-answer request, so

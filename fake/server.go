@@ -61,6 +61,13 @@ type Config struct {
 	// have as many tokens as their text has pieces (see Server docs).
 	// Default DefaultOutputTokens.
 	OutputTokens int
+	// EndTokens, when set, are the last tokens of every answer to a token
+	// prompt, in place of its last generated ones (the answer keeps its
+	// length): a model's end-of-sequence token repeated, say, as a server
+	// that keeps generating past it answers, which TEST06's EOS check
+	// fails. An answer shorter than EndTokens ends with their tail.
+	// Default none.
+	EndTokens []int32
 	// MaxConcurrency is how many requests generate at once; more wait in
 	// FIFO order for a slot. 0 means unlimited.
 	MaxConcurrency int
