@@ -60,6 +60,12 @@ const (
 	StatusValid   = "valid"
 	// StatusAccuracy: an accuracy run, which has no performance verdict.
 	StatusAccuracy = "accuracy"
+	// StatusPass, StatusFail and StatusUnverified are a compliance run's
+	// verdict: its test's verification passed, failed, or could not run
+	// (decideCompliance).
+	StatusPass       = "pass"
+	StatusFail       = "fail"
+	StatusUnverified = "unverified"
 )
 
 // Results is the content of results.json.
@@ -93,6 +99,9 @@ type Results struct {
 	// PairedAccuracy is, for the performance run of --mode both, the
 	// accuracy run made with it and whether it passed.
 	PairedAccuracy *record.PairedAccuracy `json:"paired_accuracy,omitempty"`
+	// Compliance is a compliance run's verdict (the run record's), which
+	// decides its status (decideCompliance).
+	Compliance *record.Compliance `json:"compliance,omitempty"`
 	// Sources are the files read, relative to the run directory.
 	Sources []string `json:"sources"`
 }
@@ -142,6 +151,9 @@ type Outcome struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// LoadGenValidity is LoadGen's result_validity ("VALID", "INVALID").
 	LoadGenValidity string `json:"loadgen_validity,omitempty"`
+	// LoadGenReasons are LoadGen's reasons for its INVALID where that
+	// verdict does not decide the status (a compliance run): information.
+	LoadGenReasons []string `json:"loadgen_reasons,omitempty"`
 	// The constraints LoadGen checked (nil: not logged).
 	PerfConstraintsMet *bool `json:"perf_constraints_met,omitempty"`
 	MinDurationMet     *bool `json:"min_duration_met,omitempty"`
@@ -308,6 +320,7 @@ func Build(dir string) (*Results, error) {
 		r.Run.ScenarioName = r.Run.Scenario
 	}
 	r.decide()
+	r.decideCompliance()
 	return r, nil
 }
 
@@ -525,6 +538,7 @@ func (r *Results) fromRunInfo(info record.Run) {
 	r.Run.Kind = info.Kind
 	r.Run.ScenarioName = info.SubmissionScenario
 	r.Accuracy, r.PairedAccuracy = info.Accuracy, info.PairedAccuracy
+	r.Compliance = info.Compliance
 	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, redact.Text(info.OutcomeReason)
 	r.Run.Command = redact.Args(info.Command)
 	r.Run.Quick = info.Quick
