@@ -20,6 +20,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/compliance"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
@@ -58,6 +59,12 @@ type RunRecord struct {
 	Replace bool
 }
 
+// VerifyFiles are the compliance verifications' files (verify_accuracy.txt
+// of TEST06 and TEST07, verify_output_len.txt of TEST09) that FileRun files
+// from a compliance run's log folder into its test directory, where the
+// submission checker reads them.
+var VerifyFiles = []string{compliance.AccuracyFile, compliance.OutputLenFile}
+
 // now is the clock FileRun names moved-aside runs with; tests replace it.
 var now = time.Now
 
@@ -69,12 +76,11 @@ var now = time.Now
 //	accuracy     …/<Scenario>/accuracy/
 //	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json,
 //	             accuracy.txt (if the run was evaluated)
-//	TEST0x       …/<Scenario>/TEST0x/accuracy/mlperf_log_accuracy.json and
+//	TEST0x       …/<Scenario>/TEST0x/accuracy/mlperf_log_accuracy.json,
 //	             …/<Scenario>/TEST0x/performance/run_1/mlperf_log_{summary,detail}.txt
-//	             (the layout compliance/TEST07|TEST09/run_verification.py
-//	             produce; the verify_*.txt files are written next to them by
-//	             the compliance package's VerifyTEST06, VerifyTEST09
-//	             and RunTEST07)
+//	             and the verification's …/<Scenario>/TEST0x/verify_*.txt (if
+//	             LogDir holds one: VerifyFiles), the layout
+//	             compliance/TEST0x/run_verification.py produce
 //
 // plus the run-info JSON, and the user.conf at …/<Scenario>/user.conf.
 //
@@ -151,6 +157,9 @@ func FileRun(r RunRecord) (dir string, err error) {
 		copies = []copySpec{
 			{submission.AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
 			{submission.SummaryFile, perf, true}, {submission.DetailFile, perf, true}, {record.File, perf, false},
+		}
+		for _, name := range VerifyFiles {
+			copies = append(copies, copySpec{name, dest, false})
 		}
 	default:
 		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
