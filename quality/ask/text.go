@@ -97,4 +97,6 @@ func (noStream) Tokens() int64 { return 0 }
 func (noStream) Next(out, _ []byte) ([]byte, protocol.Event, error) {
 	return out, protocol.Event{}, errors.New("text completions are asked without streaming; the server streamed")
 }
-func (noStream) End(bool) error { return errors.New("text completions are asked without streaming; the server streamed") }
+func (noStream) End(bool) error {
+	return errors.New("text completions are asked without streaming; the server streamed")
+}
