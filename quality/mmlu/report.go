@@ -149,7 +149,7 @@ th{color:var(--muted);font-weight:600;font-size:12px}
 td.num,th.num{text-align:right;white-space:nowrap}
 td.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;white-space:pre-wrap;word-break:break-word}
 table.kv td:first-child{color:var(--muted);width:22%;white-space:nowrap}
-svg.chart{width:100%;height:auto;display:block}
+svg.chart{width:100%;max-width:980px;height:auto;display:block}
 svg .grid{stroke:#e8ecf2}svg .overall{stroke:#c0392b;stroke-width:1.5}
 svg text{font-size:12px;fill:#5b6578}svg .value{fill:#1d2433}
 .legend span{display:inline-block;margin-right:14px}.legend i{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px}
