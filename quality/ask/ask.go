@@ -140,7 +140,11 @@ func Ask(ctx context.Context, cfg Config, prompts []string) (*Result, error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	col := &collector{answers: make([]Answer, len(prompts)), sent: make([]time.Time, len(prompts)), slots: make(chan struct{}, conc)}
+	col := &collector{answers: make([]Answer, len(prompts)), sent: make([]time.Time, len(prompts)), slots: make(chan struct{}, conc),
+		// A cancelled sample means the pool stopped (its failure limit
+		// or ctx): issue no more. Abort's cause arrives later, in its
+		// own goroutine; Result.Stopped takes the pool's own words.
+		stop: func() { cancel(errPoolStopped) }}
 	pool, err := sut.New(ctx, sut.Config{
 		Endpoints: cfg.Endpoints, API: api, Concurrency: conc, Timeout: cfg.Timeout, APIKey: cfg.APIKey,
 		Name: "mlperf-go-eval", Bodies: bodies, Completer: col, Logger: cfg.Logger,
@@ -159,7 +163,10 @@ func Ask(ctx context.Context, cfg Config, prompts []string) (*Result, error) {
 	for i := asked; i < len(res.Answers); i++ {
 		res.Answers[i] = Answer{NotAsked: true, Error: "not asked: the run stopped first"}
 	}
-	if ctx.Err() != nil {
+	switch {
+	case res.Stats.Stopped != "":
+		res.Stopped = res.Stats.Stopped
+	case ctx.Err() != nil:
 		res.Stopped = context.Cause(ctx).Error()
 	}
 	return res, nil
@@ -216,6 +223,9 @@ func encode(cfg Config, prompts []string) (protocol.Protocol, bodyList, error) {
 	return nil, nil, fmt.Errorf("ask: API %w", err)
 }
 
+// errPoolStopped is the cause of a run ended by the pool itself.
+var errPoolStopped = errors.New("the pool stopped")
+
 // bodyList is the request bodies, by prompt index (sut.Bodies).
 type bodyList [][]byte
 
@@ -233,6 +243,7 @@ type collector struct {
 	answers []Answer
 	sent    []time.Time
 	slots   chan struct{}
+	stop    func()
 }
 
 // fail records a failed prompt; the pool calls it before completing the
@@ -243,6 +254,9 @@ func (c *collector) fail(f sut.Failure) {
 	if f.Index >= 0 && f.Index < len(c.answers) {
 		a := &c.answers[f.Index]
 		a.Failed, a.Reason, a.Error = true, f.Reason, f.Message
+	}
+	if f.Reason == sut.ReasonCanceled {
+		c.stop()
 	}
 }
 
