@@ -253,4 +253,3 @@ func TestPreflight(t *testing.T) {
 		t.Errorf("another model: %v", err)
 	}
 }
-

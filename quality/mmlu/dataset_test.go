@@ -63,7 +63,9 @@ func TestOpenLayouts(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bad := func(name string, rows []pqRow) string { return writeShard(t, filepath.Join(dir, name), "test-00000-of-00001.parquet", rows) }
+	bad := func(name string, rows []pqRow) string {
+		return writeShard(t, filepath.Join(dir, name), "test-00000-of-00001.parquet", rows)
+	}
 	three := row("anatomy", "q", 0)
 	three.Choices = three.Choices[:3]
 	notParquet := filepath.Join(dir, "junk", "test-00000-of-00001.parquet")
