@@ -23,7 +23,7 @@ var layers = []struct {
 	packages []string
 }{
 	{"commands", []string{"cmd/", "bench/"}},
-	{"workflows", []string{"tune", "report", "submission"}},
+	{"workflows", []string{"tune", "report", "submission", "quality"}},
 	{"one LoadGen test", []string{"run"}},
 	{"results and the fake endpoint", []string{"results", "fake"}},
 	{"benchmarks", []string{"benchmarks/"}},

@@ -80,6 +80,7 @@ func newApp() *cli.App {
 			runCommand(),
 			tuneCommand(),
 			evaluateCommand(),
+			evalCommand(),
 			fakeEndpointCommand(),
 			datasetCommand(),
 			submissionCommand(),

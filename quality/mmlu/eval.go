@@ -37,7 +37,8 @@ type Options struct {
 	Seed   uint64
 	// Shots is the number of few-shot examples per prompt, 0 to MaxShots.
 	Shots int
-	// Ask says where and how to ask (its Model is recorded as given).
+	// Ask says where and how to ask (its Model is recorded as given);
+	// Run uses it, Plan.Ask takes its own.
 	Ask ask.Config
 	// OutputDir receives SamplesFile, ResultsFile and ReportFile.
 	OutputDir string
@@ -112,13 +113,27 @@ const ExtractionRule = "text after the last </think>; then the first upper-case 
 // CategorySource names where the subject → category table comes from.
 const CategorySource = "hendrycks/test categories.py (4450500f): subcategories mapped to STEM, humanities, social sciences, other (business, health, misc.)"
 
-// Run evaluates a model on MMLU: it reads the dataset, picks the
-// questions, builds the prompts, asks them, scores the answers and writes
-// SamplesFile, ResultsFile and ReportFile into o.OutputDir. Failed
-// requests are scored wrong and listed; the caller decides whether they
-// fail the command. A run stopped early (the failure limit, ctx ended) is
-// still scored and written, with Results.Stopped saying why.
+// Run evaluates a model on MMLU: Prepare, then Plan.Ask with o.Ask.
 func Run(ctx context.Context, o Options) (*Results, error) {
+	p, err := Prepare(o)
+	if err != nil {
+		return nil, err
+	}
+	return p.Ask(ctx, o.Ask)
+}
+
+// Plan is the questions of an evaluation and their prompts, ready to ask.
+type Plan struct {
+	opts      Options
+	d         *Dataset
+	questions []Question
+	prompts   []string
+}
+
+// Prepare reads the data set, picks the questions and builds their
+// prompts, all before any request, so that a data set or option error is
+// found at once.
+func Prepare(o Options) (*Plan, error) {
 	d, err := Open(o.Dataset, o.Dev)
 	if err != nil {
 		return nil, err
@@ -132,15 +147,30 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+	return &Plan{opts: o, d: d, questions: qs, prompts: prompts}, nil
+}
+
+// Questions is how many questions the plan asks.
+func (p *Plan) Questions() int { return len(p.questions) }
+
+// Ask asks the plan's questions as cfg says (its Model is recorded as
+// given), scores the answers and writes SamplesFile, ResultsFile and
+// ReportFile into the plan's OutputDir. Failed requests are scored wrong
+// and listed; the caller decides whether they fail the command. A run
+// stopped early (the failure limit, ctx ended) is still scored and
+// written, with Results.Stopped saying why.
+func (p *Plan) Ask(ctx context.Context, cfg ask.Config) (*Results, error) {
+	if err := os.MkdirAll(p.opts.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("mmlu: output folder: %w", err)
 	}
 	started := time.Now()
-	res, err := ask.Ask(ctx, o.Ask, prompts)
+	res, err := ask.Ask(ctx, cfg, p.prompts)
 	if err != nil {
 		return nil, err
 	}
-	r := newResults(o, d, qs, res, started)
+	o := p.opts
+	o.Ask = cfg
+	r := newResults(o, p.d, p.questions, res, started)
 	return r, r.Write(o.OutputDir)
 }
 
