@@ -1,6 +1,7 @@
 package mmlu
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -163,9 +164,8 @@ func findColumns(s *parquet.Schema) (columns, error) {
 	return c, nil
 }
 
-// readShard reads one parquet file's questions. A file parquet-go cannot
-// read (it panics on some corrupt footers) is an error naming the file.
-func readShard(path string) (qs []Question, err error) {
+// readShard reads one parquet file's questions.
+func readShard(path string) ([]Question, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("mmlu: %w", err)
@@ -175,12 +175,22 @@ func readShard(path string) (qs []Question, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("mmlu: %w", err)
 	}
+	return readShardFrom(f, st.Size(), path)
+}
+
+// readShardFrom reads the questions of the parquet file r of size bytes,
+// named path in errors. A file parquet-go cannot read (it panics on some
+// corrupt metadata) is an error naming the file.
+func readShardFrom(r io.ReaderAt, size int64, path string) (qs []Question, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			qs, err = nil, fmt.Errorf("mmlu: %s: not a readable parquet file (the reader panicked: %v)", path, p)
 		}
 	}()
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err := checkFooter(r, size); err != nil {
+		return nil, fmt.Errorf("mmlu: %s: not a readable parquet file: %w", path, err)
+	}
+	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("mmlu: %s: not a readable parquet file: %w", path, err)
 	}
@@ -188,11 +198,18 @@ func readShard(path string) (qs []Question, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("mmlu: %s: %w", path, err)
 	}
-	r := parquet.NewReader(pf)
-	defer r.Close()
+	// Corrupt metadata can claim billions of rows, which the reader would
+	// make up one by one; an MMLU row takes far more than a byte.
+	for i, g := range pf.RowGroups() {
+		if n := g.NumRows(); n < 0 || n > size {
+			return nil, fmt.Errorf("mmlu: %s: row group %d claims %d rows in a %d-byte file (corrupt metadata)", path, i, n, size)
+		}
+	}
+	rows := parquet.NewReader(pf)
+	defer rows.Close()
 	buf := make([]parquet.Row, 256)
 	for {
-		n, err := r.ReadRows(buf)
+		n, err := rows.ReadRows(buf)
 		for _, row := range buf[:n] {
 			q, qerr := cols.question1(row)
 			if qerr != nil {
@@ -207,6 +224,25 @@ func readShard(path string) (qs []Question, err error) {
 			return nil, fmt.Errorf("mmlu: %s row %d: %w", path, len(qs), err)
 		}
 	}
+}
+
+// checkFooter refuses a file whose footer claims more bytes than the file
+// has: parquet-go would allocate what it claims (up to 4 GiB) first.
+func checkFooter(r io.ReaderAt, size int64) error {
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short for parquet", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(tail[4:]) != "PAR1" {
+		return errors.New("no PAR1 magic at its end (not parquet, or cut short)")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("footer length %d exceeds the file's %d bytes (truncated or corrupt file)", n, size)
+	}
+	return nil
 }
 
 // name is the column name of leaf col.

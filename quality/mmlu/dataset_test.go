@@ -1,6 +1,7 @@
 package mmlu
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,4 +136,31 @@ func TestPromptsNeedTheDevSplit(t *testing.T) {
 	if _, err := Prompts(d, d.Test, 3); err == nil || !strings.Contains(err.Error(), "has 2") {
 		t.Errorf("3-shot from 2 dev questions: %v", err)
 	}
+}
+
+// FuzzReadShard: a damaged parquet file is an error naming it, never a
+// panic or a runaway allocation; what reads passes the row checks.
+func FuzzReadShard(f *testing.F) {
+	for _, p := range []string{"testdata/mmlu/all/test-00000-of-00001.parquet", "testdata/mmlu/all/dev-00000-of-00001.parquet"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add(b[:len(b)/2])
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		qs, err := readShardFrom(bytes.NewReader(b), int64(len(b)), "fuzz.parquet")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.parquet") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, q := range qs {
+			if _, ok := subjects[q.Subject]; !ok || q.Answer < 0 || q.Answer > 3 {
+				t.Fatalf("read an invalid question: %+v", q)
+			}
+		}
+	})
 }
