@@ -72,7 +72,8 @@ func startMMLUServer(t *testing.T, reply, failOn string) (*mmluServer, string) {
 func TestEvalMMLU(t *testing.T) {
 	srv, url := startMMLUServer(t, "A", "")
 	out := filepath.Join(t.TempDir(), "mmlu")
-	stdout, err := runCLI(t, "eval", "mmlu", "-d", mmluTestData, "-e", url, "-o", out, "--progress-interval", "0")
+	const secret = "S3cretQ" // a gateway key in the query: sent, never written
+	stdout, err := runCLI(t, "eval", "mmlu", "-d", mmluTestData, "-e", url+"/v1?api_key="+secret, "-o", out, "--progress-interval", "0")
 	if err != nil {
 		t.Fatalf("eval mmlu: %v\n%s", err, stdout)
 	}
@@ -94,9 +95,13 @@ func TestEvalMMLU(t *testing.T) {
 		t.Errorf("requests named models %v, want served-m %d times", srv.models, len(d.Test))
 	}
 	for _, f := range []string{mmlu.SamplesFile, mmlu.ResultsFile, mmlu.ReportFile} {
-		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
-			t.Errorf("%s: %v", f, err)
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil || len(b) == 0 || strings.Contains(string(b), secret) {
+			t.Errorf("%s: %v, or it holds the key", f, err)
 		}
+	}
+	if strings.Contains(stdout, secret) {
+		t.Errorf("the console shows the key:\n%s", stdout)
 	}
 	// A subset of two subjects, and a failed request: exit 1, files written.
 	_, url = startMMLUServer(t, "B", "about sociology")
