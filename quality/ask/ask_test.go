@@ -118,8 +118,19 @@ func TestAskStopsAtTheFailureLimit(t *testing.T) {
 	if !strings.Contains(res.Stopped, "too many failed samples") || notAsked < 190 || res.Failed() != 200 {
 		t.Errorf("stopped %q, %d not asked, %d failed of 200", res.Stopped, notAsked, res.Failed())
 	}
-	if a := res.Answers[0]; !a.Failed || a.Reason != sut.ReasonHTTPStatus || !strings.Contains(a.Error, "500") {
-		t.Errorf("first answer %+v", a)
+	// The first three to fail (whichever they were: two are in flight at
+	// once) failed by their status; the rest were cancelled or not asked.
+	byStatus := 0
+	for _, a := range res.Answers {
+		switch {
+		case a.Reason == sut.ReasonHTTPStatus && strings.Contains(a.Error, "500"):
+			byStatus++
+		case a.Reason != sut.ReasonCanceled && !a.NotAsked:
+			t.Errorf("answer %+v: want a 500, cancelled, or not asked", a)
+		}
+	}
+	if byStatus < 3 {
+		t.Errorf("%d answers failed by their 500, want at least the limit's 3", byStatus)
 	}
 }
 
