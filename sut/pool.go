@@ -80,6 +80,32 @@ type PrefixedBodies interface {
 	Parts(index int) (prefix, rest []byte)
 }
 
+// HeaderBodies is a Bodies that names one HTTP header per sample, sent
+// with every attempt at it: a serving benchmark's session header
+// (X-Session-ID: the conversation) that lets a router keep a conversation
+// on one backend. An empty name sends none.
+type HeaderBodies interface {
+	Bodies
+	Header(index int) (name, value string)
+}
+
+// Tracer is told, from the worker serving a sample, what LoadGen is not:
+// when each attempt is sent, when each streamed event has been decoded,
+// and when the sample is finished, just before it is reported. A serving
+// benchmark (package bench) takes inter-token latencies from it. Calls
+// for one sample come from one goroutine, in that order; they must be
+// quick, for they hold up the worker.
+type Tracer interface {
+	// Sent: an attempt at qs is about to be sent.
+	Sent(qs loadgen.QuerySample)
+	// Event: a streamed event of qs was decoded; output is how many bytes
+	// of output the response has carried so far (an event that carries
+	// none leaves it unchanged).
+	Event(qs loadgen.QuerySample, output int)
+	// Finished: qs is complete, successfully or not.
+	Finished(qs loadgen.QuerySample)
+}
+
 // Config configures a Pool. Zero fields take the defaults stated.
 type Config struct {
 	// Endpoints are base URLs such as http://host:8000 or
@@ -162,6 +188,9 @@ type Config struct {
 	// (never concurrently), from the goroutine that completes the sample;
 	// it must not block for long. A runner writes them to a file.
 	OnFailure func(Failure)
+	// Tracer, if set, is told when each request is sent, each streamed
+	// event arrives and each sample finishes (default: none).
+	Tracer Tracer
 	// Transport, if set, carries every request instead of the pool's own
 	// net/http Transport (see newTransport), e.g. to add TLS roots. A
 	// *http.Transport is cloned, keep-alives off, for retries (see send).
@@ -291,6 +320,7 @@ type event struct {
 type Pool struct {
 	cfg    Config
 	parts  PrefixedBodies // cfg.Bodies when it is one
+	heads  HeaderBodies   // cfg.Bodies when it is one
 	log    *zap.Logger
 	client *http.Client // the keep-alive pool
 	fresh  *http.Client // retries: a new connection every time
@@ -375,9 +405,11 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		cfg.Retries = 0
 	}
 	parts, _ := cfg.Bodies.(PrefixedBodies)
+	heads, _ := cfg.Bodies.(HeaderBodies)
 	p := &Pool{
 		cfg:       cfg,
 		parts:     parts,
+		heads:     heads,
 		log:       cfg.Logger,
 		byReason:  map[string]int64{},
 		retriesBy: map[string]int64{},

@@ -170,7 +170,10 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 		p.release(l, o, wait, msg)
 	}()
 	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
-	resp, tr, err := p.send(ctx, l.ep, prefix, body, fresh)
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Sent(st.qs)
+	}
+	resp, tr, err := p.send(ctx, l.ep, st.qs.Index, prefix, body, fresh)
 	if err != nil {
 		f = netFail(err)
 		if f.reason == ReasonTransport {
@@ -388,6 +391,9 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 		if c := int64(cap(*acc)); !h.growTo(c) {
 			return p.overBudget(c)
 		}
+		if p.cfg.Tracer != nil {
+			p.cfg.Tracer.Event(st.qs, len(*acc))
+		}
 		if ev.First && !st.firstSent {
 			p.firstToken(st, ev.FirstData, ev.FirstTokens)
 		}
@@ -430,6 +436,9 @@ func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 // and none was sent) on failure. buf is handed to the completer.
 func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 	st.finished = true
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Finished(st.qs)
+	}
 	if f != nil {
 		if buf != nil {
 			putBuf(buf)
