@@ -3,6 +3,7 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/openai/openai-go/packages/param"
 
 	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
 
@@ -191,11 +193,20 @@ func appendDirect(dst []byte, model string, messages []openai.ChatCompletionMess
 		return nil, err
 	}
 	b = append(b, ']')
+	return appendParams(b, model, rf, p, stream)
+}
+
+// appendParams appends what follows a body's messages, up to its closing
+// brace: the model, the standard sampling fields, then the extra fields
+// (and response_format rf, already compacted), as json.Marshal of the
+// openai-go request orders them.
+func appendParams(b []byte, model string, rf []byte, p Params, stream bool) ([]byte, error) {
 	if model != "" {
 		b = append(b, `,"model":`...)
 		b = jsonenc.AppendString(b, model)
 	}
-	if b, err = appendStandardParams(b, &p, stream); err != nil {
+	b, err := appendStandardParams(b, &p, stream)
+	if err != nil {
 		return nil, err
 	}
 	if b, err = appendExtraParams(b, &p, rf, stream); err != nil {
@@ -269,7 +280,13 @@ func appendExtraParams(b []byte, p *Params, rf []byte, stream bool) ([]byte, err
 			b = strconv.AppendFloat(b, *v, 'f', -1, 64)
 		}
 	}
+	if p.IgnoreEOS != nil {
+		b = strconv.AppendBool(append(b, `,"ignore_eos":`...), *p.IgnoreEOS)
+	}
 	extra("min_p", p.MinP)
+	if p.MinTokens != nil {
+		b = appendIntField(b, "min_tokens", int64(*p.MinTokens))
+	}
 	extra("repetition_penalty", p.RepetitionPenalty)
 	if rf != nil {
 		b = append(b, `,"response_format":`...)
@@ -294,6 +311,37 @@ func appendKey(b []byte, key string) []byte {
 // appendIntField appends `,"key":v`.
 func appendIntField(b []byte, key string, v int64) []byte {
 	return strconv.AppendInt(appendKey(b, key), v, 10)
+}
+
+// AppendRaw appends a chat body whose messages are given as JSON, each
+// written as it is (a replayed conversation's messages: assistant tool
+// calls, tool results, reasoning_content), followed by tools when
+// non-nil and then the model and parameters as Append writes them. Each
+// message and tools must be one valid JSON value (checked: a malformed
+// one is an error naming it).
+func AppendRaw(dst []byte, model string, messages []json.RawMessage, tools json.RawMessage, params protocol.Params, stream bool) ([]byte, error) {
+	p, err := own(params)
+	if err != nil {
+		return nil, err
+	}
+	b := append(dst, `{"messages":[`...)
+	for i, m := range messages {
+		if !json.Valid(m) {
+			return nil, fmt.Errorf("chat request: message %d is not valid JSON", i)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m...)
+	}
+	b = append(b, ']')
+	if tools != nil {
+		if !json.Valid(tools) {
+			return nil, errors.New("chat request: tools is not valid JSON")
+		}
+		b = append(append(b, `,"tools":`...), tools...)
+	}
+	return appendParams(b, model, nil, *p, stream)
 }
 
 // rfCache keeps the last response_format compacted: every sample of a
