@@ -90,18 +90,21 @@ type HeaderBodies interface {
 }
 
 // Tracer is told, from the worker serving a sample, what LoadGen is not:
-// when each attempt is sent, when each streamed event has been decoded,
-// and when the sample is finished, just before it is reported. A serving
-// benchmark (package bench) takes inter-token latencies from it. Calls
-// for one sample come from one goroutine, in that order; they must be
-// quick, for they hold up the worker.
+// when each attempt is sent, what each streamed event (or the whole
+// non-streamed body) carried and when it was decoded, and when the sample
+// is finished, just before it is reported. A serving benchmark (package
+// bench) takes inter-token latencies and prompt token counts from it.
+// Calls for one sample come from one goroutine, in that order; they must
+// be quick, for they hold up the worker.
 type Tracer interface {
 	// Sent: an attempt at qs is about to be sent.
 	Sent(qs loadgen.QuerySample)
-	// Event: a streamed event of qs was decoded; output is how many bytes
-	// of output the response has carried so far (an event that carries
-	// none leaves it unchanged).
-	Event(qs loadgen.QuerySample, output int)
+	// Received: a streamed event of qs, or its whole non-streamed body,
+	// was decoded. data is the event's payload or the body, valid only
+	// during the call; output is how many bytes of output the response
+	// has carried so far (an event that carries none leaves it
+	// unchanged).
+	Received(qs loadgen.QuerySample, output int, data []byte)
 	// Finished: qs is complete, successfully or not.
 	Finished(qs loadgen.QuerySample)
 }

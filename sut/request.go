@@ -323,6 +323,9 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		putBuf(buf)
 		return emptyAnswer()
 	}
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Received(st.qs, len(*buf), bb.Bytes())
+	}
 	p.complete(st, buf, tokens, nil)
 	return nil
 }
@@ -392,7 +395,7 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 			return p.overBudget(c)
 		}
 		if p.cfg.Tracer != nil {
-			p.cfg.Tracer.Event(st.qs, len(*acc))
+			p.cfg.Tracer.Received(st.qs, len(*acc), data)
 		}
 		if ev.First && !st.firstSent {
 			p.firstToken(st, ev.FirstData, ev.FirstTokens)

@@ -39,8 +39,11 @@ func (r *recTracer) add(qs loadgen.QuerySample, what string) {
 	r.events[qs.Index] = append(r.events[qs.Index], what)
 }
 func (r *recTracer) Sent(qs loadgen.QuerySample) { r.add(qs, "sent") }
-func (r *recTracer) Event(qs loadgen.QuerySample, n int) {
+func (r *recTracer) Received(qs loadgen.QuerySample, n int, data []byte) {
 	r.add(qs, "event")
+	if len(data) == 0 {
+		r.add(qs, "no data")
+	}
 	r.mu.Lock()
 	r.output[qs.Index] = append(r.output[qs.Index], n)
 	r.mu.Unlock()
@@ -54,7 +57,7 @@ func (nopCompleter) FirstTokenComplete([]loadgen.Response) error   { return nil 
 
 // TestTracerAndHeader: the session header of HeaderBodies goes with each
 // request (none when the name is empty), and a Tracer hears sent, each
-// streamed event with the output so far, and finished, in that order.
+// streamed event with its data and the output so far, and finished, in that order.
 func TestTracerAndHeader(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
