@@ -22,8 +22,8 @@ var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"commands", []string{"cmd/", "bench/"}},
-	{"workflows", []string{"tune", "report", "submission", "quality"}},
+	{"commands", []string{"cmd/"}},
+	{"workflows", []string{"tune", "report", "submission", "quality", "bench"}},
 	{"one LoadGen test", []string{"run"}},
 	{"results and the fake endpoint", []string{"results", "fake"}},
 	{"benchmarks", []string{"benchmarks/"}},

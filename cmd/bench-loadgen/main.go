@@ -2,7 +2,7 @@
 // null SUT (it completes every sample inside IssueQuery with an empty
 // response, in one completion call per query) runs in LoadGen's Server
 // scenario once in Go through the bridge and once as the C++ program
-// bench/loadgen/cpp/null_sut.cc, both linked against the same
+// cmd/bench-loadgen/cpp/null_sut.cc, both linked against the same
 // libmlperf_loadgen.a. For each it searches the highest target QPS that
 // LoadGen still reports VALID (doubling, then bisecting) and prints both and
 // their ratio. Run it with `make bench-loadgen`; it is a benchmark, not a

@@ -1,7 +1,7 @@
 // null_sut.cc: the C++ baseline for `make bench-loadgen`. A SUT that
 // completes every sample inside IssueQuery with an empty response, run in
 // LoadGen's Server scenario with the settings given on the command line.
-// The Go driver (bench/loadgen) runs the same SUT through mlperf-go's cgo
+// The Go driver (cmd/bench-loadgen) runs the same SUT through mlperf-go's cgo
 // bridge against the same libmlperf_loadgen.a and compares the two.
 //
 // usage: loadgen_null_sut_cpp <outdir> <target_qps> <min_duration_ms>
