@@ -318,7 +318,10 @@ func appendIntField(b []byte, key string, v int64) []byte {
 // calls, tool results, reasoning_content), followed by tools when
 // non-nil and then the model and parameters as Append writes them. Each
 // message and tools must be one valid JSON value (checked: a malformed
-// one is an error naming it).
+// one is an error naming it). The body is `{"messages":[`, the messages
+// joined by commas, and `]` followed by the rest, so a client may keep
+// the messages of a conversation's earlier turns written once and join
+// them with the rest of a body AppendRaw wrote.
 func AppendRaw(dst []byte, model string, messages []json.RawMessage, tools json.RawMessage, params protocol.Params, stream bool) ([]byte, error) {
 	p, err := own(params)
 	if err != nil {
