@@ -168,7 +168,8 @@ type Server struct {
 	inFlight   atomic.Int64
 	maxFlight  atomic.Int64
 
-	bufPool sync.Pool
+	bufPool  sync.Pool
+	bodyPool sync.Pool // request bodies, reused once parsed
 
 	// decoding holds a token for each request body being decoded: at most
 	// half the CPUs decode at once (see decodeBody).
@@ -251,6 +252,7 @@ func New(cfg Config) (*Server, error) {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}
 	s.bufPool.New = func() any { b := make([]byte, 0, 4096); return &b }
+	s.bodyPool.New = func() any { b := make([]byte, 0, 4096); return &b }
 	s.decoding = make(chan struct{}, max(runtime.GOMAXPROCS(0)/2, 1))
 
 	type route struct {
@@ -485,7 +487,10 @@ func (s *Server) putBuf(b *[]byte) {
 // detector); hundreds decoding together in a test that runs the harness
 // in the same process left its goroutines no CPU, so its dials timed out.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(body []byte) error) bool {
-	body, err := io.ReadAll(r.Body)
+	bp := s.getBody(r.ContentLength)
+	defer s.bodyPool.Put(bp)
+	body, err := readAll((*bp)[:0], r.Body)
+	*bp = body[:0]
 	if err != nil {
 		err = fmt.Errorf("reading request body: %w", err)
 	} else {
@@ -502,6 +507,35 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(b
 		return false
 	}
 	return true
+}
+
+// getBody returns a pooled buffer for a request body of n bytes (-1:
+// unknown). The protocols' request parsers copy what they keep, so the
+// buffer goes back to the pool once the body is parsed.
+func (s *Server) getBody(n int64) *[]byte {
+	bp := s.bodyPool.Get().(*[]byte)
+	if n > 0 && int64(cap(*bp)) < n+1 && n < 1<<30 {
+		*bp = make([]byte, 0, n+1)
+	}
+	return bp
+}
+
+// readAll is io.ReadAll into dst's spare capacity, growing it only when
+// the body is longer than expected.
+func readAll(dst []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
 }
 
 // nextID returns a fresh request-ID suffix source.
