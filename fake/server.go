@@ -106,6 +106,25 @@ type Config struct {
 	// the benchmark's answer format (benchmark.Benchmark.FakeDefaultAnswer).
 	// Default FallbackAnswer.
 	DefaultAnswer string
+	// PrefillPerToken is the time each prompt token not found in the
+	// prefix cache adds to the time to first token, so longer prompts are
+	// slower and hold their slot longer, as a real engine's prefill does.
+	// Chat prompts are counted as the fake estimates them (Reply's
+	// PromptTokens). Default 0.
+	PrefillPerToken time.Duration
+	// PrefixCache makes the fake remember, by hash, every chat prefix it
+	// has seen (message by message, each answer included as the
+	// assistant message a client would send back), so a later request
+	// that repeats one, the next turn of a conversation, pays prefill
+	// only for what is new, as an engine with prefix caching does
+	// (vLLM's --enable-prefix-caching). Default false: every prompt token
+	// is prefilled.
+	PrefixCache bool
+	// OnRequest, if set, is called with what each generation request
+	// asked and how the fake answers it, before generation; tests check
+	// what a client sent through it. It must be quick and safe for
+	// concurrent use.
+	OnRequest func(RequestInfo)
 	// KeepAlive is how long the server keeps an idle keep-alive connection
 	// open (http.Server.IdleTimeout) before closing it, as uvicorn closes
 	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
@@ -123,6 +142,21 @@ type Config struct {
 	Logger *zap.Logger
 }
 
+// RequestInfo is one generation request as the fake read and answers it.
+type RequestInfo struct {
+	// Path is the request path; Session the X-Session-ID header ("" when
+	// absent).
+	Path, Session string
+	// Ask is what the request asked for (valid during the call only).
+	Ask *protocol.Ask
+	// Tokens is the length of each answer; Finish why it ends.
+	Tokens int
+	Finish string
+	// PromptTokens is the fake's estimate of the prompt, CachedTokens the
+	// part of it found in the prefix cache (Config.PrefixCache).
+	PromptTokens, CachedTokens int
+}
+
 // Stats is a snapshot of what a Server has served.
 type Stats struct {
 	// Requests counts requests by path ("/v1/chat/completions", "/generate",
@@ -135,6 +169,10 @@ type Stats struct {
 	// MaxInFlight is the most generation requests in the server at once,
 	// queued ones included.
 	MaxInFlight int
+	// Images counts the image parts of the chat requests read.
+	Images uint64
+	// CachedTokens counts prompt tokens found in the prefix cache.
+	CachedTokens uint64
 }
 
 // Server is the fake endpoint. It is an http.Handler; Start serves it on a
@@ -176,6 +214,9 @@ type Server struct {
 	decoding chan struct{}
 
 	metrics engineMetrics
+
+	images, cached atomic.Uint64
+	prefix         prefixCache
 }
 
 // New validates cfg, fills its defaults and builds the server.
@@ -196,8 +237,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = zap.NewNop()
 	}
 	var errs []error
-	if cfg.TTFT < 0 || cfg.TPOT < 0 {
-		errs = append(errs, fmt.Errorf("TTFT %v and TPOT %v must not be negative", cfg.TTFT, cfg.TPOT))
+	if cfg.TTFT < 0 || cfg.TPOT < 0 || cfg.PrefillPerToken < 0 {
+		errs = append(errs, fmt.Errorf("TTFT %v, TPOT %v and prefill per token %v must not be negative", cfg.TTFT, cfg.TPOT, cfg.PrefillPerToken))
 	}
 	if cfg.OutputTokens < 0 {
 		errs = append(errs, fmt.Errorf("output tokens %d must be positive", cfg.OutputTokens))
@@ -397,6 +438,8 @@ func (s *Server) Stats() Stats {
 		Faults:        make(map[string]uint64),
 		MaxConcurrent: int(s.maxActive.Load()),
 		MaxInFlight:   int(s.maxFlight.Load()),
+		Images:        s.images.Load(),
+		CachedTokens:  s.cached.Load(),
 	}
 	for i, p := range s.paths {
 		if n := s.reqCounts[i].Load(); n > 0 {
@@ -458,14 +501,6 @@ func (s *Server) sleepUntil(ctx context.Context, t time.Time) bool {
 		return false
 	}
 }
-
-// due is when token i (0-based) is ready for a request that took
-// its slot at start: start + TTFT + i*TPOT.
-func (s *Server) due(start time.Time, i int) time.Time {
-	return start.Add(s.cfg.TTFT + time.Duration(i)*s.cfg.TPOT)
-}
-
-func (s *Server) zeroLatency() bool { return s.cfg.TTFT == 0 && s.cfg.TPOT == 0 }
 
 func (s *Server) getBuf() *[]byte { return s.bufPool.Get().(*[]byte) }
 
