@@ -34,7 +34,7 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 		rep := s.reply(ask, fault)
 		prefill := rep.PromptTokens
 		if ask.Messages != nil {
-			cached := s.prefixLookup(ask.Messages, rep)
+			cached := min(s.prefixLookup(ask.Messages, rep), rep.PromptTokens)
 			prefill -= cached
 			if s.cfg.OnRequest != nil {
 				s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,

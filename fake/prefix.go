@@ -58,13 +58,15 @@ func (s *Server) prefixLookup(msgs []protocol.Message, rep *protocol.Reply) int 
 	// The answer as the next turn carries it.
 	h.WriteString("assistant")
 	h.WriteByte(0)
+	answerBytes := 0
 	if o, ok := rep.Outputs[0].(*textOutput); ok {
-		o.writeText(&h, rep.Tokens)
+		answerBytes = o.writeText(&h, rep.Tokens)
 	}
 	h.WriteByte(0)
 	writeUint(&h, 0)
 	writeUint(&h, 0)
-	hashes[len(msgs)], tokens[len(msgs)] = h.Sum64(), sum+rep.Tokens
+	// Counted as the next turn will count it: as the text of a message.
+	hashes[len(msgs)], tokens[len(msgs)] = h.Sum64(), sum+(answerBytes+3)/4
 	cached := 0
 	c.mu.Lock()
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -93,16 +95,17 @@ func writeUint(h *maphash.Hash, v uint64) {
 }
 
 // writeText writes the text of the answer's first n pieces, unescaped,
-// as a client reassembles it (the cycle of AppendText past its end).
-func (o *textOutput) writeText(h *maphash.Hash, n int) {
+// as a client reassembles it (the cycle of AppendText past its end), and
+// returns its length in bytes.
+func (o *textOutput) writeText(h *maphash.Hash, n int) int {
 	a := o.a
 	c := min(o.n, a.pieces())
-	if c == 0 {
-		return
-	}
-	for n > 0 {
+	written := 0
+	for c > 0 && n > 0 {
 		k := min(n, c)
 		h.WriteString(a.text[:a.ends[k-1]])
+		written += a.ends[k-1]
 		n -= k
 	}
+	return written
 }

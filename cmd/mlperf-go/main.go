@@ -82,6 +82,7 @@ func newApp() *cli.App {
 			evaluateCommand(),
 			evalCommand(),
 			fakeEndpointCommand(),
+			benchCommand(),
 			datasetCommand(),
 			submissionCommand(),
 			reportCommand(),
