@@ -10,6 +10,7 @@
 #   make lint-docker     only the Dockerfile lint (hadolint)
 #   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen
 #   make bench-loadgen   Go vs C++ null-SUT Server benchmark through the same LoadGen
+#   make bench-serving   mlperf-go bench vs GuideLLM (and run): rate and client CPU per request
 #   make clean           remove build/ (keeps the downloaded sdist in third_party/)
 #
 # LOADGEN_VERSION=<v> picks a pinned release (third_party/*.sha256);
@@ -34,7 +35,7 @@ BUILD := build
 CMAKE_ARGS := -DCMAKE_BUILD_TYPE=Release -DLOADGEN_VERSION=$(LOADGEN_VERSION) -DLOADGEN_SRC=$(LOADGEN_SRC)
 BUILD_TARGET = $(CMAKE) --build $(BUILD) -j $(JOBS) --target
 
-.PHONY: all tools static test test-static lint-docker demo bench bench-loadgen clean FORCE
+.PHONY: all tools static test test-static lint-docker demo bench bench-loadgen bench-serving clean FORCE
 
 all: $(BUILD)/.configured
 	$(BUILD_TARGET) all
@@ -85,6 +86,9 @@ bench: $(BUILD)/.configured
 
 bench-loadgen: $(BUILD)/.configured
 	BENCH_FLAGS='$(BENCH_FLAGS)' $(BUILD_TARGET) bench_loadgen
+
+bench-serving: $(BUILD)/.configured
+	$(BUILD_TARGET) bench_serving
 
 clean:
 	rm -rf $(BUILD)
