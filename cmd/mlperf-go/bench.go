@@ -45,7 +45,7 @@ otherwise synthetic requests (--input-len, --images, --image-size). Lengths and 
 DashInfer's ranges: uniform in [mean - range/2, mean + range/2].
 
 Writes results.json, requests-<target>-<load>.jsonl and report.html into --out.
-'mlperf-go bench compare DIR|results.json ...' prints the table over saved runs.`,
+'mlperf-go bench compare [--html DIR] DIR|results.json ...' prints the table over saved runs.`,
 		Flags:       benchFlags(),
 		Action:      benchAction,
 		Subcommands: []*cli.Command{benchCompareCommand()},
