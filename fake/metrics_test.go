@@ -71,7 +71,7 @@ func metricValue(t *testing.T, fams map[string]*dto.MetricFamily, name, modelNam
 func TestMetrics(t *testing.T) {
 	const modelName = `org/m"odel\1`
 	const n = 4
-	s, url := start(t, Config{Model: modelName, TTFT: 400 * time.Millisecond, MaxConcurrency: 2, OutputTokens: n, PrefixCaching: true})
+	s, url := start(t, Config{Model: modelName, TTFT: 400 * time.Millisecond, MaxConcurrency: 2, OutputTokens: n, PrefixCache: true})
 	fams := scrape(t, url)
 	for name := range fams {
 		if !strings.HasPrefix(name, "vllm:") && !strings.HasPrefix(name, "sglang:") {
@@ -144,7 +144,7 @@ func TestMetrics(t *testing.T) {
 // TestMetricsCountsEveryAnswer: non-streamed, batched and chat answers
 // all count their tokens.
 func TestMetricsCountsEveryAnswer(t *testing.T) {
-	_, url := start(t, Config{OutputTokens: 3, PrefixCaching: true})
+	_, url := start(t, Config{OutputTokens: 3, PrefixCache: true})
 	for _, r := range []struct{ path, body string }{
 		{"/v1/completions", `{"prompt":[[1,2],[1,2,3]],"max_tokens":10}`},                              // 2 answers of 3; 5 prompt tokens, 2 hits
 		{"/generate", `{"input_ids":[9]}`},                                                             // 3; 1 prompt token, no hit

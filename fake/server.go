@@ -117,8 +117,12 @@ type Config struct {
 	// assistant message a client would send back), so a later request
 	// that repeats one, the next turn of a conversation, pays prefill
 	// only for what is new, as an engine with prefix caching does
-	// (vLLM's --enable-prefix-caching). Default false: every prompt token
-	// is prefilled.
+	// (vLLM's --enable-prefix-caching), and /metrics reports prefix-cache
+	// hits (token prompts are matched against the previous one). Default
+	// false, as the MLPerf rules require of a real engine (vLLM
+	// --no-enable-prefix-caching, SGLang --disable-radix-cache): every
+	// prompt token is prefilled, and /metrics reports lookups but no
+	// hits, so the report's prefix-cache warning stays for real hits.
 	PrefixCache bool
 	// OnRequest, if set, is called with what each generation request
 	// asked and how the fake answers it, before generation; tests check
@@ -130,13 +134,6 @@ type Config struct {
 	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
 	// Default 0: idle connections stay open.
 	KeepAlive time.Duration
-	// PrefixCaching makes /metrics report prefix-cache hits, as an engine
-	// with its prefix cache on would (the fake matches each token prompt
-	// against the previous one). Default false: the MLPerf rules require
-	// the cache off (vLLM --no-enable-prefix-caching, SGLang
-	// --disable-radix-cache), and such an engine reports queries but no
-	// hits, so the report's prefix-cache warning stays for real hits.
-	PrefixCaching bool
 	// Logger receives request failures and injected faults at debug level.
 	// Default zap.NewNop().
 	Logger *zap.Logger

@@ -40,7 +40,7 @@ func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens, prefill
 		return g, false
 	}
 	g.start = time.Now()
-	if !s.cfg.PrefixCaching {
+	if !s.cfg.PrefixCache {
 		prompts = nil // queried, never hit: the cache is off
 	}
 	s.metrics.admit(promptTokens, prompts)
