@@ -121,6 +121,12 @@ func encodeGeneric(model string, messages []openai.ChatCompletionMessageParamUni
 	if p.RepetitionPenalty != nil {
 		extra["repetition_penalty"] = *p.RepetitionPenalty
 	}
+	if p.IgnoreEOS != nil {
+		extra["ignore_eos"] = *p.IgnoreEOS
+	}
+	if p.MinTokens != nil {
+		extra["min_tokens"] = *p.MinTokens
+	}
 	if responseFormat != nil {
 		if !json.Valid(responseFormat) {
 			return nil, fmt.Errorf("chat request: response_format is not valid JSON")
