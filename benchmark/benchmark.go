@@ -170,6 +170,10 @@ type Variant struct {
 	// Downloads replace the benchmark's when set (a variant with a dataset
 	// of its own).
 	Downloads map[string][]download.Pin
+	// Rounds replace the benchmark's when set: a variant the checker
+	// treats as a model of its own (llama3.1-8b-edge has its own
+	// scenarios, sample counts, accuracy targets and no TEST06).
+	Rounds map[string]*Rules
 }
 
 // Setting is one user.conf key a round requires that LoadGen's built-in
@@ -508,6 +512,10 @@ func (b Benchmark) withVariant(v *Variant) Benchmark {
 	if v.Downloads != nil {
 		b.Downloads = v.Downloads
 	}
+	if v.Rounds != nil {
+		b.Rounds = v.Rounds
+		b.Compliance = takenCompliance(b.Compliance, v.Rounds)
+	}
 	if v.SubmissionDir != "" {
 		b.SubmissionDir = v.SubmissionDir
 	}
@@ -521,6 +529,20 @@ func (b Benchmark) withVariant(v *Variant) Benchmark {
 		b.Description = v.Description
 	}
 	return b
+}
+
+// takenCompliance keeps the compliance tests some round's rules list: a
+// variant with rules of its own takes only the tests they name.
+func takenCompliance(all map[string]Compliance, rounds map[string]*Rules) map[string]Compliance {
+	taken := map[string]Compliance{}
+	for name, c := range all {
+		for _, r := range rounds {
+			if slices.Contains(r.Compliance, name) {
+				taken[name] = c
+			}
+		}
+	}
+	return taken
 }
 
 // Names lists the registered benchmarks' LoadGen names with their

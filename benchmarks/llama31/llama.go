@@ -73,7 +73,7 @@ func init() {
 			{Name: InteractiveName, Interactive: true},
 			{Name: EdgeName, SubmissionDir: EdgeSubmissionDir, DatasetSize: EdgeSamples, AccuracySize: EdgeSamples,
 				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions",
-				Downloads:   edgeDownloads},
+				Downloads:   edgeDownloads, Rounds: map[string]*benchmark.Rules{"v6.0": edgeRules(), "v6.1": edgeRules()}},
 		},
 		API:            openaicompletions.Protocol,
 		Model:          "meta-llama/Llama-3.1-8B-Instruct",
