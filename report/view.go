@@ -61,6 +61,9 @@ var statusClass = map[string]string{
 	results.StatusFailed:     "bad",
 	results.StatusAborted:    "bad",
 	results.StatusIncomplete: "bad",
+	results.StatusPass:       "ok",
+	results.StatusFail:       "bad",
+	results.StatusUnverified: "bad",
 }
 
 // newView lays a run out for the report: the headline cards, the charts
@@ -135,6 +138,9 @@ func cards(r *results.Results) []card {
 		}
 		cs = append(cs, card{"Accuracy run", verdict, "", p.Dir})
 	}
+	if c := r.Compliance; c != nil {
+		cs = append(cs, card{c.Test, c.Verdict(), "", complianceNote(c)})
+	}
 	if s := r.Samples; s != nil {
 		cs = append(cs, card{"Failed samples", fmt.Sprintf("%d", s.Failed), "", fmt.Sprintf("of %d completed", s.Completed)})
 	}
@@ -150,6 +156,19 @@ func accuracyNote(a *record.Accuracy) string {
 	var parts []string
 	for _, m := range a.Metrics {
 		parts = append(parts, m.Name+" "+orDashStr(m.Value))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// complianceNote is a compliance verdict's checks in one line ("EOS check
+// True · Min check True"), or why it was not verified.
+func complianceNote(c *record.Compliance) string {
+	if c.Error != "" {
+		return c.Error
+	}
+	var parts []string
+	for _, k := range c.Checks {
+		parts = append(parts, k.Name+" "+k.Result)
 	}
 	return strings.Join(parts, " · ")
 }

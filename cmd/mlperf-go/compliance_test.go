@@ -166,6 +166,15 @@ func TestComplianceVerdicts(t *testing.T) {
 			if v == "INVALID" && len(res.Outcome.LoadGenReasons) == 0 {
 				t.Errorf("LoadGen's INVALID without its reasons in loadgen_reasons: %+v", res.Outcome)
 			}
+			// The report shows the verdict as its status and as a card.
+			page, err := os.ReadFile(filepath.Join(r.dir, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(page), `<div class="label">`+tc.test+`</div><div class="value">PASS</div>`) ||
+				!strings.Contains(string(page), `<span id="status" class="badge ok">PASS</span>`) {
+				t.Errorf("report.html shows no %s PASS card or ok status:\n%s", tc.test, string(page[:min(len(page), 4000)]))
+			}
 			info := readRecord(t, r.dir)
 			if info.Outcome != record.Valid || info.Compliance == nil || !info.Compliance.Pass {
 				t.Errorf("run record: outcome %q, compliance %+v", info.Outcome, info.Compliance)
@@ -311,7 +320,7 @@ func TestComplianceRunsFolder(t *testing.T) {
 		t.Errorf("the compliance run went among the performance runs")
 	}
 	index, err := os.ReadFile(filepath.Join(runs, "index.md"))
-	if err != nil || !regexp.MustCompile(`Offline-TEST06/[0-9TZ]+/report\.md\) \| llama3_1-8b \| Offline \| PerformanceOnly \| PASS \|`).Match(index) {
+	if err != nil || !regexp.MustCompile(`Offline-TEST06/[0-9TZ]+/report\.md\) \| [0-9-]+ [0-9:]+ \| llama3_1-8b \| Offline \| PerformanceOnly \| PASS \|`).Match(index) {
 		t.Errorf("the runs index does not list the run as PASS (%v):\n%s", err, index)
 	}
 }
