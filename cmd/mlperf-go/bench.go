@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/mlperf-go/mlperf-go/bench"
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
@@ -133,7 +133,7 @@ func benchAction(c *cli.Context) error {
 		return err
 	}
 	if o.ProgressInterval > 0 {
-		o.Progress, o.ProgressTTY = os.Stderr, term.IsTerminal(int(os.Stderr.Fd()))
+		o.Progress, o.ProgressTTY = os.Stderr, progress.IsTerminal(os.Stderr)
 	}
 	out := c.String("out")
 	if out == "" {

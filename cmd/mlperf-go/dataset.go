@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/download"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -170,20 +170,25 @@ func downloadAction(c *cli.Context) error {
 	dir := c.String("out")
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	progress := &download.Progress{}
+	fetched := &download.Progress{}
 	o := download.Options{
 		HF: download.ReadHFEnv(os.Getenv), StorageURL: c.String("storage-url"), Jobs: c.Int("jobs"),
-		Offline: c.Bool("offline"), Progress: progress, UserAgent: "mlperf-go/" + buildinfo.Version,
+		Offline: c.Bool("offline"), Progress: fetched, UserAgent: "mlperf-go/" + buildinfo.Version,
 		OnRetry: func(what string, err error, wait time.Duration) {
 			clear := ""
-			if isTTY(c.App.ErrWriter) {
+			if progress.IsTerminal(c.App.ErrWriter) {
 				clear = "\r\x1b[K" // over the progress line, which the next redraw restores
 			}
 			fmt.Fprintf(c.App.ErrWriter, "%sretrying %s in %s: %v\n", clear, what, wait.Round(100*time.Millisecond), err)
 		},
 	}
 	start := time.Now()
-	stopBar := startDownloadBar(c.App.ErrWriter, progress)
+	stopBar := progress.Show(c.App.ErrWriter, 0, func() string {
+		if s := fetched.Snapshot(); s.Files > 0 {
+			return renderDownloadBar(s)
+		}
+		return "" // nothing started yet
+	})
 	res, err := download.Fetch(ctx, dir, req, o)
 	stopBar(err == nil && len(res.Fetched) > 0)
 	if err != nil {
@@ -246,76 +251,15 @@ func verifyDownload(w io.Writer, dir string, m *download.Manifest, req download.
 	return nil
 }
 
-// startDownloadBar draws one progress line for all the parallel transfers:
-// redrawn in place on a terminal, a plain line every 10 s otherwise (as
-// run's progress does). stop(final) leaves the last state on its line when
-// final.
-func startDownloadBar(w io.Writer, p *download.Progress) (stop func(final bool)) {
-	every, tty := 10*time.Second, isTTY(w)
-	if tty {
-		every = 500 * time.Millisecond
-	}
-	done, finished := make(chan bool), make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case final := <-done:
-				if final && tty {
-					fmt.Fprintf(w, "\r%s\x1b[K\n", renderDownloadBar(p.Snapshot()))
-				} else if tty {
-					fmt.Fprint(w, "\r\x1b[K")
-				}
-				return
-			case <-t.C:
-				if s := p.Snapshot(); s.Files > 0 {
-					if tty {
-						fmt.Fprintf(w, "\r%s\x1b[K", renderDownloadBar(s))
-					} else {
-						fmt.Fprintln(w, renderDownloadBar(s))
-					}
-				}
-			}
-		}
-	}()
-	return func(final bool) { done <- final; <-finished }
-}
-
-// isTTY reports whether w is a terminal, where a redrawn line beats a
-// stream of lines.
-func isTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
 // renderDownloadBar is the progress line, e.g.
 //
 //	[=========>              ] 3.8 GiB/9.5 GiB  40.1%  48.3 MiB/s  ETA 2m1s  7/22 files
 func renderDownloadBar(s download.Snapshot) string {
-	const width = 24
 	var b strings.Builder
 	rate := s.Rate()
-	if s.Total > 0 && s.Done <= s.Total {
-		frac := float64(s.Done) / float64(s.Total)
-		filled := int(frac * width)
-		b.WriteByte('[')
-		for i := range width {
-			switch {
-			case i < filled:
-				b.WriteByte('=')
-			case i == filled && s.Done < s.Total:
-				b.WriteByte('>')
-			default:
-				b.WriteByte(' ')
-			}
-		}
-		eta := "?"
-		if rate > 0 {
-			eta = (time.Duration(float64(s.Total-s.Done)/rate) * time.Second).Round(time.Second).String()
-		}
-		fmt.Fprintf(&b, "] %s/%s %5.1f%%  %s/s  ETA %s", download.FormatBytes(s.Done), download.FormatBytes(s.Total), 100*frac, download.FormatBytes(int64(rate)), eta)
+	if bar := progress.Bar(s.Done, s.Total); bar != "" {
+		fmt.Fprintf(&b, "%s %s/%s %5.1f%%  %s/s  ETA %s", bar, download.FormatBytes(s.Done), download.FormatBytes(s.Total),
+			100*float64(s.Done)/float64(s.Total), download.FormatBytes(int64(rate)), progress.ETA(s.Total-s.Done, rate))
 	} else {
 		fmt.Fprintf(&b, "%s  %s/s", download.FormatBytes(s.Done), download.FormatBytes(int64(rate)))
 	}
