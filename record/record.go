@@ -287,6 +287,23 @@ type AccuracyMetric struct {
 	Pass  bool   `json:"pass"`
 }
 
+// Range is the metric's passing range as the tables print it: ">= 38.39",
+// ">= 7350879.6, <= 8984408.4".
+func (m AccuracyMetric) Range() string {
+	if m.Upper != "" {
+		return ">= " + m.Bound + ", <= " + m.Upper
+	}
+	return ">= " + m.Bound
+}
+
+// Verdict is "PASS" or "FAIL".
+func (m AccuracyMetric) Verdict() string {
+	if m.Pass {
+		return "PASS"
+	}
+	return "FAIL"
+}
+
 // Verdict is "PASS" or "FAIL".
 func (a *Accuracy) Verdict() string {
 	if a.Pass {

@@ -52,15 +52,7 @@ func mdAccuracy(b *strings.Builder, a *record.Accuracy) {
 	}
 	fmt.Fprintf(b, "\n## Accuracy — %s\n\naccuracy.txt judged with the %s submission checker's rules for the %s scenario.\n\n| metric | value | bound | verdict |\n|---|---|---|---|\n", a.Verdict(), a.Round, a.Scenario)
 	for _, m := range a.Metrics {
-		bound := ">= " + m.Bound
-		if m.Upper != "" {
-			bound += ", <= " + m.Upper
-		}
-		verdict := "FAIL"
-		if m.Pass {
-			verdict = "PASS"
-		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", m.Name, orDashStr(m.Value), bound, verdict)
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", m.Name, orDashStr(m.Value), m.Range(), m.Verdict())
 	}
 	for _, p := range a.Problems {
 		fmt.Fprintf(b, "\n- %s", mdCell(p))

@@ -148,15 +148,7 @@ func printVerdict(c *cli.Context, v *record.Accuracy) {
 	fmt.Fprintf(w, "\nAccuracy (%s rules, %s):\n", v.Round, v.Scenario)
 	fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", "metric", "value", "bound", "verdict")
 	for _, m := range v.Metrics {
-		bound := ">= " + m.Bound
-		if m.Upper != "" {
-			bound += ", <= " + m.Upper
-		}
-		verdict := "FAIL"
-		if m.Pass {
-			verdict = "PASS"
-		}
-		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), bound, verdict)
+		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), m.Range(), m.Verdict())
 	}
 	for _, p := range v.Problems {
 		fmt.Fprintf(w, "  %s\n", p)
