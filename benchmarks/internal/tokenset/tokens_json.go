@@ -92,8 +92,8 @@ func (a *tokenAssembler) addRecord(where string, rec map[string]json.RawMessage)
 		if a.d.column != "" {
 			want = strconv.Quote(a.d.column)
 		}
-		return fmt.Errorf("%s: %s has no %s field with the prompt token IDs (its fields: %s)",
-			a.path, where, want, fieldList(rec))
+		return fmt.Errorf("%s: %s has no %s field with the prompt token IDs (its fields: %s)%s",
+			a.path, where, want, fieldList(rec), a.spec.noTokensHelp())
 	}
 	if err := a.addTokenJSON(where, raw); err != nil {
 		return err
@@ -101,10 +101,13 @@ func (a *tokenAssembler) addRecord(where string, rec map[string]json.RawMessage)
 	if err := a.endTokens(where); err != nil {
 		return err
 	}
-	ref := scalarText(rec[a.spec.refCol])
-	var ds string
-	if a.spec.metaCol != "" {
-		ds = scalarText(rec[a.spec.metaCol])
+	has := func(c string) bool { _, ok := rec[c]; return ok }
+	var ref, ds string
+	if c := a.refField(has); c != "" {
+		ref = scalarText(rec[c])
+	}
+	if c := a.metaField(has); c != "" {
+		ds = scalarText(rec[c])
 	}
 	a.addMeta(ref, ds)
 	return nil
@@ -243,8 +246,8 @@ func readJSONColumns(a *tokenAssembler, columns map[string]*jsonColumn, keys []s
 		}
 	}
 	if tokCol == nil {
-		return fmt.Errorf("%s: no %s column with the prompt token IDs (top-level keys: %s)",
-			a.path, a.spec.tokenColsText(), quoteList(keys))
+		return fmt.Errorf("%s: no %s column with the prompt token IDs (top-level keys: %s)%s",
+			a.path, a.spec.tokenColsText(), quoteList(keys), a.spec.noTokensHelp())
 	}
 	lookup := func(name string) map[string]json.RawMessage {
 		col := columns[name]
@@ -257,11 +260,9 @@ func readJSONColumns(a *tokenAssembler, columns map[string]*jsonColumn, keys []s
 		}
 		return m
 	}
-	refs := lookup(a.spec.refCol)
-	var metas map[string]json.RawMessage
-	if a.spec.metaCol != "" {
-		metas = lookup(a.spec.metaCol)
-	}
+	has := func(c string) bool { _, ok := columns[c]; return ok }
+	refs := lookup(a.refField(has))
+	metas := lookup(a.metaField(has))
 	for i, label := range tokCol.labels {
 		where := fmt.Sprintf("record %d (index %q)", i, label)
 		if err := a.addTokenJSON(where, tokCol.raws[i]); err != nil {
@@ -293,13 +294,14 @@ func readJSONSplit(a *tokenAssembler, split map[string]json.RawMessage) error {
 		}
 	}
 	if tokPos < 0 {
-		return fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)", a.path, a.spec.tokenColsText(), quoteList(cols))
+		return fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)%s", a.path, a.spec.tokenColsText(), quoteList(cols), a.spec.noTokensHelp())
 	}
+	has := func(c string) bool { _, ok := pos[c]; return ok }
 	refPos, metaPos := -1, -1
-	if p, ok := pos[a.spec.refCol]; ok {
+	if p, ok := pos[a.refField(has)]; ok {
 		refPos = p
 	}
-	if p, ok := pos[a.spec.metaCol]; ok && a.spec.metaCol != "" {
+	if p, ok := pos[a.metaField(has)]; ok {
 		metaPos = p
 	}
 	var rows []json.RawMessage

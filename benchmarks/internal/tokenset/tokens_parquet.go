@@ -104,7 +104,7 @@ func tokenLeaf(a *tokenAssembler, leaves map[string][]parquet.LeafColumn, top []
 		}
 	}
 	if a.d.column == "" {
-		return parquet.LeafColumn{}, fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)", a.path, a.spec.tokenColsText(), quoteList(top))
+		return parquet.LeafColumn{}, fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)%s", a.path, a.spec.tokenColsText(), quoteList(top), a.spec.noTokensHelp())
 	}
 	tl := leaves[a.d.column]
 	if len(tl) != 1 || tl[0].MaxRepetitionLevel != 1 {
@@ -121,8 +121,9 @@ func tokenLeaf(a *tokenAssembler, leaves map[string][]parquet.LeafColumn, top []
 // checkReadPages vets (checkPages) the pages of the leaf columns the
 // reader decodes: the token column, the reference and the dataset columns.
 func checkReadPages(r io.ReaderAt, size int64, f *parquet.File, a *tokenAssembler, leaves map[string][]parquet.LeafColumn, tok parquet.LeafColumn) error {
+	has := func(c string) bool { _, ok := leaves[c]; return ok }
 	cols := []int{tok.ColumnIndex}
-	for _, name := range []string{a.spec.refCol, a.spec.metaCol} {
+	for _, name := range []string{a.refField(has), a.metaField(has)} {
 		if ls, ok := leaves[name]; ok && name != "" {
 			for _, l := range ls {
 				cols = append(cols, l.ColumnIndex)
@@ -191,15 +192,14 @@ func readTokenColumn(f *parquet.File, a *tokenAssembler, tok parquet.LeafColumn)
 // readMetaColumns adds each row's reference text and dataset name ("" for
 // a column the file lacks).
 func readMetaColumns(f *parquet.File, a *tokenAssembler, leaves map[string][]parquet.LeafColumn, rows int) error {
-	refs, err := stringColumn(f, a.path, leaves, a.spec.refCol, rows)
+	has := func(c string) bool { _, ok := leaves[c]; return ok }
+	refs, err := stringColumn(f, a.path, leaves, a.refField(has), rows)
 	if err != nil {
 		return err
 	}
-	var metas []string
-	if a.spec.metaCol != "" {
-		if metas, err = stringColumn(f, a.path, leaves, a.spec.metaCol, rows); err != nil {
-			return err
-		}
+	metas, err := stringColumn(f, a.path, leaves, a.metaField(has), rows)
+	if err != nil {
+		return err
 	}
 	for i := 0; i < rows; i++ {
 		var ref, ds string
