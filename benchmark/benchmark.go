@@ -271,6 +271,12 @@ type EvalOptions struct {
 	// Python is the interpreter generated code and reference-only steps run
 	// under ("": python3 on PATH).
 	Python string
+	// PRM800K is the folder holding PRM800K's grading/grader.py (the
+	// prm800k folder of an openai/prm800k checkout, deepseek-r1's
+	// submodules/prm800k/prm800k). MATH-500 answers whose grade depends on
+	// sympy or pylatexenc are graded by its grade_answer under Python ("":
+	// such an answer is an error naming the flag, never a wrong answer).
+	PRM800K string
 }
 
 // Evaluation is what an evaluator found.
