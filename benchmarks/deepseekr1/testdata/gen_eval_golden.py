@@ -31,7 +31,7 @@ Pinned environment (CPython 3.11.7):
   python3 -m venv /tmp/venv-r1llama2
   /tmp/venv-r1llama2/bin/pip install numpy==1.26.4 pandas==2.2.3 transformers==4.46.2 \
       tokenizers==0.20.3 sympy==1.13.1 pylatexenc==2.10 tqdm==4.67.1 pebble==5.1.0 \
-      attrs==24.2.0 datasets==2.21.0 anthropic==0.72.0
+      attrs==24.2.0 datasets==2.21.0 pyarrow==17.0.0 anthropic==0.72.0
 Run (from the repository root):
   /tmp/venv-r1llama2/bin/python benchmarks/deepseekr1/testdata/gen_eval_golden.py \
       --inference /work/.mirror/mlcommons+inference/repo \

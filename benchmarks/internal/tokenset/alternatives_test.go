@@ -134,3 +134,20 @@ func TestTokensHelpAndGzip(t *testing.T) {
 		t.Errorf(".json.gz: error %v, want the gunzip advice", err)
 	}
 }
+
+// FuzzTokenJSONAlternatives reads arbitrary JSON with the alternative
+// reference and derived meta columns: never a crash, and what is read
+// keeps the dataset's invariants.
+func FuzzTokenJSONAlternatives(f *testing.F) {
+	f.Add([]byte(`[{"tok_input": [1, 2], "gt_output": null, "ground_truth": 5, "metric": "aime_1983_em"}]`))
+	f.Add([]byte(`{"input_tokens": {"0": [3]}, "ground_truth": {"0": "A"}, "metric": {"0": "gpqa_em"}, "dataset": {"1": "x"}}`))
+	f.Add([]byte(`{"columns": ["metric", "tok_input", "gt_output"], "index": [0], "data": [["mmlu_pro_em", [4], "J"]]}`))
+	f.Add([]byte(`[{"metric": "a_em"}, {"tok_input": [9], "dataset": "math500"}]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := tokenset.ReadJSON(bytes.NewReader(b), "fuzz.json", &altSpec)
+		if err != nil {
+			return
+		}
+		checkInvariants(t, d, &altSpec)
+	})
+}
