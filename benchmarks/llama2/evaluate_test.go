@@ -12,7 +12,7 @@ import (
 )
 
 // gunzip writes testdata/name (gzip) into dir as plain, returning its path.
-func gunzip(t *testing.T, dir, name, as string) string {
+func gunzip(t testing.TB, dir, name, as string) string {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", name))
 	if err != nil {
@@ -83,6 +83,25 @@ func TestEvaluateEqualsReference(t *testing.T) {
 	for _, want := range []string{"slow LlamaTokenizer", "clean_up_tokenization_spaces=false", "samples end with two or more EOS tokens (2)", "tokens_per_sample, the mean output length"} {
 		if !strings.Contains(ev.Report, want) {
 			t.Errorf("report lacks %q:\n%s", want, ev.Report)
+		}
+	}
+}
+
+// BenchmarkEvaluate scores the golden's 2,100-answer log end to end (log
+// checks, slow-Llama decode, sentence splitting, ROUGE), per run.
+func BenchmarkEvaluate(b *testing.B) {
+	dir := b.TempDir()
+	ds, err := Open(gunzip(b, dir, "eval_orca.json.gz", "orca.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	logPath := gunzip(b, dir, "eval_accuracy.json.gz", "mlperf_log_accuracy.json")
+	bench, _ := benchmark.Lookup(Name)
+	o := benchmark.EvalOptions{Benchmark: bench, Out: filepath.Join(dir, "accuracy.txt"), Tokenizer: spmLegacy}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := (dataset{ds}).Evaluate(logPath, o); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
