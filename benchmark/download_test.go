@@ -12,7 +12,8 @@ import (
 )
 
 // TestDownloadPins: every benchmark and variant pins its dataset and its
-// tokenizer for v6.1 (the variants that share a dataset share the pin);
+// tokenizer for v6.1, or for v6.0 where it is a v6.0 benchmark only
+// (llama2-70b-99) (the variants that share a dataset share the pin);
 // qwen3-vl's Interactive set exists from v6.1 only.
 func TestDownloadPins(t *testing.T) {
 	datasets := map[string]string{}
@@ -21,7 +22,11 @@ func TestDownloadPins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pins, err := b.DownloadPins("v6.1")
+		round := "v6.1"
+		if b.Rounds[round] == nil {
+			round = "v6.0"
+		}
+		pins, err := b.DownloadPins(round)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -42,12 +47,17 @@ func TestDownloadPins(t *testing.T) {
 	}
 	same := func(a, b string) bool { return datasets[a] == datasets[b] }
 	if !same("llama3_1-8b", "llama3_1-8b-interactive") || same("llama3_1-8b", "llama3_1-8b-edge") ||
-		!same("gpt-oss-120b", "gpt-oss-120b-interactive") || same("qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b-interactive") {
+		!same("gpt-oss-120b", "gpt-oss-120b-interactive") || same("qwen3-vl-235b-a22b", "qwen3-vl-235b-a22b-interactive") ||
+		!same("llama2-70b", "llama2-70b-99") || !same("llama2-70b", "llama2-70b-interactive-99") || !same("deepseek-r1", "deepseek-r1-interactive") {
 		t.Errorf("dataset sources %v", datasets)
 	}
 	q, _ := Lookup("qwen3-vl-235b-a22b-interactive")
 	if _, err := q.DownloadPins("v6.0"); err == nil || !strings.Contains(err.Error(), "use --round v6.1") {
 		t.Errorf("qwen3-vl Interactive v6.0: %v", err)
+	}
+	l, _ := Lookup("llama2-70b-99")
+	if _, err := l.DownloadPins("v6.1"); err == nil || !strings.Contains(err.Error(), "use --round v6.0") {
+		t.Errorf("llama2-70b-99 v6.1: %v", err)
 	}
 }
 

@@ -128,6 +128,7 @@ func init() {
 		},
 		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+		Downloads:  downloads,
 	})
 }
 

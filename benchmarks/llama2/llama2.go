@@ -114,6 +114,7 @@ func init() {
 		Synth:      synth,
 		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
+		Downloads:  downloads,
 	}
 	benchmark.Register(b)
 
@@ -122,6 +123,7 @@ func init() {
 	b.Variants = []benchmark.Variant{{Name: Interactive99, LoadGenName: InteractiveName, Interactive: true}}
 	b.Description = "OpenOrca Q&A (99% targets, v6.0 only), token IDs, vLLM /v1/completions"
 	b.Rounds = map[string]*benchmark.Rules{"v6.0": rules(bounds99)}
+	b.Downloads = downloads99
 	benchmark.Register(b)
 }
 
