@@ -131,12 +131,12 @@ type Lambda struct {
 // Defaults for the last of both), *Vararg, keyword-only (KwDefaults, nil
 // where none) and **Kwarg ("" where absent).
 type Arguments struct {
-	PosOnly, Args      []string
-	Defaults           []Node
-	Vararg             *string
-	KwOnly             []string
-	KwDefaults         []Node
-	Kwarg              *string
+	PosOnly, Args     []string
+	Defaults          []Node
+	Vararg            *string
+	KwOnly            []string
+	KwDefaults        []Node
+	Kwarg             *string
 	bareStarForKwonly bool
 }
 
@@ -149,7 +149,7 @@ type Comprehension struct {
 
 // ListComp, SetComp, GeneratorExp and DictComp are comprehensions.
 type (
-	ListComp     struct {
+	ListComp struct {
 		Elt        Node
 		Generators []Comprehension
 	}
