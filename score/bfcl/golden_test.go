@@ -67,8 +67,8 @@ func TestCasesGolden(t *testing.T) {
 	t.Parallel()
 	_, samples := loadSamples(t)
 	type row struct {
-		Index  int
-		Output string
+		Index                  int
+		Output                 string
 		Extract, Native, Score json.RawMessage
 	}
 	n, bad, approx, crashes := 0, 0, 0, 0

@@ -79,14 +79,10 @@ func (r *pyRe) get() *regexp2.Regexp {
 	return r.re
 }
 
-func newRe(src string) *pyRe           { return &pyRe{src: src} }
-func newReDotAll(src string) *pyRe     { return &pyRe{src: src, opts: regexp2.Singleline} }
-func (r *pyRe) anchored() *pyRe        { return &pyRe{src: `\A(?:` + r.src + `)`, opts: r.opts} }
-func (r *pyRe) fullAnchored() *pyRe    { return &pyRe{src: `\A(?:` + r.src + `)\z`, opts: r.opts} }
-func reMatch(src string) *pyRe         { return newRe(src).anchored() }
-func reMatchDotAll(src string) *pyRe   { return newReDotAll(src).anchored() }
-func reFullMatch(src string) *pyRe     { return newRe(src).fullAnchored() }
-func (r *pyRe) compiled() *regexp2.Regexp { return r.get() }
+func newRe(src string) *pyRe       { return &pyRe{src: src} }
+func newReDotAll(src string) *pyRe { return &pyRe{src: src, opts: regexp2.Singleline} }
+func (r *pyRe) anchored() *pyRe    { return &pyRe{src: `\A(?:` + r.src + `)`, opts: r.opts} }
+func reMatch(src string) *pyRe     { return newRe(src).anchored() }
 
 // match is a Python Match: its groups, None where a group took no part.
 type match struct {
