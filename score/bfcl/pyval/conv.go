@@ -130,9 +130,13 @@ func PyFloat(s string) (Value, bool) {
 		body = body[1:]
 	}
 	switch strings.ToLower(body) {
-	case "inf", "infinity", "nan":
-		f, _ := strconv.ParseFloat(s, 64)
-		return Float(f), true
+	case "inf", "infinity":
+		if s[0] == '-' {
+			return Float(math.Inf(-1)), true
+		}
+		return Float(math.Inf(1)), true
+	case "nan":
+		return Float(math.NaN()), true
 	}
 	if !decimalFloat(body) {
 		return None, false

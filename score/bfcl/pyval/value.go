@@ -67,6 +67,10 @@ type Value struct {
 	Items []Value
 	// Keys and Vals are a dict's items in insertion order.
 	Keys, Vals []Value
+	// jsonNaN marks the NaN json.loads returns: one shared float object
+	// (json.decoder's NaN constant), which comparisons inside containers
+	// and `in` find identical to itself.
+	jsonNaN bool
 }
 
 // None is Python's None.
@@ -176,12 +180,18 @@ func (v Value) intOf() *big.Int {
 	return v.Int
 }
 
-// Equal reports Python's a == b for the values the scorer compares:
-// numbers compare by value across bool, int, float and complex (an int
-// and a float exactly, NaN equal to nothing), str with str, bytes with
-// bytes, list with list and tuple with tuple element by element, dicts by
-// their items whatever the order, sets by their elements.
+// Equal reports a == b as Python compares inside containers and for
+// `in` (PyObject_RichCompareBool, identity first): numbers by value
+// across bool, int, float and complex (an int and a float exactly, NaN
+// equal to nothing but json.loads' own NaN to itself), str with str,
+// bytes with bytes, list with list and tuple with tuple element by
+// element, dicts by their items whatever the order, sets by their
+// elements. (A bare nan == nan is False even for json.loads' NaN; the
+// scorer never compares floats bare.)
 func Equal(a, b Value) bool {
+	if a.jsonNaN && b.jsonNaN {
+		return true
+	}
 	if a.numeric() && b.numeric() {
 		return numEqual(a, b)
 	}
