@@ -23,12 +23,13 @@ import (
 // content text.
 
 // ToolsProtocol is the chat completions protocol for requests carrying
-// tools ("openai-chat-tools", alias "chat-tools"). It posts to the same
+// tools ("openai-chat-tools"): a benchmark whose reference is endpoints'
+// tool calling names it as its API. It posts to the same
 // /v1/chat/completions as Protocol, whose server side (the fake's)
-// answers tool calls.
+// answers tool calls, so it is not registered with package protocol: the
+// registry holds one protocol per path, each served by the fake, and this
+// one differs from Protocol only in what LoadGen is told.
 var ToolsProtocol protocol.Protocol = chatTools{}
-
-func init() { protocol.Register(ToolsProtocol) }
 
 // chatTools implements protocol.Protocol.
 type chatTools struct{}

@@ -2,10 +2,12 @@ package openaichat
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/internal/golden"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jscan"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/prototest"
 )
 
 // toolsRow is one line of testdata/tools.jsonl.gz (gen_tools_golden.py).
@@ -111,4 +113,69 @@ func encodeGoldenRequest(t *testing.T, args map[string]json.RawMessage) string {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// TestToolsStreamEnd: a stream of the tools protocol is complete with
+// [DONE], or without it after its finish_reason; cut before either it is
+// truncated; a failed finish or an error event fails it; a malformed
+// chunk is an error.
+func TestToolsStreamEnd(t *testing.T) {
+	t.Parallel()
+	call := `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]},"finish_reason":null}]}`
+	for _, tc := range []prototest.StreamEnd{
+		{Name: "done", Chunks: []string{call}, Done: true},
+		{Name: "finish without done", Chunks: []string{call, `{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`}},
+		{Name: "cut", Chunks: []string{call}, Want: "no data: [DONE] and no finish_reason, after 1 events, 0 bytes of content and 1 tool calls"},
+		{Name: "aborted", Chunks: []string{call, `{"choices":[{"index":0,"delta":{},"finish_reason":"abort"}]}`}, Done: true, Want: `finish_reason "abort"`},
+		{Name: "error event", Chunks: []string{`{"error":{"message":"boom"}}`}, Done: true, Want: "boom"},
+		{Name: "index not an integer", Chunks: []string{`{"choices":[{"delta":{"tool_calls":[{"index":"0"}]}}]}`}, Done: true, Want: "index is not an integer"},
+		{Name: "malformed", Chunks: []string{`{"choices":[`}, Done: true, Want: "malformed JSON"},
+	} {
+		t.Run(tc.Name, func(t *testing.T) { prototest.CheckStreamEnd(t, ToolsProtocol, tc) })
+	}
+	for _, body := range []string{
+		`{"choices":[{"index":0,"message":{"role":"assistant","content":"x"},"finish_reason":"error"}]}`,
+		`{"error":{"message":"boom"}}`,
+		`{"choices":[{"index":0,"message":{"role":"assistant","tool_calls":["x"]}}]}`,
+		`{"choices":[{"index":0,"message":{"role":"assistant","reasoning_content":"a","reasoning":"b"}}]}`,
+	} {
+		if _, _, err := ToolsProtocol.DecodeResponse(nil, []byte(body)); err == nil {
+			t.Errorf("%s: no error", body)
+		}
+	}
+}
+
+// FuzzToolsDecode: whole answers and stream chunks never panic, and what
+// they give LoadGen when they give tool calls is a JSON array.
+func FuzzToolsDecode(f *testing.F) {
+	golden.JSONL(f, "testdata/tools.jsonl.gz", func(_ int, r toolsRow) {
+		var body string
+		if json.Unmarshal(r.Input, &body) == nil {
+			f.Add(body)
+			return
+		}
+		var datas []string
+		if json.Unmarshal(r.Input, &datas) == nil {
+			for _, d := range datas {
+				f.Add(d)
+			}
+		}
+	})
+	f.Fuzz(func(t *testing.T, data string) {
+		out, _, err := ToolsProtocol.DecodeResponse(nil, []byte(data))
+		if err == nil && strings.HasPrefix(string(out), `[{"`) && !json.Valid(out) && strings.Contains(data, "tool_calls") {
+			t.Errorf("tool calls %q are not JSON", out)
+		}
+		st := ToolsProtocol.NewStream()
+		st.Reset()
+		var sout []byte
+		for i := 0; i < 2; i++ {
+			if sout, _, err = st.Next(sout, []byte(data)); err != nil {
+				return
+			}
+		}
+		if strings.HasPrefix(string(sout), `[{"type"`) && !json.Valid(sout) {
+			t.Errorf("merged tool calls %q are not JSON", sout)
+		}
+	})
 }
