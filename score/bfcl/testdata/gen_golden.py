@@ -32,6 +32,7 @@ at hand, MLPERF_GO_BFCL_WHEEL).
 """
 import copy
 import gzip
+import io
 import json
 import random
 import sys
@@ -54,6 +55,11 @@ from importlib.metadata import version  # noqa: E402
 assert version("bfcl-eval") == "2026.3.23"
 
 OUT = Path(__file__).resolve().parent
+
+
+def gzopen(path):
+    # mtime 0: the same content makes the same bytes
+    return io.TextIOWrapper(gzip.GzipFile(str(path), "wb", compresslevel=9, mtime=0), encoding="utf-8")
 
 
 def dataset():
@@ -289,13 +295,13 @@ def main():
         if any(f'"type": "{t}"' in fd for t in ("tuple", "any", "HashMap", "ArrayList", "Array", "long", "double", "Boolean", "Bigint")):
             picked.append(i)
     picked = sorted(set(picked))
-    with gzip.open(OUT / "samples.jsonl.gz", "wt", encoding="utf-8", compresslevel=9) as f:
+    with gzopen(OUT / "samples.jsonl.gz") as f:
         for i in picked:
             r = df.loc[i]
             f.write(json.dumps({"index": int(i), "sample_id": r["sample_id"], "subset": r["subset"],
                                 "ground_truth": r["ground_truth"], "func_description": r["func_description"]}, ensure_ascii=False) + "\n")
     n = 0
-    with gzip.open(OUT / "cases.jsonl.gz", "wt", encoding="utf-8", compresslevel=9) as f:
+    with gzopen(OUT / "cases.jsonl.gz") as f:
         for i in picked:
             row = df.loc[i]
             outs = answers(row, rng)
@@ -365,7 +371,7 @@ def aggregates(df, picked, rng):
             choice.append(k)
         printed = run_scorer(frame, outs)
         rows.append({"name": name, "outputs": {str(k): v for k, v in outs.items()}, "printed": printed})
-    with gzip.open(OUT / "aggregates.jsonl.gz", "wt", encoding="utf-8", compresslevel=9) as f:
+    with gzopen(OUT / "aggregates.jsonl.gz") as f:
         for r in rows:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
@@ -373,7 +379,7 @@ def aggregates(df, picked, rng):
 def full(df, out_dir, rng):
     out_dir.mkdir(parents=True, exist_ok=True)
     outs = {}
-    with gzip.open(out_dir / "full.jsonl.gz", "wt", encoding="utf-8", compresslevel=9) as f:
+    with gzopen(out_dir / "full.jsonl.gz") as f:
         for i in range(len(df)):
             row = df.loc[i]
             cand = answers(row, rng)
