@@ -132,6 +132,16 @@ type Benchmark struct {
 	// without an entry has nothing to download; OpenDataset opens a
 	// download folder as the dataset pin's Open says.
 	Downloads map[string][]download.Pin
+	// NotFileable, when set, says why no run of the benchmark can be filed
+	// as an MLPerf result ("" for benchmarks that can be): filing into a
+	// results tree and packaging a submission refuse with this message,
+	// while run and evaluate work as for any benchmark.
+	NotFileable string
+	// StreamRequests says the reference streams every request whatever the
+	// scenario (mlcommons/endpoints' "online" runs): the runner then
+	// streams unless --stream says otherwise (default false: stream only
+	// when LoadGen measures a first token).
+	StreamRequests bool
 }
 
 // Variant is another LoadGen model name of a benchmark (its Interactive or

@@ -55,9 +55,16 @@ func TestUserConfTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	inConf := func(model string) bool { return strings.Contains(string(official), "\n"+model+".") }
+	registered := map[string]bool{}
+	for _, b := range benchmark.All() {
+		registered[b.Name] = true
+	}
 	have := map[string]bool{}
 	for _, e := range entries {
-		if e.Model != "*" && !strings.Contains(string(official), "\n"+e.Model+".") {
+		// A benchmark mlperf.conf has no entry for (qwen3.6-27b) runs under
+		// its own name on the wildcards: its lines are read all the same.
+		if e.Model != "*" && !inConf(e.Model) && !registered[e.Model] {
 			t.Errorf("line %d: model %q does not appear in mlperf.conf: LoadGen would never read the line", e.Line, e.Model)
 		}
 		have[e.Model+"."+e.Scenario+"."+e.Key] = true
@@ -73,7 +80,11 @@ func TestUserConfTemplate(t *testing.T) {
 		t.Fatal("no benchmarks registered: import the package that registers them")
 	}
 	for _, name := range names {
-		for _, key := range []string{name + ".Offline.target_qps", name + ".Server.target_qps"} {
+		keys := []string{name + ".Offline.target_qps", name + ".Server.target_qps"}
+		if !inConf(name) { // the SingleStream-only qwen3.6-27b
+			keys = []string{name + ".SingleStream.target_latency"}
+		}
+		for _, key := range keys {
 			if !have[key] {
 				t.Errorf("the template has no line for %s", key)
 			}

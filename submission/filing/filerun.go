@@ -198,6 +198,9 @@ func checkRunRecord(r RunRecord) (bench, scen string, userConf []byte, err error
 	if bench, err = submission.CanonicalBenchmark(r.Benchmark); err != nil {
 		return "", "", nil, err
 	}
+	if b, _ := submission.LookupBenchmark(r.Benchmark); b.NotFileable != "" {
+		return "", "", nil, fmt.Errorf("submission: not filing %s: %s", bench, b.NotFileable)
+	}
 	if scen, err = submission.CanonicalScenario(r.Scenario); err != nil {
 		return "", "", nil, err
 	}

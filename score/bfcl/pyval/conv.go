@@ -191,3 +191,7 @@ func IntToFloat(i *big.Int) (Value, error) {
 	}
 	return Float(f), nil
 }
+
+// Strip returns Python's s.strip(): s without leading and trailing
+// whitespace as str.isspace defines it (U+001C..U+001F included).
+func Strip(s string) string { return pystr.Strip(s) }

@@ -17,6 +17,7 @@ func TestGolden(t *testing.T) {
 		Op, Src      string
 		Loads, Value map[string]any
 		Dumps        any
+		DumpsU       *string `json:"dumps_u"`
 		A, B         string
 		Eq, In       bool
 	}
@@ -64,6 +65,11 @@ func TestGolden(t *testing.T) {
 				}
 			} else if err != nil || s != r.Dumps {
 				t.Errorf("line %d: Dumps = %q (%v), Python %q", line, s, err, r.Dumps)
+			}
+			if r.DumpsU != nil {
+				if s, err := DumpsUnicode(v); err != nil || s != *r.DumpsU {
+					t.Errorf("line %d: DumpsUnicode = %q (%v), Python %q", line, s, err, *r.DumpsU)
+				}
 			}
 		case "int", "float":
 			conv := PyInt

@@ -356,13 +356,23 @@ func (p *jsonParser) object(depth int) (Value, error) {
 // type, or an int past MaxIntDigits is the error Python raises.
 func Dumps(v Value) (string, error) {
 	var b strings.Builder
-	if err := dump(&b, v); err != nil {
+	if err := dump(&b, v, true); err != nil {
 		return "", err
 	}
 	return b.String(), nil
 }
 
-func dump(b *strings.Builder, v Value) error {
+// DumpsUnicode is json.dumps(v, ensure_ascii=False): Dumps, but characters
+// past ASCII (and DEL) written as they are.
+func DumpsUnicode(v Value) (string, error) {
+	var b strings.Builder
+	if err := dump(&b, v, false); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func dump(b *strings.Builder, v Value, ascii bool) error {
 	switch v.Kind {
 	case NoneKind:
 		b.WriteString("null")
@@ -381,14 +391,14 @@ func dump(b *strings.Builder, v Value) error {
 	case FloatKind:
 		b.WriteString(pyfloat.JSON(v.Float))
 	case StrKind:
-		writeASCIIString(b, v.Str)
+		writeString(b, v.Str, ascii)
 	case ListKind, TupleKind:
 		b.WriteByte('[')
 		for i, it := range v.Items {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if err := dump(b, it); err != nil {
+			if err := dump(b, it, ascii); err != nil {
 				return err
 			}
 		}
@@ -403,9 +413,9 @@ func dump(b *strings.Builder, v Value) error {
 			if err != nil {
 				return err
 			}
-			writeASCIIString(b, ks)
+			writeString(b, ks, ascii)
 			b.WriteString(": ")
-			if err := dump(b, v.Vals[i]); err != nil {
+			if err := dump(b, v.Vals[i], ascii); err != nil {
 				return err
 			}
 		}
@@ -448,8 +458,10 @@ func IntStr(i *big.Int) (string, error) {
 
 const lowerHex = "0123456789abcdef"
 
-// writeASCIIString writes s as json.dumps(ensure_ascii=True) does.
-func writeASCIIString(b *strings.Builder, s string) {
+// writeString writes s as json.dumps does: with ensure_ascii, every
+// character past ASCII (and DEL) as \uXXXX; without, only control
+// characters escaped.
+func writeString(b *strings.Builder, s string, ascii bool) {
 	b.WriteByte('"')
 	for _, r := range s {
 		switch {
@@ -467,9 +479,9 @@ func writeASCIIString(b *strings.Builder, s string) {
 			b.WriteString(`\b`)
 		case r == '\f':
 			b.WriteString(`\f`)
-		case r < 0x20 || (r >= 0x7f && r < 0x10000):
+		case r < 0x20 || (ascii && r >= 0x7f && r < 0x10000):
 			writeU(b, r)
-		case r >= 0x10000:
+		case ascii && r >= 0x10000:
 			r1, r2 := utf16.EncodeRune(r)
 			writeU(b, r1)
 			writeU(b, r2)

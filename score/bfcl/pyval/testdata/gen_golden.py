@@ -47,7 +47,7 @@ JSON = [
     '{"a":1,"a":2}', '{"a":1,"b":2,"a":3}', "{1:2}", '{"a" 1}', " [1] ", "\t[1]\n", "\u00a0[1]", "\ufeff[1]",
     "[1] x", "[1][2]", '[{"a": [1, {"b": null}]}]', "[" * 500 + "]" * 500, "[" * 990 + "]" * 990,
     "[" * 2000 + "]" * 2000, '{"a": ' * 985 + "1" + "}" * 985, "", " ", "-", "--1", "+1", "0x10",
-    '"\\u0000"', '"\x00"', '"\x7f"', '[1.5e300, 2.5e-300, 5e-324, 1.7976931348623157e308]', '[0.1, 0.2, 1e16, 1e-4, 1e-5]',
+    '"\\u0000"', '"\x00"', '"\x7f"', '"\\u007f\\u0080\\u2028 é 😀 \\ud83d\\ude00"', '[1.5e300, 2.5e-300, 5e-324, 1.7976931348623157e308]', '[0.1, 0.2, 1e16, 1e-4, 1e-5]',
 ]
 
 NUMS = ["1", " 1 ", "+1", "-1", "1_000", "1__0", "_1", "1_", "0x10", "007", "", " ", "1.5", "١٢٣", "１２",
@@ -74,6 +74,12 @@ def main():
             row["loads"] = tag(v)
             try:
                 row["dumps"] = json.dumps(v)
+                u = json.dumps(v, ensure_ascii=False)
+                try:
+                    u.encode("utf-8")
+                    row["dumps_u"] = u
+                except UnicodeEncodeError:  # a lone surrogate: no UTF-8 for it
+                    pass
             except Exception as e:  # noqa: BLE001
                 row["dumps"] = err(e)
         except Exception as e:  # noqa: BLE001
@@ -94,7 +100,8 @@ def main():
         # random dicts with key collisions through json round trips
         v = {rng.choice(["a", "b", "c"]): rng.choice([1, 1.0, True, "x", None, [1], {"k": 2}]) for _ in range(rng.randint(0, 4))}
         s = json.dumps(v)
-        out.append({"op": "json", "src": s, "loads": tag(json.loads(s)), "dumps": json.dumps(json.loads(s))})
+        out.append({"op": "json", "src": s, "loads": tag(json.loads(s)), "dumps": json.dumps(json.loads(s)),
+                    "dumps_u": json.dumps(json.loads(s), ensure_ascii=False)})
     for r in out:
         print(json.dumps(r, ensure_ascii=False))
 
