@@ -16,6 +16,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/filing"
+	"github.com/mlperf-go/mlperf-go/submission/pack"
 )
 
 // TestRecordBodies builds the requests of the samples whose raw BFCL
@@ -258,6 +259,15 @@ func TestRegistered(t *testing.T) {
 		Kind: record.KindAccuracy, LogDir: t.TempDir(), UserConf: "x"})
 	if err == nil || !strings.Contains(err.Error(), "mlcommons/endpoints") {
 		t.Errorf("filing: %v", err)
+	}
+	results := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(results, "sys1", Name, "SingleStream", "accuracy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = pack.Package(pack.PackageOptions{Division: "closed", Submitter: "org", ResultsDir: results, SystemsDir: t.TempDir(),
+		Out: t.TempDir(), SourceNote: "x"})
+	if err == nil || !strings.Contains(err.Error(), "cannot be submitted: "+NotFileableReason) {
+		t.Errorf("packaging: %v", err)
 	}
 	if _, _, err := (&Dataset{}).Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol}); err == nil {
 		t.Error("plain chat API accepted")

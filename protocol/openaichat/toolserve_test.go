@@ -151,3 +151,51 @@ func TestFakeToolCallsOff(t *testing.T) {
 		t.Errorf("tool_choice without tools: %v", err)
 	}
 }
+
+// FuzzFakeToolAnswer: whatever text the fake is told to answer a tools
+// request with, its whole and streamed answers are read back by the tools
+// client without error, and the calls it makes carry JSON arguments.
+func FuzzFakeToolAnswer(f *testing.F) {
+	f.Add("<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1}}\n</tool_call>", 3)
+	f.Add("text <tool_call>{\"name\": \"g\", \"arguments\": \"x\"}</tool_call><tool_call>{\"name\": \"h\"}", 1)
+	f.Add("<tool_call>{\"name\": \"é\", \"arguments\": {\"s\": \"😀\\u0000\"}}</tool_call> after", 2)
+	f.Add("plain", 1)
+	f.Fuzz(func(t *testing.T, answer string, size int) {
+		if !utf8.ValidString(answer) || answer == "" {
+			return
+		}
+		size = 1 + (size&0xff)%16
+		_, calls, _ := parseHermes(answer)
+		for _, c := range calls {
+			if !json.Valid([]byte(c.args)) {
+				t.Fatalf("arguments %q are not JSON", c.args)
+			}
+		}
+		req, err := Protocol.(protocol.Serving).ParseRequest([]byte(fmt.Sprintf(toolsReq, "")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ToolsProtocol.DecodeResponse(nil, req.AppendBody(nil, toolReply(answer, size))); err != nil {
+			t.Fatalf("whole answer: %v", err)
+		}
+		sreq, _ := Protocol.(protocol.Serving).ParseRequest([]byte(fmt.Sprintf(toolsReq, `,"stream":true`)))
+		rep := toolReply(answer, size)
+		var ev []byte
+		for i := 0; i < rep.Tokens; i++ {
+			ev = sreq.AppendEvents(ev, rep, i, i+1, i+1 == rep.Tokens)
+		}
+		st := ToolsProtocol.NewStream()
+		st.Reset()
+		var out []byte
+		for _, line := range strings.Split(string(ev), "\n\n") {
+			if data, ok := strings.CutPrefix(line, "data: "); ok {
+				if out, _, err = st.Next(out, []byte(data)); err != nil {
+					t.Fatalf("stream: %v in %s", err, data)
+				}
+			}
+		}
+		if err := st.End(true); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -157,6 +157,32 @@ func unescape(s string, bytes bool, approx *[]string) (string, error) {
 	return b.String(), nil
 }
 
+// escapeLen is the length of the escape sequence at the start of s (a
+// backslash and what it takes): \xhh, \uhhhh, \Uhhhhhhhh, \N{...}, up to
+// three octal digits, else the backslash and one character.
+func escapeLen(s string) int {
+	n := 2
+	switch s[1] {
+	case 'x':
+		n = 4
+	case 'u':
+		n = 6
+	case 'U':
+		n = 10
+	case 'N':
+		if strings.HasPrefix(s[2:], "{") {
+			if k := strings.IndexByte(s, '}'); k > 0 {
+				n = k + 1
+			}
+		}
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		for n < len(s) && n < 4 && s[n] >= '0' && s[n] <= '7' {
+			n++
+		}
+	}
+	return min(n, len(s))
+}
+
 // writeCode writes code point v: one byte in a bytes literal, else the
 // character (a surrogate as U+FFFD, which a Go string cannot hold).
 func writeCode(b *strings.Builder, v rune, bytes bool) {
@@ -206,12 +232,7 @@ func (lx *lexer) fstring(q string, raw bool, end string) ([]Node, error) {
 				lx.i += 2
 				continue
 			}
-			n := 2
-			if rest[1] == 'N' && strings.HasPrefix(rest[2:], "{") {
-				if k := strings.IndexByte(rest, '}'); k > 0 {
-					n = k + 1
-				}
-			}
+			n := escapeLen(rest)
 			s, err := unescape(rest[:n], false, lx.approx)
 			if err != nil {
 				return nil, err
