@@ -148,3 +148,32 @@ func TestOfficialScoring(t *testing.T) {
 func startsWithEntry(got, want string) bool {
 	return len(got) > len(want) && got[:len(want)-2] == want[:len(want)-2]
 }
+
+// BenchmarkScoreFullSize scores the 995 answers of the golden whole run,
+// as `evaluate` does (the reference's score() takes about 0.46 s of one
+// core for the same answers; score/bfcl/testdata/gen_golden.py --full
+// prints its time).
+func BenchmarkScoreFullSize(b *testing.B) {
+	p := os.Getenv("MLPERF_GO_BFCL_WHEEL")
+	if p == "" {
+		b.Skip("MLPERF_GO_BFCL_WHEEL is not set")
+	}
+	d, err := Open([]string{p})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var outs []bfcl.Output
+	golden.JSONL(b, "testdata/full.jsonl.gz", func(_ int, r struct{ Chosen map[string]string }) {
+		for k, v := range r.Chosen {
+			i, _ := strconv.Atoi(k)
+			outs = append(outs, bfcl.Output{Index: i, Text: v})
+		}
+	})
+	samples := d.Samples()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := bfcl.Score(samples, outs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -36,6 +36,7 @@ import io
 import json
 import random
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -391,7 +392,10 @@ def full(df, out_dir, rng):
             ok = [o for o, r in zip(pick, res) if not isinstance(r, dict)]
             outs[i] = ok[0] if ok and rng.random() < 0.85 else (ok[-1] if ok else "")
             f.write(json.dumps({"index": i, "sample_id": row["sample_id"], "outputs": pick, "scores": res}, ensure_ascii=False) + "\n")
-        f.write(json.dumps({"printed": run_scorer(df, outs), "chosen": {str(k): v for k, v in outs.items()}}, ensure_ascii=False) + "\n")
+        t0 = time.perf_counter()
+        printed = run_scorer(df, outs)
+        print(f"reference score() over {len(outs)} answers: {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+        f.write(json.dumps({"printed": printed, "chosen": {str(k): v for k, v in outs.items()}}, ensure_ascii=False) + "\n")
 
 
 main()
