@@ -1,0 +1,11 @@
+package protocol
+
+// BodyTyper is a Protocol whose request bodies are not JSON (the default
+// Content-Type is application/json). ContentType returns the Content-Type
+// header of the body that begins with head: the body's shared prefix, or
+// the body itself when it has none (see qsl.Library.SharePrefix). A
+// multipart body's type names its boundary, which differs per body, so it
+// is read from the body rather than fixed per protocol.
+type BodyTyper interface {
+	ContentType(head []byte) string
+}
