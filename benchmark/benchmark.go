@@ -35,7 +35,24 @@ const (
 	Text Output = iota
 	// TokenIDs responses are int32 little-endian output token IDs.
 	TokenIDs
+	// CharIndices responses are int64 little-endian indices into the
+	// benchmark's output alphabet (whisper's 42 transcript characters, as
+	// speech2text/reference_SUT.py reports them).
+	CharIndices
 )
+
+// LogDType is how the reference's scripts name the accuracy log's data
+// type for o (compliance/TEST01's --dtype): "byte" for text, "int32" for
+// token IDs, "int64" for character indices.
+func (o Output) LogDType() string {
+	switch o {
+	case TokenIDs:
+		return "int32"
+	case CharIndices:
+		return "int64"
+	}
+	return "byte"
+}
 
 // Benchmark is one MLPerf Inference benchmark: its facts and its behaviour.
 // Lookup returns it with a variant's facts applied when given a variant's

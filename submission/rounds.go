@@ -53,6 +53,7 @@ var accPattern = map[string]string{
 	"exact_match":       `.*'exact_match':\s([\d.]+).*`,
 	"F1_HIERARCHICAL":   `\{.*"f1":\s*([\d\.]+).*\}`,
 	"mAP":               `.*(?:mAP=|'Total':)\s*([\d.]+)`,
+	"ACCURACY":          `Word Error Rate\:.*, accuracy=([0-9\.]+)%`,
 }
 
 // BenchmarkRules are one benchmark's rules in one round: the registered

@@ -10,4 +10,5 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/llama31"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/qwen36"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/whisper"
 )
