@@ -33,6 +33,10 @@ type Dataset struct {
 	// Dropped counts entries left out as the reference leaves them out
 	// (longer than MaxDuration, or a transcript that is not a string).
 	Dropped int
+	// Warnings are the lines the reference's Manifest prints while reading
+	// (one per transcript that is not a string), which its evaluator's
+	// output, accuracy.txt, begins with.
+	Warnings []string
 }
 
 // manifestEntry is the part of a manifest entry the reference reads
@@ -80,6 +84,9 @@ func Open(paths []string) (*Dataset, error) {
 		if err != nil {
 			return nil, fmt.Errorf("whisper dataset %s: entry %d: %w", path, i, err)
 		}
+		if w := transcriptWarning(e); w != "" && s.Duration <= MaxDuration {
+			d.Warnings = append(d.Warnings, w)
+		}
 		if !keep {
 			d.Dropped++
 			continue
@@ -99,6 +106,9 @@ func readEntry(e manifestEntry, dir string) (s Sample, keep bool, err error) {
 		return s, false, errors.New("no original_duration")
 	}
 	s.Duration = *e.OriginalDuration
+	if len(e.Transcript) == 0 {
+		return s, false, errors.New("no transcript (the reference would read a text_filepath, which this manifest format does not have)")
+	}
 	var text string
 	if s.Duration > MaxDuration || json.Unmarshal(e.Transcript, &text) != nil {
 		return s, false, nil
@@ -111,6 +121,26 @@ func readEntry(e manifestEntry, dir string) (s Sample, keep bool, err error) {
 		}
 	}
 	return s, false, errors.New("no file of speed 1")
+}
+
+// transcriptWarning is manifest.py's line for an entry whose transcript is
+// not a string: "WARNING: Got transcript: {}. It is not a string. Dropping
+// data point", the value as Python's str() writes JSON numbers, null, true
+// and false (other values as their JSON text).
+func transcriptWarning(e manifestEntry) string {
+	v := strings.TrimSpace(string(e.Transcript))
+	if strings.HasPrefix(v, `"`) {
+		return ""
+	}
+	switch v {
+	case "", "null":
+		v = "None"
+	case "true":
+		v = "True"
+	case "false":
+		v = "False"
+	}
+	return "WARNING: Got transcript: " + v + ". It is not a string. Dropping data point"
 }
 
 // resolve finds fname's audio file (see Open).

@@ -46,7 +46,7 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 		ev.Failure = fmt.Errorf("the accuracy log answers %d of the %d samples: an accuracy run covers them all", covered, d.Len())
 	}
 	if o.Out != "" {
-		if err := os.WriteFile(o.Out, []byte(line+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(o.Out, []byte(d.Output(line)), 0o644); err != nil {
 			return ev, fmt.Errorf("writing %s: %w", o.Out, err)
 		}
 		fmt.Fprintf(&rep, "%s\nScored by %s; written to %s\n", line, Scorer, o.Out)
@@ -55,6 +55,16 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 	}
 	ev.Report = rep.String()
 	return ev, nil
+}
+
+// Output is what accuracy_eval.py prints for this dataset and its result
+// line: the manifest's warnings, then the line.
+func (d *Dataset) Output(line string) string {
+	var b strings.Builder
+	for _, w := range d.Warnings {
+		b.WriteString(w + "\n")
+	}
+	return b.String() + line + "\n"
 }
 
 // Score scores log entries against d and returns the word errors and how
