@@ -76,5 +76,6 @@ func init() {
 		},
 		Compliance: map[string]benchmark.Compliance{"TEST01": {AuditConfig: test01}},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+		Downloads:  downloads,
 	})
 }
