@@ -169,18 +169,16 @@ func Encode(model, filename string, audio []byte, p *Params) ([]byte, error) {
 }
 
 // chooseBoundary returns "mlperf-go-" and 32 hex digits of the audio's
-// SHA-256 (with a counter mixed in until no part contains it).
+// SHA-256, or, while a part contains that, of the hash of the previous
+// digest.
 func chooseBoundary(audio []byte, fields [][2]string) string {
 	sum := sha256.Sum256(audio)
-	for n := 0; ; n++ {
-		h := sha256.Sum256(append(sum[:], byte(n), byte(n>>8)))
-		if n == 0 {
-			h = sum
-		}
-		boundary := "mlperf-go-" + hex.EncodeToString(h[:16])
+	for {
+		boundary := "mlperf-go-" + hex.EncodeToString(sum[:16])
 		if !containsBoundary(boundary, audio, fields) {
 			return boundary
 		}
+		sum = sha256.Sum256(sum[:])
 	}
 }
 
