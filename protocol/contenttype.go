@@ -9,3 +9,12 @@ package protocol
 type BodyTyper interface {
 	ContentType(head []byte) string
 }
+
+// AudioEncoder is a Protocol whose requests carry an audio file.
+type AudioEncoder interface {
+	// EncodeAudio builds the request body for one audio file: its bytes as
+	// stored, and a name for it. model may be empty where the protocol does
+	// not need one; params must be the protocol's own type
+	// (DefaultParams).
+	EncodeAudio(model, filename string, audio []byte, params Params) ([]byte, error)
+}

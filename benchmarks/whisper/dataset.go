@@ -173,16 +173,16 @@ func (d *Dataset) Sample(i int) Sample { return d.samples[i] }
 // read when LoadGen loads the sample. Only the transcription protocol
 // carries audio.
 func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
-	if o.API != openaiaudio.Protocol {
-		return nil, nil, fmt.Errorf("whisper's audio goes over %s (--api %s), not %s", openaiaudio.Protocol.Path(), openaiaudio.Protocol.Name(), o.API.Name())
+	enc, ok := o.API.(protocol.AudioEncoder)
+	if !ok {
+		return nil, nil, fmt.Errorf("whisper's audio goes over %s (--api %s), not %s, which carries no audio", openaiaudio.Protocol.Path(), openaiaudio.Protocol.Name(), o.API.Name())
 	}
 	params, err := o.Params()
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := protocol.ParamsAs[openaiaudio.Params](o.API.Name(), params)
-	if err != nil {
-		return nil, nil, err
+	if _, err := enc.EncodeAudio(o.Model, "probe.wav", []byte("RIFF"), params); err != nil {
+		return nil, nil, err // parameters of another protocol's type
 	}
 	return qsl.BuilderFunc(func(i int) ([]byte, error) {
 		s := d.samples[i]
@@ -190,6 +190,6 @@ func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("whisper sample %d: %w", i, err)
 		}
-		return openaiaudio.Encode(o.Model, filepath.Base(s.Audio), audio, p)
+		return enc.EncodeAudio(o.Model, filepath.Base(s.Audio), audio, params)
 	}), nil, nil
 }

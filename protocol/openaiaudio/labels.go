@@ -35,10 +35,52 @@ const LabelSize = 8
 // outside Labels dropped (uppercase letters count once lowered; "İ" and
 // the Kelvin sign lower to "i" and "k").
 func AppendLabels(dst []byte, text string) []byte {
-	for _, r := range pystr.Strip(pystr.Lower(text)) {
-		if r < 128 && labelIndex[r] >= 0 {
-			dst = binary.LittleEndian.AppendUint64(dst, uint64(labelIndex[r]))
+	var l labeler
+	return l.append(dst, text)
+}
+
+// labeler is AppendLabels over a text that arrives in pieces (a stream's
+// deltas), so the answer grows as it comes: leading whitespace is skipped,
+// and whitespace after a character is held back until another character
+// follows (then its spaces are written) or the text ends (then it is
+// dropped, as strip() drops it). Lowering goes character by character,
+// which gives the same labels as lowering the whole text: the only
+// context-dependent lowering, the final sigma, yields no label.
+type labeler struct {
+	started bool // a character other than whitespace was seen
+	spaces  int  // spaces held back since the last other character
+}
+
+func (l *labeler) append(dst []byte, text string) []byte {
+	for _, r := range text {
+		if pystr.IsSpace(r) {
+			if l.started && r == ' ' {
+				l.spaces++
+			}
+			continue
 		}
+		for ; l.spaces > 0; l.spaces-- {
+			dst = binary.LittleEndian.AppendUint64(dst, 0) // Labels[0] is the space
+		}
+		l.started = true
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if r < 128 {
+			dst = appendLabel(dst, r)
+			continue
+		}
+		for _, lr := range pystr.Lower(string(r)) {
+			dst = appendLabel(dst, lr)
+		}
+	}
+	return dst
+}
+
+// appendLabel appends r's index in Labels, if it has one.
+func appendLabel(dst []byte, r rune) []byte {
+	if r < 128 && labelIndex[r] >= 0 {
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(labelIndex[r]))
 	}
 	return dst
 }

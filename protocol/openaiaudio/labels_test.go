@@ -57,3 +57,28 @@ func TestLabelText(t *testing.T) {
 		t.Errorf("TextLabels = %q", got)
 	}
 }
+
+// TestLabelerPieces: a text fed in pieces, split anywhere between
+// characters (as stream deltas split it), gives the labels of the whole
+// text.
+func TestLabelerPieces(t *testing.T) {
+	t.Parallel()
+	b, _ := os.ReadFile("testdata/labels.json")
+	var g struct{ Cases []struct{ Text, Hex string } }
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range g.Cases {
+		runes := []rune(c.Text)
+		for step := 1; step <= 4; step++ {
+			var l labeler
+			var out []byte
+			for j := 0; j < len(runes); j += step + i%3 {
+				out = l.append(out, string(runes[j:min(j+step+i%3, len(runes))]))
+			}
+			if hex.EncodeToString(out) != c.Hex {
+				t.Errorf("%q in pieces of %d: %x, want %s", c.Text, step+i%3, out, c.Hex)
+			}
+		}
+	}
+}

@@ -170,24 +170,21 @@ func parseUsage(s *jscan.Scanner, c *chunk) error {
 	})
 }
 
-// stream decodes a streamed transcription: the deltas' text is gathered,
-// and the answer is written, mapped to labels (AppendLabels needs the
-// whole text: it strips both ends), when the final usage chunk (no
-// choices) brings the token count. The first chunk with text is the first
-// token event.
+// stream decodes a streamed transcription: each delta's text is mapped to
+// labels as it comes (labeler: the answer is the stripped, lowered text's
+// labels, and it grows with the stream, so the pool's response cap holds),
+// and the final usage chunk brings the token count. The first chunk with
+// text is the first token event.
 type stream struct {
-	text     []byte
-	first    []byte // the first event's labels
+	labels   labeler
 	finish   []byte // the last finish_reason seen
 	tokens   int64
 	hasUsage bool
-	written  bool
+	hasText  bool
 	events   int
 }
 
-func (st *stream) Reset() {
-	*st = stream{text: st.text[:0], first: st.first[:0], finish: st.finish[:0]}
-}
+func (st *stream) Reset() { *st = stream{finish: st.finish[:0]} }
 
 func (st *stream) Tokens() int64 { return st.tokens }
 
@@ -201,30 +198,25 @@ func (st *stream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 		return out, protocol.Event{}, err
 	}
 	var ev protocol.Event
-	if c.hasText && c.choices > 0 {
-		firstText := len(st.text) == 0 && len(c.text) > 0
-		st.text = append(st.text, c.text...)
-		if firstText {
-			st.first = AppendLabels(st.first[:0], string(st.text))
-			ev = protocol.Event{First: true, FirstData: st.first, FirstTokens: 1}
+	if c.hasText && c.choices > 0 && len(c.text) > 0 {
+		before := len(out)
+		out = st.labels.append(out, string(c.text))
+		if !st.hasText {
+			ev = protocol.Event{First: true, FirstData: out[before:], FirstTokens: 1}
 		}
+		st.hasText = true
 	}
 	if c.hasUsage {
 		st.tokens, st.hasUsage = c.tokens, true
-		if c.choices == 0 && !st.written {
-			out = AppendLabels(out, string(st.text))
-			st.written = true
-		}
 	}
 	return out, ev, nil
 }
 
-// End accepts a stream that brought its usage chunk (after its finish,
-// with or without [DONE]); one without is an error saying what was
-// missing.
+// End accepts a stream that brought its usage chunk (with or without
+// [DONE]); one without is an error saying what was missing.
 func (st *stream) End(done bool) error {
 	switch {
-	case st.written:
+	case st.hasUsage:
 		return nil
 	case !done && len(st.finish) == 0:
 		return fmt.Errorf("%w: no finish_reason and no usage chunk, after %s", protocol.ErrTruncated, st.seen())
@@ -234,5 +226,5 @@ func (st *stream) End(done bool) error {
 
 // seen says how far the stream got, for messages.
 func (st *stream) seen() string {
-	return fmt.Sprintf("%d events and %d bytes of text", st.events, len(st.text))
+	return fmt.Sprintf("%d events, %d tokens counted", st.events, st.tokens)
 }

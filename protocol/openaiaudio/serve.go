@@ -47,7 +47,7 @@ type request struct {
 func parseRequest(body []byte) (*request, error) {
 	line, _, ok := bytes.Cut(body[:min(len(body), 2+maxBoundary+2)], []byte("\r\n"))
 	if !ok || !bytes.HasPrefix(line, []byte("--")) || len(line) < 3 {
-		return nil, errors.New("expected a multipart/form-data body beginning with its boundary line")
+		return nil, errors.New("expected a multipart/form-data body (not JSON) beginning with its boundary line")
 	}
 	form, err := multipart.NewReader(bytes.NewReader(body), string(line[2:])).ReadForm(int64(len(body)) + 1<<20)
 	if err != nil {

@@ -39,7 +39,10 @@ func init() { protocol.Register(Protocol) }
 // protocol.Serving.
 type transcriptions struct{}
 
-var _ protocol.BodyTyper = transcriptions{}
+var (
+	_ protocol.BodyTyper    = transcriptions{}
+	_ protocol.AudioEncoder = transcriptions{}
+)
 
 func (transcriptions) Name() string      { return "openai-transcriptions" }
 func (transcriptions) Aliases() []string { return []string{"transcriptions", "audio"} }
@@ -133,6 +136,14 @@ func int64p(v *int) *int64 {
 	}
 	x := int64(*v)
 	return &x
+}
+
+func (transcriptions) EncodeAudio(model, filename string, audio []byte, params protocol.Params) ([]byte, error) {
+	p, err := protocol.ParamsAs[Params](transcriptions{}.Name(), params)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(model, filename, audio, p)
 }
 
 // maxBoundary is RFC 2046's limit on a boundary's length.
