@@ -26,8 +26,8 @@ var synthWords = strings.Fields("the a of and to in he she it was that his her w
 // dir: dev-all-repack.json (the manifest utils/repackage_librispeech.py
 // writes, fname relative to dir) and dev-all-repack/<speaker>-<chapter>_
 // <i>.wav, 16 kHz mono 16-bit WAV files of synthetic audio (a few tones,
-// 1 to 2.5 s), and returns the files written. The same seed gives the
-// same bytes.
+// 1 to 2.5 s), and returns what --dataset takes: the manifest alone (the
+// audio files are found beside it). The same seed gives the same bytes.
 func Synth(dir string, n int, seed uint64) ([]string, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("whisper synth: %d samples; give at least one", n)
@@ -36,7 +36,6 @@ func Synth(dir string, n int, seed uint64) ([]string, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "dev-all-repack"), 0o755); err != nil {
 		return nil, err
 	}
-	var files []string
 	manifest := make([]synthEntry, n)
 	for i := range manifest {
 		name := fmt.Sprintf("dev-all-repack/%d-%d_%d.wav", 100+i%7, 1000+i/7, i)
@@ -45,7 +44,6 @@ func Synth(dir string, n int, seed uint64) ([]string, error) {
 		if err := os.WriteFile(path, wavFile(pcm), 0o644); err != nil {
 			return nil, err
 		}
-		files = append(files, path)
 		manifest[i] = newSynthEntry(synthTranscript(rng), name, len(pcm))
 	}
 	b, err := json.MarshalIndent(manifest, "", "  ")
@@ -56,7 +54,7 @@ func Synth(dir string, n int, seed uint64) ([]string, error) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return nil, err
 	}
-	return append([]string{path}, files...), nil
+	return []string{path}, nil
 }
 
 func synthTranscript(rng *rand.Rand) string {
