@@ -3,8 +3,8 @@ package compliance
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
@@ -12,11 +12,31 @@ import (
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
+// PerformanceFile is TEST01's verify_performance.txt.
+const PerformanceFile = "verify_performance.txt"
+
+// TEST01Reference names the scenario's runs a TEST01 run is compared with.
+type TEST01Reference struct {
+	// AccuracyLog is the accuracy run's mlperf_log_accuracy.json;
+	// PerformanceDetail the performance run's mlperf_log_detail.txt.
+	AccuracyLog, PerformanceDetail string
+}
+
+// TEST01ReferenceIn is the reference filed in scenario directory scenDir
+// (<Scenario>/accuracy and <Scenario>/performance/run_1), where
+// compliance/TEST01's scripts look for it.
+func TEST01ReferenceIn(scenDir string) TEST01Reference {
+	return TEST01Reference{
+		AccuracyLog:       filepath.Join(scenDir, "accuracy", submission.AccuracyLogFile),
+		PerformanceDetail: filepath.Join(scenDir, "performance", "run_1", submission.DetailFile),
+	}
+}
+
 // VerifyTEST01 is compliance/TEST01/run_verification.py for a TEST01 run
-// filed in testDir (<Scenario>/TEST01, as filing.FileRun files it) beside
-// the scenario's accuracy and performance runs (testDir/../accuracy,
-// testDir/../performance/run_1). It writes the two files the script
-// leaves, with its scripts' exact text:
+// whose logs are testLog (mlperf_log_accuracy.json) and testDetail
+// (mlperf_log_detail.txt), against the scenario's accuracy and performance
+// runs (ref). Its Verification carries the two files the script leaves,
+// with its scripts' exact text:
 //
 //   - verify_accuracy.txt (verify_accuracy.py, its default mode): each
 //     sampled response of the TEST01 run compared with the accuracy run's
@@ -28,26 +48,39 @@ import (
 //     score within 10% of the performance run's (20% for short
 //     SingleStream/MultiStream latencies), both VALID and of one scenario.
 //
-// pass is whether both say TEST PASS. When the accuracy comparison fails
+// It passes when both say TEST PASS. When the accuracy comparison fails
 // (a SUT that is not deterministic), the test may still pass with Part
 // III's accuracy comparison: see TEST01Baseline.
-func VerifyTEST01(testDir, dtype string) (pass bool, err error) {
-	scenDir := filepath.Dir(filepath.Clean(testDir))
-	accText, accPass, err := test01Accuracy(
-		filepath.Join(scenDir, "accuracy", submission.AccuracyLogFile),
-		filepath.Join(testDir, "accuracy", submission.AccuracyLogFile), dtype)
+func VerifyTEST01(testLog, testDetail string, ref TEST01Reference, dtype string) (*Verification, error) {
+	accText, accPass, err := test01Accuracy(ref.AccuracyLog, testLog, dtype)
 	if err != nil {
-		return false, fmt.Errorf("submission: TEST01: %w", err)
+		return nil, fmt.Errorf("submission: TEST01: %w", err)
 	}
-	perfText, perfPass := test01Performance(
-		filepath.Join(scenDir, "performance", "run_1", submission.DetailFile),
-		filepath.Join(testDir, "performance", "run_1", submission.DetailFile))
-	for name, text := range map[string]string{"verify_accuracy.txt": accText, "verify_performance.txt": perfText} {
-		if err := os.WriteFile(filepath.Join(testDir, name), []byte(text), 0o644); err != nil {
-			return false, fmt.Errorf("submission: writing TEST01 verification: %w", err)
+	perfText, perfPass := test01Performance(ref.PerformanceDetail, testDetail)
+	v := newVerification(submission.TEST01, AccuracyFile, "mlperf-go's port of compliance/TEST01's verify_accuracy.py and verify_performance.py")
+	v.Text = []byte(accText)
+	v.Also = map[string][]byte{PerformanceFile: []byte(perfText)}
+	v.check("Accuracy check", pyBool(accPass), lastLine(accText, "num_perf_log_data_mismatch"))
+	v.check("Performance check", pyBool(perfPass), strings.TrimSpace(lastLineOf(perfText)))
+	v.Verdict.Pass = accPass && perfPass
+	return v, nil
+}
+
+// lastLine returns the last line of text that starts with prefix.
+func lastLine(text, prefix string) string {
+	found := ""
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			found = l
 		}
 	}
-	return accPass && perfPass, nil
+	return found
+}
+
+// lastLineOf returns text's last non-empty line.
+func lastLineOf(text string) string {
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	return lines[len(lines)-1]
 }
 
 // test01Accuracy is verify_accuracy.py's default mode.

@@ -44,6 +44,19 @@ func normalize(s, dir string) string {
 	return strings.Join(lines, "\n")
 }
 
+// verifyTEST01Tree verifies the TEST01 run filed in scenario directory
+// dir against the runs filed beside it, and writes the files where the
+// reference's scripts leave them.
+func verifyTEST01Tree(dir string) (*Verification, error) {
+	test := filepath.Join(dir, "TEST01")
+	v, err := VerifyTEST01(filepath.Join(test, "accuracy", "mlperf_log_accuracy.json"),
+		filepath.Join(test, "performance", "run_1", "mlperf_log_detail.txt"), TEST01ReferenceIn(dir), "int64")
+	if err != nil {
+		return nil, err
+	}
+	return v, v.Write(test)
+}
+
 // TestVerifyTEST01Golden: over crafted runs, verify_accuracy.txt is byte
 // for byte what the official verify_accuracy.py --dtype int64 printed and
 // verify_performance.txt what verify_performance.py printed, but for time
@@ -60,10 +73,11 @@ func TestVerifyTEST01Golden(t *testing.T) {
 			src := filepath.Join("testdata", "test01", c.Name())
 			dir := t.TempDir()
 			copyTree(t, src, dir)
-			pass, err := VerifyTEST01(filepath.Join(dir, "TEST01"), "int64")
+			v, err := verifyTEST01Tree(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
+			pass := v.Pass()
 			wantPass := true
 			for _, f := range []string{"accuracy", "performance"} {
 				got, _ := os.ReadFile(filepath.Join(dir, "TEST01", "verify_"+f+".txt"))
@@ -73,6 +87,10 @@ func TestVerifyTEST01Golden(t *testing.T) {
 					t.Errorf("verify_%s.txt:\n%s\nthe reference printed:\n%s", f, g, w)
 				}
 				wantPass = wantPass && strings.Contains(string(want), "TEST PASS")
+				check := map[string]int{"accuracy": 0, "performance": 1}[f]
+				if got := v.Verdict.Checks[check]; got.Pass != strings.Contains(string(want), "TEST PASS") {
+					t.Errorf("check %s says %s, the reference's verify_%s.txt:\n%s", got.Name, got.Result, f, want)
+				}
 			}
 			if pass != wantPass {
 				t.Errorf("pass = %v, the reference's files say %v", pass, wantPass)
@@ -96,10 +114,10 @@ func TestVerifyTEST01Stops(t *testing.T) {
 		p := filepath.Join(dir, "TEST01", "performance", "run_1", "mlperf_log_detail.txt")
 		b, _ := os.ReadFile(p)
 		os.WriteFile(p, []byte(edit(string(b))), 0o644)
-		pass, err := VerifyTEST01(filepath.Join(dir, "TEST01"), "int64")
+		v, err := verifyTEST01Tree(dir)
 		got, _ := os.ReadFile(filepath.Join(dir, "TEST01", "verify_performance.txt"))
-		if err != nil || pass || strings.Contains(string(got), "TEST PASS") {
-			t.Errorf("%s: pass %v, %v:\n%s", name, pass, err, got)
+		if err != nil || v.Pass() || strings.Contains(string(got), "TEST PASS") || v.Verdict.Checks[1].Pass {
+			t.Errorf("%s: %+v, %v:\n%s", name, v, err, got)
 		}
 	}
 }

@@ -64,7 +64,7 @@ type RunRecord struct {
 // of TEST06 and TEST07, verify_output_len.txt of TEST09) that FileRun files
 // from a compliance run's log folder into its test directory, where the
 // submission checker reads them.
-var VerifyFiles = []string{compliance.AccuracyFile, compliance.OutputLenFile}
+var VerifyFiles = []string{compliance.AccuracyFile, compliance.PerformanceFile, compliance.OutputLenFile}
 
 // now is the clock FileRun names moved-aside runs with; tests replace it.
 var now = time.Now
