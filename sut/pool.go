@@ -261,10 +261,18 @@ type Progress struct {
 	MeanLatency, MeanTTFT time.Duration
 }
 
-// worker is one pool goroutine's state: its stream decoder, reset for
-// every streamed response.
+// worker is one pool goroutine's state, reused for every sample it
+// serves: its stream decoder, its request trace and its body reader.
 type worker struct {
 	stream protocol.Stream
+	trace  *attemptTrace
+	rd     stampReader
+}
+
+// pending is a queued sample and when IssueQuery received it (Pool.clock).
+type pending struct {
+	qs     loadgen.QuerySample
+	issued int64
 }
 
 // event is one response on its way to the Completer.
@@ -272,6 +280,10 @@ type event struct {
 	first bool
 	resp  loadgen.Response
 	buf   *[]byte // returned to bufPool once the Completer has copied it
+	// timed events carry the sample's stamps into the latency breakdown
+	// (failures do not).
+	timed bool
+	t     stamps
 }
 
 // Pool is a loadgen.SUT that sends samples to HTTP endpoints. Create it
@@ -294,9 +306,14 @@ type Pool struct {
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond
-	queue  []loadgen.QuerySample
+	queue  []pending
 	head   int
 	closed bool
+
+	// epoch starts the pool's clock; lat is where samples' time went
+	// (latency.go).
+	epoch time.Time
+	lat   latencyBook
 
 	workers   sync.WaitGroup
 	closeOnce sync.Once
@@ -360,6 +377,7 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	}
 	parts, _ := cfg.Bodies.(PrefixedBodies)
 	p := &Pool{
+		epoch:     time.Now(),
 		cfg:       cfg,
 		parts:     parts,
 		log:       cfg.Logger,
@@ -404,6 +422,7 @@ func (p *Pool) Name() string { return p.cfg.Name }
 // IssueQuery implements loadgen.SUT: it queues the samples and returns
 // without blocking on the network.
 func (p *Pool) IssueQuery(samples []loadgen.QuerySample) {
+	now := p.clock()
 	p.issued.Add(int64(len(samples)))
 	p.qmu.Lock()
 	if p.closed {
@@ -414,7 +433,9 @@ func (p *Pool) IssueQuery(samples []loadgen.QuerySample) {
 	if p.head == len(p.queue) {
 		p.queue, p.head = p.queue[:0], 0
 	}
-	p.queue = append(p.queue, samples...)
+	for _, qs := range samples {
+		p.queue = append(p.queue, pending{qs: qs, issued: now})
+	}
 	p.queued.Add(int64(len(samples)))
 	if len(samples) == 1 {
 		p.qcond.Signal()
@@ -431,30 +452,31 @@ func (p *Pool) FlushQueries() {}
 
 // pop blocks for the next queued sample; false means the pool is closed
 // and drained.
-func (p *Pool) pop() (loadgen.QuerySample, bool) {
+func (p *Pool) pop() (pending, bool) {
 	p.qmu.Lock()
 	defer p.qmu.Unlock()
 	for p.head == len(p.queue) {
 		if p.closed {
-			return loadgen.QuerySample{}, false
+			return pending{}, false
 		}
 		p.qcond.Wait()
 	}
-	qs := p.queue[p.head]
+	ps := p.queue[p.head]
 	p.head++
 	p.queued.Add(-1)
-	return qs, true
+	return ps, true
 }
 
 func (p *Pool) worker() {
 	defer p.workers.Done()
-	w := &worker{}
+	w := &worker{trace: p.newAttemptTrace()}
+	w.rd.p = p
 	for {
-		qs, ok := p.pop()
+		ps, ok := p.pop()
 		if !ok {
 			return
 		}
-		p.serve(w, qs)
+		p.serve(w, ps)
 	}
 }
 
@@ -501,14 +523,26 @@ func (p *Pool) deliver(batch []event) {
 				finals = append(finals, part[i].resp)
 			}
 		}
+		var firstAt, finalAt int64
 		if len(firsts) > 0 {
 			if err := p.cfg.Completer.FirstTokenComplete(firsts); err != nil {
 				p.completerErr("FirstTokenComplete", err)
 			}
+			firstAt = p.clock()
 		}
 		if len(finals) > 0 {
 			if err := p.cfg.Completer.QuerySamplesComplete(finals); err != nil {
 				p.completerErr("QuerySamplesComplete", err)
+			}
+			finalAt = p.clock()
+		}
+		for i := range part {
+			if ev := &part[i]; ev.timed {
+				at := finalAt
+				if ev.first {
+					at = firstAt
+				}
+				p.lat.reported(&ev.t, ev.first, at)
 			}
 		}
 		for i := range part {
