@@ -37,6 +37,7 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 			return
 		}
 		defer g.end()
+		s.own.admit.RecordDuration(g.start.Sub(arrived))
 		rep.Arrived, rep.Started = arrived, g.start
 		n := rep.Tokens
 
@@ -53,7 +54,9 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(b)
+			if _, err := w.Write(b); err == nil && http.NewResponseController(w).Flush() == nil {
+				s.own.e2e.RecordDuration(time.Since(arrived))
+			}
 			return
 		}
 		endless := fault == FailEndless

@@ -161,6 +161,7 @@ type Server struct {
 	decoding chan struct{}
 
 	metrics engineMetrics
+	own     ownLatency // the fake's own side of each request (own.go)
 }
 
 // New validates cfg, fills its defaults and builds the server.
@@ -247,6 +248,8 @@ func New(cfg Config) (*Server, error) {
 		{"/v1/models", s.handleModels},
 		{"/health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }},
 		{"/metrics", s.handleMetrics},
+		{StatsPath, s.handleStats},
+		{StatsPath + "/reset", s.handleStats},
 	}
 	for _, p := range protocol.All() {
 		if sp, ok := p.(protocol.Serving); ok {
@@ -370,6 +373,7 @@ func (s *Server) Close() error {
 			_ = srv.Close()
 		}
 		s.handlers.Wait()
+		s.logOwnStats()
 	})
 	return nil
 }
