@@ -93,6 +93,9 @@ type Results struct {
 	// PairedAccuracy is, for the performance run of --mode both, the
 	// accuracy run made with it and whether it passed.
 	PairedAccuracy *record.PairedAccuracy `json:"paired_accuracy,omitempty"`
+	// HarnessLatency is where the samples' time went in the harness
+	// (latency.go).
+	HarnessLatency *HarnessLatency `json:"harness_latency,omitempty"`
 	// Sources are the files read, relative to the run directory.
 	Sources []string `json:"sources"`
 }
@@ -308,6 +311,9 @@ func Build(dir string) (*Results, error) {
 		r.Run.ScenarioName = r.Run.Scenario
 	}
 	r.decide()
+	if err := r.addHarnessLatency(dir); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
