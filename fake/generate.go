@@ -18,7 +18,7 @@ const imagePromptTokens = 256
 func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 	tokenIDs := p.AnswersTokenIDs()
 	return func(w http.ResponseWriter, r *http.Request) {
-		arrived := time.Now()
+		arrived := arrival(r)
 		var req protocol.Request
 		if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = p.ParseRequest(b); return err }) {
 			return

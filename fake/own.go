@@ -1,8 +1,11 @@
 package fake
 
 import (
+	"context"
 	"encoding/json"
+	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -30,8 +33,8 @@ type ownLatency struct {
 // started or was last reset, in nanoseconds. It is what the fake added to
 // the client's times beyond the network and the client itself.
 type OwnStats struct {
-	// TTFT: streamed request received (its head read) -> first token
-	// event written to the connection. The latency model's part is
+	// TTFT: streamed request received (its first bytes read from the
+	// connection) -> first token event written to it. The latency model's part is
 	// Config.TTFT; the rest is reading and parsing the body, waiting for
 	// a slot (Config.MaxConcurrency) and the timer's lateness.
 	TTFT lathist.Summary `json:"ttft_ns"`
@@ -109,4 +112,78 @@ func (s *Server) logOwnStats() {
 	}
 	s.log.Info("fake endpoint's own latency (request received -> written, by the fake's clock)",
 		dist("ttft", st.TTFT), dist("tpot", st.TPOT), dist("e2e", st.E2E), dist("admit", st.Admit), dist("token_slip", st.TokenSlip))
+}
+
+// Requests arrive before their handler runs: the server's connection
+// goroutine must wake, read and parse the head first, which an overloaded
+// fake delays. So the fake's connections note when the first bytes of each
+// request were read (stampConn), and its own times start there.
+
+// stampListener makes every accepted connection a stampConn.
+type stampListener struct{ net.Listener }
+
+func (l stampListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	sc := &stampConn{Conn: c}
+	sc.idle.Store(true)
+	return sc, nil
+}
+
+// stampConn notes when a read first returned bytes after the connection
+// went idle (a response ended, or it was accepted): when a request's first
+// bytes reached the fake. HTTP/1.1 clients send the next request on a
+// connection only after the whole response, so those bytes are the next
+// request's. ServeHTTP moves the stamp to cur for the request's handlers
+// (begin) and readies the connection for the next one (end).
+type stampConn struct {
+	net.Conn
+	idle  atomic.Bool
+	first atomic.Int64 // UnixNano of the next request's first bytes
+	cur   atomic.Int64 // UnixNano of the current request's first bytes
+}
+
+func (c *stampConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if n > 0 && c.idle.Load() {
+		c.idle.Store(false)
+		c.first.Store(time.Now().UnixNano())
+	}
+	return n, err
+}
+
+func (c *stampConn) begin() { c.cur.Store(c.first.Swap(0)) }
+func (c *stampConn) end()   { c.idle.Store(true) }
+
+type connKey struct{}
+
+// withConn puts the request's stampConn in its context (http.Server's
+// ConnContext).
+func withConn(ctx context.Context, c net.Conn) context.Context {
+	if sc, ok := c.(*stampConn); ok {
+		return context.WithValue(ctx, connKey{}, sc)
+	}
+	return ctx
+}
+
+func connOf(r *http.Request) *stampConn {
+	sc, _ := r.Context().Value(connKey{}).(*stampConn)
+	return sc
+}
+
+// arrival returns when r's first bytes were read (now when unknown: a
+// server not started by Start).
+func arrival(r *http.Request) time.Time {
+	now := time.Now()
+	if sc := connOf(r); sc != nil {
+		if ns := sc.cur.Load(); ns != 0 {
+			// The wall clock read then, carried on the monotonic one.
+			if t := now.Add(-time.Duration(now.UnixNano() - ns)); t.Before(now) {
+				return t
+			}
+		}
+	}
+	return now
 }

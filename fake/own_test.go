@@ -1,8 +1,13 @@
 package fake
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
+	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,5 +104,50 @@ func TestOwnStatsZeroLatency(t *testing.T) {
 	st := getOwnStats(t, url)
 	if st.TTFT.Count != 1 || st.E2E.Count != 1 || st.TokenSlip.Count != 0 {
 		t.Errorf("zero latency: ttft %d e2e %d slips %d, want 1, 1, 0", st.TTFT.Count, st.E2E.Count, st.TokenSlip.Count)
+	}
+}
+
+// TestOwnStatsStartAtFirstBytes: the fake's own time starts when a
+// request's first bytes are read, not when its handler runs (a head that
+// arrives slowly counts), and each request on a kept-alive connection,
+// whatever route came before it, gets its own start.
+func TestOwnStatsStartAtFirstBytes(t *testing.T) {
+	t.Parallel()
+	const pause = 40 * time.Millisecond
+	_, url := start(t, Config{})
+	c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	roundTrip := func(head, rest string) {
+		t.Helper()
+		if _, err := io.WriteString(c, head); err != nil {
+			t.Fatal(err)
+		}
+		if rest != "" {
+			time.Sleep(pause)
+			io.WriteString(c, rest)
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	body := `{"prompt":[1,2,3],"max_tokens":2}`
+	req := "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	roundTrip("GET /health HTTP/1.1\r\nHost: x\r\n\r\n", "")
+	roundTrip(req[:10], req[10:]) // the head arrives in two pieces, pause apart
+	roundTrip(req, "")            // then whole, at once
+	st := getOwnStats(t, url)
+	if st.Admit.Count != 2 || st.Admit.Max < int64(pause) {
+		t.Errorf("admit %+v: want the slow head's %v counted", st.Admit, pause)
+	}
+	if st.Admit.P50 >= int64(pause) && st.Admit.Count == 2 {
+		// Quantile(0.5) of two values is the smaller: the prompt request's.
+		t.Errorf("admit median %v: the request sent at once was charged the slow one's pause (stale stamp)", time.Duration(st.Admit.P50))
 	}
 }

@@ -280,6 +280,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handlers.Add(1)
 	s.mu.Unlock()
 	defer s.handlers.Done()
+	if sc := connOf(r); sc != nil {
+		sc.begin()
+		defer sc.end()
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -326,12 +330,12 @@ func (s *Server) Start(addr string) (string, error) {
 		l.Close()
 		return "", errors.New("fake endpoint: Start called on a started or closed server; build a new one with New")
 	}
-	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.KeepAlive}
+	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.KeepAlive, ConnContext: withConn}
 	s.serveErr = make(chan error, 1)
 	srv, errc := s.httpSrv, s.serveErr
 	s.mu.Unlock()
 	go func() {
-		err := srv.Serve(l)
+		err := srv.Serve(stampListener{l})
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}

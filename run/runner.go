@@ -326,6 +326,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	defer ensureProcs(log)()
 	if o.Started != nil {
 		o.Started(pool.Stats)
 	}
