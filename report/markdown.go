@@ -68,6 +68,7 @@ func renderMarkdown(run *Run) string {
 			fmt.Fprintf(&b, " %s |\n", msOpt(d.d.Max))
 		}
 	}
+	b.WriteString(harnessLatencyMarkdown(r))
 	b.WriteString("\n## Failures\n\n")
 	if s := r.Samples; s != nil {
 		fmt.Fprintf(&b, "%d issued, %d completed, %d failed.\n", s.Issued, s.Completed, s.Failed)

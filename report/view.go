@@ -38,6 +38,7 @@ type view struct {
 	HasTimeline           bool
 	Throughput, InFlight  template.HTML
 	Latencies             []namedChart
+	HarnessLatency        template.HTML // latency.go
 	FailureClasses        [][2]string
 	FirstFailures         []record.SampleFailure
 	MoreFailures          int64 // total failures when FirstFailures shows fewer
@@ -76,6 +77,7 @@ func newView(run *Run) view {
 		Schema:        r.Schema,
 		GeneratedFrom: run.Dir,
 	}
+	v.HarnessLatency = harnessLatencyHTML(r)
 	m := r.Metrics
 	if h := m.Headline; h != nil {
 		val, unit := figureParts(h.Value, h.Unit)
