@@ -60,10 +60,11 @@ func TestOwnStats(t *testing.T) {
 	if late := st.TTFT.P50 - int64(ttft); st.TPOT.Count != 1 || 4*st.TPOT.P50+late < int64(4*tpot) {
 		t.Errorf("tpot %+v (first token %v late): want one stream's, 4 gaps of at least %v", st.TPOT, time.Duration(late), tpot)
 	}
-	// Five tokens, each its own write (TPOT above minSleep); each slip is
-	// how late it went out, never early.
-	if st.TokenSlip.Count != 5 {
-		t.Errorf("token slips counted %d writes, want 5 tokens", st.TokenSlip.Count)
+	// Five tokens, each its own write when the fake keeps to time (TPOT
+	// above minSleep); tokens that fell due while it was late go out
+	// together, one write and one slip.
+	if c := st.TokenSlip.Count; c < 1 || c > 5 {
+		t.Errorf("token slips counted %d writes, want one per write of the 5 tokens", c)
 	}
 	if st.E2E.Count != 2 || st.E2E.P50 < int64(ttft+4*tpot) || st.Admit.Count != 2 {
 		t.Errorf("e2e %+v admit %+v: want both requests, at least %v", st.E2E, st.Admit, ttft+4*tpot)
@@ -113,7 +114,7 @@ func TestOwnStatsZeroLatency(t *testing.T) {
 // whatever route came before it, gets its own start.
 func TestOwnStatsStartAtFirstBytes(t *testing.T) {
 	t.Parallel()
-	const pause = 40 * time.Millisecond
+	const pause = 100 * time.Millisecond
 	_, url := start(t, Config{})
 	c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
