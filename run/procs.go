@@ -19,10 +19,14 @@ import (
 // the harness on one core at 200 QPS of streamed llama3_1-8b (make
 // bench-latency, alternated runs, medians of four): the pool's own share of
 // TTFT went from 0.16 / 5.1 / 32 ms (p50 / p99 / p99.9) to 0.09 / 1.7 /
-// 9.3 ms, its queue wait from 0.10 to 0.01 ms at the median.
+// 9.3 ms, its queue wait from 0.10 to 0.01 ms at the median. Offline
+// keeps the runtime's choice: its figure is throughput, not any sample's
+// latency, and the second P cost about 7% more harness CPU per sample there
+// (119 against 112 µs, three alternated runs).
 const minProcs = 2
 
-// ensureProcs raises GOMAXPROCS to minProcs for a test when it is lower
+// ensureProcs raises GOMAXPROCS to minProcs for a test (Run: every
+// scenario but Offline) when it is lower
 // and the environment does not set GOMAXPROCS (an explicit setting is the
 // user's), and returns the function that restores it.
 func ensureProcs(log *zap.Logger) (restore func()) {

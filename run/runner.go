@@ -326,7 +326,9 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer ensureProcs(log)()
+	if o.Scenario != loadgen.Offline {
+		defer ensureProcs(log)()
+	}
 	if o.Started != nil {
 		o.Started(pool.Stats)
 	}

@@ -43,7 +43,6 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // reqState tracks one sample through its request.
 type reqState struct {
-	w         *worker // serving it; its Completer calls go through w.one
 	qs        loadgen.QuerySample
 	t         stamps // where its time went (latency.go)
 	firstSent bool
@@ -78,7 +77,7 @@ type retry struct {
 func (p *Pool) serve(w *worker, ps pending) {
 	p.inFlight.Add(1)
 	defer p.inFlight.Add(-1)
-	st := &reqState{w: w, qs: ps.qs, t: stamps{issued: ps.issued, taken: p.clock()}}
+	st := &reqState{qs: ps.qs, t: stamps{issued: ps.issued, taken: p.clock()}}
 	defer func() {
 		if r := recover(); r != nil {
 			if !st.finished {
@@ -404,7 +403,7 @@ func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 	p.ttftN.Add(1)
 	buf := getBuf()
 	*buf = append(*buf, data...)
-	p.emit(st.w, event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf, timed: true, t: st.t})
+	p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf, timed: true, t: st.t})
 }
 
 // complete reports the sample's final response: the payload in buf on
@@ -421,7 +420,7 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 		p.recordFailure(st.qs, Failure{Reason: f.reason, Message: f.Error(), Endpoint: f.endpoint, Status: f.status, Attempts: st.attempts})
 		if p.cfg.Stream && !st.firstSent {
 			st.firstSent = true
-			p.emit(st.w, event{first: true, resp: loadgen.Response{ID: st.qs.ID}})
+			p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID}})
 		}
 	} else {
 		p.outTokens.Add(n)
@@ -434,5 +433,5 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 	if buf != nil {
 		ev.resp.Data = *buf
 	}
-	p.emit(st.w, ev)
+	p.emit(ev)
 }
