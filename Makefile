@@ -12,6 +12,7 @@
 #   make bench-loadgen   Go vs C++ null-SUT Server benchmark through the same LoadGen
 #   make bench-latency   latency the harness adds (Server, 60/200/500 QPS, fake endpoint);
 #                        ENDPOINTS_SRC=<mlcommons/endpoints repo> measures its harness too
+#   make bench-serving   mlperf-go bench vs GuideLLM (and run): rate and client CPU per request
 #   make clean           remove build/ (keeps the downloaded sdist in third_party/)
 #
 # LOADGEN_VERSION=<v> picks a pinned release (third_party/*.sha256);
@@ -38,7 +39,7 @@ BUILD := build
 CMAKE_ARGS := -DCMAKE_BUILD_TYPE=Release -DLOADGEN_VERSION=$(LOADGEN_VERSION) -DLOADGEN_SRC=$(LOADGEN_SRC)
 BUILD_TARGET = $(CMAKE) --build $(BUILD) -j $(JOBS) --target
 
-.PHONY: all tools static test test-static lint-docker demo bench bench-loadgen bench-latency clean FORCE
+.PHONY: all tools static test test-static lint-docker demo bench bench-loadgen bench-latency bench-serving clean FORCE
 
 all: $(BUILD)/.configured
 	$(BUILD_TARGET) all
@@ -93,14 +94,18 @@ bench-latency: $(BUILD)/.configured
 bench-loadgen: $(BUILD)/.configured
 	BENCH_FLAGS='$(BENCH_FLAGS)' $(BUILD_TARGET) bench_loadgen
 
+bench-serving: $(BUILD)/.configured
+	$(BUILD_TARGET) bench_serving
+
 clean:
 	rm -rf $(BUILD)
 
 FORCE:
 
 # ---- Slurm -------------------------------------------------------------------
-# scripts/slurm/ on a real single-node Slurm (slurm-wlm + munge, root on
-# Debian; installed when missing): benchmark then evaluate, SIGTERM mid-run.
+# scripts/slurm/ on a real two-node Slurm (slurm-wlm + munge, root on
+# Debian; installed when missing): benchmark then evaluate, SIGTERM mid-run,
+# engine replicas on both nodes.
 .PHONY: test-slurm
 test-slurm: all
 	BIN=$(BUILD)/bin/mlperf-go ./scripts/ci/slurm_test.sh

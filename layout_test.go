@@ -22,13 +22,13 @@ var layers = []struct {
 	name     string
 	packages []string
 }{
-	{"commands", []string{"cmd/", "bench/"}},
-	{"workflows", []string{"tune", "report", "submission"}},
+	{"commands", []string{"cmd/"}},
+	{"workflows", []string{"tune", "report", "submission", "quality", "bench"}},
 	{"one LoadGen test", []string{"run"}},
 	{"results and the fake endpoint", []string{"results", "fake"}},
 	{"benchmarks", []string{"benchmarks/"}},
 	{"the registry", []string{"benchmark"}},
-	{"wire, engines, scorers, records", []string{"protocol", "sut", "qsl", "engine", "record", "score", "tokenizer"}},
+	{"wire, engines, scorers, records", []string{"protocol", "sut", "qsl", "engine", "record", "score", "tokenizer", "download"}},
 	{"ground", []string{"loadgen", "internal/"}},
 }
 

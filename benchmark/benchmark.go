@@ -4,20 +4,24 @@
 // submission directory, default API and served model, dataset sizes, the
 // submission rules of each round) and its behaviour (opening its dataset,
 // building request bodies, evaluating accuracy logs, writing a synthetic
-// dataset). The core packages — the runner, the submission checks, the CLI —
-// look benchmarks up here and never name one, as database/sql never names a
-// driver. Adding a benchmark is one folder and one import in benchmarks/all.
+// dataset) and the files `mlperf-go dataset download` fetches for it,
+// pinned per round (Downloads). The core packages — the runner, the
+// submission checks, the CLI — look benchmarks up here and never name one,
+// as database/sql never names a driver. Adding a benchmark is one folder
+// and one import in benchmarks/all.
 package benchmark
 
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"go.uber.org/zap"
 
+	"github.com/mlperf-go/mlperf-go/download"
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -121,6 +125,13 @@ type Benchmark struct {
 	// round ("v6.0", "v6.1"); a round without an entry does not have the
 	// benchmark.
 	Rounds map[string]*Rules
+	// Downloads are the files `mlperf-go dataset download` fetches for the
+	// benchmark, per round: its dataset (download.RoleDataset) and its
+	// model's tokenizer (download.RoleTokenizer), each from the source the
+	// round's reference names, at a pinned revision and checksum. A round
+	// without an entry has nothing to download; OpenDataset opens a
+	// download folder as the dataset pin's Open says.
+	Downloads map[string][]download.Pin
 }
 
 // Variant is another LoadGen model name of a benchmark (its Interactive or
@@ -156,6 +167,13 @@ type Variant struct {
 	// Synth replaces the benchmark's synthetic dataset writer when set
 	// (a variant whose official dataset has another layout).
 	Synth func(dir string, n int, seed uint64) ([]string, error)
+	// Downloads replace the benchmark's when set (a variant with a dataset
+	// of its own).
+	Downloads map[string][]download.Pin
+	// Rounds replace the benchmark's when set: a variant the checker
+	// treats as a model of its own (llama3.1-8b-edge has its own
+	// scenarios, sample counts, accuracy targets and no TEST06).
+	Rounds map[string]*Rules
 }
 
 // Setting is one user.conf key a round requires that LoadGen's built-in
@@ -253,6 +271,12 @@ type EvalOptions struct {
 	// Python is the interpreter generated code and reference-only steps run
 	// under ("": python3 on PATH).
 	Python string
+	// PRM800K is the folder holding PRM800K's grading/grader.py (the
+	// prm800k folder of an openai/prm800k checkout, deepseek-r1's
+	// submodules/prm800k/prm800k). MATH-500 answers whose grade depends on
+	// sympy or pylatexenc are graded by its grade_answer under Python ("":
+	// such an answer is an error naming the flag, never a wrong answer).
+	PRM800K string
 }
 
 // Evaluation is what an evaluator found.
@@ -379,6 +403,14 @@ func Register(b Benchmark) {
 			panic(fmt.Sprintf("benchmark: Register(%q): %v", b.Name, err))
 		}
 	}
+	if err := checkDownloads(b.Downloads); err != nil {
+		panic(fmt.Sprintf("benchmark: Register(%q): %v", b.Name, err))
+	}
+	for _, v := range b.Variants {
+		if err := checkDownloads(v.Downloads); err != nil {
+			panic(fmt.Sprintf("benchmark: Register(%q): variant %s: %v", b.Name, v.Name, err))
+		}
+	}
 	for _, n := range b.names() {
 		if _, _, ok := lookupLocked(n); ok {
 			panic(fmt.Sprintf("benchmark: Register(%q): the name %q is already registered", b.Name, n))
@@ -483,6 +515,13 @@ func (b Benchmark) withVariant(v *Variant) Benchmark {
 	if v.Synth != nil {
 		b.Synth = v.Synth
 	}
+	if v.Downloads != nil {
+		b.Downloads = v.Downloads
+	}
+	if v.Rounds != nil {
+		b.Rounds = v.Rounds
+		b.Compliance = takenCompliance(b.Compliance, v.Rounds)
+	}
 	if v.SubmissionDir != "" {
 		b.SubmissionDir = v.SubmissionDir
 	}
@@ -496,6 +535,20 @@ func (b Benchmark) withVariant(v *Variant) Benchmark {
 		b.Description = v.Description
 	}
 	return b
+}
+
+// takenCompliance keeps the compliance tests some round's rules list: a
+// variant with rules of its own takes only the tests they name.
+func takenCompliance(all map[string]Compliance, rounds map[string]*Rules) map[string]Compliance {
+	taken := map[string]Compliance{}
+	for name, c := range all {
+		for _, r := range rounds {
+			if slices.Contains(r.Compliance, name) {
+				taken[name] = c
+			}
+		}
+	}
+	return taken
 }
 
 // Names lists the registered benchmarks' LoadGen names with their
@@ -532,15 +585,122 @@ func All() []Benchmark {
 }
 
 // OpenDataset opens b's dataset from paths; see Benchmark.Open. No paths is
-// an error saying how to make a dataset. No splits reads b.Splits.
+// an error saying how to make a dataset. No splits reads b.Splits. A path
+// that is a `dataset download` folder opens the files its dataset pin names
+// (Pin.Open: the performance set where a benchmark has two).
 func (b Benchmark) OpenDataset(paths, splits []string) (Dataset, error) {
+	return b.openDataset(paths, splits, false)
+}
+
+// OpenAccuracyDataset is OpenDataset for an accuracy run or an evaluation:
+// a download folder opens its accuracy set (Pin.OpenAccuracy, e.g.
+// gpt-oss-120b's acc/acc_eval_ref.parquet) where the benchmark has one.
+func (b Benchmark) OpenAccuracyDataset(paths, splits []string) (Dataset, error) {
+	return b.openDataset(paths, splits, true)
+}
+
+// SeparateAccuracySet reports whether paths (a download folder) hold an
+// accuracy set apart from the performance set, so a command running both
+// tests must open each.
+func (b Benchmark) SeparateAccuracySet(paths []string) bool {
+	perf, err1 := b.openDownloads(paths, false)
+	acc, err2 := b.openDownloads(paths, true)
+	return err1 == nil && err2 == nil && !slices.Equal(perf, acc)
+}
+
+func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
 	}
 	if len(splits) == 0 {
 		splits = b.Splits
 	}
+	paths, err := b.openDownloads(paths, accuracy)
+	if err != nil {
+		return nil, err
+	}
 	return b.Open(paths, splits)
+}
+
+// checkDownloads validates each round's pins: each pin valid, one per role,
+// each in its own folder.
+func checkDownloads(byRound map[string][]download.Pin) error {
+	for round, pins := range byRound {
+		roles, dirs := map[string]bool{}, map[string]bool{}
+		for _, p := range pins {
+			if err := p.Validate(); err != nil {
+				return fmt.Errorf("Downloads[%q]: %v", round, err)
+			}
+			if roles[p.Role] || dirs[p.Dir] {
+				return fmt.Errorf("Downloads[%q]: two pins share the role %q or the folder %q", round, p.Role, p.Dir)
+			}
+			roles[p.Role], dirs[p.Dir] = true, true
+		}
+	}
+	return nil
+}
+
+// DownloadPins returns the files b pins for round (download.Pin), or an
+// error naming the rounds that have some.
+func (b Benchmark) DownloadPins(round string) ([]download.Pin, error) {
+	if pins := b.Downloads[round]; len(pins) > 0 {
+		return pins, nil
+	}
+	var have []string
+	for r := range b.Downloads {
+		have = append(have, r)
+	}
+	sort.Strings(have)
+	if len(have) == 0 {
+		return nil, fmt.Errorf("benchmark %s pins no download: pass its files with --dataset", b.Name)
+	}
+	return nil, fmt.Errorf("benchmark %s pins no download for round %s: use --round %s", b.Name, round, strings.Join(have, " or --round "))
+}
+
+// openDownloads replaces each download folder among paths (one holding a
+// download.ManifestFile, as `mlperf-go dataset download --out DIR` leaves
+// it) by the files its dataset pin says b's reader takes (for an accuracy
+// run when accuracy), after checking that the folder holds b's dataset,
+// complete.
+func (b Benchmark) openDownloads(paths []string, accuracy bool) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if !download.IsDownload(p) {
+			out = append(out, p)
+			continue
+		}
+		m, err := download.ReadManifest(p)
+		if err != nil {
+			return nil, err
+		}
+		fix := fmt.Sprintf("mlperf-go dataset download -b %s --out %s", b.Name, p)
+		s := m.Role(download.RoleDataset)
+		if s == nil {
+			return nil, fmt.Errorf("%s holds no dataset: download it with `%s`", p, fix)
+		}
+		if !b.pinsDataset(s.Pin) {
+			return nil, fmt.Errorf("%s holds the dataset %s (for %s), not %s's: download %s's into another folder with `mlperf-go dataset download -b %s --out DIR`",
+				p, s.Pin.Source(), strings.Join(s.For, ", "), b.Name, b.Name, b.Name)
+		}
+		if err := s.Missing(p); err != nil {
+			return nil, fmt.Errorf("%s: the download is incomplete (%v): run `%s` again", p, err, fix)
+		}
+		out = append(out, s.OpenPaths(p, accuracy)...)
+	}
+	return out, nil
+}
+
+// pinsDataset reports whether p is b's dataset pin in some round.
+func (b Benchmark) pinsDataset(p download.Pin) bool {
+	key := p.Key()
+	for _, pins := range b.Downloads {
+		for _, q := range pins {
+			if q.Role == download.RoleDataset && q.Key() == key {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // engineRulesAll are the MLPerf Inference rules for the flags of every

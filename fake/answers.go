@@ -31,12 +31,15 @@ type textAnswer struct {
 	// on its own: streamed deltas and capped answers are slices of it.
 	escaped []byte
 	escEnds []int
+	// ends[i] is where piece i ends in text.
+	ends    []int
 	correct bool
 }
 
 func newTextAnswer(text string, correct bool) *textAnswer {
 	a := &textAnswer{text: text, correct: correct}
 	ends := splitPieces(text)
+	a.ends = ends
 	a.escEnds = make([]int, len(ends))
 	start := 0
 	for i, e := range ends {

@@ -32,7 +32,19 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 			return
 		}
 		rep := s.reply(ask, fault)
-		g, ok := s.begin(r, arrived, rep.PromptTokens, rep.Prompts)
+		prefill := rep.PromptTokens
+		if ask.Messages != nil {
+			cached := min(s.prefixLookup(ask.Messages, rep), rep.PromptTokens)
+			prefill -= cached
+			if s.cfg.OnRequest != nil {
+				s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
+					Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens, CachedTokens: cached})
+			}
+		} else if s.cfg.OnRequest != nil {
+			s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
+				Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens})
+		}
+		g, ok := s.begin(r, arrived, rep.PromptTokens, prefill, rep.Prompts)
 		if !ok {
 			return
 		}
@@ -105,6 +117,17 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 	} else if m := ask.MaxTokens; m != protocol.NoLimit && n >= m {
 		n, rep.Finish = m, protocol.FinishLength
 	}
+	// ignore_eos runs the answer to its cap; min_tokens lengthens a short
+	// one (a chat's text then repeats).
+	switch m := ask.MaxTokens; {
+	case ask.IgnoreEOS && m != protocol.NoLimit:
+		n, rep.Finish = m, protocol.FinishLength
+	case ask.MinTokens > n:
+		n = ask.MinTokens
+		if m != protocol.NoLimit && n >= m {
+			n, rep.Finish = m, protocol.FinishLength
+		}
+	}
 	if f := finishReason(fault); f != "" {
 		n, rep.Finish = min(n, 1), f
 	}
@@ -120,7 +143,8 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 		st.one[0] = &st.text
 		rep.Outputs = st.one[:]
 		for _, m := range ask.Messages {
-			rep.PromptTokens += approxTextTokens(m.Text) + m.Images*imagePromptTokens
+			rep.PromptTokens += messageTokens(m)
+			s.images.Add(uint64(m.Images))
 		}
 		return rep
 	}
@@ -137,11 +161,22 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 		outs, rep.Outputs = make([]tokenOutput, len(rep.Prompts)), make([]protocol.Output, len(rep.Prompts))
 	}
 	for i, p := range rep.Prompts {
-		outs[i] = tokenOutput{prompt: p, toks: Tokens(p, n)}
+		outs[i] = tokenOutput{prompt: p, toks: s.endTokens(Tokens(p, n))}
 		rep.Outputs[i] = &outs[i]
 		rep.PromptTokens += len(p)
 	}
 	return rep
+}
+
+// endTokens ends toks with Config.EndTokens (their tail, if toks is the
+// shorter) and returns it.
+func (s *Server) endTokens(toks []int32) []int32 {
+	end := s.cfg.EndTokens
+	if k := len(end) - len(toks); k > 0 {
+		end = end[k:]
+	}
+	copy(toks[len(toks)-len(end):], end)
+	return toks
 }
 
 // replyState holds a Reply with the outputs of a one-answer request, so
@@ -177,10 +212,10 @@ type textOutput struct {
 }
 
 func (o *textOutput) AppendText(dst []byte, from, to int) []byte {
-	if to <= o.n {
+	c := min(o.n, o.a.pieces()) // the cycle: the answer, or past its end its whole text again
+	if to <= c {
 		return o.a.appendEscaped(dst, from, to)
 	}
-	c := min(o.n, o.a.pieces())
 	for i := from; i < to && c > 0; i++ {
 		dst = o.a.appendEscaped(dst, i%c, i%c+1)
 	}

@@ -71,7 +71,7 @@ func metricValue(t *testing.T, fams map[string]*dto.MetricFamily, name, modelNam
 func TestMetrics(t *testing.T) {
 	const modelName = `org/m"odel\1`
 	const n = 4
-	s, url := start(t, Config{Model: modelName, TTFT: 400 * time.Millisecond, MaxConcurrency: 2, OutputTokens: n})
+	s, url := start(t, Config{Model: modelName, TTFT: 400 * time.Millisecond, MaxConcurrency: 2, OutputTokens: n, PrefixCache: true})
 	fams := scrape(t, url)
 	for name := range fams {
 		if !strings.HasPrefix(name, "vllm:") && !strings.HasPrefix(name, "sglang:") {
@@ -144,7 +144,7 @@ func TestMetrics(t *testing.T) {
 // TestMetricsCountsEveryAnswer: non-streamed, batched and chat answers
 // all count their tokens.
 func TestMetricsCountsEveryAnswer(t *testing.T) {
-	_, url := start(t, Config{OutputTokens: 3})
+	_, url := start(t, Config{OutputTokens: 3, PrefixCache: true})
 	for _, r := range []struct{ path, body string }{
 		{"/v1/completions", `{"prompt":[[1,2],[1,2,3]],"max_tokens":10}`},                              // 2 answers of 3; 5 prompt tokens, 2 hits
 		{"/generate", `{"input_ids":[9]}`},                                                             // 3; 1 prompt token, no hit
@@ -162,5 +162,22 @@ func TestMetricsCountsEveryAnswer(t *testing.T) {
 		if v := metricValue(t, fams, name, DefaultModel); v != want {
 			t.Errorf("%s = %v, want %v", name, v, want)
 		}
+	}
+}
+
+// TestNoPrefixCacheHitsByDefault: with its prefix cache off, as the rules
+// require of a real engine, the fake reports lookups but no hits, even for
+// prompts that share their first tokens (every llama prompt does).
+func TestNoPrefixCacheHitsByDefault(t *testing.T) {
+	t.Parallel()
+	_, url := start(t, Config{OutputTokens: 3})
+	for range 3 {
+		if code, _, body := post(t, http.DefaultClient, url+"/v1/completions", `{"prompt":[128000,1,2,3],"max_tokens":3}`); code != 200 {
+			t.Fatalf("%d %s", code, body)
+		}
+	}
+	fams := scrape(t, url)
+	if q, h := metricValue(t, fams, "vllm:prefix_cache_queries_total", DefaultModel), metricValue(t, fams, "vllm:prefix_cache_hits_total", DefaultModel); q != 12 || h != 0 {
+		t.Errorf("prefix cache queries %v, hits %v: want 12 and 0", q, h)
 	}
 }

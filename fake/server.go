@@ -61,6 +61,13 @@ type Config struct {
 	// have as many tokens as their text has pieces (see Server docs).
 	// Default DefaultOutputTokens.
 	OutputTokens int
+	// EndTokens, when set, are the last tokens of every answer to a token
+	// prompt, in place of its last generated ones (the answer keeps its
+	// length): a model's end-of-sequence token repeated, say, as a server
+	// that keeps generating past it answers, which TEST06's EOS check
+	// fails. An answer shorter than EndTokens ends with their tail.
+	// Default none.
+	EndTokens []int32
 	// MaxConcurrency is how many requests generate at once; more wait in
 	// FIFO order for a slot. 0 means unlimited.
 	MaxConcurrency int
@@ -99,6 +106,29 @@ type Config struct {
 	// the benchmark's answer format (benchmark.Benchmark.FakeDefaultAnswer).
 	// Default FallbackAnswer.
 	DefaultAnswer string
+	// PrefillPerToken is the time each prompt token not found in the
+	// prefix cache adds to the time to first token, so longer prompts are
+	// slower and hold their slot longer, as a real engine's prefill does.
+	// Chat prompts are counted as the fake estimates them (Reply's
+	// PromptTokens). Default 0.
+	PrefillPerToken time.Duration
+	// PrefixCache makes the fake remember, by hash, every chat prefix it
+	// has seen (message by message, each answer included as the
+	// assistant message a client would send back), so a later request
+	// that repeats one, the next turn of a conversation, pays prefill
+	// only for what is new, as an engine with prefix caching does
+	// (vLLM's --enable-prefix-caching), and /metrics reports prefix-cache
+	// hits (token prompts are matched against the previous one). Default
+	// false, as the MLPerf rules require of a real engine (vLLM
+	// --no-enable-prefix-caching, SGLang --disable-radix-cache): every
+	// prompt token is prefilled, and /metrics reports lookups but no
+	// hits, so the report's prefix-cache warning stays for real hits.
+	PrefixCache bool
+	// OnRequest, if set, is called with what each generation request
+	// asked and how the fake answers it, before generation; tests check
+	// what a client sent through it. It must be quick and safe for
+	// concurrent use.
+	OnRequest func(RequestInfo)
 	// KeepAlive is how long the server keeps an idle keep-alive connection
 	// open (http.Server.IdleTimeout) before closing it, as uvicorn closes
 	// vLLM's after VLLM_HTTP_TIMEOUT_KEEP_ALIVE seconds (5 by default).
@@ -107,6 +137,21 @@ type Config struct {
 	// Logger receives request failures and injected faults at debug level.
 	// Default zap.NewNop().
 	Logger *zap.Logger
+}
+
+// RequestInfo is one generation request as the fake read and answers it.
+type RequestInfo struct {
+	// Path is the request path; Session the X-Session-ID header ("" when
+	// absent).
+	Path, Session string
+	// Ask is what the request asked for (valid during the call only).
+	Ask *protocol.Ask
+	// Tokens is the length of each answer; Finish why it ends.
+	Tokens int
+	Finish string
+	// PromptTokens is the fake's estimate of the prompt, CachedTokens the
+	// part of it found in the prefix cache (Config.PrefixCache).
+	PromptTokens, CachedTokens int
 }
 
 // Stats is a snapshot of what a Server has served.
@@ -121,6 +166,10 @@ type Stats struct {
 	// MaxInFlight is the most generation requests in the server at once,
 	// queued ones included.
 	MaxInFlight int
+	// Images counts the image parts of the chat requests read.
+	Images uint64
+	// CachedTokens counts prompt tokens found in the prefix cache.
+	CachedTokens uint64
 }
 
 // Server is the fake endpoint. It is an http.Handler; Start serves it on a
@@ -154,7 +203,8 @@ type Server struct {
 	inFlight   atomic.Int64
 	maxFlight  atomic.Int64
 
-	bufPool sync.Pool
+	bufPool  sync.Pool
+	bodyPool sync.Pool // request bodies, reused once parsed
 
 	// decoding holds a token for each request body being decoded: at most
 	// half the CPUs decode at once (see decodeBody).
@@ -162,6 +212,9 @@ type Server struct {
 
 	metrics engineMetrics
 	own     ownLatency // the fake's own side of each request (own.go)
+
+	images, cached atomic.Uint64
+	prefix         prefixCache
 }
 
 // New validates cfg, fills its defaults and builds the server.
@@ -182,8 +235,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = zap.NewNop()
 	}
 	var errs []error
-	if cfg.TTFT < 0 || cfg.TPOT < 0 {
-		errs = append(errs, fmt.Errorf("TTFT %v and TPOT %v must not be negative", cfg.TTFT, cfg.TPOT))
+	if cfg.TTFT < 0 || cfg.TPOT < 0 || cfg.PrefillPerToken < 0 {
+		errs = append(errs, fmt.Errorf("TTFT %v, TPOT %v and prefill per token %v must not be negative", cfg.TTFT, cfg.TPOT, cfg.PrefillPerToken))
 	}
 	if cfg.OutputTokens < 0 {
 		errs = append(errs, fmt.Errorf("output tokens %d must be positive", cfg.OutputTokens))
@@ -238,6 +291,7 @@ func New(cfg Config) (*Server, error) {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)
 	}
 	s.bufPool.New = func() any { b := make([]byte, 0, 4096); return &b }
+	s.bodyPool.New = func() any { b := make([]byte, 0, 4096); return &b }
 	s.decoding = make(chan struct{}, max(runtime.GOMAXPROCS(0)/2, 1))
 
 	type route struct {
@@ -389,6 +443,8 @@ func (s *Server) Stats() Stats {
 		Faults:        make(map[string]uint64),
 		MaxConcurrent: int(s.maxActive.Load()),
 		MaxInFlight:   int(s.maxFlight.Load()),
+		Images:        s.images.Load(),
+		CachedTokens:  s.cached.Load(),
 	}
 	for i, p := range s.paths {
 		if n := s.reqCounts[i].Load(); n > 0 {
@@ -451,14 +507,6 @@ func (s *Server) sleepUntil(ctx context.Context, t time.Time) bool {
 	}
 }
 
-// due is when token i (0-based) is ready for a request that took
-// its slot at start: start + TTFT + i*TPOT.
-func (s *Server) due(start time.Time, i int) time.Time {
-	return start.Add(s.cfg.TTFT + time.Duration(i)*s.cfg.TPOT)
-}
-
-func (s *Server) zeroLatency() bool { return s.cfg.TTFT == 0 && s.cfg.TPOT == 0 }
-
 func (s *Server) getBuf() *[]byte { return s.bufPool.Get().(*[]byte) }
 
 func (s *Server) putBuf(b *[]byte) {
@@ -479,7 +527,10 @@ func (s *Server) putBuf(b *[]byte) {
 // detector); hundreds decoding together in a test that runs the harness
 // in the same process left its goroutines no CPU, so its dials timed out.
 func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(body []byte) error) bool {
-	body, err := io.ReadAll(r.Body)
+	bp := s.getBody(r.ContentLength)
+	defer s.bodyPool.Put(bp)
+	body, err := readAll((*bp)[:0], r.Body)
+	*bp = body[:0]
 	if err != nil {
 		err = fmt.Errorf("reading request body: %w", err)
 	} else {
@@ -496,6 +547,35 @@ func (s *Server) decodeBody(w http.ResponseWriter, r *http.Request, parse func(b
 		return false
 	}
 	return true
+}
+
+// getBody returns a pooled buffer for a request body of n bytes (-1:
+// unknown). The protocols' request parsers copy what they keep, so the
+// buffer goes back to the pool once the body is parsed.
+func (s *Server) getBody(n int64) *[]byte {
+	bp := s.bodyPool.Get().(*[]byte)
+	if n > 0 && int64(cap(*bp)) < n+1 && n < 1<<30 {
+		*bp = make([]byte, 0, n+1)
+	}
+	return bp
+}
+
+// readAll is io.ReadAll into dst's spare capacity, growing it only when
+// the body is longer than expected.
+func readAll(dst []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(dst) == cap(dst) {
+			dst = append(dst, 0)[:len(dst)]
+		}
+		n, err := r.Read(dst[len(dst):cap(dst)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
 }
 
 // nextID returns a fresh request-ID suffix source.

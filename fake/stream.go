@@ -23,24 +23,36 @@ const writeChunk = 64 << 10
 type generation struct {
 	s       *Server
 	ctx     context.Context
-	arrived time.Time // when the request came in (SGLang's e2e_latency base)
-	start   time.Time // when it got its slot; token i is due at start+TTFT+i*TPOT
-	choices int       // answers generated side by side (a batch's prompts)
+	arrived time.Time     // when the request came in (SGLang's e2e_latency base)
+	start   time.Time     // when it got its slot; token i is due at start+ttft+i*TPOT
+	ttft    time.Duration // Config.TTFT plus this prompt's prefill
+	choices int           // answers generated side by side (a batch's prompts)
 }
 
 // begin takes a slot for the request and records its prompt in the
 // engine metrics: promptTokens in all, prompts its token prompts (nil for
 // chat), one answer per prompt (at least one). The caller must call end
 // when it returns true.
-func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens int, prompts [][]int32) (generation, bool) {
-	g := generation{s: s, ctx: r.Context(), arrived: arrived, choices: max(len(prompts), 1)}
+func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens, prefill int, prompts [][]int32) (generation, bool) {
+	g := generation{s: s, ctx: r.Context(), arrived: arrived, choices: max(len(prompts), 1),
+		ttft: s.cfg.TTFT + time.Duration(prefill)*s.cfg.PrefillPerToken}
 	if !s.acquire(g.ctx) {
 		return g, false
 	}
 	g.start = time.Now()
+	if !s.cfg.PrefixCache {
+		prompts = nil // queried, never hit: the cache is off
+	}
 	s.metrics.admit(promptTokens, prompts)
 	return g, true
 }
+
+// due is when token i (0-based) is ready: start + ttft + i*TPOT.
+func (g generation) due(i int) time.Time {
+	return g.start.Add(g.ttft + time.Duration(i)*g.s.cfg.TPOT)
+}
+
+func (g generation) zeroLatency() bool { return g.ttft == 0 && g.s.cfg.TPOT == 0 }
 
 func (g generation) end() {
 	g.s.metrics.finished.Add(1)
@@ -52,7 +64,7 @@ func (g generation) sent(n int) { g.s.metrics.generationTokens.Add(uint64(n * g.
 
 // waitAll sleeps until all n tokens are generated (a non-streaming answer).
 func (g generation) waitAll(n int) bool {
-	if !g.s.zeroLatency() && !g.s.sleepUntil(g.ctx, g.s.due(g.start, max(n-1, 0))) {
+	if !g.zeroLatency() && !g.s.sleepUntil(g.ctx, g.due(max(n-1, 0))) {
 		return false
 	}
 	g.sent(n)
@@ -109,7 +121,7 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 	if endless {
 		tpot = max(tpot, endlessMinTPOT)
 	}
-	zero := s.cfg.TTFT == 0 && tpot == 0
+	zero := g.ttft == 0 && tpot == 0
 	if !zero && !flush() { // headers go out at once, as uvicorn sends them
 		return false
 	}
@@ -128,7 +140,7 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 		}
 		var sched time.Time // when token to is due (zero: at once)
 		if !zero {
-			sched = g.start.Add(s.cfg.TTFT + time.Duration(max(to-1, 0))*tpot)
+			sched = g.start.Add(g.ttft + time.Duration(max(to-1, 0))*tpot)
 			due := sched
 			if now := time.Now(); due.After(now) {
 				if !first {

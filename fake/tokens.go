@@ -7,12 +7,14 @@ import (
 )
 
 // VocabMin and VocabMax bound the token IDs Tokens generates: every ID is in
-// [VocabMin, VocabMax). The range holds only ordinary tokens of both Llama 3.1
-// (specials start at 128000) and gpt-oss's o200k_harmony (specials start at
-// 199998), so no generated ID is a special or EOS token.
+// [VocabMin, VocabMax). The range holds only ordinary tokens of every
+// benchmark's tokenizer: Llama 2's 32,000-token vocabulary (specials 0-2),
+// Llama 3.1 (specials from 128000), DeepSeek-R1 (specials 0-1 and from
+// 128000) and gpt-oss's o200k_harmony (specials from 199998). So no
+// generated ID is a special or EOS token, and every answer decodes.
 const (
 	VocabMin = 1000
-	VocabMax = 100000
+	VocabMax = 30000
 )
 
 // StopTokenID is the token SGLang's finish_reason reports as "matched" when a

@@ -135,6 +135,55 @@ func StartTest(sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings,
 // StartTestContext is StartTest that aborts the test (see AbortTest) when ctx
 // is done.
 func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings, auditConfigPath string) error {
+	if err := checkStart(sut, qsl, settings, logSettings); err != nil {
+		return err
+	}
+	if auditConfigPath == "" {
+		auditConfigPath = "audit.config"
+	}
+	if !testMu.TryLock() {
+		return ErrBusy
+	}
+	defer testMu.Unlock()
+	consts, err := askConstants(sut, qsl)
+	if err != nil {
+		return err
+	}
+
+	st := newTestState(sut, qsl, settings)
+	h := newHandle(st)
+	defer func() {
+		current.Store(nil)
+		deleteHandle(h)
+		testsFinished.Add(1)
+	}()
+	current.Store(st)
+
+	var qerr *C.char
+	if C.mlpg_queue_reset(&qerr) != C.MLPG_OK {
+		return cError("issue queue", qerr)
+	}
+	serverDone := make(chan struct{})
+	go func() {
+		defer close(serverDone)
+		st.serve()
+	}()
+
+	stop := context.AfterFunc(ctx, func() { AbortTest(context.Cause(ctx)) })
+	defer stop()
+	rc, cerr := runNativeTest(h, consts, settings, logSettings, auditConfigPath)
+	// LoadGen has every sample back: refuse later completions, and stop
+	// the server once it has delivered what is queued.
+	st.completions.close()
+	C.mlpg_queue_stop()
+	<-serverDone
+	return st.outcome(rc, cerr, logSettings.OutDir)
+}
+
+// checkStart refuses, before anything is locked or called, a test that
+// cannot run: no SUT or QSL, bad settings, issue threads after a first
+// test, or a log directory that is not one.
+func checkStart(sut SUT, qsl QSL, settings TestSettings, logSettings LogSettings) error {
 	if sut == nil || qsl == nil {
 		return errors.New("loadgen: StartTest needs a SUT and a QSL")
 	}
@@ -152,28 +201,34 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 	} else if !fi.IsDir() {
 		return fmt.Errorf("loadgen: log directory %s is not a directory", logSettings.OutDir)
 	}
-	if auditConfigPath == "" {
-		auditConfigPath = "audit.config"
-	}
-	if !testMu.TryLock() {
-		return ErrBusy
-	}
-	defer testMu.Unlock()
+	return nil
+}
 
-	// Ask the Go objects for what LoadGen reads as constants before any C
-	// call, so a panic here is an ordinary error.
-	var sutName, qslName string
-	var total, perf int
+// testConstants are what LoadGen reads from the SUT and the QSL as
+// constants of the whole test.
+type testConstants struct {
+	sutName, qslName string
+	total, perf      int
+}
+
+// askConstants asks the Go objects for the test's constants before any C
+// call, so a panic there is an ordinary error, and checks the counts.
+func askConstants(sut SUT, qsl QSL) (testConstants, error) {
+	var c testConstants
 	if err := callSafely("SUT/QSL setup", func() {
-		sutName, qslName = sut.Name(), qsl.Name()
-		total, perf = qsl.TotalSampleCount(), qsl.PerformanceSampleCount()
+		c.sutName, c.qslName = sut.Name(), qsl.Name()
+		c.total, c.perf = qsl.TotalSampleCount(), qsl.PerformanceSampleCount()
 	}); err != nil {
-		return err
+		return testConstants{}, err
 	}
-	if total <= 0 || perf <= 0 || perf > total {
-		return fmt.Errorf("loadgen: QSL %q reports %d samples and a performance sample count of %d; want 0 < performance count <= total", qslName, total, perf)
+	if c.total <= 0 || c.perf <= 0 || c.perf > c.total {
+		return testConstants{}, fmt.Errorf("loadgen: QSL %q reports %d samples and a performance sample count of %d; want 0 < performance count <= total", c.qslName, c.total, c.perf)
 	}
+	return c, nil
+}
 
+// newTestState is the state of the next test, with a fresh ID tag.
+func newTestState(sut SUT, qsl QSL, settings TestSettings) *testState {
 	testGen++
 	st := &testState{
 		sut:             sut,
@@ -182,47 +237,34 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		tracker:         newTracker(),
 		needsFirstToken: settings.UseTokenLatencies && settings.Scenario != Offline,
 	}
-	h := newHandle(st)
-	defer func() {
-		current.Store(nil)
-		deleteHandle(h)
-		testsFinished.Add(1)
-	}()
-
 	// A LoadGen complete call that threw aborts the test, on the server
 	// goroutine (abort never waits for it).
 	st.completions = &completionQueue{failed: st.abort}
-	current.Store(st)
+	return st
+}
 
-	var qerr *C.char
-	if C.mlpg_queue_reset(&qerr) != C.MLPG_OK {
-		return cError("issue queue", qerr)
-	}
-	serverDone := make(chan struct{})
-	go func() {
-		defer close(serverDone)
-		st.serve()
-	}()
-
-	stop := context.AfterFunc(ctx, func() { AbortTest(context.Cause(ctx)) })
-	defer stop()
-
+// runNativeTest runs LoadGen's StartTest, blocking until the test ends.
+// The C copies of the names and settings live only for the call: LoadGen
+// copies what it keeps.
+func runNativeTest(h cgo.Handle, c testConstants, settings TestSettings, logSettings LogSettings, auditConfigPath string) (C.int, *C.char) {
 	cs := settings.toC()
 	cl, free := logSettings.toC()
 	defer free()
-	cSut, cQsl, cAudit := C.CString(sutName), C.CString(qslName), C.CString(auditConfigPath)
+	cSut, cQsl, cAudit := C.CString(c.sutName), C.CString(c.qslName), C.CString(auditConfigPath)
 	defer C.free(unsafe.Pointer(cSut))
 	defer C.free(unsafe.Pointer(cQsl))
 	defer C.free(unsafe.Pointer(cAudit))
 
 	var cerr *C.char
 	rc := C.mlpg_start_test(cSut, C.uintptr_t(h), cQsl,
-		C.uint64_t(total), C.uint64_t(perf), &cs, &cl, cAudit, &cerr)
-	// LoadGen has every sample back: refuse later completions, and stop
-	// the server once it has delivered what is queued.
-	st.completions.close()
-	C.mlpg_queue_stop()
-	<-serverDone
+		C.uint64_t(c.total), C.uint64_t(c.perf), &cs, &cl, cAudit, &cerr)
+	return rc, cerr
+}
+
+// outcome is the test's error, once LoadGen returned rc (and cerr) and
+// the server stopped: LoadGen's own failure, then an abort's cause, then a
+// test that never ran or left samples incomplete.
+func (st *testState) outcome(rc C.int, cerr *C.char, outDir string) error {
 	switch rc {
 	case C.MLPG_OK:
 	case C.MLPG_ERR_BUSY:
@@ -237,7 +279,7 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		return fmt.Errorf("%w: %w", ErrAborted, err)
 	}
 	if !st.loaded.Load() {
-		return fmt.Errorf("loadgen: LoadGen returned without running the test: could it create its log files in %s?", logSettings.OutDir)
+		return fmt.Errorf("loadgen: LoadGen returned without running the test: could it create its log files in %s?", outDir)
 	}
 	if n := st.tracker.outstanding(); n != 0 {
 		return fmt.Errorf("loadgen: test ended with %d samples never completed", n)

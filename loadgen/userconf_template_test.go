@@ -62,11 +62,12 @@ func TestUserConfTemplate(t *testing.T) {
 		}
 		have[e.Model+"."+e.Scenario+"."+e.Key] = true
 	}
-	// The registered benchmarks, without their Interactive and edge
-	// variants, whose LoadGen names take their own scenarios.
+	// The registered benchmarks' LoadGen names, without their Interactive
+	// and edge variants, whose LoadGen names take their own scenarios
+	// (llama2-70b-99 runs as llama2-70b).
 	var names []string
 	for _, b := range benchmark.All() {
-		names = append(names, b.Name)
+		names = append(names, b.LoadGenModel())
 	}
 	if len(names) == 0 {
 		t.Fatal("no benchmarks registered: import the package that registers them")

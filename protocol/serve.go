@@ -67,6 +67,12 @@ type Ask struct {
 	TextPrompts []string
 	// Messages are the conversation of a chat request, answered once.
 	Messages []Message
+	// MinTokens is the least number of tokens each answer must have (the
+	// request's min_tokens, SGLang's min_new_tokens; 0 when unset), and
+	// IgnoreEOS asks the server not to stop at the end-of-sequence token,
+	// so an answer runs to MaxTokens: what fixes output lengths.
+	MinTokens int
+	IgnoreEOS bool
 }
 
 // Message is one message of a chat request as a server reads it.
@@ -77,6 +83,10 @@ type Message struct {
 	Text string
 	// Images counts its image parts.
 	Images int
+	// ImageHash tells its images apart without keeping them: a hash of
+	// the URLs of its image_url parts, in order (0 without any), the same
+	// within one process.
+	ImageHash uint64
 }
 
 // Finish reasons of a complete answer, as OpenAI names them; the failed

@@ -113,6 +113,10 @@ type Run struct {
 	// passed: a performance result is submittable only beside a passing
 	// accuracy run.
 	PairedAccuracy *PairedAccuracy `json:"paired_accuracy,omitempty"`
+	// Compliance is a compliance run's verdict: what its test's
+	// verification found. It, not LoadGen's performance verdict, decides
+	// the run's Outcome.
+	Compliance *Compliance `json:"compliance,omitempty"`
 }
 
 // PairedAccuracy points a performance run at the accuracy run made with it.
@@ -124,10 +128,12 @@ type PairedAccuracy struct {
 // The run outcomes a record can carry. Only Valid may be filed or
 // submitted.
 const (
-	// Valid: LoadGen said VALID (or, in accuracy runs, finished)
-	// and no sample failed.
+	// Valid: LoadGen said VALID (or, in accuracy runs, finished; in
+	// compliance runs, the test's verification passed, whatever LoadGen's
+	// performance verdict) and no sample failed.
 	Valid = "VALID"
-	// Invalid: the test ran to its end but LoadGen said INVALID or
+	// Invalid: the test ran to its end but LoadGen said INVALID (a
+	// compliance run: its verification failed or could not run) or
 	// samples failed.
 	Invalid = "INVALID"
 	// Aborted: the test was stopped early (a signal, --max-failures,
@@ -146,6 +152,9 @@ func (info Run) Submittable() error {
 	}
 	if a := info.Accuracy; a != nil && !a.Pass {
 		return fmt.Errorf("the accuracy run missed its targets (%s): fix the model or the serving and run it again", strings.Join(a.Problems, "; "))
+	}
+	if c := info.Compliance; c != nil && !c.Pass {
+		return fmt.Errorf("the %s verification did not pass (%s): fix what it names and run the test again", c.Test, strings.Join(c.Problems(), "; "))
 	}
 	if p := info.PairedAccuracy; p != nil && !p.Pass {
 		return fmt.Errorf("the accuracy run made with it (%s) missed its targets: a performance result counts only beside a passing accuracy run", p.Dir)
@@ -276,6 +285,23 @@ type AccuracyMetric struct {
 	Bound string `json:"bound"`
 	Upper string `json:"upper,omitempty"`
 	Pass  bool   `json:"pass"`
+}
+
+// Range is the metric's passing range as the tables print it: ">= 38.39",
+// ">= 7350879.6, <= 8984408.4".
+func (m AccuracyMetric) Range() string {
+	if m.Upper != "" {
+		return ">= " + m.Bound + ", <= " + m.Upper
+	}
+	return ">= " + m.Bound
+}
+
+// Verdict is "PASS" or "FAIL".
+func (m AccuracyMetric) Verdict() string {
+	if m.Pass {
+		return "PASS"
+	}
+	return "FAIL"
 }
 
 // Verdict is "PASS" or "FAIL".

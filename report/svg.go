@@ -99,10 +99,17 @@ type Bar struct {
 
 // barChart draws horizontal bars, labelled with their values in unit.
 func barChart(name, unit string, bars []Bar, color string) template.HTML {
+	return barChartLimit(name, unit, bars, color, 0, "")
+}
+
+// barChartLimit is barChart with a dashed vertical line at limit (> 0),
+// labelled limitLabel: the bound the bars are judged against, so a reader
+// sees at once how close to it the tail runs.
+func barChartLimit(name, unit string, bars []Bar, color string, limit float64, limitLabel string) template.HTML {
 	if len(bars) == 0 {
 		return template.HTML(`<p class="empty">No data.</p>`)
 	}
-	maxV := 0.0
+	maxV := limit
 	for _, b := range bars {
 		maxV = math.Max(maxV, b.Value)
 	}
@@ -119,6 +126,11 @@ func barChart(name, unit string, bars []Bar, color string) template.HTML {
 		fmt.Fprintf(&b, `<text class="tick" x="%d" y="%d" text-anchor="end">%s</text>`, barL-8, y+16, html.EscapeString(bar.Label))
 		fmt.Fprintf(&b, `<rect class="bar" x="%d" y="%d" width="%.1f" height="%d" fill="%s" rx="2"><title>%s: %s %s</title></rect>`, barL, y+4, bw, barRowH-8, color, html.EscapeString(bar.Label), fmtTick(bar.Value), html.EscapeString(unit))
 		fmt.Fprintf(&b, `<text class="value" x="%.1f" y="%d">%s %s</text>`, float64(barL)+bw+6, y+16, fmtTick(bar.Value), html.EscapeString(unit))
+	}
+	if limit > 0 {
+		x := float64(barL) + limit/maxV*w
+		fmt.Fprintf(&b, `<line class="limit" x1="%.1f" x2="%.1f" y1="0" y2="%d" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="4 3"><title>%s</title></line>`, x, x, h, html.EscapeString(limitLabel))
+		fmt.Fprintf(&b, `<text class="limit" x="%.1f" y="%d" text-anchor="end" fill="#c0392b">%s</text>`, x-3, h-4, html.EscapeString(limitLabel))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

@@ -33,7 +33,12 @@ table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{text-align:left;padding:5px 8px;border-bottom:1px solid var(--line);vertical-align:top}
 th{color:var(--muted);font-weight:600;font-size:12px}
 td.num,th.num{text-align:right}td.num{white-space:nowrap}
-#runs td.mono{white-space:nowrap}
+.tablewrap{overflow-x:auto}
+#runs{font-size:12px}
+#runs th,#runs td{padding:4px 5px}
+#runs td.run{white-space:normal;word-break:break-all;min-width:8em}
+#runs td.num{white-space:normal}
+#runs .badge{font-size:11px;padding:2px 6px;white-space:normal}
 table.kv td:first-child{color:var(--muted);width:34%;white-space:nowrap}
 td code,td.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-all}
 svg.chart{width:100%;height:auto;display:block}
@@ -56,6 +61,13 @@ var pageTemplate = template.Must(template.New("page").Funcs(funcs).Parse(`<!DOCT
 <div class="cards" id="cards">{{range .Cards}}
 <div class="card"><div class="label">{{.Label}}</div><div class="value">{{.Value}}{{if .Unit}}<span class="unit">{{.Unit}}</span>{{end}}</div>{{if .Note}}<div class="note">{{.Note}}</div>{{end}}</div>{{end}}
 </div>
+{{with .Accuracy}}<section id="accuracy"><h2>Accuracy<span class="badge {{if .Pass}}ok{{else}}bad{{end}}">{{.Verdict}}</span></h2>
+<p class="note">accuracy.txt judged with the {{.Round}} submission checker's rules for the {{.Scenario}} scenario.</p>
+<table id="accuracy-metrics"><tr><th>metric</th><th class="num">value</th><th class="num">bound</th><th>verdict</th></tr>
+{{range .Metrics}}<tr><td>{{.Name}}</td><td class="num">{{or .Value "–"}}</td><td class="num">&ge; {{.Bound}}{{if .Upper}}, &le; {{.Upper}}{{end}}</td><td>{{if .Pass}}PASS{{else}}<strong>FAIL</strong>{{end}}</td></tr>{{end}}</table>
+{{if .Problems}}<ul class="findings reasons">{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Scorer}}<p class="note">{{.Scorer}}</p>{{end}}
+</section>{{end}}
 {{if or .Reasons .Warnings}}<section id="outcome"><h2>Outcome</h2>
 {{if .Reasons}}<ul class="findings reasons">{{range .Reasons}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Warnings}}<h3>Warnings</h3><ul class="findings warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>{{end}}

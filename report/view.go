@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -47,6 +48,8 @@ type view struct {
 	EngineCharts          []namedChart
 	Messages              []results.Message
 	Settings, Facts       [][2]string
+	Accuracy              *record.Accuracy
+	PairedAccuracy        *record.PairedAccuracy
 	Sources               []string
 	Schema, GeneratedFrom string
 }
@@ -59,8 +62,14 @@ var statusClass = map[string]string{
 	results.StatusFailed:     "bad",
 	results.StatusAborted:    "bad",
 	results.StatusIncomplete: "bad",
+	results.StatusPass:       "ok",
+	results.StatusFail:       "bad",
+	results.StatusUnverified: "bad",
 }
 
+// newView lays a run out for the report: the headline cards, the charts
+// over time, the latency charts, the failures, the engine charts, the
+// settings and the facts of the run.
 func newView(run *Run) view {
 	r := run.Results
 	v := view{
@@ -78,18 +87,38 @@ func newView(run *Run) view {
 		GeneratedFrom: run.Dir,
 	}
 	v.HarnessLatency = harnessLatencyHTML(r)
+	v.Cards = cards(r)
+	if len(run.Timeline) > 1 {
+		v.HasTimeline = true
+		v.Throughput, v.InFlight = timelineCharts(run.Timeline)
+	}
+	v.Latencies = latencyCharts(r.Metrics, latencySettings(r))
+	v.Accuracy, v.PairedAccuracy = r.Accuracy, r.PairedAccuracy
+	if s := r.Samples; s != nil {
+		v.FailureClasses, v.FirstFailures, v.MoreFailures = failureSummary(s)
+	}
+	v.EngineCharts = engineCharts(run)
+	v.Settings = settingRows(r.Settings)
+	v.Facts = facts(r, run.Dir)
+	return v
+}
+
+// cards are the headline figures: the official metric, the throughputs,
+// the p99 latencies, the failed samples and the test's duration.
+func cards(r *results.Results) []card {
+	var cs []card
 	m := r.Metrics
 	if h := m.Headline; h != nil {
 		val, unit := figureParts(h.Value, h.Unit)
-		v.Cards = append(v.Cards, card{strings.ToUpper(h.Name[:1]) + h.Name[1:], val, unit, "official metric · " + h.Key})
+		cs = append(cs, card{strings.ToUpper(h.Name[:1]) + h.Name[1:], val, unit, "official metric · " + h.Key})
 	}
 	if f := m.SamplesPerSecond; f != nil && (m.Headline == nil || f.Key != m.Headline.Key) {
 		val, unit := figureParts(f.Value, f.Unit)
-		v.Cards = append(v.Cards, card{"Samples per second", val, unit, f.Key})
+		cs = append(cs, card{"Samples per second", val, unit, f.Key})
 	}
 	if f := m.TokensPerSecond; f != nil {
 		val, unit := figureParts(f.Value, f.Unit)
-		v.Cards = append(v.Cards, card{"Tokens per second", val, unit, f.Key})
+		cs = append(cs, card{"Tokens per second", val, unit, f.Key})
 	}
 	for _, d := range []struct {
 		label string
@@ -97,56 +126,119 @@ func newView(run *Run) view {
 	}{{"p99 latency", m.Latency}, {"p99 TTFT", m.TTFT}, {"p99 TPOT", m.TPOT}} {
 		if d.dist != nil {
 			if p, ok := d.dist.Percentiles["99.00"]; ok {
-				v.Cards = append(v.Cards, card{d.label, strings.TrimSuffix(ms(p), " ms"), "ms", ""})
+				cs = append(cs, card{d.label, strings.TrimSuffix(ms(p), " ms"), "ms", ""})
 			}
 		}
+	}
+	if a := r.Accuracy; a != nil {
+		cs = append(cs, card{"Accuracy", a.Verdict(), "", accuracyNote(a)})
+	}
+	if p := r.PairedAccuracy; p != nil {
+		verdict := "FAIL"
+		if p.Pass {
+			verdict = "PASS"
+		}
+		cs = append(cs, card{"Accuracy run", verdict, "", p.Dir})
+	}
+	if c := r.Compliance; c != nil {
+		cs = append(cs, card{c.Test, c.Verdict(), "", complianceNote(c)})
 	}
 	if s := r.Samples; s != nil {
-		v.Cards = append(v.Cards, card{"Failed samples", fmt.Sprintf("%d", s.Failed), "", fmt.Sprintf("of %d completed", s.Completed)})
+		cs = append(cs, card{"Failed samples", fmt.Sprintf("%d", s.Failed), "", fmt.Sprintf("of %d completed", s.Completed)})
 	}
 	if r.Run.DurationSeconds > 0 {
-		v.Cards = append(v.Cards, card{"Test duration", fmt.Sprintf("%.1f", r.Run.DurationSeconds), "s", ""})
+		cs = append(cs, card{"Test duration", fmt.Sprintf("%.1f", r.Run.DurationSeconds), "s", ""})
 	}
+	return cs
+}
 
-	if len(run.Timeline) > 1 {
-		v.HasTimeline = true
-		var done, failed, inFlight, queued []Point
-		for i, p := range run.Timeline {
-			inFlight = append(inFlight, Point{p.Elapsed, float64(p.InFlight)})
-			queued = append(queued, Point{p.Elapsed, float64(p.Queued)})
-			if i == 0 {
-				continue
-			}
-			q := run.Timeline[i-1]
-			dt := p.Elapsed - q.Elapsed
-			// The last point comes when the test ends, often a moment
-			// after the last tick: a rate over a sliver of a second is
-			// noise, not throughput.
-			if dt < 0.25 {
-				continue
-			}
-			done = append(done, Point{p.Elapsed, float64(p.Completed-q.Completed) / dt})
-			failed = append(failed, Point{p.Elapsed, float64(p.Failed-q.Failed) / dt})
+// accuracyNote is an accuracy verdict in one line: the metrics and their
+// values, for a card or an index cell.
+func accuracyNote(a *record.Accuracy) string {
+	var parts []string
+	for _, m := range a.Metrics {
+		parts = append(parts, m.Name+" "+orDashStr(m.Value))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// complianceNote is a compliance verdict's checks in one line ("EOS check
+// True · Min check True"), or why it was not verified.
+func complianceNote(c *record.Compliance) string {
+	if c.Error != "" {
+		return c.Error
+	}
+	var parts []string
+	for _, k := range c.Checks {
+		parts = append(parts, k.Name+" "+k.Result)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func orDashStr(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+// timelineCharts draws the completed and failed samples per second, and
+// the requests in flight and queued, over the run (at least two points).
+func timelineCharts(tl []timeline.Point) (throughput, inFlightChart template.HTML) {
+	var done, failed, inFlight, queued []Point
+	for i, p := range tl {
+		inFlight = append(inFlight, Point{p.Elapsed, float64(p.InFlight)})
+		queued = append(queued, Point{p.Elapsed, float64(p.Queued)})
+		if i == 0 {
+			continue
 		}
-		v.Throughput = lineChart("throughput", "seconds since start", "samples/s", []Series{
-			{Name: "completed /s", Color: blue, Points: done},
-			{Name: "failed /s", Color: red, Points: failed},
-		})
-		v.InFlight = lineChart("in-flight", "seconds since start", "requests", []Series{
-			{Name: "in flight", Color: green, Points: inFlight},
-			{Name: "queued in harness", Color: orange, Points: queued},
-		})
+		q := tl[i-1]
+		dt := p.Elapsed - q.Elapsed
+		// The last point comes when the test ends, often a moment
+		// after the last tick: a rate over a sliver of a second is
+		// noise, not throughput.
+		if dt < 0.25 {
+			continue
+		}
+		done = append(done, Point{p.Elapsed, float64(p.Completed-q.Completed) / dt})
+		failed = append(failed, Point{p.Elapsed, float64(p.Failed-q.Failed) / dt})
 	}
+	throughput = lineChart("throughput", "seconds since start", "samples/s", []Series{
+		{Name: "completed /s", Color: blue, Points: done},
+		{Name: "failed /s", Color: red, Points: failed},
+	})
+	inFlightChart = lineChart("in-flight", "seconds since start", "requests", []Series{
+		{Name: "in flight", Color: green, Points: inFlight},
+		{Name: "queued in harness", Color: orange, Points: queued},
+	})
+	return throughput, inFlightChart
+}
 
+// latencyCharts draws each logged latency distribution's percentiles as
+// bars, with its min, mean and max beside, and, in Server and
+// Interactive, the limit LoadGen judges its p99 against.
+func latencyCharts(m results.Metrics, settings map[string]any) []namedChart {
+	limit := func(key string) float64 {
+		var v float64
+		switch x := settings[key].(type) {
+		case json.Number:
+			v, _ = x.Float64()
+		case float64:
+			v = x
+		}
+		return v / 1e6
+	}
+	var charts []namedChart
 	for _, d := range []struct {
 		title, name string
 		dist        *results.Distribution
 		color       string
+		limit       float64 // ms; 0: none
 	}{
-		{"Sample latency", "latency", m.Latency, blue},
-		{"Query latency", "query-latency", m.QueryLatency, blue},
-		{"Time to first token (TTFT)", "ttft", m.TTFT, green},
-		{"Time per output token (TPOT)", "tpot", m.TPOT, purple},
+		{"Sample latency", "latency", m.Latency, blue, limit("target_latency_ns")},
+		{"Query latency", "query-latency", m.QueryLatency, blue, 0},
+		{"Time to first token (TTFT)", "ttft", m.TTFT, green, limit("server_ttft_latency")},
+		{"Time per output token (TPOT)", "tpot", m.TPOT, purple, limit("server_tpot_latency")},
 	} {
 		if d.dist == nil {
 			continue
@@ -164,35 +256,64 @@ func newView(run *Run) view {
 				rows = append(rows, [2]string{x.k, ms(*x.v)})
 			}
 		}
-		v.Latencies = append(v.Latencies, namedChart{Title: d.title, Chart: barChart(d.name, "ms", bars, d.color), Rows: rows})
-	}
-
-	if s := r.Samples; s != nil {
-		for c, n := range s.FailuresByReason {
-			v.FailureClasses = append(v.FailureClasses, [2]string{c, fmt.Sprint(n)})
+		chart := barChart(d.name, "ms", bars, d.color)
+		if d.limit > 0 {
+			chart = barChartLimit(d.name, "ms", bars, d.color, d.limit, "p99 limit "+fmtTick(d.limit)+" ms")
+			rows = append(rows, [2]string{"p99 limit", ms(d.limit * 1e6)})
 		}
-		sort.Slice(v.FailureClasses, func(i, j int) bool { return v.FailureClasses[i][0] < v.FailureClasses[j][0] })
-		// Ten show what went wrong; the run's log has every one.
-		v.FirstFailures = s.FirstFailures[:min(len(s.FirstFailures), 10)]
-		if int64(len(v.FirstFailures)) < s.Failed {
-			v.MoreFailures = s.Failed
-		}
+		charts = append(charts, namedChart{Title: d.title, Chart: chart, Rows: rows})
 	}
+	return charts
+}
 
-	v.EngineCharts = engineCharts(run)
+// latencySettings are the settings whose limits the latency charts draw:
+// LoadGen's own, in the Server scenario only (Offline logs a target
+// latency of 0, SingleStream and MultiStream judge no p99).
+func latencySettings(r *results.Results) map[string]any {
+	if r.Run.Scenario != "Server" {
+		return nil
+	}
+	return r.Settings
+}
 
-	keys := make([]string, 0, len(r.Settings))
-	for k := range r.Settings {
+// failureSummary is the failures by class (sorted), the first few failed
+// samples, and the total when those are not all of them.
+func failureSummary(s *record.SampleCounts) (classes [][2]string, first []record.SampleFailure, more int64) {
+	for c, n := range s.FailuresByReason {
+		classes = append(classes, [2]string{c, fmt.Sprint(n)})
+	}
+	sort.Slice(classes, func(i, j int) bool { return classes[i][0] < classes[j][0] })
+	// Ten show what went wrong; the run's log has every one.
+	first = s.FirstFailures[:min(len(s.FirstFailures), 10)]
+	if int64(len(first)) < s.Failed {
+		more = s.Failed
+	}
+	return classes, first, more
+}
+
+// settingRows are LoadGen's settings sorted by name, values as JSON
+// without a string's quotes.
+func settingRows(settings map[string]any) [][2]string {
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var rows [][2]string
 	for _, k := range keys {
-		b, _ := json.Marshal(r.Settings[k])
-		v.Settings = append(v.Settings, [2]string{k, strings.Trim(string(b), `"`)})
+		b, _ := json.Marshal(settings[k])
+		rows = append(rows, [2]string{k, strings.Trim(string(b), `"`)})
 	}
+	return rows
+}
+
+// facts are the run's versions, endpoints, model, engine, command and
+// directory, those known.
+func facts(r *results.Results, dir string) [][2]string {
+	var out [][2]string
 	add := func(k, val string) {
 		if val != "" {
-			v.Facts = append(v.Facts, [2]string{k, val})
+			out = append(out, [2]string{k, val})
 		}
 	}
 	add("Harness", r.Versions.Harness)
@@ -205,8 +326,8 @@ func newView(run *Run) view {
 	add("Engine (declared)", r.Engine.Declared)
 	add("Engine flags", strings.Join(r.Engine.Flags, " "))
 	add("Command", strings.Join(r.Run.Command, " "))
-	add("Output directory", run.Dir)
-	return v
+	add("Output directory", dir)
+	return out
 }
 
 // engineCharts draws KV-cache use and running/waiting requests over time,

@@ -49,7 +49,7 @@ func TestResultsFromARealRun(t *testing.T) {
 		t.Fatalf("synth: %v, %v", files, err)
 	}
 	data := files[0]
-	fake, err := fake.New(fake.Config{Model: bench.Model, OutputTokens: 16, TTFT: 5 * time.Millisecond, TPOT: time.Millisecond, FailRate: 0.1, Seed: 1})
+	fake, err := fake.New(fake.Config{Model: bench.Model, OutputTokens: 16, TTFT: 5 * time.Millisecond, TPOT: time.Millisecond, FailRate: 0.1, Seed: 1, PrefixCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,12 @@ const (
 	StatusValid   = "valid"
 	// StatusAccuracy: an accuracy run, which has no performance verdict.
 	StatusAccuracy = "accuracy"
+	// StatusPass, StatusFail and StatusUnverified are a compliance run's
+	// verdict: its test's verification passed, failed, or could not run
+	// (decideCompliance).
+	StatusPass       = "pass"
+	StatusFail       = "fail"
+	StatusUnverified = "unverified"
 )
 
 // Results is the content of results.json.
@@ -96,6 +102,9 @@ type Results struct {
 	// HarnessLatency is where the samples' time went in the harness
 	// (latency.go).
 	HarnessLatency *HarnessLatency `json:"harness_latency,omitempty"`
+	// Compliance is a compliance run's verdict (the run record's), which
+	// decides its status (decideCompliance).
+	Compliance *record.Compliance `json:"compliance,omitempty"`
 	// Sources are the files read, relative to the run directory.
 	Sources []string `json:"sources"`
 }
@@ -109,7 +118,7 @@ type Run struct {
 	// LoadGen's Server scenario of a benchmark's Interactive variant, else
 	// Scenario.
 	ScenarioName string `json:"scenario_name,omitempty"`
-	Mode     string `json:"mode"`
+	Mode         string `json:"mode"`
 	// Kind is performance, accuracy or a compliance test (TEST06, …).
 	Kind string `json:"kind,omitempty"`
 	// Outcome and OutcomeReason are the harness's verdict from the run
@@ -145,6 +154,9 @@ type Outcome struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// LoadGenValidity is LoadGen's result_validity ("VALID", "INVALID").
 	LoadGenValidity string `json:"loadgen_validity,omitempty"`
+	// LoadGenReasons are LoadGen's reasons for its INVALID where that
+	// verdict does not decide the status (a compliance run): information.
+	LoadGenReasons []string `json:"loadgen_reasons,omitempty"`
 	// The constraints LoadGen checked (nil: not logged).
 	PerfConstraintsMet *bool `json:"perf_constraints_met,omitempty"`
 	MinDurationMet     *bool `json:"min_duration_met,omitempty"`
@@ -314,62 +326,105 @@ func Build(dir string) (*Results, error) {
 	if err := r.addHarnessLatency(dir); err != nil {
 		return nil, err
 	}
+	r.decideCompliance()
 	return r, nil
 }
 
-// fromDetail fills what the detail log says.
+// fromDetail fills what the detail log says. Every value that does not
+// parse is an error, all of them joined in the order they are read.
 func (r *Results) fromDetail(d *mllog.Detail) error {
-	var errs []error
-	str := func(key string) string {
-		s, _, err := d.String(key)
-		errs = append(errs, err)
-		return s
+	x := &detailReader{d: d}
+	r.runFromDetail(x)
+	r.Outcome.fromDetail(x)
+	r.Metrics.fromDetail(x, r.Run.Scenario)
+	r.settingsFromDetail(x)
+	if r.Run.Scenario == "" {
+		x.errs = append(x.errs, fmt.Errorf("%s has no effective_scenario line: LoadGen did not start the test", d.Path))
 	}
-	boolp := func(key string) *bool {
-		b, ok, err := d.Bool(key)
-		errs = append(errs, err)
-		if !ok || err != nil {
-			return nil
-		}
-		return &b
+	return errors.Join(x.errs...)
+}
+
+// detailReader reads typed values from a detail log, collecting the
+// errors (nil included, which errors.Join drops) so that fromDetail can
+// report every bad line at once.
+type detailReader struct {
+	d    *mllog.Detail
+	errs []error
+}
+
+func (x *detailReader) str(key string) string {
+	s, _, err := x.d.String(key)
+	x.errs = append(x.errs, err)
+	return s
+}
+
+// boolp is the key's value; nil if absent or bad.
+func (x *detailReader) boolp(key string) *bool {
+	b, ok, err := x.d.Bool(key)
+	x.errs = append(x.errs, err)
+	if !ok || err != nil {
+		return nil
 	}
-	intp := func(key string) *int64 {
-		f, ok, err := d.Float(key)
-		errs = append(errs, err)
-		if !ok || err != nil {
-			return nil
-		}
-		n := int64(f)
-		return &n
+	return &b
+}
+
+// intp is the key's value, truncated to an integer; nil if absent or bad.
+func (x *detailReader) intp(key string) *int64 {
+	f, ok, err := x.d.Float(key)
+	x.errs = append(x.errs, err)
+	if !ok || err != nil {
+		return nil
 	}
-	r.Run.Scenario = str("effective_scenario")
-	r.Run.Mode = str("effective_test_mode")
-	r.Run.TestDatetime = str("test_datetime")
-	if p := intp("qsl_reported_total_count"); p != nil {
+	n := int64(f)
+	return &n
+}
+
+// float is the key's value; ok is false if it is absent or bad.
+func (x *detailReader) float(key string) (float64, bool) {
+	v, ok, err := x.d.Float(key)
+	x.errs = append(x.errs, err)
+	return v, ok && err == nil
+}
+
+// runFromDetail fills which run this is and the LoadGen version.
+func (r *Results) runFromDetail(x *detailReader) {
+	r.Run.Scenario = x.str("effective_scenario")
+	r.Run.Mode = x.str("effective_test_mode")
+	r.Run.TestDatetime = x.str("test_datetime")
+	if p := x.intp("qsl_reported_total_count"); p != nil {
 		r.Run.QSLTotal = *p
 	}
-	if p := intp("qsl_reported_performance_count"); p != nil {
+	if p := x.intp("qsl_reported_performance_count"); p != nil {
 		r.Run.QSLPerformance = *p
 	}
-	r.Versions.LoadGenDetail = str("loadgen_version")
+	r.Versions.LoadGenDetail = x.str("loadgen_version")
+}
 
-	o := &r.Outcome
-	o.LoadGenValidity = str("result_validity")
-	o.PerfConstraintsMet = boolp("result_perf_constraints_met")
-	o.MinDurationMet = boolp("result_min_duration_met")
-	o.MinQueriesMet = boolp("result_min_queries_met")
-	o.EarlyStoppingMet = boolp("early_stopping_met")
+// fromDetail fills LoadGen's verdict, the constraints it checked, its
+// early-stopping texts and its error and warning lines.
+func (o *Outcome) fromDetail(x *detailReader) {
+	o.LoadGenValidity = x.str("result_validity")
+	o.PerfConstraintsMet = x.boolp("result_perf_constraints_met")
+	o.MinDurationMet = x.boolp("result_min_duration_met")
+	o.MinQueriesMet = x.boolp("result_min_queries_met")
+	o.EarlyStoppingMet = x.boolp("early_stopping_met")
 	for _, k := range []string{"result_invalid_reason", "early_stopping_result", "early_stopping_ttft_result", "early_stopping_tpot_result"} {
-		if s := strings.TrimSpace(str(k)); s != "" {
+		if s := strings.TrimSpace(x.str(k)); s != "" {
 			if o.EarlyStopping == nil {
 				o.EarlyStopping = map[string]string{}
 			}
 			o.EarlyStopping[k] = collapseSpaces(s)
 		}
 	}
+	o.countMessages(x.d.Entries)
+}
+
+// countMessages counts the error and warning lines and lists their
+// distinct texts, in order of first appearance.
+func (o *Outcome) countMessages(entries []mllog.Entry) {
 	msgs := map[[2]string]int{}
 	var order [][2]string
-	for _, e := range d.Entries {
+	for _, e := range entries {
 		if !e.Metadata.IsError && !e.Metadata.IsWarning {
 			continue
 		}
@@ -387,57 +442,68 @@ func (r *Results) fromDetail(d *mllog.Detail) error {
 	for _, k := range order {
 		o.Messages = append(o.Messages, Message{Key: k[0], Text: k[1], Count: msgs[k], Error: strings.HasPrefix(k[0], "error")})
 	}
+}
 
-	m := &r.Metrics
+// fromDetail fills the throughputs, the scenario's headline, the query
+// counts and the latency distributions.
+func (m *Metrics) fromDetail(x *detailReader, scenario string) {
 	for _, f := range figures {
 		for _, key := range f.keys {
-			v, ok, err := d.Float(key)
-			errs = append(errs, err)
-			if ok && err == nil {
+			if v, ok := x.float(key); ok {
 				*f.field(m) = &Figure{Name: f.name, Value: v, Unit: f.unit, Key: key}
 				break
 			}
 		}
 	}
-	if h, ok := headlines[r.Run.Scenario]; ok {
-		v, ok, err := d.Float(h.key)
-		errs = append(errs, err)
-		if ok && err == nil {
+	if h, ok := headlines[scenario]; ok {
+		if v, ok := x.float(h.key); ok {
 			m.Headline = &Figure{Name: h.name, Value: v, Unit: h.unit, Key: h.key}
 		}
 	}
-	m.QueryCount = intp("result_query_count")
-	m.OverLatencyQueryCount = intp("result_overlatency_query_count")
+	m.QueryCount = x.intp("result_query_count")
+	m.OverLatencyQueryCount = x.intp("result_overlatency_query_count")
 	for _, spec := range distributions {
-		dist := &Distribution{}
-		found := false
-		for key, dst := range map[string]**float64{spec.min: &dist.Min, spec.max: &dist.Max, spec.mean: &dist.Mean} {
-			v, ok, err := d.Float(key)
-			errs = append(errs, err)
-			if ok && err == nil {
-				*dst, found = &v, true
-			}
-		}
-		for _, e := range d.Entries {
-			sub := spec.percentile.FindStringSubmatch(e.Key)
-			if sub == nil {
-				continue
-			}
-			v, _, err := d.Float(e.Key)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if dist.Percentiles == nil {
-				dist.Percentiles = map[string]float64{}
-			}
-			dist.Percentiles[sub[1]], found = v, true
-		}
-		if found {
+		if dist := x.distribution(spec.min, spec.max, spec.mean, spec.percentile); dist != nil {
 			*spec.field(m) = dist
 		}
 	}
+}
 
+// distribution reads one latency distribution: its min, max and mean
+// keys, and every key percentile matches; nil if none is logged.
+func (x *detailReader) distribution(minKey, maxKey, meanKey string, percentile *regexp.Regexp) *Distribution {
+	dist := &Distribution{}
+	found := false
+	for key, dst := range map[string]**float64{minKey: &dist.Min, maxKey: &dist.Max, meanKey: &dist.Mean} {
+		if v, ok := x.float(key); ok {
+			*dst, found = &v, true
+		}
+	}
+	for _, e := range x.d.Entries {
+		sub := percentile.FindStringSubmatch(e.Key)
+		if sub == nil {
+			continue
+		}
+		v, _, err := x.d.Float(e.Key)
+		if err != nil {
+			x.errs = append(x.errs, err)
+			continue
+		}
+		if dist.Percentiles == nil {
+			dist.Percentiles = map[string]float64{}
+		}
+		dist.Percentiles[sub[1]], found = v, true
+	}
+	if !found {
+		return nil
+	}
+	return dist
+}
+
+// settingsFromDetail fills Settings from the effective_* lines, and from
+// the requested_* lines of the settings LoadGen logs only as requested.
+func (r *Results) settingsFromDetail(x *detailReader) {
+	d := x.d
 	for _, e := range d.Entries {
 		name, ok := strings.CutPrefix(e.Key, "effective_")
 		if !ok {
@@ -450,7 +516,7 @@ func (r *Results) fromDetail(d *mllog.Detail) error {
 		dec := json.NewDecoder(bytes.NewReader(e.Value))
 		dec.UseNumber() // seeds above 2^53 stay exact
 		if err := dec.Decode(&v); err != nil {
-			errs = append(errs, fmt.Errorf("%s, line %d: %q: %w", d.Path, e.Line, e.Key, err))
+			x.errs = append(x.errs, fmt.Errorf("%s, line %d: %q: %w", d.Path, e.Line, e.Key, err))
 			continue
 		}
 		r.Settings[name] = v
@@ -470,10 +536,6 @@ func (r *Results) fromDetail(d *mllog.Detail) error {
 			}
 		}
 	}
-	if r.Run.Scenario == "" {
-		errs = append(errs, fmt.Errorf("%s has no effective_scenario line: LoadGen did not start the test", d.Path))
-	}
-	return errors.Join(errs...)
 }
 
 // fromRunInfo fills what the harness's run record says.
@@ -482,6 +544,7 @@ func (r *Results) fromRunInfo(info record.Run) {
 	r.Run.Kind = info.Kind
 	r.Run.ScenarioName = info.SubmissionScenario
 	r.Accuracy, r.PairedAccuracy = info.Accuracy, info.PairedAccuracy
+	r.Compliance = info.Compliance
 	r.Run.Outcome, r.Run.OutcomeReason = info.Outcome, redact.Text(info.OutcomeReason)
 	r.Run.Command = redact.Args(info.Command)
 	r.Run.Quick = info.Quick

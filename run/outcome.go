@@ -49,6 +49,34 @@ func (rep *Report) decide() {
 	}
 }
 
+// Verifiable reports whether a compliance test's verification can judge
+// the run: it ran to its end, every sample completed with an answer and
+// LoadGen took every response. Otherwise the run's outcome stands as
+// decided, and there is nothing sound to verify.
+func (rep *Report) Verifiable() bool {
+	s := rep.Stats
+	return rep.Outcome != record.Aborted && s.Failed == 0 && s.CompleterErrors == 0
+}
+
+// JudgeCompliance makes a compliance test's verdict the run's outcome.
+// LoadGen judges the audit run by the performance rules (early stopping,
+// min_duration) that TEST06, TEST07 and TEST09 do not apply: their
+// audit.config asks for a short run, and the submission checker reads only
+// their verification. So the run is VALID when the verification passed and
+// INVALID with what failed (or why it could not run) otherwise; LoadGen's
+// own verdict stays in rep.Summary, as information. A run that is not
+// Verifiable keeps its outcome.
+func (rep *Report) JudgeCompliance(v *record.Compliance) {
+	if v == nil || !rep.Verifiable() {
+		return
+	}
+	if v.Pass {
+		rep.Outcome, rep.OutcomeReason = record.Valid, ""
+		return
+	}
+	rep.Outcome, rep.OutcomeReason = record.Invalid, v.Summary()
+}
+
 // MarkAborted records that the test in rep.LogDir was stopped before its
 // end and neutralises LoadGen's logs, so no file left claims a result and
 // every log left parses. The summary is renamed (mlperf_log_summary.aborted.txt)

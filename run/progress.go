@@ -5,18 +5,16 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/qsl"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"go.uber.org/zap"
 )
-
-// progressSource is what progress reads: the pool's counters.
-type progressSource interface{ Progress() sut.Progress }
 
 // startProgress shows the run's progress on w until the returned stop
 // function is called: a live bar (done/total, %, rate, ETA, failures) when
@@ -25,50 +23,43 @@ type progressSource interface{ Progress() sut.Progress }
 // they are alive and how they fare. total is the number of samples
 // LoadGen is expected to issue (expectedSamples), 0 if unknown.
 func startProgress(w io.Writer, every time.Duration, total int64, pool *sut.Pool, lib *qsl.Library) (stop func()) {
-	if w == nil {
-		return func() {}
+	start := time.Now()
+	line := func() string {
+		p := pool.Progress()
+		return renderBar(progressSnapshot{Elapsed: time.Since(start), Done: p.Completed, Failed: p.Failed, Total: total, InFlight: p.InFlight})
 	}
-	if isTerminal(w) {
-		return startBar(w, total, pool)
+	if !progress.IsTerminal(w) {
+		line = logLine(start, pool, lib)
 	}
-	if every <= 0 {
-		every = 10 * time.Second
-	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		start := time.Now()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		var last sut.Progress
-		lastAt := start
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-t.C:
-				p := pool.Progress()
-				loaded, bytes := lib.Loaded()
-				rate := float64(p.Completed-last.Completed) / now.Sub(lastAt).Seconds()
-				fmt.Fprintf(w, "[%s] ", now.Sub(start).Truncate(time.Second))
-				// Accuracy runs load and unload one set at a time: between
-				// sets nothing is loaded, which is not worth a "loaded 0".
-				if loaded > 0 {
-					fmt.Fprintf(w, "loaded %d (%.1f MiB)  ", loaded, float64(bytes)/(1<<20))
-				}
-				fmt.Fprintf(w, "issued %d  done %d  failed %d  in flight %d  queued %d  %.1f samples/s  mean latency %s",
-					p.Issued, p.Completed, p.Failed, p.InFlight, p.Queued, rate, p.MeanLatency.Round(time.Millisecond))
-				if p.MeanTTFT > 0 {
-					fmt.Fprintf(w, "  mean TTFT %s", p.MeanTTFT.Round(time.Millisecond))
-				}
-				fmt.Fprintln(w)
-				last, lastAt = p, now
-			}
+	show := progress.Show(w, every, line)
+	return func() { show(true) }
+}
+
+// logLine returns the plain progress line of a batch log: the counters,
+// what is loaded, and the rate since the previous line.
+func logLine(start time.Time, pool *sut.Pool, lib *qsl.Library) func() string {
+	var last sut.Progress
+	lastAt := start
+	return func() string {
+		now := time.Now()
+		p := pool.Progress()
+		loaded, bytes := lib.Loaded()
+		rate := float64(p.Completed-last.Completed) / now.Sub(lastAt).Seconds()
+		last, lastAt = p, now
+		var b strings.Builder
+		fmt.Fprintf(&b, "[%s] ", now.Sub(start).Truncate(time.Second))
+		// Accuracy runs load and unload one set at a time: between sets
+		// nothing is loaded, which is not worth a "loaded 0".
+		if loaded > 0 {
+			fmt.Fprintf(&b, "loaded %d (%.1f MiB)  ", loaded, float64(bytes)/(1<<20))
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+		fmt.Fprintf(&b, "issued %d  done %d  failed %d  in flight %d  queued %d  %.1f samples/s  mean latency %s",
+			p.Issued, p.Completed, p.Failed, p.InFlight, p.Queued, rate, p.MeanLatency.Round(time.Millisecond))
+		if p.MeanTTFT > 0 {
+			fmt.Fprintf(&b, "  mean TTFT %s", p.MeanTTFT.Round(time.Millisecond))
+		}
+		return b.String()
+	}
 }
 
 // startRecorders records, for the report, the pool's counters every second

@@ -2,23 +2,13 @@ package run
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
+	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
-
-// barRedraw is how often the live bar is redrawn on a terminal: often
-// enough to look alive, rarely enough to cost nothing.
-const barRedraw = 500 * time.Millisecond
-
-// barWidth is the number of cells of the bar itself.
-const barWidth = 24
 
 // progressSnapshot is what one progress update shows.
 type progressSnapshot struct {
@@ -52,44 +42,13 @@ func (s progressSnapshot) rate() float64 {
 func renderBar(s progressSnapshot) string {
 	var b strings.Builder
 	rate := s.rate()
-	if s.Total > 0 && s.Done <= s.Total {
-		frac := float64(s.Done) / float64(s.Total)
-		filled := int(frac * barWidth)
-		b.WriteByte('[')
-		for i := range barWidth {
-			switch {
-			case i < filled:
-				b.WriteByte('=')
-			case i == filled && s.Done < s.Total:
-				b.WriteByte('>')
-			default:
-				b.WriteByte(' ')
-			}
-		}
-		fmt.Fprintf(&b, "] %d/%d %5.1f%%  %.1f samples/s  ETA %s", s.Done, s.Total, 100*frac, rate, eta(s.Total-s.Done, rate))
+	if bar := progress.Bar(s.Done, s.Total); bar != "" {
+		fmt.Fprintf(&b, "%s %d/%d %5.1f%%  %.1f samples/s  ETA %s", bar, s.Done, s.Total, 100*float64(s.Done)/float64(s.Total), rate, progress.ETA(s.Total-s.Done, rate))
 	} else {
 		fmt.Fprintf(&b, "%d done  %.1f samples/s  elapsed %s", s.Done, rate, s.Elapsed.Truncate(time.Second))
 	}
 	fmt.Fprintf(&b, "  %d failed  %d in flight", s.Failed, s.InFlight)
 	return b.String()
-}
-
-// eta is the time left for n samples at rate, "?" before any finished.
-func eta(n int64, rate float64) string {
-	if n <= 0 {
-		return "0s"
-	}
-	if rate <= 0 {
-		return "?"
-	}
-	return time.Duration(float64(n) / rate * float64(time.Second)).Round(time.Second).String()
-}
-
-// isTerminal reports whether w is a terminal, where a redrawn bar beats a
-// stream of lines; batch logs and pipes get the periodic plain lines.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // expectedSamples estimates how many samples LoadGen will issue, for the
@@ -121,36 +80,4 @@ func expectedSamples(s loadgen.TestSettings, total, performance int) int64 {
 	default:
 		return int64(s.MinQueryCount)
 	}
-}
-
-// startBar redraws the live bar on the terminal w until the returned stop
-// function is called, which leaves the final state on its own line.
-func startBar(w io.Writer, total int64, pool progressSource) (stop func()) {
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	draw := func() {
-		p := pool.Progress()
-		// \r returns to the line's start and \x1b[K clears what a longer
-		// earlier line left behind.
-		fmt.Fprintf(w, "\r%s\x1b[K", renderBar(progressSnapshot{
-			Elapsed: time.Since(start), Done: p.Completed, Failed: p.Failed, Total: total, InFlight: p.InFlight,
-		}))
-	}
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(barRedraw)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				draw()
-				fmt.Fprintln(w)
-				return
-			case <-t.C:
-				draw()
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }

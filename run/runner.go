@@ -66,6 +66,9 @@ type Options struct {
 	// sut.Config); every failed sample is listed in FailuresFile.
 	Retries          int
 	MaxResponseBytes int64
+	// MaxBufferedBytes is the pool's bound on the memory all responses in
+	// flight hold (sut.Config.MaxBufferedBytes; 0: its default).
+	MaxBufferedBytes int64
 	MaxFailures      sut.FailureLimit
 	// Stream forces streaming on or off; nil streams exactly when LoadGen
 	// measures a first token (needsFirstToken): use_token_latencies on,
@@ -201,11 +204,8 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		}
 	}()
 	log := o.logger()
-	if len(o.Endpoints) == 0 {
-		return nil, errors.New("no endpoint given: pass --endpoint URL (try `mlperf-go fake-endpoint` for a local one)")
-	}
-	if o.OutputDir == "" {
-		return nil, errors.New("no output directory given: pass --output-dir")
+	if err := checkRequired(o); err != nil {
+		return nil, err
 	}
 	api, model := o.EndpointAPI(), o.ModelName()
 	// A test that never starts (a refused setting, a failed preflight)
@@ -230,8 +230,99 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		defer d.Close()
 		data = d
 	}
+	if rep, err = plan(o, data.Len()); err != nil {
+		return nil, err
+	}
+	lib, err := loadLibrary(o, data, api, model, rep, log)
+	if err != nil {
+		return nil, err
+	}
+	if !o.SkipPreflight {
+		start := time.Now()
+		if err := preflight(ctx, o, api, model, rep.Stream, lib); err != nil {
+			return nil, err
+		}
+		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
+	}
+	return runTest(ctx, o, rep, api, lib, log)
+}
 
-	rep = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
+// runTest runs LoadGen's test on a worker pool serving lib's bodies to the
+// endpoints, then judges it. The report is nil if LoadGen did not run.
+func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol, lib *qsl.Library, log *zap.Logger) (*Report, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	failures, err := newFailureLog(filepath.Join(o.OutputDir, FailuresFile))
+	if err != nil {
+		return nil, err
+	}
+	defer failures.close() //nolint:errcheck // checked below once the test ends
+	pool, err := newPool(ctx, o, api, rep.Stream, lib, failures, log)
+	if err != nil {
+		return nil, err
+	}
+	if o.Scenario != loadgen.Offline {
+		defer ensureProcs(log)()
+	}
+	if o.Started != nil {
+		o.Started(pool.Stats)
+	}
+	logs, audit := logSettings(o)
+
+	log.Info("starting LoadGen test",
+		zap.String("benchmark", o.Benchmark.Name), zap.String("scenario", o.Scenario.String()),
+		zap.Stringer("mode", rep.Settings.Mode), zap.Int("total_samples", rep.Total),
+		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
+		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
+	stopWatching, err := startWatching(o, rep, pool, lib)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	testStart := time.Now()
+	testErr := loadgen.StartTestContext(ctx, pool, lib, rep.Settings, logs, audit)
+	rep.Elapsed = time.Since(testStart)
+	if err := stopWatching(); err != nil {
+		// The report loses a chart; the run itself is sound.
+		log.Warn("recording the timeline or engine metrics", zap.Error(err))
+	}
+	closeErr := pool.Close()
+	rep.Stats = pool.Stats()
+	rep.Latency = pool.Latency()
+	recordLatency(o.OutputDir, rep.Stream, rep.Latency, log)
+	if err := failures.close(); err != nil {
+		log.Error("the failure list is incomplete", zap.Error(err))
+	}
+	if testErr != nil {
+		return rep, rep.abortError(ctx, testErr, o.OutputDir, log)
+	}
+	if closeErr != nil {
+		log.Warn("closing the worker pool", zap.Error(closeErr))
+	}
+	if afterTestHook != nil {
+		afterTestHook(o.OutputDir)
+	}
+	return rep, rep.conclude(o.OutputDir, rep.Settings.Mode)
+}
+
+// checkRequired refuses options without an endpoint or an output
+// directory, saying which flag gives them.
+func checkRequired(o Options) error {
+	if len(o.Endpoints) == 0 {
+		return errors.New("no endpoint given: pass --endpoint URL (try `mlperf-go fake-endpoint` for a local one)")
+	}
+	if o.OutputDir == "" {
+		return errors.New("no output directory given: pass --output-dir")
+	}
+	return nil
+}
+
+// plan writes the run's user.conf and reads LoadGen's settings back from
+// it, then decides the QSL's sample counts and whether requests stream,
+// refusing settings the run cannot honour. datasetLen is the dataset's
+// size.
+func plan(o Options, datasetLen int) (*Report, error) {
+	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
 	lgModel := o.Benchmark.LoadGenModel()
 	conf, err := o.UserConfText()
 	if err != nil {
@@ -250,7 +341,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if total <= 0 {
 		total = o.Benchmark.DatasetSize
 	}
-	rep.Total = min(data.Len(), total)
+	rep.Total = min(datasetLen, total)
 	rep.Performance = o.PerformanceSampleCount
 	if rep.Performance <= 0 || rep.Performance > rep.Total {
 		rep.Performance = rep.Total
@@ -259,18 +350,33 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		return nil, err
 	}
 	if o.SubmissionGrade {
-		if err := checkSubmissionGrade(o, settings, rep.Total, data.Len()); err != nil {
+		if err := checkSubmissionGrade(o, settings, rep.Total, datasetLen); err != nil {
 			return nil, err
 		}
 	}
-	rep.Stream = needsFirstToken(settings)
-	if o.Stream != nil {
-		rep.Stream = *o.Stream
+	if rep.Stream, err = chooseStream(o, settings); err != nil {
+		return nil, err
 	}
-	if needsFirstToken(settings) && !rep.Stream {
-		return nil, fmt.Errorf("use_token_latencies is on in the %s scenario but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0", o.Scenario)
-	}
+	return rep, nil
+}
 
+// chooseStream says whether requests stream: Stream if set, else exactly
+// when LoadGen measures a first token, which a run that does cannot do
+// without.
+func chooseStream(o Options, settings loadgen.TestSettings) (bool, error) {
+	stream := needsFirstToken(settings)
+	if o.Stream != nil {
+		stream = *o.Stream
+	}
+	if needsFirstToken(settings) && !stream {
+		return false, fmt.Errorf("use_token_latencies is on in the %s scenario but streaming was turned off: TTFT needs a streamed first token; drop --stream=false or set use_token_latencies = 0", o.Scenario)
+	}
+	return stream, nil
+}
+
+// loadLibrary makes the QSL's sample library: the dataset's request
+// bodies, built once each, and the prefix they share, kept once.
+func loadLibrary(o Options, data benchmark.Dataset, api protocol.Protocol, model string, rep *Report, log *zap.Logger) (*qsl.Library, error) {
 	builder, prefix, err := data.Bodies(benchmark.BodyOptions{
 		Benchmark: o.Benchmark, API: api, Model: model, Stream: rep.Stream, Guided: o.Guided,
 		Sampling: o.Sampling, Round: o.Round, Logger: log,
@@ -288,29 +394,22 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if err := lib.SharePrefix(prefix); err != nil {
 		return nil, err
 	}
-	if !o.SkipPreflight {
-		start := time.Now()
-		if err := preflight(ctx, o, api, model, rep.Stream, lib); err != nil {
-			return nil, err
-		}
-		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	failures, err := newFailureLog(filepath.Join(o.OutputDir, FailuresFile))
-	if err != nil {
-		return nil, err
-	}
-	defer failures.close() //nolint:errcheck // checked below once the test ends
-	pool, err := sut.New(ctx, sut.Config{
+	return lib, nil
+}
+
+// newPool starts the endpoint worker pool LoadGen issues to; every failed
+// sample goes to failures.
+func newPool(ctx context.Context, o Options, api protocol.Protocol, stream bool, lib *qsl.Library, failures *failureLog, log *zap.Logger) (*sut.Pool, error) {
+	return sut.New(ctx, sut.Config{
 		Retries:          o.Retries,
 		MaxResponseBytes: o.MaxResponseBytes,
+		MaxBufferedBytes: o.MaxBufferedBytes,
 		MaxFailures:      o.MaxFailures,
 		OnFailure:        failures.write,
 		Abort:            loadgen.AbortTest,
 		Endpoints:        o.Endpoints,
 		API:              api,
-		Stream:           rep.Stream,
+		Stream:           stream,
 		Concurrency:      o.Concurrency,
 		Timeout:          o.Timeout,
 		APIKey:           o.APIKey,
@@ -323,15 +422,11 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		// benchmark; the pool knows no benchmark names.
 		FinalOmitsFirstToken: o.Benchmark.FinalResponseOmitsFirstToken,
 	})
-	if err != nil {
-		return nil, err
-	}
-	if o.Scenario != loadgen.Offline {
-		defer ensureProcs(log)()
-	}
-	if o.Started != nil {
-		o.Started(pool.Stats)
-	}
+}
+
+// logSettings are LoadGen's log settings for the run and the audit.config
+// path it is given.
+func logSettings(o Options) (loadgen.LogSettings, string) {
 	logs := loadgen.DefaultLogSettings()
 	logs.OutDir = o.OutputDir
 	logs.EnableTrace = o.EnableTrace
@@ -343,71 +438,64 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		// test.
 		audit = filepath.Join(o.OutputDir, "no-audit.config")
 	}
+	return logs, audit
+}
 
-	log.Info("starting LoadGen test",
-		zap.String("benchmark", o.Benchmark.Name), zap.String("scenario", o.Scenario.String()),
-		zap.Stringer("mode", settings.Mode), zap.Int("total_samples", rep.Total),
-		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
-		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
-	stopProgress := startProgress(o.Progress, o.ProgressEvery, expectedSamples(settings, rep.Total, rep.Performance), pool, lib)
+// startWatching starts the progress lines and the recorders (timeline,
+// engine metrics); stop ends both and returns the recorders' error.
+func startWatching(o Options, rep *Report, pool *sut.Pool, lib *qsl.Library) (stop func() error, err error) {
+	stopProgress := startProgress(o.Progress, o.ProgressEvery, expectedSamples(rep.Settings, rep.Total, rep.Performance), pool, lib)
 	stopRecorders, err := startRecorders(o, pool)
 	if err != nil {
 		stopProgress()
-		pool.Close()
 		return nil, err
 	}
-	testStart := time.Now()
-	testErr := loadgen.StartTestContext(ctx, pool, lib, settings, logs, audit)
-	rep.Elapsed = time.Since(testStart)
-	stopProgress()
-	if err := stopRecorders(); err != nil {
-		// The report loses a chart; the run itself is sound.
-		log.Warn("recording the timeline or engine metrics", zap.Error(err))
+	return func() error {
+		stopProgress()
+		return stopRecorders()
+	}, nil
+}
+
+// abortError marks the logs of a test LoadGen did not complete, so that
+// none claims a result, and returns the error Run reports for it. ctx is
+// the test's.
+func (rep *Report) abortError(ctx context.Context, testErr error, outputDir string, log *zap.Logger) error {
+	// The caller's cancellation (a signal) comes first: the samples
+	// it cancels may then also pass --max-failures.
+	reason := testErr.Error()
+	if ctx.Err() != nil {
+		reason = context.Cause(ctx).Error()
+	} else if rep.Stats.Stopped != "" {
+		reason = rep.Stats.Stopped
 	}
-	closeErr := pool.Close()
-	rep.Stats = pool.Stats()
-	rep.Latency = pool.Latency()
-	recordLatency(o.OutputDir, rep.Stream, rep.Latency, log)
-	if err := failures.close(); err != nil {
-		log.Error("the failure list is incomplete", zap.Error(err))
+	if err := rep.MarkAborted(reason, true); err != nil {
+		log.Error("marking the aborted run's logs", zap.Error(err))
 	}
-	if testErr != nil {
-		// The caller's cancellation (a signal) comes first: the samples
-		// it cancels may then also pass --max-failures.
-		reason := testErr.Error()
-		if ctx.Err() != nil {
-			reason = context.Cause(ctx).Error()
-		} else if rep.Stats.Stopped != "" {
-			reason = rep.Stats.Stopped
-		}
-		if err := rep.MarkAborted(reason, true); err != nil {
-			log.Error("marking the aborted run's logs", zap.Error(err))
-		}
-		if rep.Stats.Stopped != "" {
-			return rep, fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(o.OutputDir, FailuresFile))
-		}
-		return rep, fmt.Errorf("LoadGen test did not complete: %w", testErr)
+	if rep.Stats.Stopped != "" {
+		return fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(outputDir, FailuresFile))
 	}
-	if closeErr != nil {
-		log.Warn("closing the worker pool", zap.Error(closeErr))
-	}
-	if afterTestHook != nil {
-		afterTestHook(o.OutputDir)
-	}
+	return fmt.Errorf("LoadGen test did not complete: %w", testErr)
+}
+
+// conclude judges a test LoadGen completed: the summary from the check of
+// every log, the outcome, and the error Run reports when samples failed
+// or LoadGen refused completions.
+func (rep *Report) conclude(outputDir string, mode loadgen.Mode) error {
 	// The summary (none in accuracy mode, where LoadGen writes no
 	// performance result) comes from the check of every log.
-	if rep.Summary, err = checkLogs(o.OutputDir, settings.Mode); err != nil {
+	var err error
+	if rep.Summary, err = checkLogs(outputDir, mode); err != nil {
 		rep.Outcome, rep.OutcomeReason = record.Invalid, err.Error()
-		return rep, err
+		return err
 	}
 	rep.decide()
 	if rep.Stats.Failed > 0 {
-		return rep, fmt.Errorf("%d of %d samples failed (%s; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, record.Counts(rep.Stats.FailuresByReason), filepath.Join(o.OutputDir, FailuresFile), ErrFailures)
+		return fmt.Errorf("%d of %d samples failed (%s; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, record.Counts(rep.Stats.FailuresByReason), filepath.Join(outputDir, FailuresFile), ErrFailures)
 	}
 	if rep.Stats.CompleterErrors > 0 {
-		return rep, errors.New(rep.OutcomeReason)
+		return errors.New(rep.OutcomeReason)
 	}
-	return rep, nil
+	return nil
 }
 
 // afterTestHook, when set (by tests only), runs on the log directory after

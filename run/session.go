@@ -13,6 +13,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // Launch says how to start the engine a command's tests run against.
@@ -56,7 +57,12 @@ func Open(o *Options, launch *Launch) (*Session, error) {
 			return nil, err
 		}
 	}
-	data, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
+	open := o.Benchmark.OpenDataset
+	if o.Mode == loadgen.AccuracyOnly {
+		// A download folder may hold a separate accuracy set (gpt-oss).
+		open = o.Benchmark.OpenAccuracyDataset
+	}
+	data, err := open(o.Dataset, o.Splits)
 	if err != nil {
 		s.Close()
 		return nil, err

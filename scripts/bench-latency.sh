@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs bench-latency (bench/latency): llama3_1-8b Server, streamed, against
+# Runs bench-latency (cmd/bench-latency): llama3_1-8b Server, streamed, against
 # the fake endpoint at 60, 200 and 500 QPS, printing the latency mlperf-go
 # adds (and, when mlcommons/endpoints is installed, the latency its harness
 # adds, side by side). CMake's bench_latency target calls it.

@@ -69,6 +69,9 @@ func (c *Config) validate() error {
 	if c.Retries < NoRetries || c.Retries > MaxRetries {
 		return configErr("Retries", "%d is out of range: use 0 to %d", c.Retries, MaxRetries)
 	}
+	if c.MaxBufferedBytes < 0 || (c.MaxBufferedBytes > 0 && c.MaxBufferedBytes < minResponseBytes) {
+		return configErr("MaxBufferedBytes", "%d is out of range: use at least %d bytes", c.MaxBufferedBytes, minResponseBytes)
+	}
 	if c.MaxResponseBytes < 0 || (c.MaxResponseBytes > 0 && c.MaxResponseBytes < minResponseBytes) {
 		return configErr("MaxResponseBytes", "%d is out of range: use at least %d bytes", c.MaxResponseBytes, minResponseBytes)
 	}

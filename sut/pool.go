@@ -48,6 +48,11 @@ const (
 	// tokens of gpt-oss-120b as JSON), and bounds memory to 64 MiB per
 	// request in flight whatever a server sends.
 	DefaultMaxResponseBytes = 64 << 20
+	// DefaultMaxBufferedBytes bounds what all responses in flight hold in
+	// memory together: a misbehaving server answering every request in
+	// flight with an endless stream would otherwise cost up to
+	// concurrency x what one response may hold. Real answers are kilobytes.
+	DefaultMaxBufferedBytes = 1 << 30
 	// DefaultRetries is how many times a sample is sent again after a
 	// retryable failure (see Config.Retries).
 	DefaultRetries = 3
@@ -73,6 +78,35 @@ type PrefixedBodies interface {
 	// when it has none) and the rest; rest is nil when the sample is
 	// not loaded.
 	Parts(index int) (prefix, rest []byte)
+}
+
+// HeaderBodies is a Bodies that names one HTTP header per sample, sent
+// with every attempt at it: a serving benchmark's session header
+// (X-Session-ID: the conversation) that lets a router keep a conversation
+// on one backend. An empty name sends none.
+type HeaderBodies interface {
+	Bodies
+	Header(index int) (name, value string)
+}
+
+// Tracer is told, from the worker serving a sample, what LoadGen is not:
+// when each attempt is sent, what each streamed event (or the whole
+// non-streamed body) carried and when it was decoded, and when the sample
+// is finished, just before it is reported. A serving benchmark (package
+// bench) takes inter-token latencies and prompt token counts from it.
+// Calls for one sample come from one goroutine, in that order; they must
+// be quick, for they hold up the worker.
+type Tracer interface {
+	// Sent: an attempt at qs is about to be sent.
+	Sent(qs loadgen.QuerySample)
+	// Received: a streamed event of qs, or its whole non-streamed body,
+	// was decoded. data is the event's payload or the body, valid only
+	// during the call; output is how many bytes of output the response
+	// has carried so far (an event that carries none leaves it
+	// unchanged).
+	Received(qs loadgen.QuerySample, output int, data []byte)
+	// Finished: qs is complete, successfully or not.
+	Finished(qs loadgen.QuerySample)
 }
 
 // Config configures a Pool. Zero fields take the defaults stated.
@@ -129,6 +163,12 @@ type Config struct {
 	// (SGLang's cumulative streams repeat every token in every event):
 	// what is kept in memory is, and Timeout bounds the rest.
 	MaxResponseBytes int64
+	// MaxBufferedBytes bounds the memory all responses in flight hold
+	// together, counted as the buffers they occupy (what growing them
+	// allocates, not only the bytes on the wire); default
+	// DefaultMaxBufferedBytes. A response that would take it past the bound
+	// fails its sample (ReasonTooLarge) instead of growing.
+	MaxBufferedBytes int64
 	// Retries is how many times a sample is sent again (default
 	// DefaultRetries; NoRetries for none) after a 429 or 503 (waiting
 	// the Retry-After the server names, else a short backoff), or after a
@@ -151,6 +191,9 @@ type Config struct {
 	// (never concurrently), from the goroutine that completes the sample;
 	// it must not block for long. A runner writes them to a file.
 	OnFailure func(Failure)
+	// Tracer, if set, is told when each request is sent, each streamed
+	// event arrives and each sample finishes (default: none).
+	Tracer Tracer
 	// Transport, if set, carries every request instead of the pool's own
 	// net/http Transport (see newTransport), e.g. to add TLS roots. A
 	// *http.Transport is cloned, keep-alives off, for retries (see send).
@@ -208,6 +251,7 @@ const (
 	ReasonServerError  = "server_error"       // an {"error": ...} body with status 200
 	ReasonTruncated    = "truncated_stream"   // stream ended before its end marker
 	ReasonTooLarge     = "response_too_large" // past Config.MaxResponseBytes
+	ReasonEmpty        = "empty_answer"       // a complete answer with no output at all
 	ReasonNotLoaded    = "sample_not_loaded"  // Bodies returned nil
 	ReasonCanceled     = "canceled"           // the pool's context was cancelled
 	ReasonClosed       = "closed"             // issued after Close
@@ -291,6 +335,7 @@ type event struct {
 type Pool struct {
 	cfg    Config
 	parts  PrefixedBodies // cfg.Bodies when it is one
+	heads  HeaderBodies   // cfg.Bodies when it is one
 	log    *zap.Logger
 	client *http.Client // the keep-alive pool
 	fresh  *http.Client // retries: a new connection every time
@@ -334,7 +379,8 @@ type Pool struct {
 	first         []Failure
 	retriesBy     map[string]int64
 	stopped       string
-	countedFailed int64 // failures that count towards MaxFailures
+	countedFailed int64     // failures that count towards MaxFailures
+	mem           memBudget // bytes the responses in flight hold
 	stopOnce      sync.Once
 
 	sinkMu sync.Mutex // serialises OnFailure
@@ -366,6 +412,9 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.MaxFailureRecords <= 0 {
 		cfg.MaxFailureRecords = DefaultMaxFailureRecords
 	}
+	if cfg.MaxBufferedBytes == 0 {
+		cfg.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
 	if cfg.MaxResponseBytes == 0 {
 		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
@@ -376,10 +425,12 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 		cfg.Retries = 0
 	}
 	parts, _ := cfg.Bodies.(PrefixedBodies)
+	heads, _ := cfg.Bodies.(HeaderBodies)
 	p := &Pool{
 		epoch:     time.Now(),
 		cfg:       cfg,
 		parts:     parts,
+		heads:     heads,
 		log:       cfg.Logger,
 		byReason:  map[string]int64{},
 		retriesBy: map[string]int64{},
@@ -387,6 +438,7 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	if p.log == nil {
 		p.log = zap.NewNop()
 	}
+	p.mem.limit = cfg.MaxBufferedBytes
 	for i, e := range cfg.Endpoints {
 		u, err := endpointURLAt(i, e, cfg.API)
 		if err != nil {

@@ -170,8 +170,11 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 		p.release(l, o, wait, msg)
 	}()
 	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Sent(st.qs)
+	}
 	tr := w.trace
-	resp, err := p.send(ctx, tr, l.ep, prefix, body, fresh)
+	resp, err := p.send(ctx, tr, l.ep, st.qs.Index, prefix, body, fresh)
 	if err != nil {
 		f = netFail(err)
 		if f.reason == ReasonTransport {
@@ -297,10 +300,19 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		}
 	}()
 	bb.Reset()
+	h := hold{b: &p.mem}
+	defer h.release()
 	if length > 0 && length <= p.cfg.MaxResponseBytes {
+		if !h.growTo(length) {
+			return p.overBudget(length)
+		}
 		bb.Grow(int(length))
 	}
-	n, err := bb.ReadFrom(io.LimitReader(body, p.cfg.MaxResponseBytes+1))
+	br := &budgetReader{r: io.LimitReader(body, p.cfg.MaxResponseBytes+1), h: &h}
+	n, err := bb.ReadFrom(br)
+	if br.over {
+		return p.overBudget(2 * br.n)
+	}
 	if err != nil {
 		return netFail(err)
 	}
@@ -315,8 +327,23 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		putBuf(buf)
 		return parseFailure(err)
 	}
+	if len(*buf) == 0 {
+		putBuf(buf)
+		return emptyAnswer()
+	}
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Received(st.qs, len(*buf), bb.Bytes())
+	}
 	p.complete(st, buf, tokens, nil)
 	return nil
+}
+
+// emptyAnswer is the failure of a well-formed answer with no output: an
+// empty text, no token IDs, a stream of only a finish or [DONE]. Every
+// request asks for at least one token, and an empty answer scored as a
+// sample would pass for a result.
+func emptyAnswer() *failure {
+	return fail(ReasonEmpty, errors.New("the answer has no output (empty text or no token IDs) though the request asks for at least one token"))
 }
 
 // readStream handles a server-sent-event response: the protocol decodes
@@ -338,7 +365,9 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 
 	acc := getBuf()
 	ok := false
+	h := hold{b: &p.mem}
 	defer func() {
+		h.release()
 		if !ok {
 			putBuf(acc)
 		}
@@ -369,6 +398,14 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 		if int64(len(*acc)) > p.cfg.MaxResponseBytes {
 			return fail(ReasonTooLarge, fmt.Errorf("%w: the stream's output passed %d bytes without ending (raise the response byte limit if that is right)", protocol.ErrTooLarge, p.cfg.MaxResponseBytes))
 		}
+		// What the output costs in memory is its buffer, which grows
+		// ahead of its length.
+		if c := int64(cap(*acc)); !h.growTo(c) {
+			return p.overBudget(c)
+		}
+		if p.cfg.Tracer != nil {
+			p.cfg.Tracer.Received(st.qs, len(*acc), data)
+		}
 		if ev.First && !st.firstSent {
 			st.t.first = w.rd.at
 			p.firstToken(st, ev.FirstData, ev.FirstTokens)
@@ -381,6 +418,9 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 	}
 	if err := dec.End(done); err != nil {
 		return parseFailure(err)
+	}
+	if len(*acc) == 0 {
+		return emptyAnswer()
 	}
 	if !st.firstSent {
 		// The stream finished without any content. LoadGen rejects a
@@ -411,6 +451,9 @@ func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 // and none was sent) on failure. buf is handed to the completer.
 func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 	st.finished = true
+	if p.cfg.Tracer != nil {
+		p.cfg.Tracer.Finished(st.qs)
+	}
 	if f != nil {
 		if buf != nil {
 			putBuf(buf)

@@ -79,8 +79,9 @@ func newClients(rt http.RoundTripper, concurrency, endpoints int) (*http.Client,
 		&http.Client{Transport: retry, CheckRedirect: noRedirect}
 }
 
-// send posts one body (prefix then rest) to endpoint ep, on a new
-// connection when fresh, and returns the response once its head has
+// send posts one body (prefix then rest) of sample index to endpoint ep,
+// with the sample's header when the bodies name one (HeaderBodies), on a
+// new connection when fresh, and returns the response once its head has
 // arrived, with the trace of what net/http did.
 //
 // A request whose reused keep-alive connection fails before any byte of a
@@ -102,11 +103,16 @@ func newClients(rt http.RoundTripper, concurrency, endpoints int) (*http.Client,
 // refusing us, not timing us out, as net/http reasons too), and net/http's
 // own retries, which only resend a request no byte of which was written,
 // are counted here but not limited.
-func (p *Pool) send(ctx context.Context, t *attemptTrace, ep int, prefix, body []byte, fresh bool) (*http.Response, error) {
+func (p *Pool) send(ctx context.Context, t *attemptTrace, ep, index int, prefix, body []byte, fresh bool) (*http.Response, error) {
 	t.reset()
 	req, err := p.newRequest(httptrace.WithClientTrace(ctx, t.hooks), ep, prefix, body)
 	if err != nil {
 		return nil, err
+	}
+	if p.heads != nil {
+		if k, v := p.heads.Header(index); k != "" {
+			req.Header.Set(k, v)
+		}
 	}
 	client := p.client
 	if fresh {

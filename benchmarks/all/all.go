@@ -4,7 +4,9 @@
 package all
 
 import (
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/deepseekr1"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/llama2"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/llama31"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 )

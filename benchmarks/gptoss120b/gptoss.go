@@ -100,7 +100,8 @@ func init() {
 			"TEST07": {AuditConfig: test07},
 			"TEST09": {AuditConfig: test09},
 		},
-		Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+		Rounds:    map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+		Downloads: downloads,
 
 		// language/gpt-oss-120b/mlperf/server_sut.py sends token 0 with
 		// FirstTokenComplete and QuerySamplesComplete(tokens[1:], n-1).

@@ -72,7 +72,8 @@ func init() {
 		Variants: []benchmark.Variant{
 			{Name: InteractiveName, Interactive: true},
 			{Name: EdgeName, SubmissionDir: EdgeSubmissionDir, DatasetSize: EdgeSamples, AccuracySize: EdgeSamples,
-				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions"},
+				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions",
+				Downloads:   edgeDownloads, Rounds: map[string]*benchmark.Rules{"v6.0": edgeRules(), "v6.1": edgeRules()}},
 		},
 		API:            openaicompletions.Protocol,
 		Model:          "meta-llama/Llama-3.1-8B-Instruct",
@@ -101,7 +102,8 @@ func init() {
 		Compliance: map[string]benchmark.Compliance{
 			"TEST06": {AuditConfig: test06, EOSTokenID: TEST06EOS},
 		},
-		Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+		Rounds:    map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+		Downloads: downloads,
 	})
 }
 

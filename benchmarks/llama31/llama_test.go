@@ -109,3 +109,46 @@ func TestRegistered(t *testing.T) {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
 	}
 }
+
+// TestEdgeIsAModelOfItsOwn: the checker treats llama3.1-8b-edge as its own
+// model (constants.py, v6.0 and v6.1): SingleStream and Offline on the
+// 5,000-sample set, its own ROUGE targets, and no TEST06 (models_TEST06
+// lists llama3.1-8b and its Interactive form only).
+func TestEdgeIsAModelOfItsOwn(t *testing.T) {
+	base, err := benchmark.Lookup(llama31.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge, err := benchmark.Lookup(llama31.EdgeName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, round := range []string{"v6.0", "v6.1"} {
+		b, e := base.Rounds[round], edge.Rounds[round]
+		if got := strings.Join(e.Required["edge"], ","); got != "SingleStream,Offline" {
+			t.Errorf("%s: edge requires %q, want SingleStream,Offline", round, got)
+		}
+		if len(e.Compliance) != 0 || len(b.Compliance) != 1 {
+			t.Errorf("%s: compliance edge %v base %v, want none and TEST06", round, e.Compliance, b.Compliance)
+		}
+		if e.PerformanceSampleCount != llama31.EdgeSamples || e.AccuracySampleCount[""] != llama31.EdgeSamples {
+			t.Errorf("%s: edge sample counts %d/%d, want %d", round, e.PerformanceSampleCount, e.AccuracySampleCount[""], llama31.EdgeSamples)
+		}
+		if e.Accuracy[""][0].Value == b.Accuracy[""][0].Value {
+			t.Errorf("%s: edge ROUGE1 target equals the datacenter one (%v)", round, b.Accuracy[""][0].Value)
+		}
+	}
+	if _, ok := edge.Compliance["TEST06"]; ok {
+		t.Error("the edge variant still offers TEST06")
+	}
+	if _, ok := base.Compliance["TEST06"]; !ok {
+		t.Error("llama3_1-8b lost TEST06")
+	}
+	inter, err := benchmark.Lookup(llama31.InteractiveName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := inter.Compliance["TEST06"]; !ok {
+		t.Error("llama3_1-8b-interactive lost TEST06")
+	}
+}

@@ -41,3 +41,33 @@ func rules() *benchmark.Rules {
 		},
 	}
 }
+
+// edgeRules are llama3.1-8b-edge's rules in the official submission
+// checker, identical in v6.0 and v6.1: a model of its own there, with the
+// 5,000-sample set, SingleStream and Offline, its own ROUGE and gen_len
+// targets, and no compliance test (models_TEST06 does not list it).
+func edgeRules() *benchmark.Rules {
+	return &benchmark.Rules{
+		Required: map[string][]string{
+			"edge":            {"SingleStream", "Offline"},
+			"datacenter,edge": {"SingleStream", "Offline"},
+		},
+		PerformanceSampleCount:    EdgeSamples,
+		AccuracySampleCount:       map[string]int64{"": EdgeSamples},
+		OfflineMinSamplesPerQuery: EdgeSamples,
+		MinQueries:                map[string]int64{"SingleStream": 1024, "Offline": 1},
+		LLM:                       true,
+		Accuracy: map[string][]benchmark.Bound{"": {
+			{Metric: "ROUGE1", Value: 38.6694},
+			{Metric: "ROUGE2", Value: 15.953553},
+			{Metric: "ROUGEL", Value: 24.391125},
+			{Metric: "ROUGELSUM", Value: 35.76276},
+			{Metric: "GEN_LEN", Value: 2746001.7},
+		}},
+		Upper: []benchmark.Bound{{Metric: "GEN_LEN", Value: 3356224.3000000003}},
+		ResultField: map[string]string{
+			"Offline":      "result_tokens_per_second",
+			"SingleStream": "result_90.00_percentile_latency_ns",
+		},
+	}
+}

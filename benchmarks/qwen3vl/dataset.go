@@ -455,67 +455,8 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 		rows[i].rowGroup = int32(rg)
 		rows[i].row = int32(i)
 	}
-	str := func(col int, name string, set func(r *q3vlRow, s string, null bool)) error {
-		return q3vlReadFlat(chunks[col], name, len(rows), func(row int, v parquet.Value) error {
-			if v.IsNull() {
-				set(&rows[row], "", true)
-				return nil
-			}
-			b := v.ByteArray()
-			if !utf8.Valid(b) {
-				return fmt.Errorf("%s: column %q is not valid UTF-8", f.where(rg, row), name)
-			}
-			set(&rows[row], string(b), false)
-			return nil
-		})
-	}
-	steps := []func() error{
-		func() error {
-			return str(f.cols.title, q3vlColTitle, func(r *q3vlRow, s string, null bool) {
-				r.title = s
-				if null {
-					r.nulls |= q3vlNullTitle
-				}
-			})
-		},
-		func() error {
-			return str(f.cols.desc, q3vlColDesc, func(r *q3vlRow, s string, null bool) {
-				r.desc = s
-				if null {
-					r.nulls |= q3vlNullDesc
-				}
-			})
-		},
-		func() error {
-			return str(f.cols.category, q3vlColCategory, func(r *q3vlRow, s string, _ bool) { r.category = s })
-		},
-		func() error {
-			return str(f.cols.brand, q3vlColBrand, func(r *q3vlRow, s string, _ bool) { r.brand = s })
-		},
-		func() error {
-			return q3vlReadFlat(chunks[f.cols.secondhand], q3vlColSecondhand, len(rows), func(row int, v parquet.Value) error {
-				rows[row].secondhand = !v.IsNull() && v.Boolean()
-				return nil
-			})
-		},
-		func() error { return f.readCategories(chunks[f.cols.cats], rg, rows) },
-		func() error {
-			return q3vlReadFlat(chunks[f.cols.image], q3vlColImage, len(rows), func(row int, v parquet.Value) error {
-				if v.IsNull() {
-					return fmt.Errorf("%s: %s has no bytes (null image)", f.where(rg, row), q3vlColImage)
-				}
-				b := v.ByteArray()
-				format, err := checkImage(b)
-				if err != nil {
-					return fmt.Errorf("%s: %s: %w", f.where(rg, row), q3vlColImage, err)
-				}
-				rows[row].format = format
-				rows[row].imageSize = int64(len(b))
-				return nil
-			})
-		},
-	}
-	for _, step := range steps {
+	r := &rowGroupReader{f: f, rg: rg, chunks: chunks, rows: rows}
+	for _, step := range []func() error{r.titles, r.descriptions, r.groundTruthCategories, r.brands, r.secondhand, r.potentialCategories, r.imageHeaders} {
 		if err := step(); err != nil {
 			var ce *q3vlColumnError
 			if errors.As(err, &ce) {
@@ -525,6 +466,88 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 		}
 	}
 	return nil
+}
+
+// rowGroupReader reads one row group's columns into its rows, a column
+// at a time.
+type rowGroupReader struct {
+	f      *q3vlFile
+	rg     int
+	chunks []parquet.ColumnChunk
+	rows   []q3vlRow
+}
+
+// stringColumn reads a string column, checking it is UTF-8, and gives each
+// row's value (or "" and null) to set.
+func (r *rowGroupReader) stringColumn(col int, name string, set func(row *q3vlRow, s string, null bool)) error {
+	return q3vlReadFlat(r.chunks[col], name, len(r.rows), func(row int, v parquet.Value) error {
+		if v.IsNull() {
+			set(&r.rows[row], "", true)
+			return nil
+		}
+		b := v.ByteArray()
+		if !utf8.Valid(b) {
+			return fmt.Errorf("%s: column %q is not valid UTF-8", r.f.where(r.rg, row), name)
+		}
+		set(&r.rows[row], string(b), false)
+		return nil
+	})
+}
+
+func (r *rowGroupReader) titles() error {
+	return r.stringColumn(r.f.cols.title, q3vlColTitle, func(row *q3vlRow, s string, null bool) {
+		row.title = s
+		if null {
+			row.nulls |= q3vlNullTitle
+		}
+	})
+}
+
+func (r *rowGroupReader) descriptions() error {
+	return r.stringColumn(r.f.cols.desc, q3vlColDesc, func(row *q3vlRow, s string, null bool) {
+		row.desc = s
+		if null {
+			row.nulls |= q3vlNullDesc
+		}
+	})
+}
+
+func (r *rowGroupReader) groundTruthCategories() error {
+	return r.stringColumn(r.f.cols.category, q3vlColCategory, func(row *q3vlRow, s string, _ bool) { row.category = s })
+}
+
+func (r *rowGroupReader) brands() error {
+	return r.stringColumn(r.f.cols.brand, q3vlColBrand, func(row *q3vlRow, s string, _ bool) { row.brand = s })
+}
+
+// secondhand reads is_secondhand; a null is false.
+func (r *rowGroupReader) secondhand() error {
+	return q3vlReadFlat(r.chunks[r.f.cols.secondhand], q3vlColSecondhand, len(r.rows), func(row int, v parquet.Value) error {
+		r.rows[row].secondhand = !v.IsNull() && v.Boolean()
+		return nil
+	})
+}
+
+func (r *rowGroupReader) potentialCategories() error {
+	return r.f.readCategories(r.chunks[r.f.cols.cats], r.rg, r.rows)
+}
+
+// imageHeaders checks each image's header and notes its format and size;
+// the rows keep no image bytes.
+func (r *rowGroupReader) imageHeaders() error {
+	return q3vlReadFlat(r.chunks[r.f.cols.image], q3vlColImage, len(r.rows), func(row int, v parquet.Value) error {
+		if v.IsNull() {
+			return fmt.Errorf("%s: %s has no bytes (null image)", r.f.where(r.rg, row), q3vlColImage)
+		}
+		b := v.ByteArray()
+		format, err := checkImage(b)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", r.f.where(r.rg, row), q3vlColImage, err)
+		}
+		r.rows[row].format = format
+		r.rows[row].imageSize = int64(len(b))
+		return nil
+	})
 }
 
 // readCategories reads the list column, one list per row.

@@ -64,6 +64,7 @@ var interactiveVariant = benchmark.Variant{
 	Synth: func(dir string, n int, seed uint64) ([]string, error) {
 		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed, TrainOnly: true})
 	},
+	Downloads: interactiveDownloads,
 }
 
 func init() {
@@ -84,9 +85,10 @@ func init() {
 		Synth: func(dir string, n int, seed uint64) ([]string, error) {
 			return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
 		},
-		Rounds:   rounds,
-		Requests: requestReference,
-		Variants: []benchmark.Variant{interactiveVariant},
+		Rounds:    rounds,
+		Requests:  requestReference,
+		Downloads: downloads,
+		Variants:  []benchmark.Variant{interactiveVariant},
 		// What the fake endpoint answers a text no sample has (fake.go).
 		FakeDefaultAnswer: fakeDefaultAnswer,
 		// Samples hold images only: no video inputs.

@@ -65,6 +65,16 @@ func runBoth(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		}
 		fmt.Fprintf(c.App.Writer, "\n=== %s test → %s ===\n", modeDirNames[m], one.OutputDir)
 		oneRec := rec
+		if m == loadgen.PerformanceOnly && o.Benchmark.SeparateAccuracySet(o.Dataset) {
+			// The session opened the accuracy set; the performance test
+			// reads its own.
+			d, err := o.Benchmark.OpenDataset(o.Dataset, o.Splits)
+			if err != nil {
+				return errors.Join(append(errs, err)...)
+			}
+			defer d.Close()
+			one.Data = d
+		}
 		if m == loadgen.PerformanceOnly {
 			// The performance result counts only beside a passing
 			// accuracy run: its record says which run and how it did.

@@ -1,14 +1,25 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/progress"
+	"github.com/mlperf-go/mlperf-go/submission"
 )
 
 func datasetCommand() *cli.Command {
@@ -53,6 +64,214 @@ and prints their paths. The same --seed gives the same bytes.`,
 				}
 				return nil
 			},
-		}},
+		}, downloadCommand()},
 	}
+}
+
+// extraDownloads are sets not tied to one benchmark, fetched with --extra.
+var extraDownloads = map[string][]download.Pin{
+	// mmlu is MLCommons' copy of the MMLU parquet files (cais/mmlu's
+	// layout: mmlu/<subject>/{dev,validation,test}-00000-of-00001.parquet,
+	// 58 folders with all/), for quality checks beyond MLPerf. The listing
+	// is pinned by its sha256 (mlcommons/r2-infra automotive/metadata/
+	// mmlu.md5 at 5d77ea6, 180 lines, no blank md5); the auxiliary_train
+	// split, data.tar and the loading script are left out.
+	"mmlu": {{
+		Role: download.RoleMMLU, Ref: "mlcommons/r2-infra automotive/manifest.json (mmlu, \"Llama 3.1 8B Benchmark\")",
+		R2: &download.R2{Set: "mmlu", Base: "https://automotive.mlcommons-storage.org",
+			Include:       []string{"mmlu/*/dev-*.parquet", "mmlu/*/validation-*.parquet", "mmlu/*/test-*.parquet", "mmlu/README.md"},
+			ListingSHA256: "0289662dbf819574733433a6a331c40eba37955c961d42a61a6d785760f96efb"},
+	}},
+}
+
+func downloadCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "download",
+		Usage: "download a benchmark's dataset and tokenizer, pinned per round, and verify every file",
+		Description: `Fetches the files the round's reference names for the benchmark into --out: the dataset from
+MLCommons' R2 storage (as mlc-r2-downloader.sh does) or from the Hugging Face hub at a pinned
+commit, and the model's tokenizer files from the hub at a pinned commit. Every file is
+verified against what its source publishes (the hub's LFS sha256 or git blob id at the commit;
+the md5 the registry pins, which the storage's .md5 listing must repeat) before it gets its
+name; partial files are kept as <name>.part and resumed (HTTP Range) by the next run. A
+manifest (` + download.ManifestFile + `) records every file's size and sha256: a second run makes no
+request, and ` + "`run -d DIR`" + ` opens the folder as it is.
+
+Environment: HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or the token file huggingface-cli login
+writes) for gated repositories such as meta-llama/*; HF_ENDPOINT for a hub mirror;
+HF_HUB_OFFLINE=1 as --offline.
+
+Exit codes: 0 done; 1 failed (checksum mismatch, disk full, server down, ...; the message
+says what to do); 2 access denied (a gated repository: accept its licence, set HF_TOKEN);
+130 interrupted (partial files are kept and resumed).
+
+Example:
+  mlperf-go dataset download -b llama3_1-8b --out data/llama
+  mlperf-go run -b llama3_1-8b -d data/llama ...`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Usage: "benchmark whose files to fetch: " + strings.Join(benchmark.Names(), ", ")},
+			&cli.StringFlag{Name: "extra", Usage: "fetch a set not tied to a benchmark instead: " + strings.Join(sortedKeys(extraDownloads), ", ")},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "download `DIR` (created; one benchmark's dataset per folder)"},
+			&cli.StringFlag{Name: "round", Value: defaultRound(), Usage: "MLPerf round `ROUND` whose pinned files to fetch: " + strings.Join(submission.RoundNames(), ", ")},
+			&cli.StringSliceFlag{Name: "only", Usage: "fetch only these `ROLES`: dataset, tokenizer (default: all the benchmark pins)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 4, Usage: "files fetched at once"},
+			&cli.StringFlag{Name: "storage-url", EnvVars: []string{"MLPERF_GO_STORAGE_URL"}, Usage: "`URL` of a mirror of MLCommons' R2 bucket, laid out as the bucket (default: the bucket each pin names, e.g. https://inference.mlcommons-storage.org)"},
+			&cli.BoolFlag{Name: "offline", Usage: "make no request: succeed only if --out already holds the files"},
+			&cli.BoolFlag{Name: "verify", Usage: "afterwards, hash every file in --out again and compare it with the manifest"},
+		},
+		Action: downloadAction,
+	}
+}
+
+// downloadRequest reads which pins the flags ask for.
+func downloadRequest(c *cli.Context) (download.Request, error) {
+	var req download.Request
+	name, extra, round := c.String("benchmark"), c.String("extra"), c.String("round")
+	switch {
+	case (name == "") == (extra == ""):
+		return req, errors.New("give one of --benchmark and --extra")
+	case extra != "":
+		pins, ok := extraDownloads[extra]
+		if !ok {
+			return req, fmt.Errorf("--extra %q: use one of %s", extra, strings.Join(sortedKeys(extraDownloads), ", "))
+		}
+		return download.Request{For: extra, Pins: pins}, nil
+	}
+	b, err := benchmark.Lookup(name)
+	if err != nil {
+		return req, err
+	}
+	pins, err := b.DownloadPins(round)
+	if err != nil {
+		return req, err
+	}
+	req = download.Request{For: b.Name + " " + round}
+	only := c.StringSlice("only")
+	var roles []string
+	for _, p := range pins {
+		roles = append(roles, p.Role)
+		if len(only) == 0 || slices.Contains(only, p.Role) {
+			req.Pins = append(req.Pins, p)
+		}
+	}
+	for _, o := range only {
+		if !slices.Contains(roles, o) {
+			return req, fmt.Errorf("--only %s: %s pins %s", o, b.Name, strings.Join(roles, ", "))
+		}
+	}
+	return req, nil
+}
+
+func downloadAction(c *cli.Context) error {
+	req, err := downloadRequest(c)
+	if err != nil {
+		return err
+	}
+	dir := c.String("out")
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fetched := &download.Progress{}
+	o := download.Options{
+		HF: download.ReadHFEnv(os.Getenv), StorageURL: c.String("storage-url"), Jobs: c.Int("jobs"),
+		Offline: c.Bool("offline"), Progress: fetched, UserAgent: "mlperf-go/" + buildinfo.Version,
+		OnRetry: func(what string, err error, wait time.Duration) {
+			clear := ""
+			if progress.IsTerminal(c.App.ErrWriter) {
+				clear = "\r\x1b[K" // over the progress line, which the next redraw restores
+			}
+			fmt.Fprintf(c.App.ErrWriter, "%sretrying %s in %s: %v\n", clear, what, wait.Round(100*time.Millisecond), err)
+		},
+	}
+	start := time.Now()
+	stopBar := progress.Show(c.App.ErrWriter, 0, func() string {
+		if s := fetched.Snapshot(); s.Files > 0 {
+			return renderDownloadBar(s)
+		}
+		return "" // nothing started yet
+	})
+	res, err := download.Fetch(ctx, dir, req, o)
+	stopBar(err == nil && len(res.Fetched) > 0)
+	if err != nil {
+		return downloadExit(ctx, err)
+	}
+	printDownload(c.App.ErrWriter, dir, res, time.Since(start))
+	if c.Bool("verify") {
+		if err := verifyDownload(c.App.ErrWriter, dir, res.Manifest, req); err != nil {
+			return exitError{1, err}
+		}
+	}
+	fmt.Fprintln(c.App.Writer, dir)
+	return nil
+}
+
+// downloadExit maps a failed download to its exit code: 2 for access
+// denied, 130 for an interrupt, 1 otherwise.
+func downloadExit(ctx context.Context, err error) error {
+	var ae *download.AccessError
+	switch {
+	case errors.As(err, &ae):
+		return exitError{2, err}
+	case ctx.Err() != nil:
+		return exitError{130, errors.New("interrupted: partial files are kept as *.part; run the same command again to resume")}
+	default:
+		return exitError{1, err}
+	}
+}
+
+// printDownload says what the download did and how to use it.
+func printDownload(w io.Writer, dir string, res download.Result, took time.Duration) {
+	if len(res.Fetched) == 0 {
+		fmt.Fprintf(w, "%s already holds %s (no request made)\n", dir, strings.Join(res.Reused, ", "))
+	} else {
+		fmt.Fprintf(w, "downloaded %d files (%s) in %s, kept %d already in place; all verified",
+			res.Files, download.FormatBytes(res.Bytes), took.Round(time.Second), res.Kept)
+		if n := len(res.Unverified); n > 0 {
+			fmt.Fprintf(w, " except %d the source publishes no checksum for (%s)", n, strings.Join(res.Unverified, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, s := range res.Manifest.Sets {
+		fmt.Fprintf(w, "  %-9s %s, %d files, %s (%s)\n", s.Pin.Role, s.Pin.Source(), len(s.Files), download.FormatBytes(s.Bytes()), s.Pin.Ref)
+	}
+	fmt.Fprintf(w, "manifest: %s\n", filepath.Join(dir, download.ManifestFile))
+}
+
+// verifyDownload hashes the requested sets' files again.
+func verifyDownload(w io.Writer, dir string, m *download.Manifest, req download.Request) error {
+	for _, p := range req.Pins {
+		s := m.Role(p.Role)
+		if s == nil {
+			return fmt.Errorf("%s: the manifest has no %s", dir, p.Role)
+		}
+		if err := s.Verify(dir, nil); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		fmt.Fprintf(w, "verified %s: %d files, %s, sha256 as recorded\n", p.Role, len(s.Files), download.FormatBytes(s.Bytes()))
+	}
+	return nil
+}
+
+// renderDownloadBar is the progress line, e.g.
+//
+//	[=========>              ] 3.8 GiB/9.5 GiB  40.1%  48.3 MiB/s  ETA 2m1s  7/22 files
+func renderDownloadBar(s download.Snapshot) string {
+	var b strings.Builder
+	rate := s.Rate()
+	if bar := progress.Bar(s.Done, s.Total); bar != "" {
+		fmt.Fprintf(&b, "%s %s/%s %5.1f%%  %s/s  ETA %s", bar, download.FormatBytes(s.Done), download.FormatBytes(s.Total),
+			100*float64(s.Done)/float64(s.Total), download.FormatBytes(int64(rate)), progress.ETA(s.Total-s.Done, rate))
+	} else {
+		fmt.Fprintf(&b, "%s  %s/s", download.FormatBytes(s.Done), download.FormatBytes(int64(rate)))
+	}
+	fmt.Fprintf(&b, "  %d/%d files", s.FilesDone, s.Files)
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for s := range m {
+		k = append(k, s)
+	}
+	slices.Sort(k)
+	return k
 }

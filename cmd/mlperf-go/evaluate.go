@@ -24,14 +24,15 @@ func evalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tokenizer-model", Category: catEval, DefaultText: "the benchmark's model", Usage: "model `NAME` or folder whose tokenizer to look up in the Hugging Face cache"},
 		&cli.StringFlag{Name: "clean-up-spaces", Category: catEval, Value: "round", Usage: "decode's clean_up_tokenization_spaces: round (what the round's targets were computed with), true or false"},
 		&cli.StringFlag{Name: "livecodebench", Category: catEval, Usage: "LiveCodeBench code_generation_lite `PATH` (its .jsonl files or their folder) whose tests grade code answers"},
-		&cli.StringFlag{Name: "python", Category: catEval, Value: "python3", Usage: "`INTERPRETER` code answers run under (in a sandbox without network)"},
+		&cli.StringFlag{Name: "python", Category: catEval, Value: "python3", Usage: "`INTERPRETER` code answers run under (in a sandbox without network), and PRM800K's grader"},
+		&cli.StringFlag{Name: "prm800k", Category: catEval, Usage: "PRM800K's prm800k `FOLDER` (holding grading/grader.py) whose grade_answer, under --python with sympy and pylatexenc, grades the MATH-500 answers only sympy can (deepseek-r1)"},
 	}
 }
 
 // evalOptions reads evalFlags into o.
 func evalOptions(c *cli.Context, o *benchmark.EvalOptions) error {
 	o.Tokenizer, o.TokenizerModel = c.String("tokenizer"), c.String("tokenizer-model")
-	o.LiveCodeBench, o.Python = c.String("livecodebench"), c.String("python")
+	o.LiveCodeBench, o.Python, o.PRM800K = c.String("livecodebench"), c.String("python"), c.String("prm800k")
 	switch v := c.String("clean-up-spaces"); v {
 	case "round", "":
 	case "true", "false":
@@ -56,6 +57,11 @@ each metric, its value, its bound and PASS or FAIL.
                       the model's tokenizer (--tokenizer, or the Hugging Face cache)
   gpt-oss-120b        exact match over AIME, GPQA and LiveCodeBench (eval_mlperf_accuracy.py);
                       needs the tokenizer and, for the code subset, --livecodebench
+  deepseek-r1         exact match over AIME, MATH-500, GPQA, MMLU-Pro and LiveCodeBench and
+                      tokens per sample (eval_accuracy.py); needs the tokenizer, --livecodebench
+                      (release_v1) and, for MATH answers only sympy grades, --prm800k
+  llama2-70b          ROUGE-1/2/L and tokens per sample (evaluate-accuracy.py); needs Llama 2's
+                      tokenizer (decoded as the slow sentencepiece LlamaTokenizer)
 
 When the run's folder holds its run record (mlperf_go_run.json), the verdict is recorded in it and
 in results.json. Exits 1 if the log fails its checks or a metric misses its bound.`,
@@ -75,7 +81,7 @@ in results.json. Exits 1 if the log fails its checks or a metric misses its boun
 			if err != nil {
 				return err
 			}
-			d, err := b.OpenDataset(c.StringSlice("dataset"), c.StringSlice("dataset-split"))
+			d, err := b.OpenAccuracyDataset(c.StringSlice("dataset"), c.StringSlice("dataset-split"))
 			if err != nil {
 				return err
 			}
@@ -148,15 +154,7 @@ func printVerdict(c *cli.Context, v *record.Accuracy) {
 	fmt.Fprintf(w, "\nAccuracy (%s rules, %s):\n", v.Round, v.Scenario)
 	fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", "metric", "value", "bound", "verdict")
 	for _, m := range v.Metrics {
-		bound := ">= " + m.Bound
-		if m.Upper != "" {
-			bound += ", <= " + m.Upper
-		}
-		verdict := "FAIL"
-		if m.Pass {
-			verdict = "PASS"
-		}
-		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), bound, verdict)
+		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), m.Range(), m.Verdict())
 	}
 	for _, p := range v.Problems {
 		fmt.Fprintf(w, "  %s\n", p)

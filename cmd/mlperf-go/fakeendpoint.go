@@ -32,7 +32,8 @@ default the one benchmark with text answers): given its --dataset, it answers --
 the samples with the ground truth and the rest with a plausible wrong answer.
 
 Latency model: each request waits for one of --max-concurrency slots (FIFO), then its first
-token after --ttft and each further token after --tpot. Fault injection: --fail-rate of the
+token after --ttft (plus --prefill-per-token for each prompt token not in the --prefix-cache)
+and each further token after --tpot; ignore_eos and min_tokens fix answer lengths. Fault injection: --fail-rate of the
 generation requests fail as --fail-mode says (requests a mode does not apply to, such as
 non-streamed ones under a stream-only mode, are answered normally). --keep-alive closes idle
 connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
@@ -45,6 +46,8 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 			&cli.Float64Flag{Name: "accuracy", Value: 1, Usage: "fraction in [0,1] of --dataset's samples answered with the ground truth"},
 			&cli.DurationFlag{Name: "ttft", Usage: "time to first token (e.g. 200ms)"},
 			&cli.DurationFlag{Name: "tpot", Usage: "time per further output token (e.g. 20ms)"},
+			&cli.DurationFlag{Name: "prefill-per-token", Usage: "time each uncached prompt token adds to the first token (e.g. 50us)"},
+			&cli.BoolFlag{Name: "prefix-cache", Usage: "act as an engine with its prefix cache on: chat prefixes are cached (each answer included), so a conversation's next turn prefills only what is new, and /metrics reports hits (off by default, as the rules require of a real engine)"},
 			&cli.IntFlag{Name: "output-tokens", Value: fake.DefaultOutputTokens, Usage: "tokens generated for a token-ID or text prompt (not a chat), capped by the request's max tokens"},
 			&cli.IntFlag{Name: "max-concurrency", Usage: "requests generating at once; more wait in FIFO order (0: unlimited)"},
 			&cli.IntFlag{Name: "stream-interval", Value: 1, Usage: "tokens per streamed event, like SGLang's --stream-interval"},
@@ -63,6 +66,8 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 				Model:             c.String("model"),
 				TTFT:              c.Duration("ttft"),
 				TPOT:              c.Duration("tpot"),
+				PrefillPerToken:   c.Duration("prefill-per-token"),
+				PrefixCache:       c.Bool("prefix-cache"),
 				OutputTokens:      c.Int("output-tokens"),
 				MaxConcurrency:    c.Int("max-concurrency"),
 				StreamInterval:    c.Int("stream-interval"),

@@ -34,7 +34,8 @@ var modeDirNames = map[loadgen.Mode]string{
 
 // chooseOutputDir sets o.OutputDir: --output-dir if given, refused when it
 // already holds files unless --overwrite (an earlier run's logs are never
-// silently replaced); else a new timestamped folder under --runs-dir.
+// silently replaced); else a new timestamped folder under --runs-dir
+// (<benchmark>/<Scenario>-<mode or compliance test>/<UTC time>/).
 // It returns the runs root to index after the run, "" for --output-dir.
 func chooseOutputDir(c *cli.Context, o *run.Options) (runsRoot string, err error) {
 	if dir := c.String("output-dir"); dir != "" {
@@ -48,8 +49,13 @@ func chooseOutputDir(c *cli.Context, o *run.Options) (runsRoot string, err error
 	}
 	root := c.String("runs-dir")
 	mode := modeDirNames[o.Mode]
-	if isModeBoth(c) {
+	switch {
+	case isModeBoth(c):
 		mode = record.ModeBoth
+	case c.String("compliance") != "":
+		// An audit run is no performance result: <Scenario>-TEST06/ keeps
+		// it out of <Scenario>-performance/ and its latest link.
+		mode = c.String("compliance")
 	}
 	o.OutputDir = record.NewRunDir(record.RunsFolder(root, o.Benchmark.Name, o.SubmissionScenario(), mode), time.Now())
 	return root, nil

@@ -24,6 +24,8 @@ func TestInteractiveRunFiled(t *testing.T) {
 		// mlperf.conf: *-interactive.Server.ttft_latency / tpot_latency.
 		{"llama3_1-8b", "llama3_1-8b-interactive", "llama3.1-8b", "500000000", "30000000"},
 		{"gpt-oss-120b", "gpt-oss-120b-interactive", "gpt-oss-120b", "2000000000", "15000000"},
+		{"deepseek-r1", "deepseek-r1-interactive", "deepseek-r1", "1500000000", "15000000"},
+		{"llama2-70b", "llama2-70b-interactive", "llama2-70b-99.9", "450000000", "40000000"},
 	} {
 		t.Run(tc.bench, func(t *testing.T) {
 			dir := t.TempDir()

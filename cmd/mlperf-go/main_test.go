@@ -42,16 +42,24 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 // returns its URL.
 func startFake(t *testing.T, cfg fake.Config) string {
 	t.Helper()
-	fake, err := fake.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := fake.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fake.Close() })
+	_, url := startFakeServer(t, cfg)
 	return url
+}
+
+// startFakeServer is startFake that also returns the server, for tests that
+// wait on what it has served.
+func startFakeServer(t *testing.T, cfg fake.Config) (*fake.Server, string) {
+	t.Helper()
+	srv, err := fake.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, url
 }
 
 func mustLookup(t *testing.T, name string) benchmark.Benchmark {

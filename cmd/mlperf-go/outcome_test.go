@@ -74,7 +74,8 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 		{"Offline", 300 * time.Millisecond, []string{"-s", "Offline", "--target-qps", "1", "--concurrency", "1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			url := startFake(t, fake.Config{Model: model, OutputTokens: 4, TTFT: tc.ttft})
+			t.Parallel() // each runs the CLI in a process of its own
+			srv, url := startFakeServer(t, fake.Config{Model: model, OutputTokens: 4, TTFT: tc.ttft})
 			out := filepath.Join(t.TempDir(), "out")
 			args := append([]string{"--log-level", "warn", "run", "-b", "llama3_1-8b", "-d", data, "-e", url, "-o", out, "--progress-interval", "0"}, tc.args...)
 			cmd := exec.Command(self, args...)
@@ -100,7 +101,14 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 				}
 				time.Sleep(50 * time.Millisecond)
 			}
-			time.Sleep(time.Second)
+			// Signal once LoadGen's samples reach the fake (beyond the
+			// preflight's one probe), not after a guess.
+			for deadline := time.Now().Add(30 * time.Second); srv.Stats().Requests["/v1/completions"] < 3; {
+				if time.Now().After(deadline) {
+					t.Fatalf("no request reached the fake:\n%s", outBuf.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 			sent := time.Now()
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)

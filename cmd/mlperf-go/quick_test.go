@@ -81,7 +81,7 @@ func TestQuickRunsEveryBenchmark(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !strings.Contains(string(conf), b.Name+".Offline.min_duration = 0") {
+				if !strings.Contains(string(conf), b.LoadGenModel()+".Offline.min_duration = 0") {
 					t.Errorf("%s: user.conf does not carry the quick settings:\n%s", mode, conf)
 				}
 			}

@@ -16,6 +16,7 @@ func resilienceFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "retries", Value: sut.DefaultRetries, Category: catEndpoint, Usage: "times a sample is sent again after a 429/503 (honouring Retry-After) or a connection lost before any answer, within its --timeout; 0 turns retries off"},
 		&cli.Int64Flag{Name: "max-response-bytes", Value: sut.DefaultMaxResponseBytes, Category: catEndpoint, Usage: "largest response, stream output or event line in `BYTES`; a larger one fails its sample"},
+		&cli.Int64Flag{Name: "max-buffered-bytes", Value: sut.DefaultMaxBufferedBytes, Category: catEndpoint, Usage: "memory in `BYTES` all responses in flight may hold together; a response that would pass it fails its sample (a server sending endless answers to many requests cannot exhaust memory)"},
 		&cli.StringFlag{Name: "max-failures", Value: sut.DefaultMaxFailures, Category: catEndpoint, Usage: "stop the test early once this many samples failed: a count `N`, a percentage P% of at least 50 finished samples, or off"},
 	}
 }
@@ -27,6 +28,7 @@ var flagForField = map[string]string{
 	"Timeout":          "--timeout",
 	"Retries":          "--retries",
 	"MaxResponseBytes": "--max-response-bytes",
+	"MaxBufferedBytes": "--max-buffered-bytes",
 	"MaxFailures":      "--max-failures",
 	"APIKey":           "the API key (--api-key-file or --api-key-env)",
 }
@@ -52,12 +54,13 @@ func resilienceOptions(c *cli.Context, o *run.Options) error {
 		o.Retries = r
 	}
 	o.MaxResponseBytes = c.Int64("max-response-bytes")
+	o.MaxBufferedBytes = c.Int64("max-buffered-bytes")
 	var err error
 	if o.MaxFailures, err = sut.ParseFailureLimit(c.String("max-failures")); err != nil {
 		return fmt.Errorf("--max-failures %w", err)
 	}
 	err = sut.Config{Endpoints: o.Endpoints, Concurrency: o.Concurrency, Timeout: o.Timeout, APIKey: o.APIKey,
-		Retries: o.Retries, MaxResponseBytes: o.MaxResponseBytes, MaxFailures: o.MaxFailures}.Validate()
+		Retries: o.Retries, MaxResponseBytes: o.MaxResponseBytes, MaxBufferedBytes: o.MaxBufferedBytes, MaxFailures: o.MaxFailures}.Validate()
 	var ce *sut.ConfigError
 	if errors.As(err, &ce) {
 		if flag, ok := flagForField[ce.Field]; ok {

@@ -63,8 +63,16 @@ while LoadGen plays a Server schedule; the summary is renamed mlperf_log_summary
 and the verdicts rewritten to ABORTED; logs LoadGen had not finished are cut to whole lines
 or removed, as the run record says.
 
-Exit codes: 0 VALID; 1 samples failed, the test was aborted (--max-failures, a dead engine)
-or another error; 3 LoadGen reported INVALID (performance runs); 130 interrupted by a signal.
+A --compliance run is judged by its test's verification, as the submission checker judges it,
+not by LoadGen's performance rules (its audit.config asks for a short run LoadGen may call
+INVALID, shown as information): the verification's file (verify_accuracy.txt,
+verify_output_len.txt) is written beside the logs and the outcome line says "TEST06 PASS" or
+"TEST06 FAIL: " and the checks that failed. TEST07 is scored in Go against the run's dataset
+(--tokenizer, …), or by --accuracy-script.
+
+Exit codes: 0 VALID (compliance runs: the verification passed); 1 samples failed, the test was
+aborted (--max-failures, a dead engine), a compliance verification failed or could not run, or
+another error; 3 LoadGen reported INVALID (performance runs); 130 interrupted by a signal.
 
 Example:
   mlperf-go run --benchmark NAME --scenario Offline --mode accuracy \
@@ -111,13 +119,13 @@ Example:
 			&cli.BoolFlag{Name: "allow-unofficial-settings", Category: catResults, Usage: "with --results-dir, file a run whose settings cannot make a valid submission (min_duration, sample counts, Offline query size, accuracy over a subset) instead of refusing before it starts: for trying the workflow; `submission check` still refuses it"},
 			&cli.BoolFlag{Name: "replace", Category: catResults, Usage: "with --results-dir, move an earlier run of the same kind aside instead of refusing"},
 			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: " + complianceHelp()},
-			&cli.StringFlag{Name: "accuracy-script", Category: catResults, Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path"},
+			&cli.StringFlag{Name: "accuracy-script", Category: catResults, DefaultText: "scored in Go", Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path, to score the run with instead of mlperf-go's scorer"},
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\" (default with --launch: its kind)"},
-			&cli.StringSliceFlag{Name: "engine-flag", Category: catResults, Usage: "engine command-line flag for the submission README (repeatable; default with --launch: the launched command line)"},
+			&cli.GenericFlag{Name: "engine-flag", Category: catResults, Value: &engineArgs{}, Usage: "engine command-line `FLAG` for the submission README (repeatable, one argument each, commas kept: --engine-flag='--limit-mm-per-prompt={\"image\":1,\"video\":0}'; default with --launch: the launched command line)"},
 			&cli.DurationFlag{Name: "engine-metrics-interval", Value: metrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
 			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one probe request), for servers without these routes"},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
-		}, append(append(engineFlags(), resilienceFlags()...), historyFlags()...)...),
+		}, append(append(append(engineFlags(), resilienceFlags()...), historyFlags()...), evalFlags()...)...),
 		Action: runAction,
 	}
 }
@@ -154,6 +162,9 @@ func runAction(c *cli.Context) error {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("creating --output-dir: %w", err)
 		}
+		if err := precheckCompliance(c, o, test); err != nil {
+			return err
+		}
 		cleanup, err := compliance.WriteAuditConfig(o.OutputDir, test, o.Benchmark.Name)
 		if err != nil {
 			return err
@@ -180,7 +191,7 @@ func runAction(c *cli.Context) error {
 // launched engine is described by its kind and the whole command line it
 // was started with, unless --engine and --engine-flag say otherwise.
 func runRecord(c *cli.Context, compliance string, sess *run.Session) run.Record {
-	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: c.StringSlice("engine-flag"), Quick: c.Bool("quick")}
+	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: engineFlagValues(c), Quick: c.Bool("quick")}
 	if kind, argv, ok := sess.Engine(); ok {
 		if rec.Engine == "" {
 			rec.Engine = string(kind)
@@ -190,6 +201,14 @@ func runRecord(c *cli.Context, compliance string, sess *run.Session) run.Record 
 		}
 	}
 	return rec
+}
+
+// engineFlagValues is --engine-flag's values, one per flag as given.
+func engineFlagValues(c *cli.Context) []string {
+	if a, ok := c.Generic("engine-flag").(*engineArgs); ok && len(*a) > 0 {
+		return append([]string(nil), *a...)
+	}
+	return nil
 }
 
 // runTest runs one LoadGen test with the endpoints ready and the dataset
@@ -203,7 +222,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		if err := run.WriteRunInfo(o, left, rec); err != nil {
 			fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
 		}
-		printOutcome(c, left)
+		printOutcome(c, left, nil)
 		writeReport(c, left.LogDir)
 		return exitError{130, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))}
 	}
@@ -214,9 +233,20 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		}
 		return runErr
 	}
-	printReport(c, o, rep)
+	// A compliance run is judged by its verification, before anything
+	// reports its outcome.
+	var verdict *record.Compliance
+	if rec.Compliance != "" && runErr == nil && ctx.Err() == nil {
+		verdict = verifyCompliance(c, ctx, o, rep, rec.Compliance)
+	}
+	printReport(c, o, rep, verdict)
 	if err := run.WriteRunInfo(o, rep, rec); err != nil {
 		return err
+	}
+	if verdict != nil {
+		if err := recordCompliance(rep.LogDir, verdict); err != nil {
+			return err
+		}
 	}
 	// An aborted run is reported too, marked ABORTED: what it did before
 	// the stop is worth a look, and nothing in it reads as a result.
@@ -242,7 +272,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 	if dir := c.String("results-dir"); dir != "" {
 		// runErr without failed samples is a LoadGen log that is missing or
 		// damaged: such a run cannot be rechecked, so it is not filed either.
-		if rep.Stats.Failed > 0 || runErr != nil {
+		if rep.Stats.Failed > 0 || runErr != nil || (verdict != nil && !verdict.Pass) {
 			fmt.Fprintf(c.App.ErrWriter, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
 		} else if err := fileRun(c, o, rep, rec.Compliance); err != nil {
 			return errors.Join(runErr, err)
@@ -254,6 +284,9 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 	}
 	if evalErr != nil {
 		return exitError{1, evalErr}
+	}
+	if verdict != nil && !verdict.Pass {
+		return complianceError(rep, verdict)
 	}
 	if rep.Outcome == record.Invalid {
 		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, "mlperf_log_summary.txt"))}
@@ -415,15 +448,19 @@ func samplingFlags(c *cli.Context) map[string]any {
 	return flags
 }
 
-func printReport(c *cli.Context, o run.Options, rep *run.Report) {
+func printReport(c *cli.Context, o run.Options, rep *run.Report, verdict *record.Compliance) {
 	w := c.App.Writer
 	result := rep.Summary.Result
 	if rep.Settings.Mode == loadgen.AccuracyOnly {
 		result = "accuracy run (see mlperf_log_accuracy.json)"
 	}
 	fmt.Fprintln(w)
-	printOutcome(c, rep)
-	fmt.Fprintf(w, "  %-42s %s\n", "LoadGen result", orDash(result))
+	printOutcome(c, rep, verdict)
+	if verdict != nil {
+		printCompliance(c, rep, verdict)
+	} else {
+		fmt.Fprintf(w, "  %-42s %s\n", "LoadGen result", orDash(result))
+	}
 	for _, m := range rep.Summary.Metrics {
 		// LoadGen has no Interactive scenario: it runs the Interactive
 		// variant as Server, which is not what the user asked for by name.
@@ -455,9 +492,14 @@ func printReport(c *cli.Context, o run.Options, rep *run.Report) {
 }
 
 // printOutcome prints the run's verdict, the line to trust: VALID only
-// when LoadGen said VALID and no sample failed.
-func printOutcome(c *cli.Context, rep *run.Report) {
+// when LoadGen said VALID and no sample failed; for a compliance run its
+// test's verdict ("TEST06 PASS", "TEST06 FAIL: …").
+func printOutcome(c *cli.Context, rep *run.Report, verdict *record.Compliance) {
 	w := c.App.Writer
+	if verdict != nil && rep.Verifiable() {
+		fmt.Fprintf(w, "=== Outcome: %s ===\n", verdict.Summary())
+		return
+	}
 	if rep.Outcome == record.Valid {
 		fmt.Fprintf(w, "=== Outcome: VALID ===\n")
 		return
@@ -527,8 +569,8 @@ func precheckFiling(c *cli.Context, o run.Options) error {
 	return nil
 }
 
-// fileRun files the run into the results tree and runs the compliance
-// verification that applies.
+// fileRun files the run into the results tree, a compliance run with its
+// verification's file (written beside its logs by verifyCompliance).
 func fileRun(c *cli.Context, o run.Options, rep *run.Report, test string) error {
 	dir, err := filing.FileRun(filing.RunRecord{
 		ResultsDir: c.String("results-dir"),
@@ -545,22 +587,6 @@ func fileRun(c *cli.Context, o run.Options, rep *run.Report, test string) error 
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Filed as", dir)
-	if test == "" {
-		return nil
-	}
-	ran, pass, err := compliance.VerifyCompliance(c.Context, dir, o.Benchmark.Name, test,
-		compliance.VerifyOptions{Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script")})
-	if err != nil {
-		return err
-	}
-	if !ran {
-		fmt.Fprintf(c.App.ErrWriter, "%s filed; verify it with the official accuracy script: re-run with --accuracy-script, or see `mlperf-go submission --help`\n", test)
-		return nil
-	}
-	fmt.Fprintf(c.App.Writer, "  %-42s %v\n", test+" verification passed", pass)
-	if !pass {
-		return fmt.Errorf("%s verification failed: see %s", test, dir)
-	}
 	return nil
 }
 
@@ -660,7 +686,7 @@ func datasetHelp() string {
 	for _, b := range benchmark.All() {
 		parts = append(parts, b.Name+": "+b.DatasetHelp)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; ") + "; or, for any, a `mlperf-go dataset download` folder"
 }
 
 // complianceHelp lists the compliance tests each benchmark takes.

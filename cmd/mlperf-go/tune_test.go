@@ -205,8 +205,11 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 	}
 	for _, p := range res.Points {
 		want := float64(min(p.Concurrency, slots)) / float64(slots) * capacity
-		if !p.Valid || p.SamplesPerSecond < 0.8*want || p.SamplesPerSecond > 1.05*want {
-			t.Errorf("concurrency %d: %.4g samples/s (valid %v); want min(c, S)/L = %.4g within [-20%%, +5%%]",
+		// Never faster than the fake allows; slower by up to a third on a
+		// busy 2-core machine, where the fake's timers and LoadGen's
+		// threads wait for a CPU (22% slower was seen at load 13).
+		if !p.Valid || p.SamplesPerSecond < 0.65*want || p.SamplesPerSecond > 1.05*want {
+			t.Errorf("concurrency %d: %.4g samples/s (valid %v); want min(c, S)/L = %.4g within [-35%%, +5%%]",
 				p.Concurrency, p.SamplesPerSecond, p.Valid, want)
 		}
 	}

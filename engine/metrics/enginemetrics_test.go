@@ -151,7 +151,13 @@ func TestRecorderAgainstServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(80 * time.Millisecond)
+	// Wait on the scrapes themselves (the first and a few periodic ones).
+	for deadline := time.Now().Add(10 * time.Second); vllmN.Load() < 4; {
+		if time.Now().After(deadline) {
+			t.Fatal("the recorder did not scrape")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if err := rec.Stop(); err != nil {
 		t.Fatal(err)
 	}

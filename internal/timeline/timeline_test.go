@@ -18,7 +18,13 @@ func TestRecorderWritesPointsUntilStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(60 * time.Millisecond)
+	// Wait on the recorder's own ticks (a few), not on a fixed time.
+	for deadline := time.Now().Add(10 * time.Second); done.Load() < 4; {
+		if time.Now().After(deadline) {
+			t.Fatal("the recorder did not tick")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	if err := r.Stop(); err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,16 @@ type Params struct {
 	MaxCompletionTokens *int `json:"max_completion_tokens,omitempty"`
 	// Seed is sent only when set.
 	Seed *int64 `json:"seed,omitempty"`
+	// MinTokens and IgnoreEOS are extensions vLLM and SGLang read from a
+	// chat request to fix an answer's length: at least MinTokens tokens,
+	// and no stop at the end-of-sequence token. The reference sends
+	// neither; mlperf-go bench sets both for exact output lengths.
+	MinTokens *int  `json:"min_tokens,omitempty"`
+	IgnoreEOS *bool `json:"ignore_eos,omitempty"`
 }
 
 // MaxTokensKey implements protocol.Params.
 func (*Params) MaxTokensKey() string { return "max_tokens" }
+
+// MinTokensKey is the wire name of the answer's minimum length.
+func (*Params) MinTokensKey() string { return "min_tokens" }

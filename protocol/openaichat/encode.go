@@ -3,6 +3,7 @@ package openaichat
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/openai/openai-go/packages/param"
 
 	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
 )
 
@@ -119,6 +121,12 @@ func encodeGeneric(model string, messages []openai.ChatCompletionMessageParamUni
 	if p.RepetitionPenalty != nil {
 		extra["repetition_penalty"] = *p.RepetitionPenalty
 	}
+	if p.IgnoreEOS != nil {
+		extra["ignore_eos"] = *p.IgnoreEOS
+	}
+	if p.MinTokens != nil {
+		extra["min_tokens"] = *p.MinTokens
+	}
 	if responseFormat != nil {
 		if !json.Valid(responseFormat) {
 			return nil, fmt.Errorf("chat request: response_format is not valid JSON")
@@ -175,7 +183,9 @@ func encodeDirect(model string, messages []openai.ChatCompletionMessageParamUnio
 	return jsonwire.Exact(b), nil
 }
 
-// appendDirect is Append's implementation.
+// appendDirect is Append's implementation: the messages, the model, the
+// standard sampling fields, then the extra fields, as json.Marshal of the
+// openai-go request orders them.
 func appendDirect(dst []byte, model string, messages []openai.ChatCompletionMessageParamUnion, responseFormat json.RawMessage, p Params, stream bool) ([]byte, error) {
 	var rf []byte
 	if responseFormat != nil {
@@ -184,7 +194,36 @@ func appendDirect(dst []byte, model string, messages []openai.ChatCompletionMess
 			return nil, err
 		}
 	}
-	b := append(dst, `{"messages":[`...)
+	b, err := appendMessages(append(dst, `{"messages":[`...), messages)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, ']')
+	return appendParams(b, model, rf, p, stream)
+}
+
+// appendParams appends what follows a body's messages, up to its closing
+// brace: the model, the standard sampling fields, then the extra fields
+// (and response_format rf, already compacted), as json.Marshal of the
+// openai-go request orders them.
+func appendParams(b []byte, model string, rf []byte, p Params, stream bool) ([]byte, error) {
+	if model != "" {
+		b = append(b, `,"model":`...)
+		b = jsonenc.AppendString(b, model)
+	}
+	b, err := appendStandardParams(b, &p, stream)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = appendExtraParams(b, &p, rf, stream); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendMessages appends the messages array's members: directly where
+// appendMessage knows the message, through openai-go otherwise.
+func appendMessages(b []byte, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
 	for i := range messages {
 		if i > 0 {
 			b = append(b, ',')
@@ -198,58 +237,62 @@ func appendDirect(dst []byte, model string, messages []openai.ChatCompletionMess
 			b = append(b, m...)
 		}
 	}
-	b = append(b, ']')
-	if model != "" {
-		b = append(b, `,"model":`...)
-		b = jsonenc.AppendString(b, model)
-	}
+	return b, nil
+}
+
+// appendStandardParams appends the sampling fields openai-go declares, in
+// ChatCompletionNewParams' field order, which is the order it marshals
+// them in; floats are formatted as encoding/json formats them.
+func appendStandardParams(b []byte, p *Params, stream bool) ([]byte, error) {
 	var err error
 	std := func(key string, v *float64) {
 		if v != nil && err == nil {
-			b = append(b, ',', '"')
-			b = append(b, key...)
-			b = append(b, '"', ':')
+			b = appendKey(b, key)
 			b, err = appendJSONFloat(b, *v, key)
 		}
 	}
-	stdInt := func(key string, v int64) {
-		b = append(b, ',', '"')
-		b = append(b, key...)
-		b = append(b, '"', ':')
-		b = strconv.AppendInt(b, v, 10)
-	}
-	// ChatCompletionNewParams field order.
 	std("frequency_penalty", p.FrequencyPenalty)
 	if p.MaxCompletionTokens != nil {
-		stdInt("max_completion_tokens", int64(*p.MaxCompletionTokens))
+		b = appendIntField(b, "max_completion_tokens", int64(*p.MaxCompletionTokens))
 	}
 	if p.MaxTokens != nil {
-		stdInt("max_tokens", int64(*p.MaxTokens))
+		b = appendIntField(b, "max_tokens", int64(*p.MaxTokens))
 	}
 	std("presence_penalty", p.PresencePenalty)
 	if p.Seed != nil {
-		stdInt("seed", *p.Seed)
+		b = appendIntField(b, "seed", *p.Seed)
 	}
 	std("temperature", p.Temperature)
 	std("top_p", p.TopP)
 	if stream {
 		b = append(b, `,"stream_options":{"include_usage":true}`...)
 	}
-	// Extra fields, sorted by key; sjson writes their floats with
-	// strconv 'f' formatting.
+	return b, err
+}
+
+// appendExtraParams appends the fields openai-go only knows as extra
+// fields, sorted by key (openai-go writes them in map order, which varies
+// from call to call); sjson writes their floats with strconv 'f'
+// formatting.
+func appendExtraParams(b []byte, p *Params, rf []byte, stream bool) ([]byte, error) {
+	var err error
 	extra := func(key string, v *float64) {
 		if v != nil && err == nil {
 			if math.IsNaN(*v) || math.IsInf(*v, 0) {
 				err = fmt.Errorf("chat request: %s is %v, not a JSON number", key, *v)
 				return
 			}
-			b = append(b, ',', '"')
-			b = append(b, key...)
-			b = append(b, '"', ':')
+			b = appendKey(b, key)
 			b = strconv.AppendFloat(b, *v, 'f', -1, 64)
 		}
 	}
+	if p.IgnoreEOS != nil {
+		b = strconv.AppendBool(append(b, `,"ignore_eos":`...), *p.IgnoreEOS)
+	}
 	extra("min_p", p.MinP)
+	if p.MinTokens != nil {
+		b = appendIntField(b, "min_tokens", int64(*p.MinTokens))
+	}
 	extra("repetition_penalty", p.RepetitionPenalty)
 	if rf != nil {
 		b = append(b, `,"response_format":`...)
@@ -259,13 +302,55 @@ func appendDirect(dst []byte, model string, messages []openai.ChatCompletionMess
 		b = append(b, `,"stream":true`...)
 	}
 	if p.TopK != nil {
-		stdInt("top_k", int64(*p.TopK))
+		b = appendIntField(b, "top_k", int64(*p.TopK))
 	}
-	b = append(b, '}')
+	return b, err
+}
+
+// appendKey appends a member's separator and key: `,"key":`.
+func appendKey(b []byte, key string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
+
+// appendIntField appends `,"key":v`.
+func appendIntField(b []byte, key string, v int64) []byte {
+	return strconv.AppendInt(appendKey(b, key), v, 10)
+}
+
+// AppendRaw appends a chat body whose messages are given as JSON, each
+// written as it is (a replayed conversation's messages: assistant tool
+// calls, tool results, reasoning_content), followed by tools when
+// non-nil and then the model and parameters as Append writes them. Each
+// message and tools must be one valid JSON value (checked: a malformed
+// one is an error naming it). The body is `{"messages":[`, the messages
+// joined by commas, and `]` followed by the rest, so a client may keep
+// the messages of a conversation's earlier turns written once and join
+// them with the rest of a body AppendRaw wrote.
+func AppendRaw(dst []byte, model string, messages []json.RawMessage, tools json.RawMessage, params protocol.Params, stream bool) ([]byte, error) {
+	p, err := own(params)
 	if err != nil {
 		return nil, err
 	}
-	return b, nil
+	b := append(dst, `{"messages":[`...)
+	for i, m := range messages {
+		if !json.Valid(m) {
+			return nil, fmt.Errorf("chat request: message %d is not valid JSON", i)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, m...)
+	}
+	b = append(b, ']')
+	if tools != nil {
+		if !json.Valid(tools) {
+			return nil, errors.New("chat request: tools is not valid JSON")
+		}
+		b = append(append(b, `,"tools":`...), tools...)
+	}
+	return appendParams(b, model, nil, *p, stream)
 }
 
 // rfCache keeps the last response_format compacted: every sample of a

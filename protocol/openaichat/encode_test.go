@@ -18,7 +18,7 @@ import (
 )
 
 // chatExtraKeys are the top-level fields openai-go adds in map order.
-var chatExtraKeys = []string{"min_p", "repetition_penalty", "response_format", "stream", "top_k"}
+var chatExtraKeys = []string{"ignore_eos", "min_p", "min_tokens", "repetition_penalty", "response_format", "stream", "top_k"}
 
 type member struct{ key, raw string }
 
@@ -99,6 +99,8 @@ func TestEncodeChatMatchesGeneric(t *testing.T) {
 		{FrequencyPenalty: ptr(0.1), PresencePenalty: ptr(-0.2), Temperature: ptr(1e-7), TopP: ptr(0.9), TopK: ptr(-1), MinP: ptr(1e-7),
 			RepetitionPenalty: ptr(1e21), MaxTokens: ptr(100), MaxCompletionTokens: ptr(200), Seed: ptr(int64(-5))},
 		{TopK: ptr(20), MinP: ptr(0.05), RepetitionPenalty: ptr(1.05)},
+		{MaxTokens: ptr(120), MinTokens: ptr(120), IgnoreEOS: ptr(true), MinP: ptr(0.1)},
+		{MinTokens: ptr(1), IgnoreEOS: ptr(false)},
 	} {
 		for _, stream := range []bool{false, true} {
 			for _, model := range []string{"Qwen/Qwen3-VL-235B-A22B-Instruct", "", "m<&>\u2028"} {
@@ -182,6 +184,9 @@ func TestEncodeChatRandomMatchesGeneric(t *testing.T) {
 			MinP: randFloat(r), RepetitionPenalty: randFloat(r)}
 		if r.IntN(2) == 0 {
 			p.TopK, p.MaxTokens, p.Seed = ptr(r.IntN(100)-1), ptr(r.IntN(5000)), ptr(r.Int64())
+		}
+		if r.IntN(2) == 0 {
+			p.MinTokens, p.IgnoreEOS = ptr(r.IntN(300)), ptr(r.IntN(2) == 0)
 		}
 		var rf json.RawMessage
 		if r.IntN(3) == 0 {
@@ -268,5 +273,38 @@ func BenchmarkEncodeChat(b *testing.B) {
 				io.Discard.Write(body)
 			}
 		})
+	}
+}
+
+// TestAppendRaw: messages and tools go as given, the parameters as Append
+// writes them after its messages; malformed JSON is refused.
+func TestAppendRaw(t *testing.T) {
+	t.Parallel()
+	msgs := []json.RawMessage{
+		json.RawMessage(`{"role":"user","content":"hi"}`),
+		json.RawMessage(`{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}}]}`),
+		json.RawMessage(`{"role":"tool","tool_call_id":"a","content":"ok"}`),
+	}
+	p := &Params{MaxCompletionTokens: ptr(128), MinTokens: ptr(128), IgnoreEOS: ptr(true)}
+	got, err := AppendRaw(nil, "m", msgs, json.RawMessage(`[{"type":"function"}]`), p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"messages":[` + string(msgs[0]) + `,` + string(msgs[1]) + `,` + string(msgs[2]) + `],"tools":[{"type":"function"}],"model":"m","max_completion_tokens":128,` +
+		`"stream_options":{"include_usage":true},"ignore_eos":true,"min_tokens":128,"stream":true}`
+	if string(got) != want {
+		t.Errorf("body\n %s\nwant\n %s", got, want)
+	}
+	// The parameters are those Append writes.
+	one, _ := Append(nil, "m", []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}, nil, *p, true)
+	raw, _ := AppendRaw(nil, "m", []json.RawMessage{json.RawMessage(`{"content":"hi","role":"user"}`)}, nil, p, true)
+	if !bytes.Equal(one, raw) {
+		t.Errorf("AppendRaw %s, Append %s", raw, one)
+	}
+	if _, err := AppendRaw(nil, "m", []json.RawMessage{json.RawMessage(`{"role":`)}, nil, p, false); err == nil {
+		t.Error("a malformed message was accepted")
+	}
+	if _, err := AppendRaw(nil, "m", msgs, json.RawMessage(`[`), p, false); err == nil {
+		t.Error("malformed tools were accepted")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -28,6 +29,8 @@ type chatRequest struct {
 	Messages            []chatMessage           `json:"messages"`
 	MaxTokens           *int                    `json:"max_tokens"`
 	MaxCompletionTokens *int                    `json:"max_completion_tokens"`
+	MinTokens           *int                    `json:"min_tokens"`
+	IgnoreEOS           bool                    `json:"ignore_eos"`
 	Stream              bool                    `json:"stream"`
 	StreamOptions       *vllmwire.StreamOptions `json:"stream_options"`
 
@@ -81,6 +84,11 @@ func contentOf(v any, m *protocol.Message) error {
 				m.Text += text
 			case "image_url", "image", "input_image":
 				m.Images++
+				url := ""
+				if iu, ok := partMember(part, "image_url").(map[string]any); ok {
+					url, _ = partMember(iu, "url").(string)
+				}
+				m.ImageHash = addImage(m.ImageHash, url)
 			}
 		}
 	default:
@@ -108,10 +116,35 @@ func partMember(m map[string]any, name string) any {
 	return m[best]
 }
 
-// parseChat decodes (encoding/json) and validates a chat request the way
-// vLLM rejects bad ones: an error here becomes a 400 whose message the
-// client sees.
+// imageSeed keys ImageHash for the life of the process.
+var imageSeed = maphash.MakeSeed()
+
+// addImage folds one image part into a message's ImageHash: its URL
+// hashed, or 1 for a part without one.
+func addImage(h uint64, url string) uint64 {
+	v := uint64(1)
+	if url != "" {
+		v = maphash.String(imageSeed, url) | 1
+	}
+	return h*0x9e3779b97f4a7c15 + v
+}
+
+// parseChat decodes and validates a chat request the way vLLM rejects bad
+// ones: an error here becomes a 400 whose message the client sees. The
+// usual request is read by parseChatFast in one pass that copies no image;
+// anything it does not read exactly as encoding/json would (an error, a
+// duplicate or case-folded key, a null message) is read again by
+// parseChatStd, whose verdict and message stand, so the fast path changes
+// nothing a client can see (FuzzParseChatFast compares the two).
 func parseChat(body []byte) (*chatRequest, error) {
+	if req, ok := parseChatFast(body); ok {
+		return req, nil
+	}
+	return parseChatStd(body)
+}
+
+// parseChatStd is parseChat through encoding/json.
+func parseChatStd(body []byte) (*chatRequest, error) {
 	req := new(chatRequest)
 	if err := json.Unmarshal(body, req); err != nil {
 		return nil, fmt.Errorf("invalid chat completion request JSON: %v", err)
@@ -128,8 +161,17 @@ func parseChat(body []byte) (*chatRequest, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
-	req.ask.Model, req.ask.Stream, req.ask.MaxTokens = req.Model, req.Stream, req.maxTokens()
+	req.finish()
 	return req, nil
+}
+
+// finish fills the Ask from a decoded, validated request.
+func (r *chatRequest) finish() {
+	r.ask.Model, r.ask.Stream, r.ask.MaxTokens = r.Model, r.Stream, r.maxTokens()
+	r.ask.IgnoreEOS = r.IgnoreEOS
+	if r.MinTokens != nil && *r.MinTokens > 0 {
+		r.ask.MinTokens = *r.MinTokens
+	}
 }
 
 // validate applies vLLM's checks to a decoded chat request.
@@ -144,6 +186,12 @@ func (r *chatRequest) validate() error {
 		if m != nil && *m < 1 {
 			return fmt.Errorf("max_tokens must be at least 1, got %d.", *m)
 		}
+	}
+	if m := r.MinTokens; m != nil && *m < 0 {
+		return fmt.Errorf("min_tokens must be greater than or equal to 0, got %d.", *m)
+	}
+	if m, mx := r.MinTokens, r.maxTokens(); m != nil && mx != protocol.NoLimit && *m > mx {
+		return fmt.Errorf("min_tokens must be less than or equal to max_tokens=%d, got %d.", mx, *m)
 	}
 	return nil
 }

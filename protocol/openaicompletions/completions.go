@@ -74,6 +74,9 @@ type Params struct {
 // MaxTokensKey implements protocol.Params.
 func (*Params) MaxTokensKey() string { return "max_tokens" }
 
+// MinTokensKey is the wire name of the answer's minimum length.
+func (*Params) MinTokensKey() string { return "min_tokens" }
+
 // request is a vLLM /v1/completions request.
 type request[T jsonwire.TokenID] struct {
 	Model  string `json:"model,omitempty"`

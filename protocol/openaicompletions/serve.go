@@ -35,6 +35,8 @@ type completionRequest struct {
 	Model          string                  `json:"model"`
 	Prompt         json.RawMessage         `json:"prompt"`
 	MaxTokens      *int                    `json:"max_tokens"`
+	MinTokens      *int                    `json:"min_tokens"`
+	IgnoreEOS      bool                    `json:"ignore_eos"`
 	Stream         bool                    `json:"stream"`
 	StreamOptions  *vllmwire.StreamOptions `json:"stream_options"`
 	ReturnTokenIDs bool                    `json:"return_token_ids"`
@@ -115,6 +117,13 @@ func parseCompletion(body []byte) (*completionRequest, error) {
 	if req.MaxTokens != nil {
 		req.ask.MaxTokens = *req.MaxTokens
 	}
+	if m := req.MinTokens; m != nil {
+		if *m < 0 || *m > req.ask.MaxTokens {
+			return nil, fmt.Errorf("min_tokens must be between 0 and max_tokens=%d, got %d.", req.ask.MaxTokens, *m)
+		}
+		req.ask.MinTokens = *m
+	}
+	req.ask.IgnoreEOS = req.IgnoreEOS
 	return req, nil
 }
 

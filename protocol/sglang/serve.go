@@ -40,6 +40,8 @@ type generateRequest struct {
 	Stream         bool            `json:"stream"`
 	SamplingParams struct {
 		MaxNewTokens *int `json:"max_new_tokens"`
+		MinNewTokens *int `json:"min_new_tokens"`
+		IgnoreEOS    bool `json:"ignore_eos"`
 	} `json:"sampling_params"`
 
 	ask   protocol.Ask
@@ -98,6 +100,13 @@ func parseGenerate(body []byte) (*generateRequest, error) {
 	if m := req.SamplingParams.MaxNewTokens; m != nil {
 		a.MaxTokens = *m
 	}
+	if m := req.SamplingParams.MinNewTokens; m != nil {
+		if *m < 0 || *m > a.MaxTokens {
+			return nil, fmt.Errorf("min_new_tokens must be in [0, max_new_tokens=%d], got %d", a.MaxTokens, *m)
+		}
+		a.MinTokens = *m
+	}
+	a.IgnoreEOS = req.SamplingParams.IgnoreEOS
 	return req, nil
 }
 

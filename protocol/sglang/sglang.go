@@ -74,6 +74,9 @@ type Params struct {
 // MaxTokensKey implements protocol.Params: SGLang calls it max_new_tokens.
 func (*Params) MaxTokensKey() string { return "max_new_tokens" }
 
+// MinTokensKey is the wire name of the answer's minimum length.
+func (*Params) MinTokensKey() string { return "min_new_tokens" }
+
 // request is an SGLang /generate request.
 type request[T jsonwire.TokenID] struct {
 	InputIDs       []T    `json:"input_ids"`

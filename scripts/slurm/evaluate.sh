@@ -72,33 +72,57 @@ finish() {
   echo "start=$(date -u +%FT%TZ)"
 } >"$REPORT"
 
-ACC=$RUN_DIR/mlperf_log_accuracy.json
-SUMMARY=$RUN_DIR/mlperf_log_summary.txt
-if [[ ! -f $RUN_DIR/mlperf_log_detail.txt ]]; then
-  echo "evaluate.sh: $RUN_DIR has no LoadGen logs (mlperf_log_detail.txt): did the benchmark job run?" | tee -a "$REPORT" >&2
-  finish FAILED
-fi
-
-# LoadGen leaves the accuracy log nearly empty ("[]") in performance runs.
-if [[ -f $ACC && $(stat -c %s "$ACC") -gt 8 ]]; then
-  echo "kind=accuracy" >>"$REPORT"
-  if [[ $# -eq 0 ]]; then
-    echo "accuracy log present ($ACC); not scored: no evaluate arguments given (pass -- --benchmark B --dataset D)" >>"$REPORT"
-    finish OK
+# check_run DIR [EVALUATE_ARGS...]: checks (and, for an accuracy run with
+# arguments, scores) one run's logs; returns 0 when they are OK.
+check_run() {
+  local dir=$1
+  shift
+  local acc=$dir/mlperf_log_accuracy.json summary=$dir/mlperf_log_summary.txt result rc
+  echo "run=$dir" >>"$REPORT"
+  if [[ ! -f $dir/mlperf_log_detail.txt ]]; then
+    echo "evaluate.sh: $dir has no LoadGen logs (mlperf_log_detail.txt): did the benchmark job run?" | tee -a "$REPORT" >&2
+    return 1
   fi
-  srun --ntasks=1 "${SRUN_ARGS[@]}" "$BIN" evaluate --accuracy-log "$ACC" --output "$OUT/accuracy.txt" "$@" 2>&1 | tee -a "$REPORT"
-  rc=${PIPESTATUS[0]}
-  echo "evaluate_exit=$rc" >>"$REPORT"
-  [[ $rc -eq 0 ]] && finish OK
-  finish FAILED
-fi
+  # LoadGen leaves the accuracy log nearly empty ("[]") in performance runs.
+  if [[ -f $acc && $(stat -c %s "$acc") -gt 8 ]]; then
+    echo "kind=accuracy" >>"$REPORT"
+    if [[ $# -eq 0 ]]; then
+      if [[ -f $dir/accuracy.txt ]]; then
+        echo "accuracy log present and already scored by the run ($dir/accuracy.txt)" >>"$REPORT"
+        cp "$dir/accuracy.txt" "$OUT/accuracy.txt"
+        # The run's own verdict (mlperf_go_run.json) says whether it passed.
+        if grep -q '"pass": false' "$dir/mlperf_go_run.json" 2>/dev/null; then
+          echo "the run's accuracy verdict is FAIL (see $dir/mlperf_go_run.json)" | tee -a "$REPORT" >&2
+          return 1
+        fi
+        return 0
+      fi
+      echo "accuracy log present ($acc); not scored: no evaluate arguments given (pass -- --benchmark B --dataset D)" >>"$REPORT"
+      return 0
+    fi
+    srun --ntasks=1 "${SRUN_ARGS[@]}" "$BIN" evaluate --accuracy-log "$acc" --output "$OUT/accuracy.txt" "$@" 2>&1 | tee -a "$REPORT"
+    rc=${PIPESTATUS[0]}
+    echo "evaluate_exit=$rc" >>"$REPORT"
+    return "$rc"
+  fi
+  echo "kind=performance" >>"$REPORT"
+  result=$(grep -m1 '^Result is' "$summary" 2>/dev/null)
+  if [[ -z $result ]]; then
+    echo "no 'Result is' line in $summary" | tee -a "$REPORT" >&2
+    return 1
+  fi
+  echo "$result" | tee -a "$REPORT"
+  [[ $result == *VALID* && $result != *INVALID* ]]
+}
 
-echo "kind=performance" >>"$REPORT"
-result=$(grep -m1 '^Result is' "$SUMMARY" 2>/dev/null)
-if [[ -z $result ]]; then
-  echo "no 'Result is' line in $SUMMARY" | tee -a "$REPORT" >&2
-  finish FAILED
+# A run with --mode both keeps its two tests in accuracy/ and performance/:
+# both must be OK.
+if [[ ! -f $RUN_DIR/mlperf_log_detail.txt && -d $RUN_DIR/accuracy && -d $RUN_DIR/performance ]]; then
+  echo "mode=both" >>"$REPORT"
+  ok=OK
+  check_run "$RUN_DIR/accuracy" "$@" || ok=FAILED
+  check_run "$RUN_DIR/performance" || ok=FAILED
+  finish "$ok"
 fi
-echo "$result" | tee -a "$REPORT"
-[[ $result == *VALID* && $result != *INVALID* ]] && finish OK
+check_run "$RUN_DIR" "$@" && finish OK
 finish FAILED

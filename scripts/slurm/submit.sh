@@ -15,6 +15,13 @@ Example (Qwen3-VL on vLLM, 8 GPUs, 4 hours):
     -- -b qwen3-vl-235b-a22b -s Offline -m accuracy -d /data/shopify \
        --launch vllm --engine-arg=--tensor-parallel-size --engine-arg=8
 
+Example (4 nodes, one vLLM replica on each, requests spread across them; the
+replica command is yours, so it carries the flags the rules need, which --launch adds):
+  flags='--host {host} --port {port} --tensor-parallel-size 8 --no-enable-prefix-caching --limit-mm-per-prompt.video 0'
+  scripts/slurm/submit.sh --time 04:00:00 --nodes 4 --sbatch-arg=--gpus-per-node=8 --engine "vLLM 0.12.0" \
+    --replica-command "vllm serve Qwen/Qwen3-VL-235B-A22B-Instruct $flags" \
+    -- -b qwen3-vl-235b-a22b -s Offline -m performance -d /data/shopify
+
 Options:
   --time T                 benchmark job time limit (sbatch --time; default 02:00:00)
   --signal-lead SECONDS    SIGTERM the benchmark's batch shell this long before the time
@@ -28,6 +35,12 @@ Options:
   --evaluate-arg ARG       one `mlperf-go evaluate` argument (repeatable): give -b and -d to
                            score an accuracy run; without, evaluate.sh only checks the run
   --no-evaluate            submit the benchmark job alone
+  --nodes N                the benchmark job's node count (sbatch --nodes=N, one task per
+                           node; default 1); with --replica-command, one engine replica runs
+                           on each node and mlperf-go, on the first, spreads requests across them
+  --replica-command CMD, --replica-nodes LIST, --replica-port PORT, --replica-host HOST,
+  --replica-ready-timeout SECONDS, --replica-stop-grace SECONDS, --engine NAME
+                           passed to benchmark.sh: the engine replicas (see benchmark.sh --help)
   --container-image IMG    run both jobs' steps in a container (pyxis/enroot srun flag)
   --container-mounts M     pyxis --container-mounts; the binary, dataset and --out-root
                            must be visible inside
@@ -53,6 +66,8 @@ EVAL_ARGS=()
 CONTAINER=()
 EVALUATE=1
 DRY=0
+NODES=""
+REPLICA=() # benchmark.sh's replica options, as given
 while [[ $# -gt 0 ]]; do
   case $1 in
     -h|--help) usage; exit 0 ;;
@@ -69,6 +84,11 @@ while [[ $# -gt 0 ]]; do
     --evaluate-arg) [[ $# -ge 2 ]] || die "--evaluate-arg needs an ARG"; EVAL_ARGS+=("$2"); shift 2 ;;
     --evaluate-arg=*) EVAL_ARGS+=("${1#*=}"); shift ;;
     --no-evaluate) EVALUATE=0; shift ;;
+    --nodes) [[ $# -ge 2 ]] || die "--nodes needs N"; NODES=$2; shift 2 ;;
+    --nodes=*) NODES=${1#*=}; shift ;;
+    --replica-command|--replica-nodes|--replica-port|--replica-host|--replica-ready-timeout|--replica-stop-grace|--engine)
+      [[ $# -ge 2 ]] || die "$1 needs a value"; REPLICA+=("$1" "$2"); shift 2 ;;
+    --replica-*=*|--engine=*) REPLICA+=("${1%%=*}" "${1#*=}"); shift ;;
     --container-image|--container-mounts) [[ $# -ge 2 ]] || die "$1 needs a value"; CONTAINER+=("$1" "$2"); shift 2 ;;
     --dry-run) DRY=1; shift ;;
     --) shift; break ;;
@@ -77,6 +97,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ $# -gt 0 ]] || die "no mlperf-go run arguments: add -- --benchmark … (see --help)"
 [[ $LEAD =~ ^[0-9]+$ ]] || die "--signal-lead $LEAD: want whole seconds"
+[[ -z $NODES || $NODES =~ ^[1-9][0-9]*$ ]] || die "--nodes $NODES: want a node count"
 
 if [[ -z $BIN ]]; then
   if command -v mlperf-go >/dev/null 2>&1; then
@@ -93,8 +114,10 @@ fi
 [[ $DRY -eq 1 ]] || mkdir -p "$OUT_ROOT"
 
 COMMON=(--bin "$BIN" --out-root "$OUT_ROOT" "${CONTAINER[@]}")
+NODE_ARGS=()
+[[ -n $NODES ]] && NODE_ARGS=(--nodes="$NODES" --ntasks-per-node=1)
 bench_cmd=(sbatch --parsable --time="$TIME" --signal="B:TERM@$LEAD" --output="$OUT_ROOT/slurm-%j.out"
-  "${SBATCH_ARGS[@]}" "$HERE/benchmark.sh" "${COMMON[@]}" -- "$@")
+  "${NODE_ARGS[@]}" "${SBATCH_ARGS[@]}" "$HERE/benchmark.sh" "${COMMON[@]}" "${REPLICA[@]}" -- "$@")
 
 if [[ $DRY -eq 1 ]]; then
   printf '%q ' "${bench_cmd[@]}"; echo

@@ -161,6 +161,10 @@ func (c *checker) checkSystem(dir, division, systemType string) {
 			continue
 		}
 		rules := c.round.Benchmarks[bench]
+		if rules == nil { // a benchmark of another round (v6.0's llama2-70b-99)
+			c.add(path, "remove it: the round has no such benchmark", "%s is not a benchmark of round %s", bench, c.round.Name)
+			continue
+		}
 		scens := treefs.ListDirs(path)
 		if division == "closed" || division == "network" {
 			c.checkScenarioSet(path, rules, systemType, scens)

@@ -2,6 +2,7 @@ package check
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,6 +118,22 @@ func TestCheckRules(t *testing.T) {
 		{"gpt-oss exact_match below", "", func(t *testing.T, out string) {
 			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, G, "Offline"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(G), "83.500", "82.298", 1))
 		}, []want{{G + "/Offline/accuracy/accuracy.txt", "exact_match = 82.298 is below the required 82.2987"}}},
+		{"deepseek-r1 tokens_per_sample above its upper limit", "", func(t *testing.T, out string) {
+			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, logtest.BenchmarkDeepSeekR1, "Server"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(logtest.BenchmarkDeepSeekR1), "3886.2", "4274.9", 1))
+		}, []want{{logtest.BenchmarkDeepSeekR1 + "/Server/accuracy/accuracy.txt", "TOKENS_PER_SAMPLE = 4274.9 is above the upper limit 4274.8501400000005"}}},
+		// v6.0: a ROUGE-1 of 44.0 meets llama2-70b-99's 99% bound, not
+		// -99.9's, though both are the same LoadGen benchmark.
+		{"llama2-70b 99% and 99.9% bounds", "v6.0", func(t *testing.T, out string) {
+			for _, b := range []string{logtest.BenchmarkLlama2, logtest.BenchmarkLlama2_99} {
+				logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, b, "Offline"), "accuracy/accuracy.txt"), strings.Replace(logtest.AccuracyTxt(b), "'rouge1': 44.4542", "'rouge1': 44.0", 1))
+			}
+		}, []want{{logtest.BenchmarkLlama2 + "/Offline/accuracy/accuracy.txt", "ROUGE1 = 44.0 is below the required 44.3867688"}}},
+		{"llama2-70b-99 in v6.1", "", func(t *testing.T, out string) {
+			src := filepath.Join(treetest.ScenDir(out, logtest.BenchmarkLlama2, "Offline"), "..")
+			if b, err := exec.Command("cp", "-r", src, filepath.Join(src, "..", logtest.BenchmarkLlama2_99)).CombinedOutput(); err != nil {
+				t.Fatal(string(b))
+			}
+		}, []want{{"/" + logtest.BenchmarkLlama2_99, "llama2-70b-99 is not a benchmark of round v6.1"}}},
 		{"qwen f1 line missing", "", func(t *testing.T, out string) {
 			logtest.MustWrite(t, filepath.Join(treetest.ScenDir(out, Q, "Offline"), "accuracy/accuracy.txt"), "{'f1': 0.8}\n"+logtest.TestHash)
 		}, []want{{Q + "/Offline/accuracy/accuracy.txt", "no line matches the checker's F1_HIERARCHICAL pattern"}}},

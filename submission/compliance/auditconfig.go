@@ -1,17 +1,23 @@
 // Package compliance runs MLPerf Inference compliance tests as the official
 // compliance/TEST0x scripts do: WriteAuditConfig puts a test's official
-// audit.config where LoadGen reads it for one run, and VerifyTEST06,
-// VerifyTEST09 and RunTEST07 (VerifyCompliance picks the one that applies)
-// write the verify_*.txt files of a filed run with the reference's exact
-// text.
+// audit.config where LoadGen reads it for one run, and Verify judges the
+// run's accuracy log as the test's run_verification.py does (VerifyTEST06,
+// VerifyTEST09, and TEST07 scored in Go by ScoreTEST07 or by the official
+// accuracy script, RunTEST07): a Verification holds the verify_*.txt file
+// with the reference's exact text, and the verdict, check by check, that
+// the run record keeps.
 package compliance
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/mlperf-go/mlperf-go/submission"
 )
@@ -63,4 +69,32 @@ func WriteAuditConfig(dir, test, benchmark string) (cleanup func() error, err er
 		}
 		return nil
 	}, nil
+}
+
+// auditSetting reads a "*.*.<name> = value" setting from an embedded
+// audit.config, as the TEST07/TEST09 scripts' parse_audit_config do
+// (ignoring comments, taking the last part of the dotted key).
+func auditSetting(test, benchmark, name string) (float64, error) {
+	content, err := AuditConfig(test, benchmark)
+	if err != nil {
+		return 0, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(content))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(strings.TrimSpace(k), ".")
+		if len(parts) < 3 || parts[len(parts)-1] != name {
+			continue
+		}
+		v, _, _ = strings.Cut(v, "#")
+		return strconv.ParseFloat(strings.TrimSpace(v), 64)
+	}
+	return 0, fmt.Errorf("submission: the %s audit.config for %s has no %s", test, benchmark, name)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
@@ -41,25 +42,59 @@ func TestVerifyTEST06(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			logtest.WriteAccLog(t, dir, tc.samples)
-			pass, err := VerifyTEST06(dir, TEST06Options{Scenario: tc.scenario, EOSTokenID: logtest.EOT})
+			t.Parallel()
+			log := logtest.WriteAccLog(t, t.TempDir(), tc.samples)
+			v, err := VerifyTEST06(log, TEST06Options{Scenario: tc.scenario, EOSTokenID: logtest.EOT})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pass != tc.pass {
-				t.Errorf("pass = %v, want %v", pass, tc.pass)
+			if v.Pass() != tc.pass {
+				t.Errorf("pass = %v, want %v", v.Pass(), tc.pass)
 			}
-			if got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != tc.want {
-				t.Errorf("verify_accuracy.txt =\n%s\nwant\n%s", got, tc.want)
+			if got := string(v.Text); got != tc.want || v.File != AccuracyFile {
+				t.Errorf("%s =\n%s\nwant verify_accuracy.txt\n%s", v.File, got, tc.want)
 			}
+			// The verdict's checks are the file's lines, and each failed
+			// one says which sample failed it.
+			checkLines(t, &v.Verdict, tc.want)
 		})
 	}
-	if _, err := VerifyTEST06(t.TempDir(), TEST06Options{Scenario: "Offline", EOSTokenID: logtest.EOT}); err == nil {
+	if _, err := VerifyTEST06(filepath.Join(t.TempDir(), "none.json"), TEST06Options{Scenario: "Offline", EOSTokenID: logtest.EOT}); err == nil {
 		t.Error("missing log: no error")
 	}
-	if _, err := VerifyTEST06(t.TempDir(), TEST06Options{Scenario: "Offline", DType: "float32"}); err == nil {
+	if _, err := VerifyTEST06("x", TEST06Options{Scenario: "Offline", DType: "float32"}); err == nil {
 		t.Error("float32: no error")
+	}
+}
+
+// checkLines fails t unless v's checks are the "<name> pass: <result>"
+// lines of file, in order, each failed one with a detail naming a qsl_idx
+// or a score, and v's problems name every failed check.
+func checkLines(t *testing.T, v *record.Compliance, file string) {
+	t.Helper()
+	var lines []string
+	for _, l := range strings.Split(file, "\n") {
+		if strings.Contains(l, " pass: ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != len(v.Checks) {
+		t.Fatalf("checks %+v, want one per line of %q", v.Checks, lines)
+	}
+	problems := strings.Join(v.Problems(), "\n")
+	for i, c := range v.Checks {
+		if got := c.Name + " pass: " + c.Result; got != lines[i] {
+			t.Errorf("check %d = %q, want %q", i, got, lines[i])
+		}
+		if c.Pass == (c.Result == "False") {
+			t.Errorf("check %q: pass %v with result %s", c.Name, c.Pass, c.Result)
+		}
+		if !c.Pass && (c.Detail == "" || !strings.Contains(problems, lines[i]+" ("+c.Detail+")")) {
+			t.Errorf("failed check %q: detail %q, problems %q", c.Name, c.Detail, problems)
+		}
+	}
+	if v.Pass != (len(v.Problems()) == 0) {
+		t.Errorf("pass %v with problems %q", v.Pass, v.Problems())
 	}
 }
 
@@ -81,16 +116,16 @@ func TestVerifyTEST09(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			logtest.WriteAccLog(t, dir, logtest.LenSamples(tc.lengths...))
-			pass, err := VerifyTEST09(dir, "gpt-oss-120b")
+			t.Parallel()
+			log := logtest.WriteAccLog(t, t.TempDir(), logtest.LenSamples(tc.lengths...))
+			v, err := VerifyTEST09(log, "gpt-oss-120b")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if pass != tc.pass {
-				t.Errorf("pass = %v, want %v", pass, tc.pass)
+			if v.Pass() != tc.pass || v.File != OutputLenFile {
+				t.Errorf("pass = %v, want %v (file %s)", v.Pass(), tc.pass, v.File)
 			}
-			got := logtest.MustRead(t, filepath.Join(dir, "verify_output_len.txt"))
+			got := string(v.Text)
 			eq := strings.Repeat("=", 80)
 			mean := strings.Split(tc.stats, "\n")[1]
 			verdict, minOK, maxOK := "TEST FAIL", "True", "True"
@@ -109,88 +144,51 @@ func TestVerifyTEST09(t *testing.T) {
 			if got != want {
 				t.Errorf("verify_output_len.txt =\n%s\nwant\n%s", got, want)
 			}
+			checkLines(t, &v.Verdict, want)
 		})
 	}
 	// A partial trailing token is not counted (len(bytes)//4).
-	dir := t.TempDir()
-	logtest.WriteAccLog(t, dir, []logtest.Sample{{BadData: strings.Repeat("00", 4*1200+3)}})
-	if _, err := VerifyTEST09(dir, "gpt-oss-120b"); err != nil {
+	log := logtest.WriteAccLog(t, t.TempDir(), []logtest.Sample{{BadData: strings.Repeat("00", 4*1200+3)}})
+	v, err := VerifyTEST09(log, "gpt-oss-120b")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := logtest.MustRead(t, filepath.Join(dir, "verify_output_len.txt")); !strings.Contains(got, "Max output tokens: 1200\n") {
+	if got := string(v.Text); !strings.Contains(got, "Max output tokens: 1200\n") {
 		t.Errorf("partial token counted:\n%s", got)
 	}
-	if _, err := VerifyTEST09(t.TempDir(), "llama3.1-8b"); err == nil {
+	if _, err := VerifyTEST09(log, "llama3.1-8b"); err == nil {
 		t.Error("llama3.1-8b has no TEST09, want an error")
 	}
 }
 
-func TestTEST07(t *testing.T) {
-	th, err := TEST07Threshold("gpt-oss-120b")
-	if err != nil || th != 60.698 {
-		t.Fatalf("threshold = %v, %v; want 60.698 from the audit.config", th, err)
-	}
-	cmd, err := TEST07Command("python3 eval.py --mlperf-log {accuracy_log} --fmt '{{x}}'", "/a b/log.json")
-	if err != nil || cmd != "python3 eval.py --mlperf-log /a b/log.json --fmt '{x}'" {
-		t.Errorf("TEST07Command = %q, %v", cmd, err)
-	}
-	for _, bad := range []string{"x {other}", "x {accuracy_log", "x }"} {
-		if _, err := TEST07Command(bad, "p"); err == nil {
-			t.Errorf("TEST07Command(%q) succeeded", bad)
-		}
-	}
-	eq := strings.Repeat("=", 80)
-	tests := []struct {
-		name, output string
-		pass         bool
-		tail         string
-	}{
-		{"pass", "Evaluating\n'exact_match': 61.000\n", true,
-			"Accuracy score: 61.0\nAccuracy threshold: 60.698\nAccuracy check pass: True\nTEST PASS\n"},
-		{"at threshold passes", "'exact_match': 60.698\n", true,
-			"Accuracy score: 60.698\nAccuracy threshold: 60.698\nAccuracy check pass: True\nTEST PASS\n"},
-		{"below", "'exact_match':59.5\r\n", false,
-			"Accuracy score: 59.5\nAccuracy threshold: 60.698\nAccuracy check pass: False\nTEST FAIL\n"},
-		{"no score", "Traceback (most recent call last):\n", false,
-			"Error: Could not parse accuracy score\nTEST FAIL\n"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			pass, err := WriteTEST07Verification(dir, []byte(tc.output), th)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pass != tc.pass {
-				t.Errorf("pass = %v", pass)
-			}
-			want := strings.ReplaceAll(tc.output, "\r\n", "\n") + "\n" + eq + "\nTEST07 Verification Summary\n" + eq + "\n" + tc.tail
-			if got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != want {
-				t.Errorf("verify_accuracy.txt =\n%q\nwant\n%q", got, want)
-			}
-		})
-	}
-}
-
 func TestRunTEST07(t *testing.T) {
-	dir := t.TempDir()
-	logtest.WriteAccLog(t, dir, logtest.LenSamples(3))
+	t.Parallel()
+	log := logtest.WriteAccLog(t, t.TempDir(), logtest.LenSamples(3))
 	// The "script" proves it got the log path, and prints to stderr too.
-	pass, err := RunTEST07(context.Background(), dir, "gpt-oss-120b", `test -f {accuracy_log} && echo "'exact_match': 70.25" && echo warn >&2`)
-	if err != nil || !pass {
-		t.Fatalf("pass=%v err=%v", pass, err)
+	v, err := RunTEST07(context.Background(), log, "gpt-oss-120b", `test -f {accuracy_log} && echo "'exact_match': 70.25" && echo warn >&2`)
+	if err != nil || !v.Pass() || len(v.Verdict.Warnings) > 0 {
+		t.Fatalf("err %v, verdict %+v", err, v)
 	}
-	got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt"))
+	got := string(v.Text)
 	for _, s := range []string{"'exact_match': 70.25\n", "warn\n", "Accuracy score: 70.25\n", "TEST PASS\n"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("verify_accuracy.txt lacks %q:\n%s", s, got)
 		}
 	}
-	pass, err = RunTEST07(context.Background(), dir, "gpt-oss-120b", "exit 3")
-	if err == nil || pass {
-		t.Errorf("failing script: pass=%v err=%v", pass, err)
+	if !strings.Contains(v.Verdict.Verifier, "exact_match") {
+		t.Errorf("the verifier does not name the script: %q", v.Verdict.Verifier)
 	}
-	if !strings.Contains(logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")), "TEST FAIL") {
-		t.Error("failing script did not produce TEST FAIL")
+	// A script that fails is judged by its output, as the reference
+	// does; the verdict says it failed.
+	v, err = RunTEST07(context.Background(), log, "gpt-oss-120b", "exit 3")
+	if err != nil || v.Pass() || !strings.Contains(string(v.Text), "TEST FAIL") || len(v.Verdict.Warnings) != 1 || !strings.Contains(v.Verdict.Warnings[0], "exit status 3") {
+		t.Errorf("failing script: err %v, verdict %+v\n%s", err, v.Verdict, v.Text)
+	}
+	v, err = RunTEST07(context.Background(), log, "gpt-oss-120b", "echo \"'exact_match': 71\"; exit 2")
+	if err != nil || !v.Pass() || len(v.Verdict.Warnings) != 1 {
+		t.Errorf("a script printing a passing score, then failing: err %v, verdict %+v", err, v.Verdict)
+	}
+	if _, err := RunTEST07(context.Background(), log, "gpt-oss-120b", "{bad}"); err == nil {
+		t.Error("a template with an unknown field: no error")
 	}
 }

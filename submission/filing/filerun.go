@@ -20,6 +20,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/compliance"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
@@ -58,6 +59,12 @@ type RunRecord struct {
 	Replace bool
 }
 
+// VerifyFiles are the compliance verifications' files (verify_accuracy.txt
+// of TEST06 and TEST07, verify_output_len.txt of TEST09) that FileRun files
+// from a compliance run's log folder into its test directory, where the
+// submission checker reads them.
+var VerifyFiles = []string{compliance.AccuracyFile, compliance.OutputLenFile}
+
 // now is the clock FileRun names moved-aside runs with; tests replace it.
 var now = time.Now
 
@@ -69,12 +76,11 @@ var now = time.Now
 //	accuracy     …/<Scenario>/accuracy/
 //	             mlperf_log_summary.txt, mlperf_log_detail.txt, mlperf_log_accuracy.json,
 //	             accuracy.txt (if the run was evaluated)
-//	TEST0x       …/<Scenario>/TEST0x/accuracy/mlperf_log_accuracy.json and
+//	TEST0x       …/<Scenario>/TEST0x/accuracy/mlperf_log_accuracy.json,
 //	             …/<Scenario>/TEST0x/performance/run_1/mlperf_log_{summary,detail}.txt
-//	             (the layout compliance/TEST07|TEST09/run_verification.py
-//	             produce; the verify_*.txt files are written next to them by
-//	             the compliance package's VerifyTEST06, VerifyTEST09
-//	             and RunTEST07)
+//	             and the verification's …/<Scenario>/TEST0x/verify_*.txt (if
+//	             LogDir holds one: VerifyFiles), the layout
+//	             compliance/TEST0x/run_verification.py produce
 //
 // plus the run-info JSON, and the user.conf at …/<Scenario>/user.conf.
 //
@@ -93,29 +99,9 @@ var now = time.Now
 // performance/.previous-run_1-20261121T084648Z, <Scenario>/.previous-TEST06-…,
 // <Scenario>/.previous-user.conf-…), so nothing is lost; pack.Package skips these.
 func FileRun(r RunRecord) (dir string, err error) {
-	bench, err := submission.CanonicalBenchmark(r.Benchmark)
+	bench, scen, userConf, err := checkRunRecord(r)
 	if err != nil {
 		return "", err
-	}
-	scen, err := submission.CanonicalScenario(r.Scenario)
-	if err != nil {
-		return "", err
-	}
-	if r.ResultsDir == "" || r.System == "" || r.LogDir == "" {
-		return "", errors.New("submission: FileRun needs ResultsDir, System and LogDir")
-	}
-	if strings.ContainsAny(r.System, `/\`) || r.System == "." || r.System == ".." {
-		return "", fmt.Errorf("submission: system name %q must be a plain directory name", r.System)
-	}
-	if r.UserConf == "" {
-		return "", errors.New("submission: FileRun needs the user.conf the run used (the checker requires <Scenario>/user.conf)")
-	}
-	userConf, err := os.ReadFile(r.UserConf)
-	if err != nil {
-		return "", fmt.Errorf("submission: reading user.conf: %w", err)
-	}
-	if len(userConf) == 0 {
-		return "", fmt.Errorf("submission: %s is empty; the checker rejects an empty user.conf", r.UserConf)
 	}
 
 	// The run record says whether samples failed or the test was
@@ -129,41 +115,10 @@ func FileRun(r RunRecord) (dir string, err error) {
 	}
 
 	scenDir := filepath.Join(r.ResultsDir, r.System, bench, scen)
-	type copySpec struct {
-		name, dstDir string
-		required     bool
+	dest, perfDir, copies, err := runLayout(r.Kind, bench, scenDir)
+	if err != nil {
+		return "", err
 	}
-	var dest string // the directory that holds this run (moved aside on Replace)
-	var copies []copySpec
-	switch r.Kind {
-	case record.KindPerformance:
-		dest = filepath.Join(scenDir, "performance", "run_1")
-		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, false}, {record.File, dest, false}}
-	case record.KindAccuracy:
-		dest = filepath.Join(scenDir, "accuracy")
-		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
-	case KindTEST06, KindTEST07, KindTEST09:
-		if _, err := submission.LookupCompliance(string(r.Kind), bench); err != nil {
-			return "", err
-		}
-		dest = filepath.Join(scenDir, string(r.Kind))
-		perf := filepath.Join(dest, "performance", "run_1")
-		copies = []copySpec{
-			{submission.AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
-			{submission.SummaryFile, perf, true}, {submission.DetailFile, perf, true}, {record.File, perf, false},
-		}
-	default:
-		return "", fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", r.Kind)
-	}
-
-	// The series the run's report draws, so that `mlperf-go report` over
-	// the tree still charts the run (pack.Package leaves them out).
-	perfDir := dest
-	if r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy {
-		perfDir = filepath.Join(dest, "performance", "run_1")
-	}
-	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{metrics.File, perfDir, false})
-
 	for _, c := range copies {
 		if !c.required {
 			continue
@@ -218,12 +173,8 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	if !treefs.Exists(filepath.Join(r.LogDir, record.File)) && len(r.Command) > 0 {
-		infoDir := dest
-		if r.Kind != record.KindPerformance && r.Kind != record.KindAccuracy {
-			infoDir = filepath.Join(dest, "performance", "run_1")
-		}
 		info := record.Run{Command: r.Command, Benchmark: bench, Scenario: scen, Kind: string(r.Kind)}
-		if err := record.Write(infoDir, info); err != nil {
+		if err := record.Write(perfDir, info); err != nil {
 			return "", err
 		}
 	}
@@ -238,6 +189,76 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	return dest, nil
+}
+
+// checkRunRecord checks what FileRun is given before it looks at the
+// logs: the canonical benchmark and scenario names, the paths and system
+// name, and the user.conf the run used, which it returns.
+func checkRunRecord(r RunRecord) (bench, scen string, userConf []byte, err error) {
+	if bench, err = submission.CanonicalBenchmark(r.Benchmark); err != nil {
+		return "", "", nil, err
+	}
+	if scen, err = submission.CanonicalScenario(r.Scenario); err != nil {
+		return "", "", nil, err
+	}
+	if r.ResultsDir == "" || r.System == "" || r.LogDir == "" {
+		return "", "", nil, errors.New("submission: FileRun needs ResultsDir, System and LogDir")
+	}
+	if strings.ContainsAny(r.System, `/\`) || r.System == "." || r.System == ".." {
+		return "", "", nil, fmt.Errorf("submission: system name %q must be a plain directory name", r.System)
+	}
+	if r.UserConf == "" {
+		return "", "", nil, errors.New("submission: FileRun needs the user.conf the run used (the checker requires <Scenario>/user.conf)")
+	}
+	if userConf, err = os.ReadFile(r.UserConf); err != nil {
+		return "", "", nil, fmt.Errorf("submission: reading user.conf: %w", err)
+	}
+	if len(userConf) == 0 {
+		return "", "", nil, fmt.Errorf("submission: %s is empty; the checker rejects an empty user.conf", r.UserConf)
+	}
+	return bench, scen, userConf, nil
+}
+
+// copySpec is one file of a run's logs and where it is filed.
+type copySpec struct {
+	name, dstDir string
+	required     bool
+}
+
+// runLayout is where a run of kind is filed in scenario directory
+// scenDir: dest, the directory that holds the run (moved aside on
+// Replace); perfDir, the one with its performance logs (dest itself, or
+// a compliance run's performance/run_1); and the files to copy.
+func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, copies []copySpec, err error) {
+	switch kind {
+	case record.KindPerformance:
+		dest = filepath.Join(scenDir, "performance", "run_1")
+		perfDir = dest
+		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, false}, {record.File, dest, false}}
+	case record.KindAccuracy:
+		dest = filepath.Join(scenDir, "accuracy")
+		perfDir = dest
+		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
+	case KindTEST06, KindTEST07, KindTEST09:
+		if _, err := submission.LookupCompliance(string(kind), bench); err != nil {
+			return "", "", nil, err
+		}
+		dest = filepath.Join(scenDir, string(kind))
+		perfDir = filepath.Join(dest, "performance", "run_1")
+		copies = []copySpec{
+			{submission.AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
+			{submission.SummaryFile, perfDir, true}, {submission.DetailFile, perfDir, true}, {record.File, perfDir, false},
+		}
+		for _, name := range VerifyFiles {
+			copies = append(copies, copySpec{name, dest, false})
+		}
+	default:
+		return "", "", nil, fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", kind)
+	}
+	// The series the run's report draws, so that `mlperf-go report` over
+	// the tree still charts the run (pack.Package leaves them out).
+	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{metrics.File, perfDir, false})
+	return dest, perfDir, copies, nil
 }
 
 // Precheck makes, before a test starts, the checks FileRun will make that do
@@ -259,17 +280,9 @@ func Precheck(r RunRecord, userConf []byte) error {
 		return fmt.Errorf("submission: system name %q must be a plain directory name", r.System)
 	}
 	scenDir := filepath.Join(r.ResultsDir, r.System, bench, scen)
-	var dest string
-	switch r.Kind {
-	case record.KindPerformance:
-		dest = filepath.Join(scenDir, "performance", "run_1")
-	case record.KindAccuracy:
-		dest = filepath.Join(scenDir, "accuracy")
-	default:
-		if _, err := submission.LookupCompliance(string(r.Kind), bench); err != nil {
-			return err
-		}
-		dest = filepath.Join(scenDir, string(r.Kind))
+	dest, _, _, err := runLayout(r.Kind, bench, scenDir)
+	if err != nil {
+		return err
 	}
 	if r.Replace {
 		return nil

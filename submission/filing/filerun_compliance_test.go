@@ -3,8 +3,10 @@ package filing
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
@@ -37,5 +39,35 @@ func TestFileRunComplianceOwnUserConf(t *testing.T) {
 	}
 	if treefs.Exists(filepath.Join(scen, ".previous-user.conf-")) {
 		t.Error("the scenario's user.conf was moved aside")
+	}
+}
+
+// TestFileRunComplianceVerification: a compliance run's verification file,
+// written beside its logs, is filed into its test directory where the
+// checker reads it; a run whose record says its verification failed is
+// refused, naming what failed.
+func TestFileRunComplianceVerification(t *testing.T) {
+	results := t.TempDir()
+	run := newRun(t, results, "TEST06", "Offline")
+	const verify = "First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n"
+	logtest.MustWrite(t, filepath.Join(run.LogDir, "verify_accuracy.txt"), verify)
+	if err := record.Write(run.LogDir, record.Run{Kind: "TEST06", Outcome: record.Valid, Compliance: &record.Compliance{Test: "TEST06", Pass: true}}); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := FileRun(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := logtest.MustRead(t, filepath.Join(dir, "verify_accuracy.txt")); got != verify {
+		t.Errorf("filed verify_accuracy.txt = %q", got)
+	}
+
+	failed := newRun(t, t.TempDir(), "TEST06", "Server")
+	if err := record.Write(failed.LogDir, record.Run{Kind: "TEST06", Outcome: record.Invalid, Compliance: &record.Compliance{Test: "TEST06",
+		Checks: []record.ComplianceCheck{{Name: "EOS check", Result: "False", Detail: "qsl_idx 3 ends with 2 EOS tokens (128009)"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FileRun(failed); err == nil || !strings.Contains(err.Error(), "EOS check pass: False (qsl_idx 3") {
+		t.Errorf("filing a failed TEST06: %v, want a refusal naming the EOS check", err)
 	}
 }

@@ -73,96 +73,22 @@ type PackageOptions struct {
 //
 // Package does not judge the results; run check.Check on Out afterwards.
 func Package(opts PackageOptions) error {
-	if opts.Round == "" {
-		opts.Round = submission.DefaultRound
-	}
-	round, err := submission.LookupRound(opts.Round)
+	round, err := checkPackageOptions(&opts)
 	if err != nil {
 		return err
-	}
-	if opts.Division != "closed" && opts.Division != "open" {
-		return fmt.Errorf("submission: division %q: use closed or open", opts.Division)
-	}
-	if opts.Submitter == "" || strings.ContainsAny(opts.Submitter, `/\`) || strings.HasPrefix(opts.Submitter, ".") {
-		return fmt.Errorf("submission: submitter %q must be a plain directory name", opts.Submitter)
-	}
-	if strings.TrimSpace(opts.SourceNote) == "" {
-		return errors.New("submission: SourceNote is required: say where the harness source is (repository URL and commit); it becomes src/README.md")
-	}
-	if !treefs.IsDir(opts.ResultsDir) {
-		return fmt.Errorf("submission: results directory %q does not exist", opts.ResultsDir)
 	}
 	dest := filepath.Join(opts.Out, opts.Division, opts.Submitter)
 	if treefs.Exists(dest) {
 		return fmt.Errorf("submission: %s already exists: choose another --out or remove it", dest)
 	}
-
-	// Plan and validate everything first.
-	type scenarioPlan struct {
-		system, bench, scen string
-		src                 string // results-tree scenario directory
-		measurements        []byte
+	// Plan and validate everything first: a package is built whole or not
+	// at all.
+	plan, err := planPackage(opts, round)
+	if err != nil {
+		return err
 	}
-	var plans []scenarioPlan
-	systemsJSON := map[string][]byte{}
-	var problems []string
-	systems := visibleDirs(opts.ResultsDir)
-	if len(systems) == 0 {
-		return fmt.Errorf("submission: %s holds no system directories: file runs with mlperf-go run --results-dir first", opts.ResultsDir)
-	}
-	for _, system := range systems {
-		sysPath := filepath.Join(opts.SystemsDir, system+".json")
-		b, err := os.ReadFile(sysPath)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: missing (mlperf-go submission system-template writes a starting point)", sysPath))
-		} else {
-			for _, msg := range submission.ValidateSystem(b, opts.Division, opts.Submitter) {
-				problems = append(problems, sysPath+": "+msg)
-			}
-			systemsJSON[system] = b
-		}
-		for _, bdir := range visibleDirs(filepath.Join(opts.ResultsDir, system)) {
-			bench, err := submission.CanonicalBenchmark(bdir)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s: %v", filepath.Join(opts.ResultsDir, system, bdir), err))
-				continue
-			}
-			if _, ok := round.Benchmarks[bench]; !ok {
-				problems = append(problems, fmt.Sprintf("%s: %s is not a benchmark of round %s", filepath.Join(opts.ResultsDir, system, bdir), bench, round.Name))
-				continue
-			}
-			benchDir := filepath.Join(opts.ResultsDir, system, bdir)
-			for _, sdir := range visibleDirs(benchDir) {
-				scen, err := submission.CanonicalScenario(sdir)
-				if err != nil {
-					problems = append(problems, fmt.Sprintf("%s: %v", filepath.Join(benchDir, sdir), err))
-					continue
-				}
-				p := scenarioPlan{system: system, bench: bench, scen: scen, src: filepath.Join(benchDir, sdir)}
-				mPath := filepath.Join(p.src, "measurements.json")
-				m, err := os.ReadFile(mPath)
-				if err != nil {
-					mPath = filepath.Join(benchDir, "measurements.json")
-					m, err = os.ReadFile(mPath)
-				}
-				if err != nil {
-					problems = append(problems, fmt.Sprintf("%s: no measurements.json in the scenario or benchmark directory (mlperf-go can write a template to fill)", p.src))
-				} else {
-					for _, msg := range submission.ValidateMeasurements(m) {
-						problems = append(problems, mPath+": "+msg)
-					}
-				}
-				p.measurements = m
-				if txt := filepath.Join(p.src, "accuracy", submission.AccuracyTxtFile); treefs.IsDir(filepath.Dir(txt)) && !treefs.Exists(txt) {
-					problems = append(problems, fmt.Sprintf("%s: missing: score the accuracy run first (mlperf-go evaluate -b %s -l %s -d DATASET -o %s), or file the official evaluator's printed output with mlperf-go submission ingest-accuracy",
-						txt, bench, filepath.Join(filepath.Dir(txt), submission.AccuracyLogFile), txt))
-				}
-				plans = append(plans, p)
-			}
-		}
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("submission: cannot package, fix these first:\n  %s", strings.Join(problems, "\n  "))
+	if len(plan.problems) > 0 {
+		return fmt.Errorf("submission: cannot package, fix these first:\n  %s", strings.Join(plan.problems, "\n  "))
 	}
 
 	// Build in a staging directory, then rename into place; a package that
@@ -177,6 +103,131 @@ func Package(opts PackageOptions) error {
 	}
 	defer os.RemoveAll(stage)
 	root := filepath.Join(stage, opts.Submitter)
+	if err := buildPackage(root, opts, round.Name, plan); err != nil {
+		return err
+	}
+	if err := os.Rename(root, dest); err != nil {
+		return fmt.Errorf("submission: moving the built submission into place: %w", err)
+	}
+	return nil
+}
+
+// checkPackageOptions fills in the default round and checks the options
+// that need no files; it returns the round's facts.
+func checkPackageOptions(opts *PackageOptions) (*submission.Round, error) {
+	if opts.Round == "" {
+		opts.Round = submission.DefaultRound
+	}
+	round, err := submission.LookupRound(opts.Round)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Division != "closed" && opts.Division != "open" {
+		return nil, fmt.Errorf("submission: division %q: use closed or open", opts.Division)
+	}
+	if opts.Submitter == "" || strings.ContainsAny(opts.Submitter, `/\`) || strings.HasPrefix(opts.Submitter, ".") {
+		return nil, fmt.Errorf("submission: submitter %q must be a plain directory name", opts.Submitter)
+	}
+	if strings.TrimSpace(opts.SourceNote) == "" {
+		return nil, errors.New("submission: SourceNote is required: say where the harness source is (repository URL and commit); it becomes src/README.md")
+	}
+	if !treefs.IsDir(opts.ResultsDir) {
+		return nil, fmt.Errorf("submission: results directory %q does not exist", opts.ResultsDir)
+	}
+	return round, nil
+}
+
+// packagePlan is what a package will hold, read and validated before
+// anything is written.
+type packagePlan struct {
+	scenarios []scenarioPlan
+	// systems maps a system's name to its system description JSON.
+	systems map[string][]byte
+	// problems are everything that must be fixed first, one line each.
+	problems []string
+}
+
+// scenarioPlan is one scenario directory to package.
+type scenarioPlan struct {
+	system, bench, scen string
+	src                 string // results-tree scenario directory
+	measurements        []byte
+}
+
+// planPackage reads the results tree and the system descriptions and
+// collects every problem, so that one attempt lists them all.
+func planPackage(opts PackageOptions, round *submission.Round) (*packagePlan, error) {
+	plan := &packagePlan{systems: map[string][]byte{}}
+	systems := visibleDirs(opts.ResultsDir)
+	if len(systems) == 0 {
+		return nil, fmt.Errorf("submission: %s holds no system directories: file runs with mlperf-go run --results-dir first", opts.ResultsDir)
+	}
+	for _, system := range systems {
+		sysPath := filepath.Join(opts.SystemsDir, system+".json")
+		b, err := os.ReadFile(sysPath)
+		if err != nil {
+			plan.problems = append(plan.problems, fmt.Sprintf("%s: missing (mlperf-go submission system-template writes a starting point)", sysPath))
+		} else {
+			for _, msg := range submission.ValidateSystem(b, opts.Division, opts.Submitter) {
+				plan.problems = append(plan.problems, sysPath+": "+msg)
+			}
+			plan.systems[system] = b
+		}
+		for _, bdir := range visibleDirs(filepath.Join(opts.ResultsDir, system)) {
+			benchDir := filepath.Join(opts.ResultsDir, system, bdir)
+			bench, err := submission.CanonicalBenchmark(bdir)
+			if err != nil {
+				plan.problems = append(plan.problems, fmt.Sprintf("%s: %v", benchDir, err))
+				continue
+			}
+			if _, ok := round.Benchmarks[bench]; !ok {
+				plan.problems = append(plan.problems, fmt.Sprintf("%s: %s is not a benchmark of round %s", benchDir, bench, round.Name))
+				continue
+			}
+			for _, sdir := range visibleDirs(benchDir) {
+				plan.addScenario(system, bench, benchDir, sdir)
+			}
+		}
+	}
+	return plan, nil
+}
+
+// addScenario plans scenario directory sdir of benchDir: its
+// measurements.json (the scenario's, else the benchmark's) and, for an
+// accuracy run, its scored accuracy.txt.
+func (plan *packagePlan) addScenario(system, bench, benchDir, sdir string) {
+	scen, err := submission.CanonicalScenario(sdir)
+	if err != nil {
+		plan.problems = append(plan.problems, fmt.Sprintf("%s: %v", filepath.Join(benchDir, sdir), err))
+		return
+	}
+	p := scenarioPlan{system: system, bench: bench, scen: scen, src: filepath.Join(benchDir, sdir)}
+	mPath := filepath.Join(p.src, "measurements.json")
+	m, err := os.ReadFile(mPath)
+	if err != nil {
+		mPath = filepath.Join(benchDir, "measurements.json")
+		m, err = os.ReadFile(mPath)
+	}
+	if err != nil {
+		plan.problems = append(plan.problems, fmt.Sprintf("%s: no measurements.json in the scenario or benchmark directory (mlperf-go can write a template to fill)", p.src))
+	} else {
+		for _, msg := range submission.ValidateMeasurements(m) {
+			plan.problems = append(plan.problems, mPath+": "+msg)
+		}
+	}
+	p.measurements = m
+	if txt := filepath.Join(p.src, "accuracy", submission.AccuracyTxtFile); treefs.IsDir(filepath.Dir(txt)) && !treefs.Exists(txt) {
+		plan.problems = append(plan.problems, fmt.Sprintf("%s: missing: score the accuracy run first (mlperf-go evaluate -b %s -l %s -d DATASET -o %s), or file the official evaluator's printed output with mlperf-go submission ingest-accuracy",
+			txt, bench, filepath.Join(filepath.Dir(txt), submission.AccuracyLogFile), txt))
+	}
+	plan.scenarios = append(plan.scenarios, p)
+}
+
+// buildPackage writes the planned submission under root: src/ and
+// documentation/ READMEs, the system descriptions, and each scenario's
+// logs with its measurements.json and README.md, accuracy logs truncated
+// as the checker wants them.
+func buildPackage(root string, opts PackageOptions, round string, plan *packagePlan) error {
 	write := func(rel string, content []byte) error {
 		p := filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -191,15 +242,15 @@ func Package(opts PackageOptions) error {
 	if err := write(filepath.Join("src", "README.md"), []byte("# Harness source\n\n"+note)); err != nil {
 		return err
 	}
-	if err := write(filepath.Join("documentation", "README.md"), []byte(documentationReadme(round.Name))); err != nil {
+	if err := write(filepath.Join("documentation", "README.md"), []byte(documentationReadme(round))); err != nil {
 		return err
 	}
-	for system, b := range systemsJSON {
+	for system, b := range plan.systems {
 		if err := write(filepath.Join("systems", system+".json"), b); err != nil {
 			return err
 		}
 	}
-	for _, p := range plans {
+	for _, p := range plan.scenarios {
 		rel := filepath.Join("results", p.system, p.bench, p.scen)
 		dst := filepath.Join(root, rel)
 		if err := copyScenario(p.src, dst); err != nil {
@@ -208,28 +259,35 @@ func Package(opts PackageOptions) error {
 		if err := write(filepath.Join(rel, "measurements.json"), p.measurements); err != nil {
 			return err
 		}
-		readme, err := scenarioReadme(p.src, p.system, p.bench, p.scen, round.Name)
+		readme, err := scenarioReadme(p.src, p.system, p.bench, p.scen, round)
 		if err != nil {
 			return err
 		}
 		if err := write(filepath.Join(rel, "README.md"), readme); err != nil {
 			return err
 		}
-		if treefs.IsDir(filepath.Join(dst, "accuracy")) {
-			if _, err := TruncateAccuracyDir(dst, ""); err != nil {
+		if err := truncateAccuracyLogs(dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// truncateAccuracyLogs truncates the accuracy logs of a packaged scenario
+// directory: the accuracy run's and those of TEST07 and TEST09, which
+// carry accuracy logs of their own.
+func truncateAccuracyLogs(dst string) error {
+	if treefs.IsDir(filepath.Join(dst, "accuracy")) {
+		if _, err := TruncateAccuracyDir(dst, ""); err != nil {
+			return err
+		}
+	}
+	for _, t := range []string{submission.TEST07, submission.TEST09} {
+		if treefs.IsDir(filepath.Join(dst, t, "accuracy")) {
+			if _, err := TruncateAccuracyDir(filepath.Join(dst, t), t); err != nil {
 				return err
 			}
 		}
-		for _, t := range []string{submission.TEST07, submission.TEST09} {
-			if treefs.IsDir(filepath.Join(dst, t, "accuracy")) {
-				if _, err := TruncateAccuracyDir(filepath.Join(dst, t), t); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if err := os.Rename(root, dest); err != nil {
-		return fmt.Errorf("submission: moving the built submission into place: %w", err)
 	}
 	return nil
 }

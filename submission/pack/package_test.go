@@ -71,8 +71,12 @@ func llamaResults(t *testing.T) (results, systems string) {
 				}
 				logtest.MustWrite(t, filepath.Join(dir, "accuracy.txt"), string(txt))
 			case "TEST06":
-				if pass, err := compliance.VerifyTEST06(dir, compliance.TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT}); err != nil || !pass {
-					t.Fatalf("TEST06 %s: pass=%v err=%v", scen, pass, err)
+				v, err := compliance.VerifyTEST06(filepath.Join(dir, "accuracy", "mlperf_log_accuracy.json"), compliance.TEST06Options{Scenario: scen, EOSTokenID: logtest.EOT})
+				if err != nil || !v.Pass() {
+					t.Fatalf("TEST06 %s: %+v, %v", scen, v, err)
+				}
+				if err := v.Write(dir); err != nil {
+					t.Fatal(err)
 				}
 			}
 		}

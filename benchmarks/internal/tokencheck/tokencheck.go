@@ -146,96 +146,144 @@ func (r Report) OK() bool {
 // Check checks an accuracy log's entries against d. It never fails: every
 // finding is in the Report.
 func Check(entries []mllog.AccuracyEntry, d DatasetInfo) Report {
-	r := Report{Benchmark: d.Benchmark, Expected: d.Samples, Entries: len(entries)}
-	var extra Extra
-	if d.Extra != nil {
-		extra = d.Extra()
+	c := newChecker(d, len(entries))
+	for e := range entries {
+		c.entry(e, &entries[e])
 	}
-	seen := make([]uint8, max(d.Samples, 0)) // 0, 1, 2 = more than once
-	stray := map[int]bool{}
-	var tokens []int32
-	for e, en := range entries {
-		ref := EntryRef{Entry: e, SeqID: en.SeqID, QSLIndex: en.QSLIndex}
-		idx := en.QSLIndex
-		first := false
-		if idx < 0 || idx >= d.Samples {
-			stray[idx] = true
-		} else {
-			switch seen[idx] {
-			case 0:
-				first = true
-				r.Present++
-				seen[idx] = 1
-			case 1:
-				r.Duplicates = append(r.Duplicates, idx)
-				seen[idx] = 2
-			}
-		}
-		if !en.HasTokenCount {
-			r.NoTokenCount++
-		}
-		if len(en.Data)%4 != 0 {
-			ref.Detail = fmt.Sprintf("%d bytes of data is not a whole number of int32 token IDs", len(en.Data))
-			r.BadLength = append(r.BadLength, ref)
-			continue
-		}
-		n := len(en.Data) / 4
-		if en.HasTokenCount && en.TokenCount != int64(n) {
-			ref.Detail = fmt.Sprintf("token_count %d, but data holds %d tokens", en.TokenCount, n)
-			r.CountMismatch = append(r.CountMismatch, ref)
-		}
-		tokens = tokens[:0]
-		for i := 0; i < n; i++ {
-			tokens = append(tokens, int32(binary.LittleEndian.Uint32(en.Data[4*i:])))
-		}
-		if d.Vocab > 0 {
-			for i, t := range tokens {
-				if t < 0 || int(t) >= d.Vocab {
-					ref.Detail = fmt.Sprintf("token %d is %d, outside the vocabulary [0,%d)", i, t, d.Vocab)
-					r.BadTokens = append(r.BadTokens, ref)
-					break
-				}
-			}
-		}
-		if !first {
-			continue
-		}
-		r.Output.add(n)
-		if d.Datasets != nil && idx < len(d.Datasets) {
-			if r.ByDataset == nil {
-				r.ByDataset = map[string]Stats{}
-			}
-			s := r.ByDataset[d.Datasets[idx]]
-			s.add(n)
-			r.ByDataset[d.Datasets[idx]] = s
-		}
-		if extra != nil {
-			extra.Sample(tokens)
-		}
-	}
-	for i, s := range seen {
-		if s == 0 {
-			r.Missing = append(r.Missing, i)
-		}
-	}
-	for i := range stray {
-		r.OutOfRange = append(r.OutOfRange, i)
-	}
-	sort.Ints(r.OutOfRange)
-	sort.Ints(r.Duplicates)
+	c.coverage()
+	c.conclude()
+	return c.r
+}
 
+// checker is one Check call's state.
+type checker struct {
+	d     DatasetInfo
+	r     Report
+	extra Extra
+	seen  []uint8 // per expected index: 0, 1, 2 = more than once
+	stray map[int]bool
+	// tokens holds the entry being checked, reused across entries.
+	tokens []int32
+}
+
+func newChecker(d DatasetInfo, entries int) *checker {
+	c := &checker{
+		d:     d,
+		r:     Report{Benchmark: d.Benchmark, Expected: d.Samples, Entries: entries},
+		seen:  make([]uint8, max(d.Samples, 0)),
+		stray: map[int]bool{},
+	}
+	if d.Extra != nil {
+		c.extra = d.Extra()
+	}
+	return c
+}
+
+// entry checks log entry e and, for the first entry of an in-range index
+// with well-formed data, adds its output to the statistics and to Extra.
+func (c *checker) entry(e int, en *mllog.AccuracyEntry) {
+	first := c.count(en.QSLIndex)
+	if !en.HasTokenCount {
+		c.r.NoTokenCount++
+	}
+	ref := EntryRef{Entry: e, SeqID: en.SeqID, QSLIndex: en.QSLIndex}
+	n, ok := c.decode(ref, en)
+	if !ok || !first {
+		return
+	}
+	idx := en.QSLIndex
+	c.r.Output.add(n)
+	if c.d.Datasets != nil && idx < len(c.d.Datasets) {
+		if c.r.ByDataset == nil {
+			c.r.ByDataset = map[string]Stats{}
+		}
+		s := c.r.ByDataset[c.d.Datasets[idx]]
+		s.add(n)
+		c.r.ByDataset[c.d.Datasets[idx]] = s
+	}
+	if c.extra != nil {
+		c.extra.Sample(c.tokens)
+	}
+}
+
+// count notes one occurrence of idx and reports whether it is the first
+// of an in-range index.
+func (c *checker) count(idx int) (first bool) {
+	if idx < 0 || idx >= c.d.Samples {
+		c.stray[idx] = true
+		return false
+	}
+	switch c.seen[idx] {
+	case 0:
+		c.r.Present++
+		c.seen[idx] = 1
+		return true
+	case 1:
+		c.r.Duplicates = append(c.r.Duplicates, idx)
+		c.seen[idx] = 2
+	}
+	return false
+}
+
+// decode reads the entry's data into c.tokens, noting malformed data, a
+// token_count that disagrees and out-of-vocabulary IDs; ok is false when
+// the data is not whole int32s (then there are no tokens to look at).
+func (c *checker) decode(ref EntryRef, en *mllog.AccuracyEntry) (n int, ok bool) {
+	if len(en.Data)%4 != 0 {
+		ref.Detail = fmt.Sprintf("%d bytes of data is not a whole number of int32 token IDs", len(en.Data))
+		c.r.BadLength = append(c.r.BadLength, ref)
+		return 0, false
+	}
+	n = len(en.Data) / 4
+	if en.HasTokenCount && en.TokenCount != int64(n) {
+		ref.Detail = fmt.Sprintf("token_count %d, but data holds %d tokens", en.TokenCount, n)
+		c.r.CountMismatch = append(c.r.CountMismatch, ref)
+	}
+	c.tokens = c.tokens[:0]
+	for i := 0; i < n; i++ {
+		c.tokens = append(c.tokens, int32(binary.LittleEndian.Uint32(en.Data[4*i:])))
+	}
+	if c.d.Vocab > 0 {
+		for i, t := range c.tokens {
+			if t < 0 || int(t) >= c.d.Vocab {
+				ref.Detail = fmt.Sprintf("token %d is %d, outside the vocabulary [0,%d)", i, t, c.d.Vocab)
+				c.r.BadTokens = append(c.r.BadTokens, ref)
+				break
+			}
+		}
+	}
+	return n, true
+}
+
+// coverage lists the missing and stray indices, and sorts the duplicates.
+func (c *checker) coverage() {
+	for i, s := range c.seen {
+		if s == 0 {
+			c.r.Missing = append(c.r.Missing, i)
+		}
+	}
+	for i := range c.stray {
+		c.r.OutOfRange = append(c.r.OutOfRange, i)
+	}
+	sort.Ints(c.r.OutOfRange)
+	sort.Ints(c.r.Duplicates)
+}
+
+// conclude adds the warnings about the log as a whole, then the
+// benchmark's own (or the plain empty-output warning).
+func (c *checker) conclude() {
+	r := &c.r
 	if r.Entries == 0 {
 		r.Warnings = append(r.Warnings, "the log has no entries: was the run in accuracy mode?")
 	}
 	if r.NoTokenCount > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d of %d entries have no token_count: the run did not use token latencies (mlperf.conf sets use_token_latencies = 1 for %s; was the model name right?)", r.NoTokenCount, r.Entries, d.Benchmark))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d of %d entries have no token_count: the run did not use token latencies (mlperf.conf sets use_token_latencies = 1 for %s; was the model name right?)", r.NoTokenCount, r.Entries, c.d.Benchmark))
 	}
-	if extra == nil {
+	if c.extra == nil {
 		r.WarnEmpty()
 	} else {
-		extra.Finish(&r, d)
+		c.extra.Finish(r, c.d)
 	}
-	return r
 }
 
 // WarnEmpty adds the plain warning about empty outputs, if there are any.

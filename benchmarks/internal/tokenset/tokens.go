@@ -26,8 +26,20 @@ type Spec struct {
 	// ReferenceColumn holds the text the accuracy evaluator compares
 	// against (Dataset.Reference).
 	ReferenceColumn string
+	// ReferenceColumns, when set, replaces ReferenceColumn: the accepted
+	// reference columns in order of preference, the first the file has
+	// winning, as a reference's `if 'gt_output' in df.columns: … elif
+	// 'ground_truth' in df.columns: …` chain picks one.
+	ReferenceColumns []string
 	// MetaColumn holds SampleMeta.Dataset ("" if none).
 	MetaColumn string
+	// MetaColumns, when set, replaces MetaColumn likewise: the first
+	// column the file has gives SampleMeta.Dataset, through its Derive.
+	MetaColumns []MetaColumn
+	// TokensHelp, when set, ends the error for a file without any of
+	// TokenColumns: how to make the token IDs (e.g. from a prompt-text
+	// column the file does have).
+	TokensHelp string
 	// Vocab bounds prompt token IDs to [0, Vocab); VocabName names the
 	// vocabulary in messages.
 	Vocab     int
@@ -54,12 +66,28 @@ func ReadParquet(r io.ReaderAt, size int64, name string, s *Spec) (*Dataset, err
 	return readTokenParquet(r, size, name, s.internal())
 }
 
+// MetaColumn is a column SampleMeta.Dataset may come from.
+type MetaColumn struct {
+	// Name is the column's name.
+	Name string
+	// Derive, when set, turns the column's text into the dataset name (a
+	// missing value stays ""); nil takes the text as it is.
+	Derive func(string) string
+}
+
 func (s *Spec) internal() *tokenSpec {
-	return &tokenSpec{
-		benchmark: s.Benchmark, tokenCols: s.TokenColumns, refCol: s.ReferenceColumn,
-		metaCol: s.MetaColumn, vocab: s.Vocab, vocabName: s.VocabName,
-		pickleFix: s.PickleFix, pickleExt: s.PickleExt,
+	t := &tokenSpec{
+		benchmark: s.Benchmark, tokenCols: s.TokenColumns, refCols: s.ReferenceColumns,
+		metaCols: s.MetaColumns, vocab: s.Vocab, vocabName: s.VocabName,
+		pickleFix: s.PickleFix, pickleExt: s.PickleExt, tokensHelp: s.TokensHelp,
 	}
+	if t.refCols == nil && s.ReferenceColumn != "" {
+		t.refCols = []string{s.ReferenceColumn}
+	}
+	if t.metaCols == nil && s.MetaColumn != "" {
+		t.metaCols = []MetaColumn{{Name: s.MetaColumn}}
+	}
+	return t
 }
 
 // Dataset is a dataset of pre-tokenized prompts, the form the LLM
@@ -155,20 +183,28 @@ func (d *Dataset) Builder(encode func(i int, tokens []int32) ([]byte, error)) qs
 
 // tokenSpec says how one benchmark's token file looks.
 type tokenSpec struct {
-	benchmark string   // for messages
-	tokenCols []string // accepted token column names, in order of preference
-	refCol    string   // reference text column
-	metaCol   string   // SampleMeta.Dataset column, "" if none
-	vocab     int      // token IDs must lie in [0, vocab)
-	vocabName string   // for messages
-	pickleFix string   // python command converting the pickle form; %[1]s is the input, %[2]s the output stem
-	pickleExt string   // extension the conversion writes
+	benchmark  string       // for messages
+	tokenCols  []string     // accepted token column names, in order of preference
+	refCols    []string     // reference text columns, in order of preference
+	metaCols   []MetaColumn // SampleMeta.Dataset columns, in order of preference
+	vocab      int          // token IDs must lie in [0, vocab)
+	vocabName  string       // for messages
+	pickleFix  string       // python command converting the pickle form; %[1]s is the input, %[2]s the output stem
+	pickleExt  string       // extension the conversion writes
+	tokensHelp string       // added to the missing-token-column error
 }
 
 // knownField reports whether name is a column this spec reads.
 func (s *tokenSpec) knownField(name string) bool {
-	if name == s.refCol || (s.metaCol != "" && name == s.metaCol) {
-		return true
+	for _, c := range s.refCols {
+		if name == c {
+			return true
+		}
+	}
+	for _, c := range s.metaCols {
+		if name == c.Name {
+			return true
+		}
 	}
 	for _, c := range s.tokenCols {
 		if name == c {
@@ -176,6 +212,14 @@ func (s *tokenSpec) knownField(name string) bool {
 		}
 	}
 	return false
+}
+
+// noTokensHelp is what ends the error for a file without a token column.
+func (s *tokenSpec) noTokensHelp() string {
+	if s.tokensHelp == "" {
+		return ""
+	}
+	return "; " + s.tokensHelp
 }
 
 func (s *tokenSpec) tokenColsText() string {
@@ -193,6 +237,42 @@ type tokenAssembler struct {
 	path    string
 	d       *Dataset
 	interns map[string]string // few distinct dataset names; share their strings
+
+	// refCol and metaCol are the reference and meta columns chosen for the
+	// file (refField, metaField); "" and nil until one is found.
+	refCol  string
+	metaCol *MetaColumn
+}
+
+// refField returns the file's reference column: the first of the spec's
+// that has reports present, chosen once (on the first record holding one)
+// and kept, as pandas picks a column for the whole frame. "" if none yet.
+func (a *tokenAssembler) refField(has func(string) bool) string {
+	if a.refCol == "" {
+		for _, c := range a.spec.refCols {
+			if has(c) {
+				a.refCol = c
+				break
+			}
+		}
+	}
+	return a.refCol
+}
+
+// metaField is refField for the meta column; "" if none yet.
+func (a *tokenAssembler) metaField(has func(string) bool) string {
+	if a.metaCol == nil {
+		for i, c := range a.spec.metaCols {
+			if has(c.Name) {
+				a.metaCol = &a.spec.metaCols[i]
+				break
+			}
+		}
+	}
+	if a.metaCol == nil {
+		return ""
+	}
+	return a.metaCol.Name
 }
 
 func newAssembler(spec *tokenSpec, path, format string) *tokenAssembler {
@@ -229,9 +309,13 @@ func (a *tokenAssembler) endTokens(where string) error {
 	return nil
 }
 
-// addMeta records the next sample's reference text and dataset name.
+// addMeta records the next sample's reference text and dataset name (the
+// meta column's text, through its Derive).
 func (a *tokenAssembler) addMeta(ref, dataset string) {
 	a.d.refs = append(a.d.refs, ref)
+	if dataset != "" && a.metaCol != nil && a.metaCol.Derive != nil {
+		dataset = a.metaCol.Derive(dataset)
+	}
 	if s, ok := a.interns[dataset]; ok {
 		dataset = s
 	} else if len(a.interns) < 1024 {
@@ -292,6 +376,8 @@ func openTokensFile(path string, spec *tokenSpec) (*Dataset, error) {
 		return readTokenParquet(f, st.Size(), path, spec)
 	case len(trimmed) > 0 && (trimmed[0] == '[' || trimmed[0] == '{'):
 		return readTokenJSON(f, path, spec)
+	case len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		return nil, gzipError(path, spec)
 	case (len(head) > 0 && head[0] == 0x80) || ext == ".pkl" || ext == ".pickle":
 		stem := strings.TrimSuffix(path, filepath.Ext(path))
 		return nil, fmt.Errorf("%s is a Python pickle, which mlperf-go cannot read; convert it once with:\n  %s",
@@ -301,6 +387,20 @@ func openTokensFile(path string, spec *tokenSpec) (*Dataset, error) {
 	default:
 		return nil, fmt.Errorf("%s is neither JSON nor parquet (it starts with %q)", path, trimPreview(head))
 	}
+}
+
+// gzipError says what to do with a gzip-compressed file: a pickled
+// DataFrame (name.pkl.gz, as MLCommons ships llama2-70b's OpenOrca set) is
+// converted by the same pandas command, which decompresses by the ".gz"
+// extension; anything else is decompressed first.
+func gzipError(path string, spec *tokenSpec) error {
+	inner := strings.TrimSuffix(path, filepath.Ext(path))
+	if ext := strings.ToLower(filepath.Ext(inner)); ext == ".pkl" || ext == ".pickle" {
+		stem := strings.TrimSuffix(inner, filepath.Ext(inner))
+		return fmt.Errorf("%s is a gzip-compressed Python pickle, which mlperf-go cannot read; convert it once with (pandas decompresses it by its .gz extension):\n  %s",
+			path, fmt.Sprintf(spec.pickleFix, pyQuote(path), pyQuote(stem+spec.pickleExt)))
+	}
+	return fmt.Errorf("%s is gzip-compressed; decompress it first (gunzip -k %s) and give the file inside", path, path)
 }
 
 // pyQuote quotes s as a Python string literal inside a double-quoted shell

@@ -92,8 +92,8 @@ func (a *tokenAssembler) addRecord(where string, rec map[string]json.RawMessage)
 		if a.d.column != "" {
 			want = strconv.Quote(a.d.column)
 		}
-		return fmt.Errorf("%s: %s has no %s field with the prompt token IDs (its fields: %s)",
-			a.path, where, want, fieldList(rec))
+		return fmt.Errorf("%s: %s has no %s field with the prompt token IDs (its fields: %s)%s",
+			a.path, where, want, fieldList(rec), a.spec.noTokensHelp())
 	}
 	if err := a.addTokenJSON(where, raw); err != nil {
 		return err
@@ -101,10 +101,13 @@ func (a *tokenAssembler) addRecord(where string, rec map[string]json.RawMessage)
 	if err := a.endTokens(where); err != nil {
 		return err
 	}
-	ref := scalarText(rec[a.spec.refCol])
-	var ds string
-	if a.spec.metaCol != "" {
-		ds = scalarText(rec[a.spec.metaCol])
+	has := func(c string) bool { _, ok := rec[c]; return ok }
+	var ref, ds string
+	if c := a.refField(has); c != "" {
+		ref = scalarText(rec[c])
+	}
+	if c := a.metaField(has); c != "" {
+		ds = scalarText(rec[c])
 	}
 	a.addMeta(ref, ds)
 	return nil
@@ -123,57 +126,43 @@ func fieldList(rec map[string]json.RawMessage) string {
 }
 
 // readJSONObject reads a top-level object: pandas' "columns", "index" or
-// "split" orient. The '{' is consumed.
+// "split" orient. The '{' is consumed. Members are sorted by the orient
+// they can belong to; which orient the file has is decided once all are
+// read. (The collections are local so that small ones stay on the stack.)
 func readJSONObject(dec *json.Decoder, a *tokenAssembler) error {
-	type column struct {
-		labels []string
-		raws   []json.RawMessage
-	}
 	var (
 		split     = map[string]json.RawMessage{}
-		columns   = map[string]*column{} // orient="columns": known fields only
+		columns   = map[string]*jsonColumn{} // orient="columns": known fields only
 		indexRecs []map[string]json.RawMessage
 		indexLbls []string
 		keys      []string
 	)
 	for dec.More() {
-		t, err := dec.Token()
+		key, raw, err := readJSONMember(dec, a.path)
 		if err != nil {
-			return fmt.Errorf("%s: reading the top-level object: %w", a.path, err)
+			return err
 		}
-		key, _ := t.(string)
 		keys = append(keys, key)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return fmt.Errorf("%s: top-level key %q: %w", a.path, key, err)
-		}
 		switch {
 		case raw[0] == '[' && (key == "columns" || key == "index" || key == "data"):
 			split[key] = raw
 		case raw[0] == '{' && a.spec.knownField(key):
-			col := &column{}
-			if err := orderedObject(raw, func(label string, v json.RawMessage) error {
-				col.labels = append(col.labels, label)
-				col.raws = append(col.raws, v)
-				return nil
-			}); err != nil {
+			col, err := readJSONColumn(raw)
+			if err != nil {
 				return fmt.Errorf("%s: column %q: %w", a.path, key, err)
 			}
 			columns[key] = col
 		case raw[0] == '{':
-			var rec map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &rec); err != nil {
+			rec, err := indexRecord(a.spec, raw)
+			if err != nil {
 				return fmt.Errorf("%s: top-level key %q: %w", a.path, key, err)
 			}
-			for _, c := range a.spec.tokenCols {
-				if _, ok := rec[c]; ok {
-					indexRecs = append(indexRecs, rec)
-					indexLbls = append(indexLbls, key)
-					break
-				}
+			// Without a token field: an orient="columns" column this
+			// reader does not use ("input", "instruction", …).
+			if rec != nil {
+				indexRecs = append(indexRecs, rec)
+				indexLbls = append(indexLbls, key)
 			}
-			// Otherwise an orient="columns" column this reader does not use
-			// ("input", "instruction", …).
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
@@ -193,8 +182,63 @@ func readJSONObject(dec *json.Decoder, a *tokenAssembler) error {
 		}
 		return nil
 	}
+	return readJSONColumns(a, columns, keys)
+}
 
-	var tokCol *column
+// readJSONMember reads the next member of the top-level object.
+func readJSONMember(dec *json.Decoder, path string) (string, json.RawMessage, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: reading the top-level object: %w", path, err)
+	}
+	key, _ := t.(string)
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return "", nil, fmt.Errorf("%s: top-level key %q: %w", path, key, err)
+	}
+	return key, raw, nil
+}
+
+// jsonColumn is one orient="columns" column: its index labels and values,
+// in file order.
+type jsonColumn struct {
+	labels []string
+	raws   []json.RawMessage
+}
+
+// readJSONColumn reads an orient="columns" column, keeping its order.
+func readJSONColumn(raw json.RawMessage) (*jsonColumn, error) {
+	col := &jsonColumn{}
+	if err := orderedObject(raw, func(label string, v json.RawMessage) error {
+		col.labels = append(col.labels, label)
+		col.raws = append(col.raws, v)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return col, nil
+}
+
+// indexRecord is the object raw as an orient="index" record, or nil if it
+// has no token field.
+func indexRecord(spec *tokenSpec, raw json.RawMessage) (map[string]json.RawMessage, error) {
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, err
+	}
+	for _, c := range spec.tokenCols {
+		if _, ok := rec[c]; ok {
+			return rec, nil
+		}
+	}
+	return nil, nil
+}
+
+// readJSONColumns reads orient="columns": the samples follow the token
+// column's index labels, and the reference and dataset columns are looked
+// up by label.
+func readJSONColumns(a *tokenAssembler, columns map[string]*jsonColumn, keys []string) error {
+	var tokCol *jsonColumn
 	for _, c := range a.spec.tokenCols {
 		if col, ok := columns[c]; ok {
 			tokCol, a.d.column = col, c
@@ -202,8 +246,8 @@ func readJSONObject(dec *json.Decoder, a *tokenAssembler) error {
 		}
 	}
 	if tokCol == nil {
-		return fmt.Errorf("%s: no %s column with the prompt token IDs (top-level keys: %s)",
-			a.path, a.spec.tokenColsText(), quoteList(keys))
+		return fmt.Errorf("%s: no %s column with the prompt token IDs (top-level keys: %s)%s",
+			a.path, a.spec.tokenColsText(), quoteList(keys), a.spec.noTokensHelp())
 	}
 	lookup := func(name string) map[string]json.RawMessage {
 		col := columns[name]
@@ -216,11 +260,9 @@ func readJSONObject(dec *json.Decoder, a *tokenAssembler) error {
 		}
 		return m
 	}
-	refs := lookup(a.spec.refCol)
-	var metas map[string]json.RawMessage
-	if a.spec.metaCol != "" {
-		metas = lookup(a.spec.metaCol)
-	}
+	has := func(c string) bool { _, ok := columns[c]; return ok }
+	refs := lookup(a.refField(has))
+	metas := lookup(a.metaField(has))
 	for i, label := range tokCol.labels {
 		where := fmt.Sprintf("record %d (index %q)", i, label)
 		if err := a.addTokenJSON(where, tokCol.raws[i]); err != nil {
@@ -252,13 +294,14 @@ func readJSONSplit(a *tokenAssembler, split map[string]json.RawMessage) error {
 		}
 	}
 	if tokPos < 0 {
-		return fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)", a.path, a.spec.tokenColsText(), quoteList(cols))
+		return fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)%s", a.path, a.spec.tokenColsText(), quoteList(cols), a.spec.noTokensHelp())
 	}
+	has := func(c string) bool { _, ok := pos[c]; return ok }
 	refPos, metaPos := -1, -1
-	if p, ok := pos[a.spec.refCol]; ok {
+	if p, ok := pos[a.refField(has)]; ok {
 		refPos = p
 	}
-	if p, ok := pos[a.spec.metaCol]; ok && a.spec.metaCol != "" {
+	if p, ok := pos[a.metaField(has)]; ok {
 		metaPos = p
 	}
 	var rows []json.RawMessage

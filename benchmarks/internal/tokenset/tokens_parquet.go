@@ -25,30 +25,61 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 			d, err = nil, fmt.Errorf("%s: corrupt parquet file: %v", path, p)
 		}
 	}()
-	// parquet-go allocates the footer length the file claims before checking
-	// it against the file size: a corrupt length would cost up to 4 GiB.
-	var tail [8]byte
-	if size < 12 {
-		return nil, fmt.Errorf("%s: not a readable parquet file: only %d bytes", path, size)
-	}
-	if _, err := r.ReadAt(tail[:], size-8); err != nil {
-		return nil, fmt.Errorf("%s: not a readable parquet file: %w", path, err)
-	}
-	if string(tail[4:]) != "PAR1" {
-		return nil, fmt.Errorf("%s: not a readable parquet file: it does not end with the \"PAR1\" magic (truncated or encrypted?)", path)
-	}
-	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
-		return nil, fmt.Errorf("%s: not a readable parquet file: footer length %d exceeds the file's %d bytes (truncated?)", path, n, size)
+	if err := checkParquetFooter(r, size, path); err != nil {
+		return nil, err
 	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true))
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable parquet file: %w", path, err)
 	}
 	a := newAssembler(spec, path, "parquet")
-	schema := f.Schema()
-
+	// The map stays on the stack when it is made here.
 	leaves := map[string][]parquet.LeafColumn{}
-	var top []string
+	top := groupLeaves(f.Schema(), leaves)
+	tok, err := tokenLeaf(a, leaves, top)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReadPages(r, size, f, a, leaves, tok); err != nil {
+		return nil, err
+	}
+	rows, err := readTokenColumn(f, a, tok)
+	if err != nil {
+		return nil, err
+	}
+	if int64(rows) != f.NumRows() {
+		return nil, fmt.Errorf("%s: column %q has %d rows, the file says %d", path, a.d.column, rows, f.NumRows())
+	}
+	if err := readMetaColumns(f, a, leaves, rows); err != nil {
+		return nil, err
+	}
+	return a.finish()
+}
+
+// checkParquetFooter checks the file's last 8 bytes (footer length and the
+// "PAR1" magic) before parquet-go sees them: parquet-go allocates the
+// footer length the file claims before checking it against the file size,
+// so a corrupt length would cost up to 4 GiB.
+func checkParquetFooter(r io.ReaderAt, size int64, path string) error {
+	var tail [8]byte
+	if size < 12 {
+		return fmt.Errorf("%s: not a readable parquet file: only %d bytes", path, size)
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return fmt.Errorf("%s: not a readable parquet file: %w", path, err)
+	}
+	if string(tail[4:]) != "PAR1" {
+		return fmt.Errorf("%s: not a readable parquet file: it does not end with the \"PAR1\" magic (truncated or encrypted?)", path)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("%s: not a readable parquet file: footer length %d exceeds the file's %d bytes (truncated?)", path, n, size)
+	}
+	return nil
+}
+
+// groupLeaves adds the schema's leaf columns to leaves by their top-level
+// column, and returns the top-level names in schema order (for messages).
+func groupLeaves(schema *parquet.Schema, leaves map[string][]parquet.LeafColumn) (top []string) {
 	for _, p := range schema.Columns() {
 		leaf, ok := schema.Lookup(p...)
 		if !ok || len(p) == 0 {
@@ -60,25 +91,53 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 		leaf.Path = p
 		leaves[p[0]] = append(leaves[p[0]], leaf)
 	}
-	for _, c := range spec.tokenCols {
+	return top
+}
+
+// tokenLeaf picks the token column (the spec's first name the file has),
+// records it as the dataset's column, and checks it is a list of integers.
+func tokenLeaf(a *tokenAssembler, leaves map[string][]parquet.LeafColumn, top []string) (parquet.LeafColumn, error) {
+	for _, c := range a.spec.tokenCols {
 		if _, ok := leaves[c]; ok {
 			a.d.column = c
 			break
 		}
 	}
 	if a.d.column == "" {
-		return nil, fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)", path, spec.tokenColsText(), quoteList(top))
+		return parquet.LeafColumn{}, fmt.Errorf("%s: no %s column with the prompt token IDs (columns: %s)%s", a.path, a.spec.tokenColsText(), quoteList(top), a.spec.noTokensHelp())
 	}
 	tl := leaves[a.d.column]
 	if len(tl) != 1 || tl[0].MaxRepetitionLevel != 1 {
-		return nil, fmt.Errorf("%s: column %q must be a list of integer token IDs, found %s", path, a.d.column, describeLeaves(tl))
+		return parquet.LeafColumn{}, fmt.Errorf("%s: column %q must be a list of integer token IDs, found %s", a.path, a.d.column, describeLeaves(tl))
 	}
-	tok := tl[0]
-	switch k := tok.Node.Type().Kind(); k {
+	switch k := tl[0].Node.Type().Kind(); k {
 	case parquet.Int32, parquet.Int64:
 	default:
-		return nil, fmt.Errorf("%s: column %q holds %s values, not integer token IDs", path, a.d.column, k)
+		return parquet.LeafColumn{}, fmt.Errorf("%s: column %q holds %s values, not integer token IDs", a.path, a.d.column, k)
 	}
+	return tl[0], nil
+}
+
+// checkReadPages vets (checkPages) the pages of the leaf columns the
+// reader decodes: the token column, the reference and the dataset columns.
+func checkReadPages(r io.ReaderAt, size int64, f *parquet.File, a *tokenAssembler, leaves map[string][]parquet.LeafColumn, tok parquet.LeafColumn) error {
+	has := func(c string) bool { _, ok := leaves[c]; return ok }
+	cols := []int{tok.ColumnIndex}
+	for _, name := range []string{a.refField(has), a.metaField(has)} {
+		if ls, ok := leaves[name]; ok && name != "" {
+			for _, l := range ls {
+				cols = append(cols, l.ColumnIndex)
+			}
+		}
+	}
+	return checkPages(r, size, f, a.path, cols...)
+}
+
+// readTokenColumn appends every row's token IDs to the dataset's token
+// storage, closing a prompt at each row boundary, and returns the number
+// of rows.
+func readTokenColumn(f *parquet.File, a *tokenAssembler, tok parquet.LeafColumn) (int, error) {
+	path, spec := a.path, a.spec
 	// A value whose definition level is one below the maximum, in a leaf that
 	// is itself optional, is a null element; anything lower is a null or
 	// empty list.
@@ -86,22 +145,9 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 	if tok.Node.Optional() {
 		nullElemDef = tok.MaxDefinitionLevel - 1
 	}
-
-	cols := []int{tok.ColumnIndex}
-	for _, name := range []string{spec.refCol, spec.metaCol} {
-		if ls, ok := leaves[name]; ok && name != "" {
-			for _, l := range ls {
-				cols = append(cols, l.ColumnIndex)
-			}
-		}
-	}
-	if err := checkPages(r, size, f, path, cols...); err != nil {
-		return nil, err
-	}
-
 	rows := 0
 	var pos int
-	err = forEachValue(f, path, a.d.column, tok.ColumnIndex, func(v parquet.Value) error {
+	err := forEachValue(f, path, a.d.column, tok.ColumnIndex, func(v parquet.Value) error {
 		if v.RepetitionLevel() == 0 { // a new row starts
 			if rows > 0 {
 				if err := a.endTokens("row " + strconv.Itoa(rows-1)); err != nil {
@@ -133,26 +179,27 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	if rows > 0 {
 		if err := a.endTokens("row " + strconv.Itoa(rows-1)); err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
-	if int64(rows) != f.NumRows() {
-		return nil, fmt.Errorf("%s: column %q has %d rows, the file says %d", path, a.d.column, rows, f.NumRows())
-	}
+	return rows, nil
+}
 
-	refs, err := stringColumn(f, path, leaves, spec.refCol, rows)
+// readMetaColumns adds each row's reference text and dataset name ("" for
+// a column the file lacks).
+func readMetaColumns(f *parquet.File, a *tokenAssembler, leaves map[string][]parquet.LeafColumn, rows int) error {
+	has := func(c string) bool { _, ok := leaves[c]; return ok }
+	refs, err := stringColumn(f, a.path, leaves, a.refField(has), rows)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var metas []string
-	if spec.metaCol != "" {
-		if metas, err = stringColumn(f, path, leaves, spec.metaCol, rows); err != nil {
-			return nil, err
-		}
+	metas, err := stringColumn(f, a.path, leaves, a.metaField(has), rows)
+	if err != nil {
+		return err
 	}
 	for i := 0; i < rows; i++ {
 		var ref, ds string
@@ -164,7 +211,7 @@ func readTokenParquet(r io.ReaderAt, size int64, path string, spec *tokenSpec) (
 		}
 		a.addMeta(ref, ds)
 	}
-	return a.finish()
+	return nil
 }
 
 func describeLeaves(ls []parquet.LeafColumn) string {

@@ -1,8 +1,10 @@
 // Package tokensynth writes synthetic datasets of the token-ID LLM
 // benchmarks in the references' exact file formats (the llama3_1-8b
-// CNN/DailyMail JSON records, the gpt-oss-120b parquet), so tests and demos
-// run without downloading anything. Everything it writes is deterministic
-// given a seed.
+// CNN/DailyMail JSON records, the gpt-oss-120b parquet) or, where the
+// reference ships a pickle mlperf-go cannot read, in the form the readers'
+// conversion command makes of it (deepseek-r1's and llama2-70b's
+// DataFrame.to_json records), so tests and demos run without downloading
+// anything. Everything it writes is deterministic given a seed.
 package tokensynth
 
 import (

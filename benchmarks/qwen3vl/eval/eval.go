@@ -248,82 +248,124 @@ func (o Options) Evaluate(entries []mllog.AccuracyEntry, truth []Truth) (Result,
 		return Result{}, err
 	}
 	res := Result{Samples: len(entries), DatasetSize: len(truth), Target: Target(o.Interactive)}
-	seen := make([]int32, len(truth))
-	for i, e := range entries {
-		if e.QSLIndex < 0 || e.QSLIndex >= len(truth) {
-			return Result{}, fmt.Errorf("q3vl: log entry %d (seq_id %d): qsl_idx %d is outside the dataset of %d samples; is this the right dataset split?", i, e.SeqID, e.QSLIndex, len(truth))
-		}
-		seen[e.QSLIndex]++
-	}
-	for idx, n := range seen {
-		switch {
-		case n == 0:
-			res.Missing = append(res.Missing, idx)
-		case n > 1:
-			res.Duplicated = append(res.Duplicated, idx)
-		}
+	if res.Missing, res.Duplicated, err = coverage(entries, truth); err != nil {
+		return Result{}, err
 	}
 
 	// Chunking and seeding as run_evaluation: chunk_size = max(n // cpus, 1),
 	// one seed per chunk from the master generator, in chunk order.
 	master := newNumpyRNG(o.Seed)
 	chunkSize := max(len(entries)/o.Workers, 1)
-	var cat, randCat hierCounts
-	var sh, randSH binCounts
-	var brand brandCounts
-	brandSet := make(map[string]struct{})
-	boolChoice := [2]bool{true, false} // local_rng.choice([True, False])
 	var chunkSeeds []uint64
 	for start := 0; start < len(entries); start += chunkSize {
 		chunkSeeds = append(chunkSeeds, master.seed32())
 	}
+	t := tally{res: &res, strip: strip, brandSet: make(map[string]struct{})}
 	for c, seed := range chunkSeeds {
 		local := newNumpyRNG(seed)
 		lo := c * chunkSize
 		hi := min(lo+chunkSize, len(entries))
 		for i := lo; i < hi; i++ {
-			e := entries[i]
-			gt := truth[e.QSLIndex]
-			brandSet[gt.Brand] = struct{}{}
-			response, ok := decodeUTF8(e.Data)
-			if !ok {
-				return Result{}, fmt.Errorf("q3vl: log entry %d (qsl_idx %d): the response is not valid UTF-8 (the reference's bytes.decode(\"utf-8\") fails here)", i, e.QSLIndex)
+			if err := t.add(i, entries[i], truth[entries[i].QSLIndex], local); err != nil {
+				return Result{}, err
 			}
-			gtCategory := gt.Category
-			if strip {
-				gtCategory = pyStrip(gtCategory)
-			}
-			pm, err := ValidateResponse(response)
-			if err == nil && strip {
-				pm.Category = pyStrip(pm.Category)
-			}
-			if err != nil {
-				res.Unparsable++
-				res.Invalid = append(res.Invalid, Invalid{Entry: i, QSLIndex: e.QSLIndex, Reason: err.Error(), Response: response})
-				levels := len(strings.Split(gtCategory, categorySeparator))
-				pm = ProductMetadata{
-					Category:     strings.Join(slices.Repeat([]string{predCategoryPad}, levels), categorySeparator),
-					Brand:        predBrandPad,
-					IsSecondhand: boolChoice[local.index(2)],
-				}
-			}
-			cat.add(pm.Category, gtCategory)
-			sh.add(pm.IsSecondhand, gt.IsSecondhand)
-			brand.add(pm.Brand, gt.Brand)
-			if len(gt.Categories) == 0 {
-				return Result{}, fmt.Errorf("q3vl: dataset sample %d (log entry %d) has no potential_product_categories; the random baseline needs at least one", e.QSLIndex, i)
-			}
-			randCat.add(gt.Categories[local.index(len(gt.Categories))], gt.Category)
-			randSH.add(boolChoice[local.index(2)], gt.IsSecondhand)
 		}
 	}
-	res.CategoryF1 = cat.f1()
-	res.IsSecondhandF1 = sh.f1()
-	res.BrandScore = brand.score()
-	res.RandomCategoryF1 = randCat.f1()
-	res.RandomIsSecondhandF1 = randSH.f1()
+	res.CategoryF1 = t.cat.f1()
+	res.IsSecondhandF1 = t.sh.f1()
+	res.BrandScore = t.brand.score()
+	res.RandomCategoryF1 = t.randCat.f1()
+	res.RandomIsSecondhandF1 = t.randSH.f1()
+	res.RandomBrandScore = randomBrandScore(master, entries, truth, t.brandSet)
+	return res, nil
+}
 
-	// Random brands: master_rng.choice(list(set(brands)), size=len(log)).
+// coverage checks every entry's QSL index is in truth and lists the dataset
+// indices absent from the log and those logged more than once.
+func coverage(entries []mllog.AccuracyEntry, truth []Truth) (missing, duplicated []int, err error) {
+	seen := make([]int32, len(truth))
+	for i, e := range entries {
+		if e.QSLIndex < 0 || e.QSLIndex >= len(truth) {
+			return nil, nil, fmt.Errorf("q3vl: log entry %d (seq_id %d): qsl_idx %d is outside the dataset of %d samples; is this the right dataset split?", i, e.SeqID, e.QSLIndex, len(truth))
+		}
+		seen[e.QSLIndex]++
+	}
+	for idx, n := range seen {
+		switch {
+		case n == 0:
+			missing = append(missing, idx)
+		case n > 1:
+			duplicated = append(duplicated, idx)
+		}
+	}
+	return missing, duplicated, nil
+}
+
+// boolChoice is local_rng.choice([True, False]).
+var boolChoice = [2]bool{true, false}
+
+// tally accumulates the scores over the log, entry by entry, in log order
+// (the chunks' generators are drawn from in that order).
+type tally struct {
+	res          *Result // gets Unparsable and Invalid
+	strip        bool    // the round strips whole category paths
+	cat, randCat hierCounts
+	sh, randSH   binCounts
+	brand        brandCounts
+	brandSet     map[string]struct{} // the log's ground-truth brands
+}
+
+// add scores log entry i, whose ground truth is gt, drawing from its
+// chunk's generator local exactly where the reference does: is_secondhand
+// for an unparsable response, then the random baseline's category and
+// is_secondhand.
+func (t *tally) add(i int, e mllog.AccuracyEntry, gt Truth, local *pcg64) error {
+	t.brandSet[gt.Brand] = struct{}{}
+	response, ok := decodeUTF8(e.Data)
+	if !ok {
+		return fmt.Errorf("q3vl: log entry %d (qsl_idx %d): the response is not valid UTF-8 (the reference's bytes.decode(\"utf-8\") fails here)", i, e.QSLIndex)
+	}
+	gtCategory := gt.Category
+	if t.strip {
+		gtCategory = pyStrip(gtCategory)
+	}
+	pm, err := ValidateResponse(response)
+	if err == nil && t.strip {
+		pm.Category = pyStrip(pm.Category)
+	}
+	if err != nil {
+		t.res.Unparsable++
+		t.res.Invalid = append(t.res.Invalid, Invalid{Entry: i, QSLIndex: e.QSLIndex, Reason: err.Error(), Response: response})
+		pm = paddedResponse(gtCategory, boolChoice[local.index(2)])
+	}
+	t.cat.add(pm.Category, gtCategory)
+	t.sh.add(pm.IsSecondhand, gt.IsSecondhand)
+	t.brand.add(pm.Brand, gt.Brand)
+	if len(gt.Categories) == 0 {
+		return fmt.Errorf("q3vl: dataset sample %d (log entry %d) has no potential_product_categories; the random baseline needs at least one", e.QSLIndex, i)
+	}
+	t.randCat.add(gt.Categories[local.index(len(gt.Categories))], gt.Category)
+	t.randSH.add(boolChoice[local.index(2)], gt.IsSecondhand)
+	return nil
+}
+
+// paddedResponse is what the reference scores in place of an unparsable
+// response: as many padding levels as the ground truth's category has (so
+// it adds to both totals and matches none), a padding brand and a random
+// is_secondhand.
+func paddedResponse(gtCategory string, isSecondhand bool) ProductMetadata {
+	levels := len(strings.Split(gtCategory, categorySeparator))
+	return ProductMetadata{
+		Category:     strings.Join(slices.Repeat([]string{predCategoryPad}, levels), categorySeparator),
+		Brand:        predBrandPad,
+		IsSecondhand: isSecondhand,
+	}
+}
+
+// randomBrandScore is the random baseline's brand score:
+// master_rng.choice(list(set(brands)), size=len(log)), drawn from the
+// sorted distinct brands (see the package comment).
+func randomBrandScore(master *pcg64, entries []mllog.AccuracyEntry, truth []Truth, brandSet map[string]struct{}) float64 {
 	brands := make([]string, 0, len(brandSet))
 	for b := range brandSet {
 		brands = append(brands, b)
@@ -333,6 +375,5 @@ func (o Options) Evaluate(entries []mllog.AccuracyEntry, truth []Truth) (Result,
 	for _, e := range entries {
 		randBrand.add(brands[master.index(len(brands))], truth[e.QSLIndex].Brand)
 	}
-	res.RandomBrandScore = randBrand.score()
-	return res, nil
+	return randBrand.score()
 }

@@ -182,6 +182,43 @@ func contains(s []string, x string) bool {
 // encodes it. JPEGs are drawn straight into Y'CbCr 4:2:0, the encoder's
 // native layout, which halves the cost of a sample.
 func q3vlImage(rng *rand.Rand, usePNG bool, buf *bytes.Buffer) ([]byte, string, error) {
+	p := newPicture(rng, usePNG)
+	buf.Reset()
+	if usePNG {
+		if err := p.encodePNG(buf); err != nil {
+			return nil, "", err
+		}
+		return bytes.Clone(buf.Bytes()), "png", nil
+	}
+	if err := p.encodeJPEG(buf); err != nil {
+		return nil, "", err
+	}
+	return bytes.Clone(buf.Bytes()), "jpg", nil
+}
+
+// picture is what q3vlImage draws: rectangles of one colour on a
+// background of another, with noise from a generator of its own.
+type picture struct {
+	w, h   int
+	bg, fg [3]int
+	// shapes[:nShapes] are the rectangles (an array, not a slice, so a
+	// picture needs no allocation of its own).
+	shapes  [4]pictureShape
+	nShapes int
+	// inShape[x] tells whether (x, y) is inside a shape, for the row y last
+	// passed to row: shapes are filled by spans, not tested per pixel.
+	inShape []bool
+	// state is the noise generator's: xorshift is cheaper than rng per
+	// pixel.
+	state uint64
+}
+
+// pictureShape is a rectangle, corners x0,y0 (in) to x1,y1 (out).
+type pictureShape struct{ x0, y0, x1, y1 int }
+
+// newPicture draws the picture's size, colours, shapes and noise seed from
+// rng, in that order (the order fixes the bytes a seed gives).
+func newPicture(rng *rand.Rand, usePNG bool) picture {
 	w, h := 256+rng.IntN(193), 256+rng.IntN(193)
 	if usePNG {
 		// PNG product shots are usually flat; keep them smaller so they
@@ -190,79 +227,88 @@ func q3vlImage(rng *rand.Rand, usePNG bool, buf *bytes.Buffer) ([]byte, string, 
 	}
 	bg := [3]int{128 + rng.IntN(128), 128 + rng.IntN(128), 128 + rng.IntN(128)}
 	fg := [3]int{rng.IntN(200), rng.IntN(200), rng.IntN(200)}
-	type shape struct{ x0, y0, x1, y1 int }
-	shapes := make([]shape, 1+rng.IntN(4))
-	for k := range shapes {
+	p := picture{w: w, h: h, bg: bg, fg: fg, nShapes: 1 + rng.IntN(4)}
+	for k := range p.nShapes {
 		x0, y0 := rng.IntN(w*3/4), rng.IntN(h*3/4)
-		shapes[k] = shape{x0, y0, x0 + w/8 + rng.IntN(w/2), y0 + h/8 + rng.IntN(h/2)}
+		p.shapes[k] = pictureShape{x0, y0, x0 + w/8 + rng.IntN(w/2), y0 + h/8 + rng.IntN(h/2)}
 	}
-	// inShape[x] tells whether (x, y) is inside a shape, for the row y last
-	// passed to row: shapes are filled by spans, not tested per pixel.
-	inShape := make([]bool, w)
-	row := func(y int) {
-		clear(inShape)
-		for _, s := range shapes {
-			if y >= s.y0 && y < s.y1 {
-				for x := s.x0; x < min(s.x1, w); x++ {
-					inShape[x] = true
-				}
+	p.inShape = make([]bool, w)
+	p.state = rng.Uint64() | 1
+	return p
+}
+
+// row sets inShape for row y.
+func (p *picture) row(y int) {
+	clear(p.inShape)
+	for _, s := range p.shapes[:p.nShapes] {
+		if y >= s.y0 && y < s.y1 {
+			for x := s.x0; x < min(s.x1, p.w); x++ {
+				p.inShape[x] = true
 			}
 		}
 	}
-	colorAt := func(x int) [3]int {
-		if inShape[x] {
-			return fg
-		}
-		return bg
+}
+
+// colorAt is the colour at x in the row last passed to row.
+func (p *picture) colorAt(x int) [3]int {
+	if p.inShape[x] {
+		return p.fg
 	}
-	state := rng.Uint64() | 1
-	noise := func(amp int) int { // xorshift: cheaper than rng per pixel
-		state ^= state << 13
-		state ^= state >> 7
-		state ^= state << 17
-		return int(state&0xff)*amp/255 - amp/2
-	}
-	clamp := func(v int) uint8 { return uint8(min(max(v, 0), 255)) }
-	buf.Reset()
-	if usePNG {
-		img := image.NewRGBA(image.Rect(0, 0, w, h))
-		for y := range h {
-			row(y)
-			for x := range w {
-				c := colorAt(x)
-				o := (y*w + x) * 4
-				for ch := range 3 {
-					img.Pix[o+ch] = clamp(c[ch] + (x+y)*ch/8%32 + noise(3))
-				}
-				img.Pix[o+3] = 0xff
+	return p.bg
+}
+
+// noise returns the next noise value, in [-amp/2, amp/2].
+func (p *picture) noise(amp int) int {
+	p.state ^= p.state << 13
+	p.state ^= p.state >> 7
+	p.state ^= p.state << 17
+	return int(p.state&0xff)*amp/255 - amp/2
+}
+
+func clampByte(v int) uint8 { return uint8(min(max(v, 0), 255)) }
+
+// encodePNG draws the picture as RGBA with a faint diagonal gradient and
+// writes it to buf as PNG.
+func (p *picture) encodePNG(buf *bytes.Buffer) error {
+	w, h := p.w, p.h
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		p.row(y)
+		for x := range w {
+			c := p.colorAt(x)
+			o := (y*w + x) * 4
+			for ch := range 3 {
+				img.Pix[o+ch] = clampByte(c[ch] + (x+y)*ch/8%32 + p.noise(3))
 			}
+			img.Pix[o+3] = 0xff
 		}
-		if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(buf, img); err != nil {
-			return nil, "", err
-		}
-		return bytes.Clone(buf.Bytes()), "png", nil
 	}
+	return (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(buf, img)
+}
+
+// encodeJPEG draws the picture as Y'CbCr 4:2:0 (luma with a gradient and
+// noise, then chroma from every other row and column) and writes it to
+// buf as JPEG.
+func (p *picture) encodeJPEG(buf *bytes.Buffer) error {
+	w, h := p.w, p.h
 	img := image.NewYCbCr(image.Rect(0, 0, w, h), image.YCbCrSubsampleRatio420)
 	for y := range h {
-		row(y)
+		p.row(y)
 		for x := range w {
-			c := colorAt(x)
+			c := p.colorAt(x)
 			luma := (299*c[0] + 587*c[1] + 114*c[2]) / 1000
-			img.Y[y*img.YStride+x] = clamp(luma + (x+y)/4%24 + noise(24))
+			img.Y[y*img.YStride+x] = clampByte(luma + (x+y)/4%24 + p.noise(24))
 		}
 	}
 	for y := range (h + 1) / 2 {
-		row(2 * y)
+		p.row(2 * y)
 		for x := range (w + 1) / 2 {
-			c := colorAt(2 * x)
+			c := p.colorAt(2 * x)
 			cb := 128 + (-169*c[0]-331*c[1]+500*c[2])/1000
 			cr := 128 + (500*c[0]-419*c[1]-81*c[2])/1000
-			img.Cb[y*img.CStride+x] = clamp(cb + noise(6))
-			img.Cr[y*img.CStride+x] = clamp(cr + noise(6))
+			img.Cb[y*img.CStride+x] = clampByte(cb + p.noise(6))
+			img.Cr[y*img.CStride+x] = clampByte(cr + p.noise(6))
 		}
 	}
-	if err := jpeg.Encode(buf, img, &jpeg.Options{Quality: 85}); err != nil {
-		return nil, "", err
-	}
-	return bytes.Clone(buf.Bytes()), "jpg", nil
+	return jpeg.Encode(buf, img, &jpeg.Options{Quality: 85})
 }

@@ -103,71 +103,96 @@ func writeQ3VLShard[I any](path string, rows []Q3VLRow, opts Q3VLShardOptions, i
 			err = fmt.Errorf("synth: %w", cerr)
 		}
 	}()
-	w := parquet.NewGenericWriter[hubRowOf[I]](f,
-		parquet.MaxRowsPerRowGroup(int64(size)),
-		parquet.Compression(&parquet.Snappy),
-		parquet.KeyValueMetadata("huggingface", q3vlHubFeatures),
-	)
-	batch := make([]hubRowOf[I], 0, size)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if _, err := w.Write(batch); err != nil {
-			return fmt.Errorf("synth: writing %s: %w", path, err)
-		}
-		if err := w.Flush(); err != nil { // end the row group
-			return fmt.Errorf("synth: writing %s: %w", path, err)
-		}
-		clear(batch)
-		batch = batch[:0]
-		return nil
+	g := &rowGroupWriter[I]{
+		w: parquet.NewGenericWriter[hubRowOf[I]](f,
+			parquet.MaxRowsPerRowGroup(int64(size)),
+			parquet.Compression(&parquet.Snappy),
+			parquet.KeyValueMetadata("huggingface", q3vlHubFeatures),
+		),
+		path:  path,
+		batch: make([]hubRowOf[I], 0, size),
 	}
 	for i := range rows {
-		r := &rows[i]
-		null := func(col string) bool { return slices.Contains(r.Null, col) }
-		str := func(col, s string) *string {
-			if null(col) {
-				return nil
-			}
-			return &s
-		}
-		hr := hubRowOf[I]{
-			ProductTitle:        str(Q3VLColTitle, r.Title),
-			ProductDescription:  str(Q3VLColDescription, r.Description),
-			GroundTruthCategory: str(Q3VLColCategory, r.Category),
-			GroundTruthBrand:    str(Q3VLColBrand, r.Brand),
-		}
-		if !null(Q3VLColIsSecondhand) {
-			hr.GroundTruthIsSecondhand = &r.IsSecondhand
-		}
-		var img []byte
-		if !null(Q3VLColImage) {
-			img = r.Image
-			if img == nil {
-				img = []byte{}
-			}
-		}
-		p := r.ImagePath
-		hr.ProductImage = image(img, &p)
-		if !null(Q3VLColCategories) {
-			hr.PotentialProductCategories = make([]*string, len(r.Categories))
-			for k := range r.Categories {
-				hr.PotentialProductCategories[k] = &r.Categories[k]
-			}
-		}
-		batch = append(batch, hr)
-		if len(batch) == size {
-			if err := flush(); err != nil {
-				return err
-			}
+		if err := g.add(hubRow(&rows[i], image)); err != nil {
+			return err
 		}
 	}
-	if err := flush(); err != nil {
+	if err := g.flush(); err != nil {
 		return err
 	}
-	if err := w.Close(); err != nil {
+	if err := g.w.Close(); err != nil {
 		return fmt.Errorf("synth: writing %s: %w", path, err)
 	}
+	return nil
+}
+
+// hubRow is r in the hub's schema, with the columns r.Null names null.
+// The image's path field is a copy of r.ImagePath; the other fields point
+// into r.
+func hubRow[I any](r *Q3VLRow, image func([]byte, *string) *I) hubRowOf[I] {
+	null := func(col string) bool { return slices.Contains(r.Null, col) }
+	str := func(col, s string) *string {
+		if null(col) {
+			return nil
+		}
+		return &s
+	}
+	hr := hubRowOf[I]{
+		ProductTitle:        str(Q3VLColTitle, r.Title),
+		ProductDescription:  str(Q3VLColDescription, r.Description),
+		GroundTruthCategory: str(Q3VLColCategory, r.Category),
+		GroundTruthBrand:    str(Q3VLColBrand, r.Brand),
+	}
+	if !null(Q3VLColIsSecondhand) {
+		hr.GroundTruthIsSecondhand = &r.IsSecondhand
+	}
+	var img []byte
+	if !null(Q3VLColImage) {
+		img = r.Image
+		if img == nil {
+			img = []byte{}
+		}
+	}
+	p := r.ImagePath
+	hr.ProductImage = image(img, &p)
+	if !null(Q3VLColCategories) {
+		hr.PotentialProductCategories = make([]*string, len(r.Categories))
+		for k := range r.Categories {
+			hr.PotentialProductCategories[k] = &r.Categories[k]
+		}
+	}
+	return hr
+}
+
+// rowGroupWriter writes rows in batches of a row group each, so every row
+// group has the size asked for.
+type rowGroupWriter[I any] struct {
+	w     *parquet.GenericWriter[hubRowOf[I]]
+	path  string
+	batch []hubRowOf[I] // capacity: the row group size
+}
+
+// add queues a row, writing the row group once it is full.
+func (g *rowGroupWriter[I]) add(hr hubRowOf[I]) error {
+	g.batch = append(g.batch, hr)
+	if len(g.batch) == cap(g.batch) {
+		return g.flush()
+	}
+	return nil
+}
+
+// flush writes the queued rows as one row group.
+func (g *rowGroupWriter[I]) flush() error {
+	if len(g.batch) == 0 {
+		return nil
+	}
+	if _, err := g.w.Write(g.batch); err != nil {
+		return fmt.Errorf("synth: writing %s: %w", g.path, err)
+	}
+	if err := g.w.Flush(); err != nil { // end the row group
+		return fmt.Errorf("synth: writing %s: %w", g.path, err)
+	}
+	clear(g.batch)
+	g.batch = g.batch[:0]
 	return nil
 }

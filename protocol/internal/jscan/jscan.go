@@ -17,6 +17,7 @@
 package jscan
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"unicode"
@@ -134,6 +135,14 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 	start := s.i
 	b := s.b
 	for s.i < len(b) {
+		// Skip eight ordinary bytes at a time: a base64 image is tens of
+		// kilobytes of them.
+		for s.i+8 <= len(b) && !special8(binary.LittleEndian.Uint64(b[s.i:])) {
+			s.i += 8
+		}
+		if s.i >= len(b) {
+			break
+		}
 		switch c := b[s.i]; {
 		case c == '"':
 			raw = b[start:s.i]
@@ -163,6 +172,17 @@ func (s *Scanner) Str() (raw []byte, esc bool, err error) {
 		}
 	}
 	return nil, false, s.Fail("unterminated string")
+}
+
+// special8 reports whether any of the eight bytes in w needs a look in a
+// string: a quote, a backslash or a control character (the classic
+// has-zero and has-less word tricks; either may flag a byte it need not,
+// never miss one).
+func special8(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
+	less := (w - ones*0x20) &^ w & highs
+	return less|zero(w^(ones*'"'))|zero(w^(ones*'\\')) != 0
 }
 
 // hex4 decodes four hex digits, or returns -1.

@@ -559,3 +559,23 @@ func TestStrLongWithEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecial8: every byte value at every position of an otherwise plain
+// word is flagged exactly when it is a quote, a backslash or a control
+// character (a flag on a plain word would only cost speed, a missed one
+// would pass a control character).
+func TestSpecial8(t *testing.T) {
+	t.Parallel()
+	if special8(0x6161616161616161) {
+		t.Fatal("a word of 'a' is flagged")
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			w := uint64(0x6161616161616161)&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			want := c < 0x20 || c == '"' || c == '\\'
+			if got := special8(w); got != want {
+				t.Errorf("byte %#x at %d: special8 %v, want %v", c, pos, got, want)
+			}
+		}
+	}
+}

@@ -95,6 +95,21 @@ func SeedsFor(round string) []KV {
 	}
 }
 
+// sampleCounts are each benchmark's sample counts as LoadGen logs them in
+// a full run: the QSL's total and performance sample counts and the
+// accuracy sample count; llm marks the checker's LLMs (token latencies).
+var sampleCounts = map[string]struct {
+	total, perf, acc int
+	llm              bool
+}{
+	"llama3.1-8b":        {13368, 13368, 13368, true},
+	"gpt-oss-120b":       {6396, 6396, 4395, true},
+	"qwen3-vl-235b-a22b": {48289, 48289, 48289, false},
+	"deepseek-r1":        {4388, 4388, 4388, true},
+	"llama2-70b-99.9":    {24576, 24576, 24576, true},
+	"llama2-70b-99":      {24576, 24576, 24576, true},
+}
+
 // PerfDetail builds a valid performance-run detail log for a benchmark and
 // scenario directory, with the keys the checker's PerformanceCheck reads;
 // testMode is its effective_test_mode (PerformanceOnly or AccuracyOnly).
@@ -104,13 +119,14 @@ func PerfDetail(round, bench, scen string, testMode string) *DetailFixture {
 	if scen == "Interactive" {
 		logged = "Server"
 	}
+	n := sampleCounts[bench]
 	d.Set("sut_name", "mlperf-go")
-	d.Set("qsl_reported_total_count", map[string]int{"llama3.1-8b": 13368, "gpt-oss-120b": 6396, "qwen3-vl-235b-a22b": 48289}[bench])
+	d.Set("qsl_reported_total_count", n.total)
 	d.Set("effective_scenario", logged)
 	d.Set("effective_test_mode", testMode)
 	spq := 1
 	if logged == "Offline" {
-		spq = map[string]int{"llama3.1-8b": 13368, "gpt-oss-120b": 6396, "qwen3-vl-235b-a22b": 48289}[bench]
+		spq = n.perf
 	}
 	d.Set("effective_samples_per_query", spq)
 	d.Set("effective_target_latency_ns", 0)
@@ -119,13 +135,13 @@ func PerfDetail(round, bench, scen string, testMode string) *DetailFixture {
 	}
 	d.Set("effective_min_duration_ms", 600000)
 	d.Set("effective_min_query_count", 100)
-	d.Set("effective_performance_sample_count", map[string]int{"llama3.1-8b": 13368, "gpt-oss-120b": 6396, "qwen3-vl-235b-a22b": 48289}[bench])
-	d.Set("effective_accuracy_sample_count", map[string]int{"llama3.1-8b": 13368, "gpt-oss-120b": 4395, "qwen3-vl-235b-a22b": 48289}[bench])
+	d.Set("effective_performance_sample_count", n.perf)
+	d.Set("effective_accuracy_sample_count", n.acc)
 	for _, s := range SeedsFor(round) {
 		d.Set(s.Key, s.Value)
 	}
 	d.Set("effective_sample_concatenate_permutation", true)
-	if bench != "qwen3-vl-235b-a22b" {
+	if n.llm {
 		d.Set("requested_use_token_latencies", true)
 	}
 	d.Set("result_validity", "VALID")
@@ -138,7 +154,7 @@ func PerfDetail(round, bench, scen string, testMode string) *DetailFixture {
 	} else {
 		d.Set("result_completed_samples_per_sec", 11.5)
 	}
-	if bench != "qwen3-vl-235b-a22b" {
+	if n.llm {
 		d.Set("result_tokens_per_second", 9000.5)
 		d.Set("result_completed_tokens_per_second", 8000.5)
 		d.Set("result_first_token_99.00_percentile_latency_ns", int64(100000000))

@@ -15,7 +15,11 @@ import (
 // Benchmark names as the checker's MODEL_CONFIG "models" lists them (the
 // results tree's benchmark directories), for the tests.
 const (
-	BenchmarkQwen3VL = "qwen3-vl-235b-a22b"
-	BenchmarkLlama8B = "llama3.1-8b"
-	BenchmarkGPTOSS  = "gpt-oss-120b"
+	BenchmarkQwen3VL    = "qwen3-vl-235b-a22b"
+	BenchmarkLlama8B    = "llama3.1-8b"
+	BenchmarkGPTOSS     = "gpt-oss-120b"
+	BenchmarkDeepSeekR1 = "deepseek-r1"
+	BenchmarkLlama2     = "llama2-70b-99.9"
+	// BenchmarkLlama2_99 is v6.0's 99% llama2-70b (v6.1 removed it).
+	BenchmarkLlama2_99 = "llama2-70b-99"
 )

@@ -1,0 +1,88 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/protocol"
+)
+
+// BenchmarkOptions pick a registered benchmark's dataset as the workload.
+type BenchmarkOptions struct {
+	// Benchmark is the registered benchmark; Paths its dataset.
+	Benchmark benchmark.Benchmark
+	Paths     []string
+	// API and Model are what the bodies are built for ("" model: the
+	// benchmark's).
+	API   protocol.Protocol
+	Model string
+	// Stream must match Options.Stream.
+	Stream bool
+	// Requests takes the first samples (0: all).
+	Requests int
+	// OutputLen, when positive, replaces the reference's output cap; with
+	// Exact the answers are made exactly that long (ignore_eos and the
+	// minimum length).
+	OutputLen int
+	Exact     bool
+}
+
+// LoadBenchmark builds one single-turn request per sample, each body made
+// by the benchmark's own encoder (the bodies mlperf-go run sends), with
+// the reference's sampling parameters.
+func LoadBenchmark(o BenchmarkOptions) (*Workload, error) {
+	b := o.Benchmark
+	d, err := b.Open(o.Paths, b.Splits)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	api := o.API
+	if api == nil {
+		api = b.API
+	}
+	model := o.Model
+	if model == "" {
+		model = b.Model
+	}
+	params, err := b.DefaultSampling(api)
+	if err != nil {
+		return nil, err
+	}
+	if o.OutputLen > 0 {
+		set := map[string]any{params.MaxTokensKey(): o.OutputLen}
+		if o.Exact {
+			set["ignore_eos"] = true
+			if mk, ok := params.(interface{ MinTokensKey() string }); ok {
+				set[mk.MinTokensKey()] = o.OutputLen
+			}
+		}
+		js, _ := json.Marshal(set)
+		if err := protocol.DecodeGenerationConfig(js, params); err != nil {
+			return nil, fmt.Errorf("--output-len for %s: %w", api.Name(), err)
+		}
+	}
+	build, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: api, Model: model, Stream: o.Stream, Sampling: params})
+	if err != nil {
+		return nil, err
+	}
+	n := d.Len()
+	if o.Requests > 0 {
+		n = min(n, o.Requests)
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	w := &Workload{Kind: "benchmark", Source: b.Name, Facts: map[string]any{"benchmark": b.Name, "api": api.Name(), "samples": n}}
+	w.Conversations = make([]Conversation, n)
+	err = build.Build(idx, func(i int, body []byte) {
+		w.Conversations[i] = Conversation{ID: fmt.Sprintf("%s-%d", b.Name, i),
+			Turns: []Turn{{Body: append([]byte(nil), body...), MaxTokens: o.OutputLen}}}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}

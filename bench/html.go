@@ -1,0 +1,90 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/mlperf-go/mlperf-go/report"
+)
+
+// WriteHTML writes report.html into dir: the comparison table, and per
+// target throughput and latency percentiles against the load (the
+// concurrency, or the rate when no run is capped), in the run report's
+// style.
+func WriteHTML(dir string, res []*Results) error {
+	var table bytes.Buffer
+	WriteComparison(&table, res)
+	names := targetNames(res)
+	xOf, xLabel := func(l Load) float64 { return float64(l.Concurrency) }, "concurrency"
+	capped := false
+	for _, r := range res {
+		for _, run := range r.Runs {
+			capped = capped || run.Load.Concurrency > 0
+		}
+	}
+	if !capped {
+		xOf, xLabel = func(l Load) float64 { return l.Rate }, "request rate (req/s)"
+	}
+	series := func(metric func(RunResult) float64, suffix string) []report.Series {
+		var out []report.Series
+		for i, n := range names {
+			s := report.Series{Name: n + suffix, Color: report.Palette[i%len(report.Palette)]}
+			for _, r := range res {
+				for _, run := range r.Runs {
+					if run.Target == n {
+						s.Points = append(s.Points, report.Point{X: xOf(run.Load), Y: metric(run)})
+					}
+				}
+			}
+			sort.Slice(s.Points, func(a, b int) bool { return s.Points[a].X < s.Points[b].X })
+			out = append(out, s)
+		}
+		return out
+	}
+	pct := func(d func(RunResult) Dist, p string) func(RunResult) float64 {
+		return func(r RunResult) float64 { return d(r).Percentiles[p] }
+	}
+	charts := []template.HTML{
+		report.LineChart("throughput", xLabel, "requests/s", series(func(r RunResult) float64 { return r.RequestThroughput }, "")),
+		report.LineChart("tokens", xLabel, "output tokens/s", series(func(r RunResult) float64 { return r.OutputThroughput }, "")),
+	}
+	for _, m := range []struct {
+		name string
+		d    func(RunResult) Dist
+	}{{"TTFT", func(r RunResult) Dist { return r.TTFT }}, {"TPOT", func(r RunResult) Dist { return r.TPOT }},
+		{"ITL", func(r RunResult) Dist { return r.ITL }}, {"E2E latency", func(r RunResult) Dist { return r.E2EL }}} {
+		s := append(series(pct(m.d, "p50"), " p50"), series(pct(m.d, "p99"), " p99")...)
+		for i := len(names); i < len(s); i++ {
+			s[i].Color = report.Palette[(i-len(names)+len(names))%len(report.Palette)]
+		}
+		charts = append(charts, report.LineChart(m.name, xLabel, m.name+" (ms)", s))
+	}
+	var b bytes.Buffer
+	err := page.Execute(&b, struct {
+		Style  template.CSS
+		Title  string
+		Table  string
+		Charts []template.HTML
+		Res    []*Results
+	}{report.Stylesheet(), fmt.Sprintf("mlperf-go bench: %v", names), table.String(), charts, res})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "report.html"), b.Bytes(), 0o644)
+}
+
+var page = template.Must(template.New("bench").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title><style>{{.Style}}</style></head>
+<body><header><h1>{{.Title}}</h1><div class="sub">serving benchmark: throughput and latency against load, per target</div></header>
+<main style="padding:16px 32px">
+<section><h2>Comparison</h2><pre>{{.Table}}</pre></section>
+{{range .Charts}}<section>{{.}}</section>{{end}}
+<section><h2>Runs</h2><table><tr><th>target</th><th>load</th><th>completed</th><th>failed</th><th>req/s</th><th>out tok/s</th><th>TTFT p99 ms</th><th>TPOT p99 ms</th><th>E2EL p99 ms</th></tr>
+{{range .Res}}{{range .Runs}}<tr><td>{{.Target}}</td><td>{{.Label}}</td><td>{{.Completed}}</td><td>{{.Failed}}</td><td>{{printf "%.2f" .RequestThroughput}}</td><td>{{printf "%.1f" .OutputThroughput}}</td><td>{{printf "%.1f" (index .TTFT.Percentiles "p99")}}</td><td>{{printf "%.2f" (index .TPOT.Percentiles "p99")}}</td><td>{{printf "%.1f" (index .E2EL.Percentiles "p99")}}</td></tr>
+{{end}}{{end}}</table></section>
+</main><footer>mlperf-go bench · results.json holds every figure, requests-*.jsonl every request</footer></body></html>
+`))

@@ -1,0 +1,166 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// SchemaVersion names the results.json layout (docs/bench-results-schema.md).
+const SchemaVersion = "mlperf-go-bench/1"
+
+// Results is what a benchmark found: results.json.
+type Results struct {
+	Schema   string    `json:"schema"`
+	Created  time.Time `json:"created"`
+	Version  string    `json:"version,omitempty"`
+	Command  []string  `json:"command,omitempty"`
+	Workload *Workload `json:"workload"`
+	// Requests and Conversations count the workload's requests (turns) and
+	// conversations.
+	Requests      int      `json:"requests"`
+	Conversations int      `json:"conversations"`
+	API           string   `json:"api"`
+	Model         string   `json:"model,omitempty"`
+	Stream        bool     `json:"stream"`
+	ExactOutput   bool     `json:"exact_output"`
+	Warmup        int      `json:"warmup"`
+	SLO           *SLOms   `json:"slo_ms,omitempty"`
+	Targets       []Target `json:"targets"`
+	// Runs has one entry per load point and target, load-major.
+	Runs []RunResult `json:"runs"`
+}
+
+// SLOms are the goodput objectives in milliseconds.
+type SLOms struct {
+	TTFT float64 `json:"ttft,omitempty"`
+	TPOT float64 `json:"tpot,omitempty"`
+	E2EL float64 `json:"e2el,omitempty"`
+}
+
+// RunResult is one target at one load point.
+type RunResult struct {
+	Target string `json:"target"`
+	Load   Load   `json:"load"`
+	// Label is the load point's name (Load.String).
+	Label string `json:"label"`
+	// Sent, Completed and Failed count requests; Skipped are later turns
+	// of conversations whose earlier turn failed (they carry the model's
+	// reply, which never came).
+	Sent      int `json:"sent"`
+	Completed int `json:"completed"`
+	Failed    int `json:"failed"`
+	Skipped   int `json:"skipped"`
+	// DurationS is from the first request sent to the last answer.
+	DurationS float64 `json:"duration_s"`
+	// RequestThroughput is completed requests per second (DashInfer's
+	// QPS), RequestGoodput those meeting every SLO.
+	RequestThroughput float64 `json:"request_throughput"`
+	RequestGoodput    float64 `json:"request_goodput,omitempty"`
+	// OutputThroughput and TotalTokenThroughput are tokens per second:
+	// output, and prompt plus output.
+	OutputThroughput     float64 `json:"output_throughput"`
+	TotalTokenThroughput float64 `json:"total_token_throughput"`
+	// PromptTokens and OutputTokens are over completed requests, from the
+	// server's usage; MeanPromptTokens and MeanOutputTokens their means.
+	PromptTokens     int64   `json:"prompt_tokens"`
+	OutputTokens     int64   `json:"output_tokens"`
+	MeanPromptTokens float64 `json:"mean_prompt_tokens"`
+	MeanOutputTokens float64 `json:"mean_output_tokens"`
+	MeanImages       float64 `json:"mean_images"`
+	// MaxConcurrent is the most requests in flight at once.
+	MaxConcurrent int `json:"max_concurrent"`
+	// TTFT, TPOT, ITL and E2EL are in milliseconds, as vllm bench serve
+	// computes them: TPOT = (E2EL - TTFT) / (output tokens - 1) for
+	// answers of more than one token, ITL the gaps between the events
+	// that carry output.
+	TTFT Dist `json:"ttft_ms"`
+	TPOT Dist `json:"tpot_ms"`
+	ITL  Dist `json:"itl_ms"`
+	E2EL Dist `json:"e2el_ms"`
+	// Failures counts failed requests by reason (sut's Reason*).
+	Failures map[string]int `json:"failures,omitempty"`
+	// RequestsFile is the per-request JSONL, relative to results.json.
+	RequestsFile string `json:"requests_file,omitempty"`
+}
+
+// Record is one request: a line of a run's requests JSONL.
+type Record struct {
+	Conversation string  `json:"conversation"`
+	Turn         int     `json:"turn"`
+	SentS        float64 `json:"sent_s"`
+	OK           bool    `json:"ok"`
+	Error        string  `json:"error,omitempty"`
+	Reason       string  `json:"reason,omitempty"`
+	PromptTokens int     `json:"prompt_tokens"`
+	OutputTokens int64   `json:"output_tokens"`
+	MaxTokens    int     `json:"max_tokens,omitempty"`
+	Images       int     `json:"images,omitempty"`
+	TTFTms       float64 `json:"ttft_ms,omitempty"`
+	TPOTms       float64 `json:"tpot_ms,omitempty"`
+	E2ELms       float64 `json:"e2el_ms"`
+	// ITLms are the gaps between output events.
+	ITLms []float64 `json:"itl_ms,omitempty"`
+}
+
+// WriteFiles writes results.json and each run's requests JSONL into dir.
+func WriteFiles(dir string, res *Results, records [][]Record) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := range res.Runs {
+		name := fmt.Sprintf("requests-%s-%s.jsonl", res.Runs[i].Target, res.Runs[i].Label)
+		res.Runs[i].RequestsFile = name
+		if err := writeJSONL(filepath.Join(dir, name), records[i]); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644)
+}
+
+func writeJSONL(path string, recs []Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// ReadResults reads a results.json written by WriteFiles (or the folder
+// holding one).
+func ReadResults(path string) (*Results, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, "results.json")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%s: schema %q, want %q (a results.json of mlperf-go bench)", path, r.Schema, SchemaVersion)
+	}
+	return &r, nil
+}

@@ -1,0 +1,171 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Row is one line of the comparison table: a load point of one workload,
+// with each target's requests per second.
+type Row struct {
+	// PromptTokens and OutputTokens are the mean per request (over the
+	// targets that ran the point), PreviousTurns the workload's
+	// multi-turn setting (-1: mixed), Concurrency the cap (0: none) and
+	// Label the load point.
+	PromptTokens, OutputTokens float64
+	PreviousTurns              int
+	Concurrency                int
+	Label                      string
+	// QPS is completed requests per second by target name.
+	QPS map[string]float64
+}
+
+// Rows groups runs into table rows by workload and load point, in the
+// order they first appear.
+func Rows(res []*Results) []Row {
+	var rows []Row
+	at := map[string]int{}
+	counts := map[string]int{}
+	for _, r := range res {
+		mt := 0
+		if r.Workload != nil {
+			mt = r.Workload.MultiTurn
+		}
+		for _, run := range r.Runs {
+			key := fmt.Sprintf("%d|%s", mt, run.Label)
+			i, ok := at[key]
+			if !ok {
+				i = len(rows)
+				at[key] = i
+				rows = append(rows, Row{PreviousTurns: mt, Concurrency: run.Load.Concurrency, Label: run.Label, QPS: map[string]float64{}})
+			}
+			row := &rows[i]
+			n := float64(counts[key])
+			row.PromptTokens = (row.PromptTokens*n + run.MeanPromptTokens) / (n + 1)
+			row.OutputTokens = (row.OutputTokens*n + run.MeanOutputTokens) / (n + 1)
+			counts[key]++
+			row.QPS[run.Target] = run.RequestThroughput
+		}
+	}
+	return rows
+}
+
+// targetNames lists the targets of rows, first-seen order.
+func targetNames(res []*Results) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range res {
+		for _, run := range r.Runs {
+			if !seen[run.Target] {
+				seen[run.Target] = true
+				names = append(names, run.Target)
+			}
+		}
+	}
+	return names
+}
+
+// WriteComparison writes the DashInfer-style table: prompt and output
+// tokens, previous turns, concurrency, each target's QPS and each other
+// target's speedup over the first, as a Markdown table.
+func WriteComparison(w io.Writer, res []*Results) {
+	names := targetNames(res)
+	rows := Rows(res)
+	head := []string{"Prompt Tokens (avg)", "Output Tokens (avg)", "# Previous Turns", "#Concurrent", "Load"}
+	for _, n := range names {
+		head = append(head, n+" QPS")
+	}
+	for _, n := range names[1:] {
+		head = append(head, fmt.Sprintf("Speedup (%s/%s)", n, names[0]))
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" :---: |", len(head)))
+	for _, r := range rows {
+		prev := fmt.Sprint(r.PreviousTurns)
+		if r.PreviousTurns < 0 {
+			prev = "replay"
+		}
+		conc := fmt.Sprint(r.Concurrency)
+		if r.Concurrency == 0 {
+			conc = "∞"
+		}
+		cells := []string{fmt.Sprintf("%.0f", r.PromptTokens), fmt.Sprintf("%.0f", r.OutputTokens), prev, conc, r.Label}
+		for _, n := range names {
+			if q, ok := r.QPS[n]; ok {
+				cells = append(cells, fmt.Sprintf("%.2f", q))
+			} else {
+				cells = append(cells, "x")
+			}
+		}
+		base, okBase := r.QPS[names[0]]
+		for _, n := range names[1:] {
+			q, ok := r.QPS[n]
+			if !ok || !okBase || base == 0 {
+				cells = append(cells, "x")
+				continue
+			}
+			cells = append(cells, fmt.Sprintf("%.2f", q/base))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+// WriteSummary writes each run's figures, as vllm bench serve prints
+// them, one block per run.
+func WriteSummary(w io.Writer, res *Results) {
+	for _, r := range res.Runs {
+		fmt.Fprintf(w, "%s\n", center(fmt.Sprintf(" %s @ %s ", r.Target, r.Label), 60, '='))
+		line := func(k string, v any) { fmt.Fprintf(w, "%-40s %v\n", k, v) }
+		line("Successful requests:", r.Completed)
+		line("Failed requests:", r.Failed)
+		if r.Skipped > 0 {
+			line("Skipped turns (earlier turn failed):", r.Skipped)
+		}
+		line("Benchmark duration (s):", fmt.Sprintf("%.2f", r.DurationS))
+		line("Total input tokens:", r.PromptTokens)
+		line("Total generated tokens:", r.OutputTokens)
+		line("Request throughput (req/s):", fmt.Sprintf("%.2f", r.RequestThroughput))
+		if res.SLO != nil {
+			line("Request goodput (req/s):", fmt.Sprintf("%.2f", r.RequestGoodput))
+		}
+		line("Output token throughput (tok/s):", fmt.Sprintf("%.2f", r.OutputThroughput))
+		line("Total token throughput (tok/s):", fmt.Sprintf("%.2f", r.TotalTokenThroughput))
+		line("Peak concurrent requests:", r.MaxConcurrent)
+		for _, m := range []struct {
+			name string
+			d    Dist
+		}{{"TTFT", r.TTFT}, {"TPOT", r.TPOT}, {"ITL", r.ITL}, {"E2EL", r.E2EL}} {
+			if m.d.Count == 0 {
+				continue
+			}
+			line(fmt.Sprintf("Mean %s (ms):", m.name), fmt.Sprintf("%.2f", m.d.Mean))
+			line(fmt.Sprintf("Median %s (ms):", m.name), fmt.Sprintf("%.2f", m.d.Median))
+			keys := make([]string, 0, len(m.d.Percentiles))
+			for k := range m.d.Percentiles {
+				keys = append(keys, k)
+			}
+			sort.Slice(keys, func(i, j int) bool { return pval(keys[i]) < pval(keys[j]) })
+			for _, k := range keys {
+				line(fmt.Sprintf("P%s %s (ms):", k[1:], m.name), fmt.Sprintf("%.2f", m.d.Percentiles[k]))
+			}
+		}
+		if len(r.Failures) > 0 {
+			line("Failures by reason:", r.Failures)
+		}
+	}
+}
+
+func pval(k string) float64 {
+	var v float64
+	fmt.Sscan(k[1:], &v)
+	return v
+}
+
+func center(s string, n int, c byte) string {
+	if len(s) >= n {
+		return s
+	}
+	l := (n - len(s)) / 2
+	return strings.Repeat(string(c), l) + s + strings.Repeat(string(c), n-len(s)-l)
+}

@@ -1,0 +1,85 @@
+// Package bench is mlperf-go's everyday serving benchmark (mlperf-go
+// bench): it sends one request set to one or more endpoints (targets) at
+// given concurrencies, arrival rates or intervals, without LoadGen's
+// validity rules, and measures what engine tuners read: request and token
+// throughput, goodput against latency objectives, and streaming TTFT,
+// TPOT, inter-token and end-to-end latency percentiles.
+//
+// A Workload is a list of conversations, each one or more turns. The
+// sources are DashInfer-VLM's conversation JSONL with an image folder
+// (dashinfer.go), synthetic text and image requests (synthetic.go), a
+// registered benchmark's dataset (dataset.go) and mlcommons/endpoints'
+// multi-turn agentic replay format (agentic.go). A turn either carries the
+// model's own earlier replies (DashInfer's --multi-turn) or replays the
+// dataset's recorded ones (agentic replay); a conversation has at most one
+// turn in flight. Requests go through package sut's HTTP pool, the one
+// mlperf-go run uses, and its Tracer gives each event's time.
+package bench
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Workload is the request set every target and load point is sent.
+type Workload struct {
+	// Kind names the source: "dashinfer", "synthetic", "benchmark",
+	// "agentic".
+	Kind string `json:"kind"`
+	// Source is the file or dataset it came from ("" when synthetic).
+	Source string `json:"source,omitempty"`
+	// Replay is set when later turns carry the dataset's recorded replies
+	// (Turn.Recorded) rather than the model's own (agentic replay).
+	Replay bool `json:"replay"`
+	// MultiTurn is how many earlier turns the last turn of a conversation
+	// carries, as DashInfer's --multi-turn (the table's "previous turns");
+	// -1 when conversations differ (agentic replay).
+	MultiTurn int `json:"multi_turn"`
+	// Conversations are sent in order.
+	Conversations []Conversation `json:"-"`
+	// Sampling is a JSON object of sampling parameters (wire names) every
+	// request carries, under the output length (nil: none).
+	Sampling json.RawMessage `json:"sampling,omitempty"`
+	// Facts describe how the workload was drawn, for the results.
+	Facts map[string]any `json:"facts,omitempty"`
+}
+
+// Conversation is one session: its turns go one at a time, each after the
+// previous one's answer (and the turn's Delay).
+type Conversation struct {
+	// ID identifies the conversation; it is the session header's value.
+	ID string
+	// Tools are the tool definitions sent with every turn (nil: none).
+	Tools json.RawMessage
+	// Turns are the requests, in order.
+	Turns []Turn
+}
+
+// Turn is one request of a conversation.
+type Turn struct {
+	// Messages are the client messages this turn adds (a user message, or
+	// tool results), each one JSON object in the chat wire format.
+	Messages []json.RawMessage
+	// Recorded are the messages the dataset records after this turn (the
+	// assistant's reply), which later turns carry when Workload.Replay.
+	Recorded []json.RawMessage
+	// MaxTokens is the turn's output length (0: the server's default).
+	MaxTokens int
+	// Delay is how long the client waits before sending the turn, after
+	// the previous turn's answer (a tool's run time).
+	Delay time.Duration
+	// Images counts the image parts of Messages.
+	Images int
+	// Body, when set, is the whole request body, prebuilt by a
+	// benchmark's encoder; Messages are then unused.
+	Body []byte
+}
+
+// Requests is the number of requests (turns) in the workload.
+func (w *Workload) Requests() int {
+	n := 0
+	for i := range w.Conversations {
+		n += len(w.Conversations[i].Turns)
+	}
+	return n
+}

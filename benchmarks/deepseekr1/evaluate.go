@@ -1,0 +1,96 @@
+package deepseekr1
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/score/answer"
+	"github.com/mlperf-go/mlperf-go/score/exactmatch"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
+)
+
+// Evaluate scores an accuracy log as language/deepseek-r1/eval_accuracy.py
+// does (process_mlperf_log_accuracy, --dtype int32), after the log checks:
+// the first entry of each qsl_idx in log order (entries beyond the dataset
+// skipped), decoded with DeepSeek-R1's tokenizer with special tokens
+// skipped (the script asks for use_fast=False, but DeepSeek-R1's
+// tokenizer_config.json names LlamaTokenizerFast, which transformers then
+// loads as it is: the fast tokenizer), graded per sub-dataset
+// (score/exactmatch: GPQA and MMLU-Pro letters, AIME integers, MATH-500
+// \boxed{} answers through PRM800K's grader with o.PRM800K for what needs
+// sympy, LiveCodeBench release_v1 tests from o.LiveCodeBench run in a
+// sandbox), and written to o.Out as the script prints it: exact_match,
+// tokens_per_sample (the mean count of logged token IDs) and num-samples.
+func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+	return d.evaluate(logPath, o, nil)
+}
+
+// evaluate is Evaluate with the MATH grader's fallback for the pairs Go
+// cannot settle given (tests give the reference's recorded verdicts); nil
+// runs PRM800K's grade_answer from o.PRM800K under o.Python when one is
+// needed.
+func (d dataset) evaluate(logPath string, o benchmark.EvalOptions, fallback mathFallback) (benchmark.Evaluation, error) {
+	entries, err := mllog.ReadAccuracy(logPath)
+	if err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	rep := tokencheck.Check(entries, AccuracyInfo(o.Benchmark.Name, d.Dataset))
+	ev := benchmark.Evaluation{Report: rep.Format()}
+	if !rep.OK() {
+		// Scored anyway, as the reference scores any log; the run fails
+		// all the same.
+		ev.Failure = llmeval.ErrLogChecks
+	}
+	tok, err := llmeval.OpenTokenizer(o)
+	if err != nil {
+		return ev, err
+	}
+	opt := tokenizer.DecodeOptions{SkipSpecialTokens: true}
+	if o.CleanUpSpaces != nil {
+		opt.CleanUp = tokenizer.CleanUpOff
+		if *o.CleanUpSpaces {
+			opt.CleanUp = tokenizer.CleanUpOn
+		}
+	}
+	samples, _, err := llmeval.ExactMatchSamples(entries, d.Dataset, tok, opt)
+	if err != nil {
+		return ev, err
+	}
+	problems, runner, err := llmeval.CodeTests(o, samples, LiveCodeBenchRelease)
+	if err != nil {
+		return ev, err
+	}
+	math := newMathGrader(o, fallback)
+	defer math.Close()
+	res, err := llmeval.Score(&exactmatch.Scorer{Variant: answer.DeepSeekR1, Problems: problems, Math: math}, runner, samples)
+	if err != nil {
+		return ev, err
+	}
+	out, err := llmeval.WriteReport(res, o.Out)
+	if err != nil {
+		return ev, err
+	}
+	cleanUp, from := tok.CleanUpSpaces()
+	if o.CleanUpSpaces != nil {
+		cleanUp, from = *o.CleanUpSpaces, "--clean-up-spaces"
+	}
+	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/deepseek-r1/eval_accuracy.py: tokenizer %s (special tokens skipped, clean_up_tokenization_spaces=%v from %s), MATH-500 by PRM800K's grade_answer (%s), LiveCodeBench %s tests in a network-less python3 sandbox",
+		tok.Path(), cleanUp, from, math.describe(), LiveCodeBenchRelease)
+	ev.Report += "\n" + subsetTable(res) + "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	return ev, nil
+}
+
+// subsetTable lists the score of each sub-dataset, which the reference
+// logs as it goes.
+func subsetTable(r *exactmatch.Report) string {
+	var b strings.Builder
+	b.WriteString("Per sub-dataset (first answer of each sample):\n")
+	for _, s := range r.Datasets {
+		fmt.Fprintf(&b, "  %-24s %5d / %-5d correct (%.1f%%)\n", s.Name, s.Correct, s.Total, 100*float64(s.Correct)/float64(s.Total))
+	}
+	return b.String()
+}

@@ -1,0 +1,154 @@
+// Package llama2 is the llama2-70b benchmark: OpenOrca question answering
+// with Llama 2 70B Chat, the dataset's token IDs sent to vLLM's
+// /v1/completions (greedy, at most 1,024 new tokens, at least one) and
+// returned to LoadGen as int32 token IDs, scored with ROUGE and tokens per
+// sample as language/llama2-70b/evaluate-accuracy.py scores them, with its
+// -interactive variant and TEST06. It registers itself with package
+// benchmark twice: as llama2-70b (filed as llama2-70b-99.9, the only
+// llama2 benchmark of v6.1) and as llama2-70b-99, v6.0's 99% form.
+//
+// LoadGen knows only llama2-70b and llama2-70b-interactive; -99 and -99.9
+// are submission directories, the same runs judged against 99% or 99.9% of
+// the reference's ROUGE (reference main.py --lg-model-name). So the -99
+// registration runs LoadGen under the same names (LoadGenName) and differs
+// only in its directory and its v6.0 accuracy bounds.
+//
+// Requests follow the reference's behaviour, not its broken API mode.
+// language/llama2-70b/SUT_API.py, the API-server SUT, sends
+// {"model", "prompt": [token IDs], "min_tokens": 1, "max_tokens": 1024} to
+// /v1/completions with no temperature (so the server's defaults sample,
+// where the HF reference SUT.py decodes greedily: do_sample False,
+// num_beams 1, max_new_tokens 1024, min_new_tokens 1; the rules say "use
+// greedy search"), re-tokenizes the returned text and reports it as int64
+// while the evaluator reads int32; its Server path never reaches the API at
+// all. mlperf-go sends the same token-ID prompt and token bounds with
+// temperature 0 (vLLM's greedy), and returns the server's own generated IDs
+// as int32, the whole sequence in the final response, as TEST06 requires.
+package llama2
+
+import (
+	"embed"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
+	"github.com/mlperf-go/mlperf-go/protocol/sglang"
+)
+
+// LoadGen model names and submission directories.
+const (
+	// Name and InteractiveName are LoadGen's model names (mlperf.conf).
+	Name            = "llama2-70b"
+	InteractiveName = "llama2-70b-interactive"
+	// SubmissionDir is where runs against the 99.9% targets are filed:
+	// the llama2 benchmark of v6.0 and v6.1.
+	SubmissionDir = "llama2-70b-99.9"
+	// Name99 is the registered name of v6.0's 99% form, which is also its
+	// submission directory; Interactive99 its Interactive variant (the
+	// checker's legacy name for it). Both run LoadGen as Name and
+	// InteractiveName.
+	Name99        = "llama2-70b-99"
+	Interactive99 = "llama2-70b-interactive-99"
+)
+
+// Reference numbers.
+const (
+	// Samples is the size of the OpenOrca set, performance and accuracy
+	// alike (open_orca_gpt4_tokenized_llama.sampled_24576.pkl).
+	Samples = 24576
+	// MaxTokens is the reference's max_new_tokens (SUT.py gen_kwargs,
+	// SUT_API.py max_tokens); it also sets min_new_tokens = 1.
+	MaxTokens = 1024
+	// TokensPerSample is the reference's tokens_per_sample
+	// (language/llama2-70b/README.md); the checker accepts 90% to 110%.
+	TokensPerSample = 294.45
+	// EOS is Llama 2's </s>, the ID TEST06's EOS check looks for (the
+	// script's default, 2).
+	EOS = 2
+	// VocabSize is Llama 2's vocabulary size (config.json "vocab_size");
+	// prompt and output token IDs lie in [0, VocabSize).
+	VocabSize = 32000
+)
+
+// Default sampling per API: greedy (SUT.py do_sample=False, num_beams=1),
+// at most MaxTokens and at least one new token.
+const (
+	samplingCompletions = `{"temperature": 0, "max_tokens": 1024, "min_tokens": 1}`
+	samplingSGLang      = `{"temperature": 0, "max_new_tokens": 1024, "min_new_tokens": 1}`
+)
+
+// TEST06.audit.config is a byte-for-byte copy of the reference's
+// configuration data: mlcommons/inference compliance/TEST06/audit.config
+// (blob 090ec03b at b66003e1).
+//
+//go:embed TEST06.audit.config
+var auditConfigs embed.FS
+
+func init() {
+	test06, err := auditConfigs.ReadFile("TEST06.audit.config")
+	if err != nil {
+		panic(err)
+	}
+	b := benchmark.Benchmark{
+		Name:           Name,
+		SubmissionDir:  SubmissionDir,
+		Variants:       []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
+		API:            openaicompletions.Protocol,
+		Model:          "meta-llama/Llama-2-70b-chat-hf",
+		Output:         benchmark.TokenIDs,
+		DatasetSize:    Samples,
+		AccuracySize:   Samples,
+		Description:    "OpenOrca Q&A (99.9% targets), token IDs, vLLM /v1/completions",
+		DatasetHelp:    "one JSON or parquet file (open_orca_gpt4_tokenized_llama.sampled_24576.pkl converted)",
+		InputDataTypes: "int32 token ids",
+		Sampling: map[protocol.Protocol]json.RawMessage{
+			openaicompletions.Protocol: json.RawMessage(samplingCompletions),
+			sglang.Protocol:            json.RawMessage(samplingSGLang),
+		},
+		Open:       open,
+		Synth:      synth,
+		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
+		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
+		Downloads:  downloads,
+	}
+	benchmark.Register(b)
+
+	// v6.0's llama2-70b-99: the same runs, filed and judged apart.
+	b.Name, b.LoadGenName, b.SubmissionDir = Name99, Name, Name99
+	b.Variants = []benchmark.Variant{{Name: Interactive99, LoadGenName: InteractiveName, Interactive: true}}
+	b.Description = "OpenOrca Q&A (99% targets, v6.0 only), token IDs, vLLM /v1/completions"
+	b.Rounds = map[string]*benchmark.Rules{"v6.0": rules(bounds99)}
+	b.Downloads = downloads99
+	benchmark.Register(b)
+}
+
+func open(paths, _ []string) (benchmark.Dataset, error) {
+	path, err := tokenset.OnePath(Name, paths)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return dataset{d}, nil
+}
+
+func synth(dir string, n int, seed uint64) ([]string, error) {
+	p := filepath.Join(dir, "open_orca_gpt4_tokenized_llama.sampled_24576.json")
+	return []string{p}, tokensynth.Llama2(p, n, int64(seed))
+}
+
+// dataset is an opened OpenOrca set with the benchmark's evaluator.
+type dataset struct{ *tokenset.Dataset }
+
+// AccuracyInfo returns what an accuracy run of benchmark (a LoadGen name of
+// this benchmark) over d is checked against: every sample of d.
+func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo {
+	return tokencheck.DatasetInfo{Benchmark: benchmark, Samples: d.Len(), Vocab: VocabSize, Extra: NewChecks}
+}

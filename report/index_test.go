@@ -1,0 +1,112 @@
+package report_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/results"
+)
+
+// writeRunDir writes a run folder as the harness leaves one: LoadGen's
+// detail log (the keys the report reads) and the run record.
+func writeRunDir(t *testing.T, dir, scenario, mode string, qps float64, start time.Time, acc *record.Accuracy) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	line := func(k string, v any) {
+		j, _ := json.Marshal(v)
+		fmt.Fprintf(&b, `:::MLLOG {"key": %q, "value": %s, "time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "x.cc", "line_no": 1, "pid": 1, "tid": 1}}`+"\n", k, j)
+	}
+	line("effective_scenario", scenario)
+	line("effective_test_mode", mode)
+	if mode == "PerformanceOnly" {
+		line("result_validity", "VALID")
+		line("result_completed_samples_per_sec", qps)
+		line("result_99.00_percentile_latency_ns", 9e8)
+		line("effective_target_latency_ns", 1.2e9)
+	}
+	if err := os.WriteFile(filepath.Join(dir, results.DetailFile), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info := record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc}
+	if err := record.Write(dir, info); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIndexShowsDatesAccuracyAndTrends: the runs index dates each run,
+// fills the accuracy column from the verdict, draws each benchmark and
+// scenario's headline over time, and (in headless Chromium, at 1280 px)
+// its runs table fits its card; a run's page shows the accuracy table and
+// the Server latency limit.
+func TestIndexShowsDatesAccuracyAndTrends(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	day := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	for i, qps := range []float64{10.5, 11.25, 12} {
+		writeRunDir(t, filepath.Join(root, "qwen3-vl-235b-a22b", "Server-performance", fmt.Sprintf("2026112%dT093000Z-with-a-long-run-folder-name", i)),
+			"Server", "PerformanceOnly", qps, day.Add(time.Duration(i)*24*time.Hour), nil)
+	}
+	acc := &record.Accuracy{Round: "v6.1", Scenario: "Offline", Pass: false, Problems: []string{"F1_HIERARCHICAL = 0.5 is below the required 0.7799"},
+		Metrics: []record.AccuracyMetric{{Name: "F1_HIERARCHICAL", Value: "0.5", Bound: "0.7799", Pass: false}}, Scorer: "test scorer"}
+	accDir := filepath.Join(root, "qwen3-vl-235b-a22b", "Offline-accuracy", "20261123T000000Z")
+	writeRunDir(t, accDir, "Offline", "AccuracyOnly", 0, day.Add(72*time.Hour), acc)
+
+	if _, err := report.WriteTree(root); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(root, report.IndexHTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(index)
+	for _, want := range []string{"date (UTC)", "2026-11-20 09:30", "2026-11-22 09:30", "FAIL F1_HIERARCHICAL 0.5", `data-chart="trend-qwen3-vl-235b-a22b-Server"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if n := strings.Count(chartSVG(page, "trend-qwen3-vl-235b-a22b-Server"), `class="pt"`); n != 3 {
+		t.Errorf("the Server trend has %d points, want the 3 runs", n)
+	}
+	md, _ := os.ReadFile(filepath.Join(root, report.IndexMDFile))
+	if !strings.Contains(string(md), "| 2026-11-23 09:30 |") || !strings.Contains(string(md), "FAIL F1_HIERARCHICAL 0.5") {
+		t.Errorf("index.md lacks the date or the accuracy:\n%s", md)
+	}
+	runPage, _ := os.ReadFile(filepath.Join(accDir, report.HTMLFile))
+	if !regexp.MustCompile(`id="accuracy-metrics".*F1_HIERARCHICAL.*0\.5.*&ge; 0\.7799.*FAIL`).Match(regexp.MustCompile(`\s+`).ReplaceAll(runPage, []byte(" "))) {
+		t.Errorf("the accuracy run's page lacks its verdict table")
+	}
+	perfPage, _ := os.ReadFile(filepath.Join(root, "qwen3-vl-235b-a22b", "Server-performance", "20261120T093000Z-with-a-long-run-folder-name", report.HTMLFile))
+	if !strings.Contains(chartSVG(string(perfPage), "latency"), `class="limit"`) || !strings.Contains(string(perfPage), "p99 limit 1200 ms") {
+		t.Errorf("the Server latency chart does not draw its limit")
+	}
+
+	chrome, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (apt-get install -y chromium): the layout check did not run")
+	}
+	// A page that loads the index at 1280 px and writes whether the runs
+	// table fits its card into its own DOM, which --dump-dom prints.
+	probe := filepath.Join(root, "probe.html")
+	os.WriteFile(probe, []byte(`<!DOCTYPE html><body><iframe id="f" src="index.html" width="1280" height="1200"></iframe><script>
+document.getElementById("f").onload = function () {
+  var d = this.contentDocument, t = d.getElementById("runs"), w = t.parentElement;
+  document.body.setAttribute("data-fit", t.scrollWidth <= w.clientWidth ? "yes" : "no " + t.scrollWidth + ">" + w.clientWidth);
+};</script></body>`), 0o644)
+	dom := runChromium(t, chrome, "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", "file://"+probe)
+	if !strings.Contains(dom, `data-fit="yes"`) {
+		m := regexp.MustCompile(`data-fit="[^"]*"`).FindString(dom)
+		t.Errorf("at 1280 px the runs table does not fit its card: %s", m)
+	}
+}

@@ -1,0 +1,101 @@
+package compliance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
+)
+
+// The files the reference's verification scripts write, and the
+// submission checker reads, in a compliance test's directory.
+const (
+	// AccuracyFile is TEST06's and TEST07's verify_accuracy.txt.
+	AccuracyFile = "verify_accuracy.txt"
+	// OutputLenFile is TEST09's verify_output_len.txt.
+	OutputLenFile = "verify_output_len.txt"
+)
+
+// Verification is a compliance test's verdict on one run: the file the
+// reference's compliance/TEST0x/run_verification.py writes, byte for byte,
+// and what it says check by check.
+type Verification struct {
+	// File is the file's name (AccuracyFile or OutputLenFile).
+	File string
+	// Text is its content, as the reference writes it.
+	Text []byte
+	// Verdict is the verdict as the run record keeps it; its File is
+	// File.
+	Verdict record.Compliance
+}
+
+// Pass reports whether the verification passed.
+func (v *Verification) Pass() bool { return v.Verdict.Pass }
+
+// Write writes the verification's file into dir (the run's output folder,
+// from which filing.FileRun files it beside the test's logs).
+func (v *Verification) Write(dir string) error {
+	if err := os.WriteFile(filepath.Join(dir, v.File), v.Text, 0o644); err != nil {
+		return fmt.Errorf("submission: writing the %s verification: %w", v.Verdict.Test, err)
+	}
+	return nil
+}
+
+// newVerification starts a verification of test written to file.
+func newVerification(test, file, verifier string) *Verification {
+	return &Verification{File: file, Verdict: record.Compliance{Test: test, File: file, Verifier: verifier}}
+}
+
+// check adds a check to the verdict: result as the file states it
+// ("True", "False", "Skipped"), detail what was measured.
+func (v *Verification) check(name, result, detail string) {
+	v.Verdict.Checks = append(v.Verdict.Checks, record.ComplianceCheck{Name: name, Result: result, Pass: result != "False", Detail: detail})
+}
+
+// VerifyOptions configure Verify.
+type VerifyOptions struct {
+	// Scenario is the scenario directory the run is filed under (TEST06
+	// skips its first-token check in Offline).
+	Scenario string
+	// AccuracyScript, when set, makes TEST07 run this official accuracy
+	// command template (see TEST07Command) instead of scoring in Go.
+	AccuracyScript string
+	// Dataset and Eval are what TEST07 scores the log with in Go
+	// (ScoreTEST07): the run's dataset, opened, and the evaluator's
+	// options (tokenizer, round).
+	Dataset benchmark.Dataset
+	Eval    benchmark.EvalOptions
+}
+
+// Verify runs compliance test test's verification on the accuracy log
+// logPath (the mlperf_log_accuracy.json of the test's run) of benchmark
+// name, with the benchmark's constants from the registry: TEST06
+// (VerifyTEST06) and TEST09 (VerifyTEST09) in Go; TEST07 scored in Go
+// (ScoreTEST07), or by o.AccuracyScript (RunTEST07) when given. An error
+// means the verification could not run, not that it failed.
+func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*Verification, error) {
+	c, err := submission.LookupCompliance(test, name)
+	if err != nil {
+		return nil, err
+	}
+	switch test {
+	case submission.TEST06:
+		return VerifyTEST06(logPath, TEST06Options{Scenario: o.Scenario, EOSTokenID: c.EOSTokenID})
+	case submission.TEST09:
+		return VerifyTEST09(logPath, name)
+	case submission.TEST07:
+		if o.AccuracyScript != "" {
+			return RunTEST07(ctx, logPath, name, o.AccuracyScript)
+		}
+		if o.Dataset == nil {
+			return nil, errors.New("submission: TEST07 scores the log against the run's dataset, and none was given: pass the dataset, or --accuracy-script with the official accuracy command")
+		}
+		return ScoreTEST07(logPath, name, o.Dataset, o.Eval)
+	}
+	return nil, fmt.Errorf("submission: mlperf-go has no verification for compliance test %q", test)
+}
