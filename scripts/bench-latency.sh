@@ -21,12 +21,15 @@ build=${1:?usage: bench-latency.sh BUILD_DIR}
 venv=$build/endpoints-venv
 ep=$venv/bin/inference-endpoint
 
+# python312 prints a Python 3.12 or later that runs (pyenv's shims exist
+# for versions that are not selected, and fail).
 python312() {
-  for p in python3.14 python3.13 python3.12; do
-    command -v "$p" >/dev/null 2>&1 && { command -v "$p"; return; }
-  done
-  for p in "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
-    [[ -x $p ]] && { echo "$p"; return; }
+  local p
+  for p in python3 python3.14 python3.13 python3.12 "${PYENV_ROOT:-$HOME/.pyenv}"/versions/3.1[2-9]*/bin/python3; do
+    if "$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
+      command -v "$p"
+      return
+    fi
   done
   return 1
 }
