@@ -35,7 +35,24 @@ const (
 	Text Output = iota
 	// TokenIDs responses are int32 little-endian output token IDs.
 	TokenIDs
+	// CharIndices responses are int64 little-endian indices into the
+	// benchmark's output alphabet (whisper's 42 transcript characters, as
+	// speech2text/reference_SUT.py reports them).
+	CharIndices
 )
+
+// LogDType is how the reference's scripts name the accuracy log's data
+// type for o (compliance/TEST01's --dtype): "byte" for text, "int32" for
+// token IDs, "int64" for character indices.
+func (o Output) LogDType() string {
+	switch o {
+	case TokenIDs:
+		return "int32"
+	case CharIndices:
+		return "int64"
+	}
+	return "byte"
+}
 
 // Benchmark is one MLPerf Inference benchmark: its facts and its behaviour.
 // Lookup returns it with a variant's facts applied when given a variant's
@@ -132,6 +149,16 @@ type Benchmark struct {
 	// without an entry has nothing to download; OpenDataset opens a
 	// download folder as the dataset pin's Open says.
 	Downloads map[string][]download.Pin
+	// NotFileable, when set, says why no run of the benchmark can be filed
+	// as an MLPerf result ("" for benchmarks that can be): filing into a
+	// results tree and packaging a submission refuse with this message,
+	// while run and evaluate work as for any benchmark.
+	NotFileable string
+	// StreamRequests says the reference streams every request whatever the
+	// scenario (mlcommons/endpoints' "online" runs): the runner then
+	// streams unless --stream says otherwise (default false: stream only
+	// when LoadGen measures a first token).
+	StreamRequests bool
 }
 
 // Variant is another LoadGen model name of a benchmark (its Interactive or

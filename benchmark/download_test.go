@@ -17,10 +17,19 @@ import (
 // qwen3-vl's Interactive set exists from v6.1 only.
 func TestDownloadPins(t *testing.T) {
 	datasets := map[string]string{}
+	// noSource are benchmarks whose data no pin kind reaches: qwen3.6-27b's
+	// ships in the bfcl-eval wheel on PyPI (its reader takes the wheel).
+	noSource := map[string]bool{"qwen3.6-27b": true}
 	for _, name := range Names() {
 		b, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if noSource[name] {
+			if len(b.Downloads) != 0 {
+				t.Errorf("%s pins downloads now: drop it from noSource", name)
+			}
+			continue
 		}
 		round := "v6.1"
 		if b.Rounds[round] == nil {

@@ -232,6 +232,16 @@ func (a Answer) authError() error {
 		ErrAuth, a.Base, route, code, http.StatusText(code))
 }
 
+// noKeyHint is what to add to a server's refusal when no key was sent and
+// it answered with a server error: some gateways do that, not 401, without
+// their key (LiteLLM's proxy with a master key answers 500).
+func noKeyHint(apiKey string, a Answer) string {
+	if apiKey != "" || (a.Health < 500 && a.Models < 500) {
+		return ""
+	}
+	return "; no API key was sent: if the server wants one (LiteLLM's proxy with a master key answers 500 without it), set it in OPENAI_API_KEY (or the variable --api-key-env names, or --api-key-file)"
+}
+
 // ErrAuth is wrapped by the errors of a server that refuses the request for
 // want of a valid API key (401 or 403): waiting cannot help.
 var ErrAuth = errors.New("the server wants a valid API key")
@@ -255,7 +265,7 @@ func CheckServes(ctx context.Context, client *http.Client, endpoint, model, apiK
 	case a.Models != http.StatusOK && a.Health == http.StatusOK:
 		return nil // healthy; the model is checked by the probe request
 	case a.Models != http.StatusOK:
-		return fmt.Errorf("preflight: endpoint %s answers /health with %d and /v1/models with %d: it is not ready to serve%s", base, a.Health, a.Models, SkipPreflightHint)
+		return fmt.Errorf("preflight: endpoint %s answers /health with %d and /v1/models with %d: it is not ready to serve%s%s", base, a.Health, a.Models, noKeyHint(apiKey, a), SkipPreflightHint)
 	case a.ListErr != nil:
 		return fmt.Errorf("preflight: endpoint %s: /v1/models is not an OpenAI model list (%v)%s", base, a.ListErr, SkipPreflightHint)
 	case !slices.Contains(a.IDs, model):

@@ -29,6 +29,7 @@ func TestLookup(t *testing.T) {
 		"completions":        {"openai-completions", "/v1/completions", 1200 * time.Second},
 		"sglang-generate":    {"sglang-generate", "/generate", 1200 * time.Second},
 		"sglang":             {"sglang-generate", "/generate", 1200 * time.Second},
+		"transcriptions":     {"openai-transcriptions", "/v1/audio/transcriptions", 1200 * time.Second},
 	} {
 		p, err := protocol.Lookup(in)
 		if err != nil || p.Name() != want.name || p.Path() != want.path || p.DefaultTimeout() != want.timeout {
@@ -36,10 +37,10 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := protocol.Lookup("grpc")
-	if err == nil || !strings.Contains(err.Error(), "openai-chat, openai-completions, sglang-generate") {
+	if err == nil || !strings.Contains(err.Error(), "openai-chat, openai-completions, openai-transcriptions, sglang-generate") {
 		t.Errorf("Lookup(grpc): error %v should list the APIs", err)
 	}
-	if d := cmp.Diff([]string{"openai-chat", "openai-completions", "sglang-generate"}, protocol.Names()); d != "" {
+	if d := cmp.Diff([]string{"openai-chat", "openai-completions", "openai-transcriptions", "sglang-generate"}, protocol.Names()); d != "" {
 		t.Errorf("Names (-want +got):\n%s", d)
 	}
 }
@@ -54,7 +55,7 @@ func TestRegisterTwice(t *testing.T) {
 		if recover() == nil {
 			t.Error("registering a protocol twice did not panic")
 		}
-		if len(protocol.Names()) != 3 {
+		if len(protocol.Names()) != 4 {
 			t.Errorf("the failed registration changed the registry: %v", protocol.Names())
 		}
 	}()

@@ -72,6 +72,29 @@ func OfflinePerformanceRuns(root, bench string) []string {
 	return dirs
 }
 
+// NewestRun is the newest run of bench in scenario and kind ("accuracy",
+// "performance") under the runs root: a run of that mode or that half of
+// a ModeBoth run, whichever started last; "" when there is none.
+func NewestRun(root, bench, scenario, kind string) string {
+	newest, newestStamp := "", ""
+	consider := func(dir, stamp string) {
+		// Timestamped folders sort by time; LatestLink and temporaries
+		// do not start with a digit.
+		if stamp != "" && stamp[0] >= '0' && stamp[0] <= '9' && stamp > newestStamp {
+			newest, newestStamp = dir, stamp
+		}
+	}
+	own, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, kind), "*"))
+	for _, d := range own {
+		consider(d, filepath.Base(d))
+	}
+	halves, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, ModeBoth), "*", kind))
+	for _, d := range halves {
+		consider(d, filepath.Base(filepath.Dir(d)))
+	}
+	return newest
+}
+
 // RefuseNonEmpty returns an error if dir exists and holds anything: an
 // earlier run's logs are never silently replaced.
 func RefuseNonEmpty(dir string) error {

@@ -27,6 +27,9 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 	if round == "" {
 		round, _ = buildinfo.Round()
 	}
+	if o.Benchmark.NotFileable != "" {
+		return fmt.Errorf("--results-dir: %s", o.Benchmark.NotFileable)
+	}
 	rules := o.Benchmark.Rounds[round]
 	if rules == nil {
 		return fmt.Errorf("--results-dir: %s has no submission rules for round %q; pass --round with a round it has", o.Benchmark.Name, round)

@@ -364,7 +364,7 @@ func plan(o Options, datasetLen int) (*Report, error) {
 // when LoadGen measures a first token, which a run that does cannot do
 // without.
 func chooseStream(o Options, settings loadgen.TestSettings) (bool, error) {
-	stream := needsFirstToken(settings)
+	stream := needsFirstToken(settings) || o.Benchmark.StreamRequests
 	if o.Stream != nil {
 		stream = *o.Stream
 	}

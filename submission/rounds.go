@@ -52,6 +52,8 @@ var accPattern = map[string]string{
 	"TOKENS_PER_SAMPLE": `.*'tokens_per_sample':\s([\d.]+).*`,
 	"exact_match":       `.*'exact_match':\s([\d.]+).*`,
 	"F1_HIERARCHICAL":   `\{.*"f1":\s*([\d\.]+).*\}`,
+	"mAP":               `.*(?:mAP=|'Total':)\s*([\d.]+)`,
+	"ACCURACY":          `Word Error Rate\:.*, accuracy=([0-9\.]+)%`,
 }
 
 // BenchmarkRules are one benchmark's rules in one round: the registered

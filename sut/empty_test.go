@@ -63,3 +63,44 @@ func TestEmptyAnswersFail(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyTextWithTokensIsAnAnswer: an empty text for which the server
+// counts generated tokens (whisper's transcript of a silent clip is its
+// end-of-text token) is an answer, not a failure, streamed or not.
+func TestEmptyTextWithTokensIsAnAnswer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		stream bool
+		body   string
+	}{
+		{"chat", false, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`},
+		{"chat stream", true, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":""},"logprobs":null,"finish_reason":"stop"}]}` + "\n\n" +
+			`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}` + "\n\ndata: [DONE]\n\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				if tc.stream {
+					w.Header().Set("Content-Type", "text/event-stream")
+				} else {
+					w.Header().Set("Content-Type", "application/json")
+				}
+				fmt.Fprint(w, tc.body)
+			})
+			p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: openaichat.Protocol, Stream: tc.stream, Bodies: sliceBodies{[]byte(`{}`)}, Concurrency: 2})
+			qs := samples(2)
+			for i := range qs {
+				qs[i].Index = 0
+			}
+			p.IssueQuery(qs)
+			waitFor(t, "every completion", func() bool { _, f, _ := rec.snapshot(); return len(f) == 2 })
+			p.Close()
+			_, finals, dups := rec.snapshot()
+			st := p.Stats()
+			if len(finals) != 2 || len(dups) != 0 || st.Failed != 0 || st.OutputTokens != 2 {
+				t.Fatalf("%d completions, dups %v, stats %+v: want 2 answers of one token each", len(finals), dups, st)
+			}
+		})
+	}
+}

@@ -327,7 +327,7 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 		putBuf(buf)
 		return parseFailure(err)
 	}
-	if len(*buf) == 0 {
+	if len(*buf) == 0 && tokens == 0 {
 		putBuf(buf)
 		return emptyAnswer()
 	}
@@ -339,9 +339,11 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 }
 
 // emptyAnswer is the failure of a well-formed answer with no output: an
-// empty text, no token IDs, a stream of only a finish or [DONE]. Every
-// request asks for at least one token, and an empty answer scored as a
-// sample would pass for a result.
+// empty text, no token IDs, a stream of only a finish or [DONE], and no
+// generated token reported either. Every request asks for at least one
+// token, and an empty answer scored as a sample would pass for a result.
+// An empty text for which the server counts generated tokens is an
+// answer (whisper's transcript of a silent clip is its end-of-text token).
 func emptyAnswer() *failure {
 	return fail(ReasonEmpty, errors.New("the answer has no output (empty text or no token IDs) though the request asks for at least one token"))
 }
@@ -419,7 +421,7 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 	if err := dec.End(done); err != nil {
 		return parseFailure(err)
 	}
-	if len(*acc) == 0 {
+	if len(*acc) == 0 && dec.Tokens() == 0 {
 		return emptyAnswer()
 	}
 	if !st.firstSent {

@@ -89,6 +89,8 @@ func (a wireAPI) body(t testing.TB, i int, stream bool) []byte {
 	case protocol.MessagesEncoder:
 		msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage(fmt.Sprintf("question %d", i))}
 		b, err = enc.AppendMessages(nil, fake.DefaultModel, msgs, nil, params, stream)
+	case protocol.AudioEncoder:
+		b, err = enc.EncodeAudio(fake.DefaultModel, "q.wav", testWAV(i), params)
 	default:
 		t.Fatalf("protocol %s has neither a token nor a messages encoder: teach wireAPI.body its requests", a.name())
 	}
@@ -96,6 +98,12 @@ func (a wireAPI) body(t testing.TB, i int, stream bool) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// testWAV is a tiny 16 kHz mono 16-bit WAV whose one sample is i.
+func testWAV(i int) []byte {
+	b := []byte("RIFF\x26\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x80\x3e\x00\x00\x00\x7d\x00\x00\x02\x00\x10\x00data\x02\x00\x00\x00")
+	return append(b, byte(i), byte(i>>8))
 }
 
 // bodies are requests 0 to n-1.

@@ -9,6 +9,8 @@ import (
 	"net/http/httptrace"
 	"sync/atomic"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
 // Transport settings.
@@ -141,7 +143,8 @@ func (p *Pool) newRequest(ctx context.Context, ep int, prefix, body []byte) (*ht
 			whole = append(append(make([]byte, 0, n), prefix...), body...)
 		}
 		// NewRequest sets ContentLength and GetBody for a *bytes.Reader.
-		return p.withHeaders(http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(whole)))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(whole))
+		return p.withHeaders(req, err, whole)
 	}
 	pieces := func() io.ReadCloser { return &vectoredBody{net.Buffers{prefix, body}} }
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], pieces())
@@ -149,16 +152,27 @@ func (p *Pool) newRequest(ctx context.Context, ep int, prefix, body []byte) (*ht
 		req.ContentLength = int64(n)
 		req.GetBody = func() (io.ReadCloser, error) { return pieces(), nil }
 	}
-	return p.withHeaders(req, err)
+	head := prefix
+	if len(head) == 0 {
+		head = body
+	}
+	return p.withHeaders(req, err, head)
 }
 
-// withHeaders sets the headers of every request to the endpoints.
-func (p *Pool) withHeaders(req *http.Request, err error) (*http.Request, error) {
+// withHeaders sets the headers of every request to the endpoints. head is
+// the body's beginning, from which a protocol whose bodies are not JSON
+// (protocol.BodyTyper: a multipart body names its boundary) tells their
+// Content-Type.
+func (p *Pool) withHeaders(req *http.Request, err error, head []byte) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+	contentType := "application/json"
+	if t, ok := p.cfg.API.(protocol.BodyTyper); ok {
+		contentType = t.ContentType(head)
+	}
 	req.Header = http.Header{
-		"Content-Type": {"application/json"},
+		"Content-Type": {contentType},
 		"User-Agent":   {"mlperf-go"},
 	}
 	if p.cfg.Stream {

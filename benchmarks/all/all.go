@@ -8,5 +8,7 @@ import (
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/llama2"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/llama31"
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/qwen36"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/whisper"
 )

@@ -43,8 +43,11 @@ func verify(c *cli.Context, ctx context.Context, o run.Options, dir, test string
 	if err := evalOptions(c, &eo); err != nil {
 		return nil, err
 	}
-	v, err := compliance.Verify(ctx, filepath.Join(dir, submission.AccuracyLogFile), o.Benchmark.Name, test, compliance.VerifyOptions{
-		Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script"), Dataset: o.Data, Eval: eo})
+	vo := compliance.VerifyOptions{Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script"), Dataset: o.Data, Eval: eo}
+	if test == submission.TEST01 {
+		vo.TEST01 = test01Reference(c, o)
+	}
+	v, err := compliance.Verify(ctx, filepath.Join(dir, submission.AccuracyLogFile), o.Benchmark.Name, test, vo)
 	if err != nil {
 		return nil, err
 	}
@@ -54,10 +57,48 @@ func verify(c *cli.Context, ctx context.Context, o run.Options, dir, test string
 	return &v.Verdict, nil
 }
 
+// test01Reference finds the accuracy and performance runs TEST01 compares
+// a run with: those filed in --results-dir for --system, where the
+// reference's scripts look, else the newest of each in the --runs-dir
+// history (a zero reference when there are none).
+func test01Reference(c *cli.Context, o run.Options) compliance.TEST01Reference {
+	scen := o.SubmissionScenario()
+	if rd, sys := c.String("results-dir"), c.String("system"); rd != "" && sys != "" {
+		if dir, err := submission.ScenarioDir(rd, sys, o.Benchmark.Name, scen); err == nil {
+			if ref := compliance.TEST01ReferenceIn(dir); fileExists(ref.AccuracyLog) && fileExists(ref.PerformanceDetail) {
+				return ref
+			}
+		}
+	}
+	root := c.String("runs-dir")
+	acc := record.NewestRun(root, o.Benchmark.Name, scen, "accuracy")
+	perf := record.NewestRun(root, o.Benchmark.Name, scen, "performance")
+	if acc == "" || perf == "" {
+		return compliance.TEST01Reference{}
+	}
+	return compliance.TEST01Reference{
+		AccuracyLog:       filepath.Join(acc, submission.AccuracyLogFile),
+		PerformanceDetail: filepath.Join(perf, submission.DetailFile),
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // precheckCompliance makes, before the test, the checks its verification
-// will need: TEST07 scored in Go decodes the log with the model's
-// tokenizer, which must be found now rather than after an hour-long run.
+// will need, rather than after an hour-long run: TEST01 compares with the
+// scenario's accuracy and performance runs, which must exist; TEST07
+// scored in Go decodes the log with the model's tokenizer, which must be
+// found.
 func precheckCompliance(c *cli.Context, o run.Options, test string) error {
+	if test == submission.TEST01 {
+		if test01Reference(c, o).AccuracyLog == "" {
+			return fmt.Errorf("--compliance TEST01 compares the run with this scenario's accuracy and performance runs, and there are none in --runs-dir %s (or --results-dir for --system): run them first, with -m accuracy and -m performance (checked before the test, so no run is wasted)", c.String("runs-dir"))
+		}
+		return nil
+	}
 	if test != submission.TEST07 || c.String("accuracy-script") != "" {
 		return nil
 	}

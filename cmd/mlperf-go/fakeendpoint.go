@@ -110,10 +110,14 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 // fakeAnswers returns what the fake answers chats with: the answers of
 // the dataset at paths (none without paths) and the default answer of its
 // benchmark, name or by default the one benchmark whose answers the fake
-// must be told (with text output). Without paths and with no one such
-// benchmark, the default answer is "" (the fake's own).
+// must be told (with text output), or the one of those whose reader opens
+// paths. Without paths and with no one such benchmark, the default answer
+// is "" (the fake's own).
 func fakeAnswers(name string, paths, splits []string) ([]fake.Answer, string, error) {
 	b, ok, err := fakeBenchmark(name)
+	if err == nil && !ok && len(paths) > 0 {
+		b, ok = benchmarkOfDataset(paths, splits)
+	}
 	switch {
 	case err != nil:
 		return nil, "", err
@@ -157,6 +161,22 @@ func fakeBenchmark(name string) (b benchmark.Benchmark, ok bool, err error) {
 		return found[0], true, nil
 	}
 	return b, false, nil
+}
+
+// benchmarkOfDataset returns the one text benchmark whose dataset reader
+// opens paths (ok false when none or several do).
+func benchmarkOfDataset(paths, splits []string) (benchmark.Benchmark, bool) {
+	var found []benchmark.Benchmark
+	for _, x := range textBenchmarks() {
+		if d, err := x.OpenDataset(paths, splits); err == nil {
+			d.Close()
+			found = append(found, x)
+		}
+	}
+	if len(found) != 1 {
+		return benchmark.Benchmark{}, false
+	}
+	return found[0], true
 }
 
 // textBenchmarks are the benchmarks whose answers are text: those whose

@@ -7,18 +7,33 @@ import (
 
 // TestFakeAnswersDefault: without --dataset the fake answers chats with the
 // default answer of --benchmark, or of the one benchmark with text answers
-// when none is named (so `mlperf-go fake-endpoint` alone answers as that
-// benchmark's server would); a token-ID benchmark has none (the fake's
-// own applies) and takes no --dataset.
+// when none is named and there is one (so `mlperf-go fake-endpoint` alone
+// answers as that benchmark's server would; with several, the fake's
+// own); a --dataset without --benchmark is the benchmark whose reader
+// opens it; a token-ID benchmark has no default (the fake's own applies)
+// and takes no --dataset.
 func TestFakeAnswersDefault(t *testing.T) {
 	t.Parallel()
 	text := textBenchmarks()
-	if len(text) != 1 || text[0].FakeDefaultAnswer == "" {
-		t.Fatalf("want one benchmark with text answers and a default answer, got %d", len(text))
+	if len(text) == 0 || text[0].FakeDefaultAnswer == "" {
+		t.Fatalf("want benchmarks with text answers and a default answer, got %d", len(text))
+	}
+	want := ""
+	if len(text) == 1 {
+		want = text[0].FakeDefaultAnswer
 	}
 	answers, def, err := fakeAnswers("", nil, nil)
-	if err != nil || answers != nil || def != text[0].FakeDefaultAnswer {
-		t.Errorf("no flags: %d answers, default %q, %v; want %s's default", len(answers), def, err, text[0].Name)
+	if err != nil || answers != nil || def != want {
+		t.Errorf("no flags: %d answers, default %q, %v; want %q", len(answers), def, err, want)
+	}
+	var data []string
+	for i, a := range synthCLI(t, "qwen3.6-27b", 24) {
+		if i%2 == 1 { // -d PATH
+			data = append(data, a)
+		}
+	}
+	if answers, def, err := fakeAnswers("", data, nil); err != nil || len(answers) == 0 || def == "" {
+		t.Errorf("a qwen3.6-27b --dataset without --benchmark: %d answers, default %q, %v", len(answers), def, err)
 	}
 	if _, def, err := fakeAnswers("llama3_1-8b", nil, nil); err != nil || def != "" {
 		t.Errorf("--benchmark llama3_1-8b: default %q, %v; want none", def, err)

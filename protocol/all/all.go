@@ -4,6 +4,7 @@
 package all
 
 import (
+	_ "github.com/mlperf-go/mlperf-go/protocol/openaiaudio"       // openai-transcriptions
 	_ "github.com/mlperf-go/mlperf-go/protocol/openaichat"        // openai-chat
 	_ "github.com/mlperf-go/mlperf-go/protocol/openaicompletions" // openai-completions
 	_ "github.com/mlperf-go/mlperf-go/protocol/sglang"            // sglang-generate

@@ -1,6 +1,7 @@
 package openaichat
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,11 +34,16 @@ type chatRequest struct {
 	IgnoreEOS           bool                    `json:"ignore_eos"`
 	Stream              bool                    `json:"stream"`
 	StreamOptions       *vllmwire.StreamOptions `json:"stream_options"`
+	// Tools and ToolChoice are kept raw: the fake only needs to know
+	// whether it may answer with tool calls (toolserve.go).
+	Tools      json.RawMessage `json:"tools"`
+	ToolChoice json.RawMessage `json:"tool_choice"`
 
 	ask     protocol.Ask
 	msgBuf  [4]protocol.Message // holds ask.Messages of a short conversation
 	head    []byte              // a stream's chunks all begin with it
 	headBuf [160]byte
+	tools   *toolState // a streamed answer's tool calls; nil when none
 }
 
 type chatMessage struct {
@@ -193,6 +199,12 @@ func (r *chatRequest) validate() error {
 	if m, mx := r.MinTokens, r.maxTokens(); m != nil && mx != protocol.NoLimit && *m > mx {
 		return fmt.Errorf("min_tokens must be less than or equal to max_tokens=%d, got %d.", mx, *m)
 	}
+	if present(r.ToolChoice) && !present(r.Tools) {
+		return errors.New("When using `tool_choice`, `tools` must be set.")
+	}
+	if present(r.Tools) && bytes.TrimSpace(r.Tools)[0] != '[' {
+		return errors.New("tools: Input should be a valid list")
+	}
 	return nil
 }
 
@@ -210,8 +222,12 @@ func (r *chatRequest) maxTokens() int {
 
 func (r *chatRequest) Ask() *protocol.Ask { return &r.ask }
 
-// AppendBody writes a chat.completion.
+// AppendBody writes a chat.completion (with tool calls where the answer
+// makes some: toolserve.go).
 func (r *chatRequest) AppendBody(b []byte, rep *protocol.Reply) []byte {
+	if st := r.prepareTools(rep); st != nil {
+		return r.appendToolBody(b, rep, st)
+	}
 	n := rep.Tokens
 	b = vllmwire.AppendHead(b, rep, "chatcmpl-", "chat.completion")
 	b = append(b, `{"index":0,"message":{"role":"assistant","content":"`...)
@@ -237,6 +253,10 @@ func (r *chatRequest) AppendEvents(b []byte, rep *protocol.Reply, from, to int, 
 			b = vllmwire.AppendUsage(b, rep.PromptTokens, 0, false)
 		}
 		b = append(b, "}\n\n"...)
+		r.tools = r.prepareTools(rep)
+	}
+	if r.tools != nil {
+		return r.appendToolEvents(b, rep, r.tools, from, to, last)
 	}
 	b = append(b, "data: "...)
 	b = append(b, r.head...)

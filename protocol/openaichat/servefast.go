@@ -61,9 +61,12 @@ func parseChatFast(body []byte) (*chatRequest, bool) {
 // errGiveUp ends a fast walk that must be left to encoding/json.
 var errGiveUp = errors.New("left to encoding/json")
 
-// The fields each object has, as encoding/json matches them.
+// The fields each object has, as encoding/json matches them. A field
+// listed here that the fast walk does not read (tools, tool_choice: a
+// function-calling request, toolserve.go) leaves the request to
+// encoding/json.
 var (
-	chatFields    = []string{"model", "messages", "max_tokens", "max_completion_tokens", "min_tokens", "ignore_eos", "stream", "stream_options"}
+	chatFields    = []string{"model", "messages", "max_tokens", "max_completion_tokens", "min_tokens", "ignore_eos", "stream", "stream_options", "tools", "tool_choice"}
 	messageFields = []string{"role", "content"}
 	optionFields  = []string{"include_usage", "continuous_usage_stats"}
 	partFields    = []string{"type", "text", "image_url"}

@@ -26,16 +26,19 @@ var chatRequestSeeds = []string{
 	`{"messages":[{"role":"user","content":[{"type":"image_url","text":5}]}],"\u212aey":1,"ſtream":true}`,
 	`{"messages":[{"role":"user","content":"x\xff"}],"model":"\ud800"}`,
 	`{"messages":[{"role":"user","content":"x"}]} x`,
+	`{"model":"m","messages":[{"role":"user","content":"weather?"}],"tools":[{"type":"function","function":{"name":"get","parameters":{}}}],"tool_choice":"auto","stream":true}`,
+	`{"messages":[{"role":"user","content":"x"}],"TOOLS":[]}`,
 	`[]`, ``, `null`,
 }
 
 // askOf is what a parsed request says, for comparing the two paths.
 func askOf(r *chatRequest) any {
 	return struct {
-		Ask     any
-		Options any
-		N       int
-	}{r.ask, r.StreamOptions, len(r.Messages)}
+		Ask               any
+		Options           any
+		N                 int
+		Tools, ToolChoice string
+	}{r.ask, r.StreamOptions, len(r.Messages), string(r.Tools), string(r.ToolChoice)}
 }
 
 // checkFast: where the fast path reads a body, encoding/json reads it too

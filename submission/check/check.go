@@ -248,6 +248,10 @@ func (c *checker) checkScenario(dir, division string, rules *submission.Benchmar
 	c.checkAccuracy(filepath.Join(dir, "accuracy"), division, rules, scen)
 	if division == "closed" || division == "network" {
 		for _, t := range rules.Compliance {
+			if t == submission.TEST01 {
+				c.checkTEST01Dir(filepath.Join(dir, t), rules, scen)
+				continue
+			}
 			c.checkCompliance(filepath.Join(dir, t), t)
 		}
 	}

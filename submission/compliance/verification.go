@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 
@@ -29,6 +30,9 @@ type Verification struct {
 	File string
 	// Text is its content, as the reference writes it.
 	Text []byte
+	// Also are further files the verification writes, by name (TEST01's
+	// verify_performance.txt).
+	Also map[string][]byte
 	// Verdict is the verdict as the run record keeps it; its File is
 	// File.
 	Verdict record.Compliance
@@ -40,8 +44,12 @@ func (v *Verification) Pass() bool { return v.Verdict.Pass }
 // Write writes the verification's file into dir (the run's output folder,
 // from which filing.FileRun files it beside the test's logs).
 func (v *Verification) Write(dir string) error {
-	if err := os.WriteFile(filepath.Join(dir, v.File), v.Text, 0o644); err != nil {
-		return fmt.Errorf("submission: writing the %s verification: %w", v.Verdict.Test, err)
+	files := map[string][]byte{v.File: v.Text}
+	maps.Copy(files, v.Also)
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), text, 0o644); err != nil {
+			return fmt.Errorf("submission: writing the %s verification: %w", v.Verdict.Test, err)
+		}
 	}
 	return nil
 }
@@ -65,6 +73,9 @@ type VerifyOptions struct {
 	// AccuracyScript, when set, makes TEST07 run this official accuracy
 	// command template (see TEST07Command) instead of scoring in Go.
 	AccuracyScript string
+	// TEST01 is the scenario's accuracy and performance runs a TEST01 run
+	// is compared with; Output the benchmark's (the log's element type).
+	TEST01 TEST01Reference
 	// Dataset and Eval are what TEST07 scores the log with in Go
 	// (ScoreTEST07): the run's dataset, opened, and the evaluator's
 	// options (tokenizer, round).
@@ -74,8 +85,9 @@ type VerifyOptions struct {
 
 // Verify runs compliance test test's verification on the accuracy log
 // logPath (the mlperf_log_accuracy.json of the test's run) of benchmark
-// name, with the benchmark's constants from the registry: TEST06
-// (VerifyTEST06) and TEST09 (VerifyTEST09) in Go; TEST07 scored in Go
+// name, with the benchmark's constants from the registry: TEST01
+// (VerifyTEST01, against o.TEST01), TEST06 (VerifyTEST06) and TEST09
+// (VerifyTEST09) in Go; TEST07 scored in Go
 // (ScoreTEST07), or by o.AccuracyScript (RunTEST07) when given. An error
 // means the verification could not run, not that it failed.
 func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*Verification, error) {
@@ -84,6 +96,15 @@ func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*
 		return nil, err
 	}
 	switch test {
+	case submission.TEST01:
+		if o.TEST01.AccuracyLog == "" || o.TEST01.PerformanceDetail == "" {
+			return nil, errors.New("submission: TEST01 compares the run with the scenario's accuracy and performance runs, and none was found: run them first (mlperf-go run -m accuracy and -m performance, same benchmark and scenario, with the same --runs-dir, or filed with --results-dir and --system)")
+		}
+		b, err := submission.LookupBenchmark(name)
+		if err != nil {
+			return nil, err
+		}
+		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), submission.DetailFile), o.TEST01, b.Output.LogDType())
 	case submission.TEST06:
 		return VerifyTEST06(logPath, TEST06Options{Scenario: o.Scenario, EOSTokenID: c.EOSTokenID})
 	case submission.TEST09:

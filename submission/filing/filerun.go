@@ -26,6 +26,7 @@ import (
 
 // The compliance tests' run kinds.
 const (
+	KindTEST01 record.Kind = submission.TEST01
 	KindTEST06 record.Kind = submission.TEST06
 	KindTEST07 record.Kind = submission.TEST07
 	KindTEST09 record.Kind = submission.TEST09
@@ -63,7 +64,7 @@ type RunRecord struct {
 // of TEST06 and TEST07, verify_output_len.txt of TEST09) that FileRun files
 // from a compliance run's log folder into its test directory, where the
 // submission checker reads them.
-var VerifyFiles = []string{compliance.AccuracyFile, compliance.OutputLenFile}
+var VerifyFiles = []string{compliance.AccuracyFile, compliance.PerformanceFile, compliance.OutputLenFile}
 
 // now is the clock FileRun names moved-aside runs with; tests replace it.
 var now = time.Now
@@ -198,6 +199,9 @@ func checkRunRecord(r RunRecord) (bench, scen string, userConf []byte, err error
 	if bench, err = submission.CanonicalBenchmark(r.Benchmark); err != nil {
 		return "", "", nil, err
 	}
+	if b, _ := submission.LookupBenchmark(r.Benchmark); b.NotFileable != "" {
+		return "", "", nil, fmt.Errorf("submission: not filing %s: %s", bench, b.NotFileable)
+	}
 	if scen, err = submission.CanonicalScenario(r.Scenario); err != nil {
 		return "", "", nil, err
 	}
@@ -239,7 +243,7 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 		dest = filepath.Join(scenDir, "accuracy")
 		perfDir = dest
 		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
-	case KindTEST06, KindTEST07, KindTEST09:
+	case KindTEST01, KindTEST06, KindTEST07, KindTEST09:
 		if _, err := submission.LookupCompliance(string(kind), bench); err != nil {
 			return "", "", nil, err
 		}
@@ -253,7 +257,7 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 			copies = append(copies, copySpec{name, dest, false})
 		}
 	default:
-		return "", "", nil, fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST06, TEST07 or TEST09", kind)
+		return "", "", nil, fmt.Errorf("submission: unknown run kind %q: use performance, accuracy, TEST01, TEST06, TEST07 or TEST09", kind)
 	}
 	// The series the run's report draws, so that `mlperf-go report` over
 	// the tree still charts the run (pack.Package leaves them out).

@@ -168,7 +168,7 @@ func TestFileRunChecksLogs(t *testing.T) {
 		{"missing summary", func(r *RunRecord) { os.Remove(filepath.Join(r.LogDir, "mlperf_log_summary.txt")) }, "mlperf_log_summary.txt"},
 		{"missing user.conf", func(r *RunRecord) { r.UserConf = "" }, "user.conf"},
 		{"bad benchmark", func(r *RunRecord) { r.Benchmark = "resnet" }, "unknown benchmark"},
-		{"bad kind", func(r *RunRecord) { r.Kind = "TEST01" }, "unknown run kind"},
+		{"bad kind", func(r *RunRecord) { r.Kind = "TEST04" }, "unknown run kind"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

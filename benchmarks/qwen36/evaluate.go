@@ -1,0 +1,137 @@
+package qwen36
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/score/bfcl"
+)
+
+// The accuracy gate the reference's ruleset applies
+// (config/rulesets/mlcommons/models.py, Qwen3_6_27B; the policy's
+// "97% of validated Q4_K_M reference"): each breakdown metric at least
+// 0.97 × the reference's.
+const (
+	refOverall    = 86.23
+	refNormalized = 87.96
+	gateFactor    = 0.97
+)
+
+// CheckerLinePrefix starts the accuracy.txt line the v6.1 checker's
+// pattern for qwen3.6-27b reads (ACC_PATTERN["mAP"],
+// `.*(?:mAP=|'Total':)\s*([\d.]+)`). The reference prints no such line:
+// mlperf-go adds it with the overall accuracy so the checker's bound can
+// be judged.
+const CheckerLinePrefix = "mAP="
+
+// Evaluate scores the log as endpoints' BFCLv4Scorer does (package
+// bfcl), writes accuracy.txt (the reference's accuracy_results.json entry,
+// then the checker's line) and fails when the reference's gate is missed.
+func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+	entries, err := mllog.ReadAccuracy(logPath)
+	if err != nil {
+		return benchmark.Evaluation{}, err
+	}
+	outputs := make([]bfcl.Output, 0, len(entries))
+	seen := map[int]bool{}
+	dups := 0
+	for _, e := range entries {
+		if e.QSLIndex < 0 || e.QSLIndex >= d.Len() {
+			return benchmark.Evaluation{}, fmt.Errorf("%s: qsl_idx %d is outside the %d-sample accuracy set: the log is not of this dataset", logPath, e.QSLIndex, d.Len())
+		}
+		if seen[e.QSLIndex] {
+			dups++
+		}
+		seen[e.QSLIndex] = true
+		text := string(e.Data)
+		if !utf8.ValidString(text) {
+			text = strings.ToValidUTF8(text, "\uFFFD")
+		}
+		outputs = append(outputs, bfcl.Output{Index: e.QSLIndex, Text: text})
+	}
+	res, err := bfcl.Score(d.Samples(), outputs)
+	if err != nil {
+		var se *bfcl.SampleError
+		if errors.As(err, &se) {
+			err = fmt.Errorf("%w (sample %s)", err, d.rows[se.Index].SampleID)
+		}
+		return benchmark.Evaluation{}, err
+	}
+	out := o.Out
+	if out == "" {
+		out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
+	}
+	if err := os.WriteFile(out, []byte(AccuracyTxt(res)), 0o644); err != nil {
+		return benchmark.Evaluation{}, fmt.Errorf("writing %s: %w", out, err)
+	}
+	ev := benchmark.Evaluation{
+		Report: d.report(res, dups, out),
+		Scorer: fmt.Sprintf("mlcommons/endpoints BFCLv4Scorer with bfcl-eval %s's ast_checker, ported to Go (score/bfcl)", bfclVersion),
+	}
+	if fails := Gate(res); len(fails) > 0 {
+		ev.Failure = fmt.Errorf("the reference's accuracy gate: %s", strings.Join(fails, "; "))
+	}
+	return ev, nil
+}
+
+// AccuracyTxt is what accuracy.txt holds: the reference's entry, then the
+// line for the v6.1 checker (CheckerLinePrefix and the overall accuracy).
+func AccuracyTxt(r *bfcl.Result) string {
+	return r.Entry() + "\n" + CheckerLinePrefix + pyfloat.Repr(r.Overall) + "\n"
+}
+
+// Gate returns what misses the reference's gate (empty when it passes):
+// overall and normalized accuracy each at least 0.97 × the reference's,
+// compared as endpoints' compliance checker compares them.
+func Gate(r *bfcl.Result) []string {
+	var fails []string
+	for _, m := range []struct {
+		name     string
+		got, ref float64
+	}{{"overall_accuracy", r.Overall, refOverall}, {"normalized_single_turn_score", r.Normalized, refNormalized}} {
+		if bound := m.ref * gateFactor; m.got < bound {
+			fails = append(fails, fmt.Sprintf("%s %s < %s (%g × %g)", m.name, pyfloat.Repr(m.got), pyfloat.Repr(bound), gateFactor, m.ref))
+		}
+	}
+	return fails
+}
+
+// report is what evaluate prints.
+func (d *Dataset) report(r *bfcl.Result, dups int, out string) string {
+	var b strings.Builder
+	b.WriteString(d.Describe())
+	fmt.Fprintf(&b, "%-24s %8s\n", "subset", "accuracy")
+	for _, s := range r.Subsets {
+		fmt.Fprintf(&b, "  %-22s %8s\n", s.Name, pyfloat.Repr(s.Value))
+	}
+	for _, c := range r.Categories {
+		fmt.Fprintf(&b, "%-24s %8s\n", c.Name, pyfloat.Repr(c.Value))
+	}
+	fmt.Fprintf(&b, "%-24s %8s   (gate >= %s)\n", "overall", pyfloat.Repr(r.Overall), pyfloat.Repr(refOverall*gateFactor))
+	fmt.Fprintf(&b, "%-24s %8s   (gate >= %s)\n", "normalized single-turn", pyfloat.Repr(r.Normalized), pyfloat.Repr(refNormalized*gateFactor))
+	fmt.Fprintf(&b, "answered %d of %d samples", r.TotalSamples, r.IssuedSamples)
+	if missing := r.IssuedSamples - r.TotalSamples; missing > 0 {
+		fmt.Fprintf(&b, " (%d missing, scored wrong as the reference scores them)", missing)
+	}
+	if dups > 0 {
+		fmt.Fprintf(&b, "; %d repeated log entries (the first of each sample counts)", dups)
+	}
+	b.WriteString("\n")
+	if len(r.Approx) > 0 {
+		fmt.Fprintf(&b, "%d answers hold Python the port reads approximately (their text fallback may differ from CPython's):\n  %s\n", len(r.Approx), strings.Join(r.Approx, "\n  "))
+	}
+	if fails := Gate(r); len(fails) == 0 {
+		b.WriteString("reference gate (0.97 x reference, endpoints' ruleset and the policy): PASS\n")
+	} else {
+		fmt.Fprintf(&b, "reference gate (0.97 x reference, endpoints' ruleset and the policy): FAIL: %s\n", strings.Join(fails, "; "))
+	}
+	fmt.Fprintf(&b, "wrote %s\n", out)
+	return b.String()
+}
