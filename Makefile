@@ -8,8 +8,10 @@
 #   make static          build/bin/mlperf-go-static: fully static (LoadGen, libstdc++, glibc)
 #   make test-static     only the static binary's chroot demo
 #   make lint-docker     only the Dockerfile lint (hadolint)
-#   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen
+#   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen + bench-latency
 #   make bench-loadgen   Go vs C++ null-SUT Server benchmark through the same LoadGen
+#   make bench-latency   latency the harness adds (Server, 60/200/500 QPS, fake endpoint);
+#                        ENDPOINTS_SRC=<mlcommons/endpoints repo> measures its harness too
 #   make bench-serving   mlperf-go bench vs GuideLLM (and run): rate and client CPU per request
 #   make clean           remove build/ (keeps the downloaded sdist in third_party/)
 #
@@ -30,12 +32,14 @@ CTEST ?= ctest
 JOBS ?= 2
 BENCH_TIME ?= 1x
 BENCH_FLAGS ?=
+ENDPOINTS_SRC ?=
+BENCH_LATENCY_FLAGS ?=
 
 BUILD := build
 CMAKE_ARGS := -DCMAKE_BUILD_TYPE=Release -DLOADGEN_VERSION=$(LOADGEN_VERSION) -DLOADGEN_SRC=$(LOADGEN_SRC)
 BUILD_TARGET = $(CMAKE) --build $(BUILD) -j $(JOBS) --target
 
-.PHONY: all tools static test test-static lint-docker demo bench bench-loadgen bench-serving clean FORCE
+.PHONY: all tools static test test-static lint-docker demo bench bench-loadgen bench-latency bench-serving clean FORCE
 
 all: $(BUILD)/.configured
 	$(BUILD_TARGET) all
@@ -82,7 +86,10 @@ demo: $(BUILD)/.configured
 	$(BUILD_TARGET) demo
 
 bench: $(BUILD)/.configured
-	BENCH_TIME='$(BENCH_TIME)' BENCH_FLAGS='$(BENCH_FLAGS)' $(BUILD_TARGET) bench
+	BENCH_TIME='$(BENCH_TIME)' BENCH_FLAGS='$(BENCH_FLAGS)' ENDPOINTS_SRC='$(ENDPOINTS_SRC)' BENCH_LATENCY_FLAGS='$(BENCH_LATENCY_FLAGS)' $(BUILD_TARGET) bench
+
+bench-latency: $(BUILD)/.configured
+	ENDPOINTS_SRC='$(ENDPOINTS_SRC)' BENCH_LATENCY_FLAGS='$(BENCH_LATENCY_FLAGS)' $(BUILD_TARGET) bench_latency
 
 bench-loadgen: $(BUILD)/.configured
 	BENCH_FLAGS='$(BENCH_FLAGS)' $(BUILD_TARGET) bench_loadgen

@@ -18,7 +18,7 @@ const imagePromptTokens = 256
 func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 	tokenIDs := p.AnswersTokenIDs()
 	return func(w http.ResponseWriter, r *http.Request) {
-		arrived := time.Now()
+		arrived := arrival(r)
 		var req protocol.Request
 		if !s.decodeBody(w, r, func(b []byte) (err error) { req, err = p.ParseRequest(b); return err }) {
 			return
@@ -49,6 +49,7 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 			return
 		}
 		defer g.end()
+		s.own.admit.RecordDuration(g.start.Sub(arrived))
 		rep.Arrived, rep.Started = arrived, g.start
 		n := rep.Tokens
 
@@ -65,7 +66,9 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write(b)
+			if _, err := w.Write(b); err == nil && http.NewResponseController(w).Flush() == nil {
+				s.own.e2e.RecordDuration(time.Since(arrived))
+			}
 			return
 		}
 		endless := fault == FailEndless

@@ -211,6 +211,7 @@ type Server struct {
 	decoding chan struct{}
 
 	metrics engineMetrics
+	own     ownLatency // the fake's own side of each request (own.go)
 
 	images, cached atomic.Uint64
 	prefix         prefixCache
@@ -301,6 +302,8 @@ func New(cfg Config) (*Server, error) {
 		{"/v1/models", s.handleModels},
 		{"/health", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }},
 		{"/metrics", s.handleMetrics},
+		{StatsPath, s.handleStats},
+		{StatsPath + "/reset", s.handleStats},
 	}
 	for _, p := range protocol.All() {
 		if sp, ok := p.(protocol.Serving); ok {
@@ -331,6 +334,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handlers.Add(1)
 	s.mu.Unlock()
 	defer s.handlers.Done()
+	if sc := connOf(r); sc != nil {
+		sc.begin()
+		defer sc.end()
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -377,12 +384,12 @@ func (s *Server) Start(addr string) (string, error) {
 		l.Close()
 		return "", errors.New("fake endpoint: Start called on a started or closed server; build a new one with New")
 	}
-	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.KeepAlive}
+	s.httpSrv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, IdleTimeout: s.cfg.KeepAlive, ConnContext: withConn}
 	s.serveErr = make(chan error, 1)
 	srv, errc := s.httpSrv, s.serveErr
 	s.mu.Unlock()
 	go func() {
-		err := srv.Serve(l)
+		err := srv.Serve(stampListener{l})
 		if errors.Is(err, http.ErrServerClosed) {
 			err = nil
 		}
@@ -424,6 +431,7 @@ func (s *Server) Close() error {
 			_ = srv.Close()
 		}
 		s.handlers.Wait()
+		s.logOwnStats()
 	})
 	return nil
 }

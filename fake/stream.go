@@ -93,6 +93,10 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 	bp := s.getBuf()
 	defer s.putBuf(bp)
 	buf := (*bp)[:0]
+	// oldest is when the oldest token not yet flushed was due (zero when
+	// none is, or nothing is scheduled): each flush records how late it
+	// went out (own.go).
+	var oldest time.Time
 	flush := func() bool {
 		if len(buf) > 0 {
 			if _, err := w.Write(buf); err != nil {
@@ -100,7 +104,14 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 			}
 			buf = buf[:0]
 		}
-		return rc.Flush() == nil
+		if rc.Flush() != nil {
+			return false
+		}
+		if !oldest.IsZero() {
+			s.own.slip.RecordDuration(time.Since(oldest))
+			oldest = time.Time{}
+		}
+		return true
 	}
 	defer func() { *bp = buf }()
 
@@ -118,6 +129,7 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 	// counts them (1, k+1, 2k+1, …), and at n. A zero-token answer is one
 	// event covering nothing.
 	prev, first := 0, true
+	var firstAt time.Time
 	to := min(1, n)
 	if endless {
 		to = 1
@@ -126,8 +138,10 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 		if (endless || to < n) && interval > 1 && to%interval != 1 {
 			continue
 		}
+		var sched time.Time // when token to is due (zero: at once)
 		if !zero {
-			due := g.start.Add(g.ttft + time.Duration(max(to-1, 0))*tpot)
+			sched = g.start.Add(g.ttft + time.Duration(max(to-1, 0))*tpot)
+			due := sched
 			if now := time.Now(); due.After(now) {
 				if !first {
 					if !flush() {
@@ -143,12 +157,17 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 			}
 		}
 		buf = events(buf, prev, to)
+		if oldest.IsZero() {
+			oldest = sched
+		}
 		g.sent(to - prev)
 		if first {
 			// The first event is the client's first token: send it now.
 			if !flush() {
 				return false
 			}
+			firstAt = time.Now()
+			s.own.ttft.RecordDuration(firstAt.Sub(g.arrived))
 			switch fault {
 			case FailCut:
 				resetConn(w)
@@ -171,7 +190,15 @@ func (g generation) stream(w http.ResponseWriter, n int, fault string, events ev
 		}
 	}
 	buf = tail(buf)
-	return flush()
+	if !flush() {
+		return false
+	}
+	end := time.Now()
+	s.own.e2e.RecordDuration(end.Sub(g.arrived))
+	if n >= 2 {
+		s.own.tpot.RecordDuration(end.Sub(firstAt) / time.Duration(n-1))
+	}
+	return true
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -31,6 +31,7 @@ func renderMarkdown(run *Run) string {
 	mdList(&b, "Outcome", v.Reasons)
 	mdList(&b, "Warnings", v.Warnings)
 	mdLatency(&b, r.Metrics)
+	b.WriteString(harnessLatencyMarkdown(r))
 	mdFailures(&b, r.Samples, v.FailureClasses)
 	mdEngines(&b, v.Engines)
 	b.WriteString("\n## Run\n\n| | |\n|---|---|\n")

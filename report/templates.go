@@ -83,6 +83,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(funcs).Parse(`<!DOCT
 <table class="kv">{{range .Rows}}<tr><td>{{index . 0}}</td><td class="num">{{index . 1}}</td></tr>{{end}}</table></div>{{end}}</div>
 {{else}}<p class="empty">LoadGen logged no latencies (accuracy runs have none).</p>{{end}}
 </section>
+{{.HarnessLatency}}
 <section id="failures"><h2>Failures</h2>
 {{with .Samples}}<p>{{.Issued}} issued, {{.Completed}} completed, <strong>{{.Failed}} failed</strong>{{if .OutputTokens}}, {{.OutputTokens}} output tokens{{end}}.</p>{{else}}<p class="empty">No run record (mlperf_go_run.json) with the harness's counters.</p>{{end}}
 {{if .FailureClasses}}<table id="failure-classes"><tr><th>class</th><th class="num">samples</th></tr>

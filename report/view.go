@@ -39,6 +39,7 @@ type view struct {
 	HasTimeline           bool
 	Throughput, InFlight  template.HTML
 	Latencies             []namedChart
+	HarnessLatency        template.HTML // latency.go
 	FailureClasses        [][2]string
 	FirstFailures         []record.SampleFailure
 	MoreFailures          int64 // total failures when FirstFailures shows fewer
@@ -85,6 +86,7 @@ func newView(run *Run) view {
 		Schema:        r.Schema,
 		GeneratedFrom: run.Dir,
 	}
+	v.HarnessLatency = harnessLatencyHTML(r)
 	v.Cards = cards(r)
 	if len(run.Timeline) > 1 {
 		v.HasTimeline = true

@@ -99,6 +99,9 @@ type Results struct {
 	// PairedAccuracy is, for the performance run of --mode both, the
 	// accuracy run made with it and whether it passed.
 	PairedAccuracy *record.PairedAccuracy `json:"paired_accuracy,omitempty"`
+	// HarnessLatency is where the samples' time went in the harness
+	// (latency.go).
+	HarnessLatency *HarnessLatency `json:"harness_latency,omitempty"`
 	// Compliance is a compliance run's verdict (the run record's), which
 	// decides its status (decideCompliance).
 	Compliance *record.Compliance `json:"compliance,omitempty"`
@@ -320,6 +323,9 @@ func Build(dir string) (*Results, error) {
 		r.Run.ScenarioName = r.Run.Scenario
 	}
 	r.decide()
+	if err := r.addHarnessLatency(dir); err != nil {
+		return nil, err
+	}
 	r.decideCompliance()
 	return r, nil
 }

@@ -18,9 +18,11 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // tokenFixture writes n synthetic samples of an LLM benchmark and opens them.
@@ -165,7 +167,36 @@ func TestServerTokenLatenciesFollowTheFake(t *testing.T) {
 			if rep.Stats.OutputTokens != 16*rep.Stats.Completed {
 				t.Errorf("%d output tokens for %d samples, want 16 each", rep.Stats.OutputTokens, rep.Stats.Completed)
 			}
+			checkBreakdown(t, rep, ttft, meanTTFT)
 		})
+	}
+}
+
+// checkBreakdown checks the run's latency breakdown file against the
+// fake's latency model and LoadGen's TTFT: every sample in it, the fake's
+// wait in the endpoint's part, and the pool's TTFT inside LoadGen's (whose
+// clock starts before IssueQuery and stops after the Completer returns).
+func checkBreakdown(t *testing.T, rep *Report, ttft, loadgenMeanTTFT time.Duration) {
+	t.Helper()
+	b, err := breakdown.Read(rep.LogDir)
+	if err != nil {
+		t.Fatalf("latency breakdown: %v", err)
+	}
+	if !b.Stream || len(b.Parts) != len(sut.Parts()) {
+		t.Fatalf("breakdown stream %v with %d parts, want streamed and %d", b.Stream, len(b.Parts), len(sut.Parts()))
+	}
+	for _, p := range b.Parts {
+		if p.Count != rep.Stats.Completed {
+			t.Errorf("part %s counted %d samples, want %d", p.Name, p.Count, rep.Stats.Completed)
+		}
+	}
+	ep, _ := b.Find("endpoint_first_token")
+	if time.Duration(ep.P50) < ttft {
+		t.Errorf("endpoint first-token median %v is below the fake's %v", time.Duration(ep.P50), ttft)
+	}
+	pool, _ := b.Find("ttft")
+	if time.Duration(pool.Mean) > loadgenMeanTTFT {
+		t.Errorf("the pool's mean TTFT %v exceeds LoadGen's %v, which spans it", time.Duration(pool.Mean), loadgenMeanTTFT)
 	}
 }
 

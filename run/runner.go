@@ -172,9 +172,11 @@ type Report struct {
 	Total, Performance int
 	Stream             bool
 	// Summary is LoadGen's result (empty for accuracy runs, which have
-	// none); Stats the pool's counters.
+	// none); Stats the pool's counters; Latency where the successful
+	// samples' time went (also written to breakdown.File in LogDir).
 	Summary mllog.Summary
 	Stats   sut.Stats
+	Latency sut.Breakdown
 	// Elapsed is the wall time of the LoadGen test.
 	Elapsed time.Duration
 	// Start and End bound the whole run: loading the samples and the test.
@@ -259,6 +261,9 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 	if err != nil {
 		return nil, err
 	}
+	if o.Scenario != loadgen.Offline {
+		defer ensureProcs(log)()
+	}
 	if o.Started != nil {
 		o.Started(pool.Stats)
 	}
@@ -283,6 +288,8 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 	}
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
+	rep.Latency = pool.Latency()
+	recordLatency(o.OutputDir, rep.Stream, rep.Latency, log)
 	if err := failures.close(); err != nil {
 		log.Error("the failure list is incomplete", zap.Error(err))
 	}

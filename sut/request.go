@@ -44,7 +44,7 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // reqState tracks one sample through its request.
 type reqState struct {
 	qs        loadgen.QuerySample
-	start     time.Time
+	t         stamps // where its time went (latency.go)
 	firstSent bool
 	first     firstReport // what firstSent reported (accounting.go)
 	finished  bool
@@ -74,10 +74,10 @@ type retry struct {
 }
 
 // serve sends one sample and completes it exactly once, whatever happens.
-func (p *Pool) serve(w *worker, qs loadgen.QuerySample) {
+func (p *Pool) serve(w *worker, ps pending) {
 	p.inFlight.Add(1)
 	defer p.inFlight.Add(-1)
-	st := &reqState{qs: qs, start: time.Now()}
+	st := &reqState{qs: ps.qs, t: stamps{issued: ps.issued, taken: p.clock()}}
 	defer func() {
 		if r := recover(); r != nil {
 			if !st.finished {
@@ -173,7 +173,8 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 	if p.cfg.Tracer != nil {
 		p.cfg.Tracer.Sent(st.qs)
 	}
-	resp, tr, err := p.send(ctx, l.ep, st.qs.Index, prefix, body, fresh)
+	tr := w.trace
+	resp, err := p.send(ctx, tr, l.ep, st.qs.Index, prefix, body, fresh)
 	if err != nil {
 		f = netFail(err)
 		if f.reason == ReasonTransport {
@@ -200,6 +201,12 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, pr
 		return f, r
 	}
 	defer resp.Body.Close()
+	// A server may answer before the request is all written; the answer
+	// then starts the endpoint's time.
+	st.t.written = tr.wrote.Load()
+	if st.t.written == 0 {
+		st.t.written = p.clock()
+	}
 	if resp.StatusCode != http.StatusOK {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[l.ep], clip(bytes.TrimSpace(snippet), 300)))
@@ -309,6 +316,7 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 	if err != nil {
 		return netFail(err)
 	}
+	st.t.last = p.clock()
 	if n > p.cfg.MaxResponseBytes {
 		return fail(ReasonTooLarge, fmt.Errorf("%w: the body is longer than %d bytes (raise the response byte limit if that is right)", protocol.ErrTooLarge, p.cfg.MaxResponseBytes))
 	}
@@ -346,8 +354,9 @@ func emptyAnswer() *failure {
 // protocol says ends the stream.
 func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType string, netFail func(error) *failure) *failure {
 	br := readerPool.Get().(*bufio.Reader)
-	br.Reset(body)
-	defer func() { br.Reset(nil); readerPool.Put(br) }()
+	w.rd.r, w.rd.at = body, 0
+	br.Reset(&w.rd)
+	defer func() { br.Reset(nil); readerPool.Put(br); w.rd.r = nil }()
 	var sse protocol.SSEReader
 	sse.Reset(br, int(min(p.cfg.MaxResponseBytes, math.MaxInt)))
 	if w.stream == nil {
@@ -400,10 +409,12 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 			p.cfg.Tracer.Received(st.qs, len(*acc), data)
 		}
 		if ev.First && !st.firstSent {
+			st.t.first = w.rd.at
 			p.firstToken(st, ev.FirstData, ev.FirstTokens)
 		}
 		done = ev.Done
 	}
+	st.t.last = w.rd.at
 	if !sawData {
 		return fail(ReasonMalformed, fmt.Errorf("no server-sent events in the response (Content-Type %q); was the body built with stream=true?", contentType))
 	}
@@ -418,6 +429,7 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 		// completion whose first token was never reported, so report an
 		// empty first token (task.py would not, and LoadGen would log an
 		// error for the sample).
+		st.t.first = st.t.last
 		p.firstToken(st, nil, 0)
 	}
 	ok = true
@@ -429,11 +441,11 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 	st.firstSent = true
 	st.first = firstReport{bytes: len(data), tokens: n}
-	p.ttftNs.Add(int64(time.Since(st.start)))
+	p.ttftNs.Add(p.clock() - st.t.taken)
 	p.ttftN.Add(1)
 	buf := getBuf()
 	*buf = append(*buf, data...)
-	p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf})
+	p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf, timed: true, t: st.t})
 }
 
 // complete reports the sample's final response: the payload in buf on
@@ -457,12 +469,12 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 		}
 	} else {
 		p.outTokens.Add(n)
-		p.latencyNs.Add(int64(time.Since(st.start)))
+		p.latencyNs.Add(p.clock() - st.t.taken)
 		p.latencyN.Add(1)
 		n = p.omitFirst(st, buf, n)
 	}
 	p.done.Add(1)
-	ev := event{resp: loadgen.Response{ID: st.qs.ID, NTokens: n}, buf: buf}
+	ev := event{resp: loadgen.Response{ID: st.qs.ID, NTokens: n}, buf: buf, timed: f == nil, t: st.t}
 	if buf != nil {
 		ev.resp.Data = *buf
 	}

@@ -105,11 +105,11 @@ func newClients(rt http.RoundTripper, concurrency, endpoints int) (*http.Client,
 // refusing us, not timing us out, as net/http reasons too), and net/http's
 // own retries, which only resend a request no byte of which was written,
 // are counted here but not limited.
-func (p *Pool) send(ctx context.Context, ep, index int, prefix, body []byte, fresh bool) (*http.Response, *attemptTrace, error) {
-	t := &attemptTrace{}
-	req, err := p.newRequest(httptrace.WithClientTrace(ctx, t.hooks()), ep, prefix, body)
+func (p *Pool) send(ctx context.Context, t *attemptTrace, ep, index int, prefix, body []byte, fresh bool) (*http.Response, error) {
+	t.reset()
+	req, err := p.newRequest(httptrace.WithClientTrace(ctx, t.hooks), ep, prefix, body)
 	if err != nil {
-		return nil, t, err
+		return nil, err
 	}
 	if p.heads != nil {
 		if k, v := p.heads.Header(index); k != "" {
@@ -126,7 +126,7 @@ func (p *Pool) send(ctx context.Context, ep, index int, prefix, body []byte, fre
 			p.countRetry(RetryConnection)
 		}
 	}
-	return resp, t, err
+	return resp, err
 }
 
 // newRequest builds the POST of prefix+body to endpoint ep. A body that
@@ -186,22 +186,47 @@ func (p *Pool) withHeaders(req *http.Request, err error, head []byte) (*http.Req
 
 // attemptTrace records what net/http did with one attempt: how many
 // connections it was given (more than one when net/http retried it),
-// whether the last had carried requests before, and whether any response
-// byte arrived. The hooks run on net/http's goroutines.
+// whether the last had carried requests before, whether any response
+// byte arrived, and when the request was written. The hooks run on
+// net/http's goroutines.
+//
+// Each worker keeps one, reset for every attempt, so tracing allocates
+// nothing per request. Every hook but WroteRequest runs before net/http
+// returns the attempt's response; WroteRequest may come later when the
+// server answers before reading the whole request, so it stamps only the
+// first write after a reset and the pool stamps the answer's arrival
+// instead when it finds none.
 type attemptTrace struct {
 	conns     atomic.Int32
 	reused    atomic.Bool
 	responded atomic.Bool
+	wrote     atomic.Int64 // Pool.clock when the request was written; 0 before
+	hooks     *httptrace.ClientTrace
 }
 
-func (t *attemptTrace) hooks() *httptrace.ClientTrace {
-	return &httptrace.ClientTrace{
+func (p *Pool) newAttemptTrace() *attemptTrace {
+	t := &attemptTrace{}
+	t.hooks = &httptrace.ClientTrace{
 		GotConn: func(i httptrace.GotConnInfo) {
 			t.conns.Add(1)
 			t.reused.Store(i.Reused)
 		},
 		GotFirstResponseByte: func() { t.responded.Store(true) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				t.wrote.CompareAndSwap(0, p.clock())
+			}
+		},
 	}
+	return t
+}
+
+// reset readies t for a new attempt.
+func (t *attemptTrace) reset() {
+	t.conns.Store(0)
+	t.reused.Store(false)
+	t.responded.Store(false)
+	t.wrote.Store(0)
 }
 
 // retryable reports a failure send may retry: on a reused connection (the
