@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 )
 
@@ -28,12 +29,13 @@ const File = "mlperf_go_run.json"
 
 // HarnessFiles are the files mlperf-go writes beside LoadGen's logs for
 // people rather than for the submission: the run record, the series the
-// report draws (timeline.jsonl, engine_metrics.jsonl) and the report itself
+// report draws (timeline.jsonl, engine_metrics.jsonl, mlperf_go_latency.json)
+// and the report itself
 // (results.json, report.html, report.md; index.html and index.md over a
 // tree). Packaging leaves them out. The report's names are spelled here
 // because package report imports this one; its test keeps them in step.
 var HarnessFiles = []string{
-	File, timeline.File, metrics.File,
+	File, timeline.File, metrics.File, breakdown.File,
 	"results.json", "report.html", "report.md", "index.html", "index.md",
 }
 

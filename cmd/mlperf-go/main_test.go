@@ -142,13 +142,15 @@ func TestSubmissionWorkflow(t *testing.T) {
 	}
 	// The run's results and report beside its logs; the series they draw
 	// filed with the run.
-	for _, f := range []string{"results.json", "report.html", "report.md", "timeline.jsonl", "engine_metrics.jsonl"} {
+	for _, f := range []string{"results.json", "report.html", "report.md", "timeline.jsonl", "engine_metrics.jsonl", "mlperf_go_latency.json"} {
 		if _, err := os.Stat(filepath.Join(dir, "perf", f)); err != nil {
 			t.Errorf("run wrote no %s: %v", f, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(scen, "performance/run_1/timeline.jsonl")); err != nil {
-		t.Errorf("timeline not filed with the run: %v", err)
+	for _, f := range []string{"timeline.jsonl", "mlperf_go_latency.json"} {
+		if _, err := os.Stat(filepath.Join(scen, "performance/run_1", f)); err != nil {
+			t.Errorf("%s not filed with the run: %v", f, err)
+		}
 	}
 	if !strings.Contains(out, "report.html") {
 		t.Errorf("run does not say where its report is:\n%s", out)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -261,7 +262,7 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 	}
 	// The series the run's report draws, so that `mlperf-go report` over
 	// the tree still charts the run (pack.Package leaves them out).
-	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{metrics.File, perfDir, false})
+	copies = append(copies, copySpec{timeline.File, perfDir, false}, copySpec{metrics.File, perfDir, false}, copySpec{breakdown.File, perfDir, false})
 	return dest, perfDir, copies, nil
 }
 
