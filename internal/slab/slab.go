@@ -4,12 +4,16 @@
 // tens of thousands of them. Allocated one by one, each body over 32 KB
 // is rounded up to whole 8 KB pages by the Go heap (6% of resident memory
 // for 60 KB chat bodies), and a body built by append carries up to a
-// quarter of spare capacity. Copy carves exact copies one after another
-// out of 4 MB blocks instead. A block is freed by the garbage collector
-// once none of its slices is referenced; LoadGen loads and unloads
-// samples in sets, so blocks die with their set. Copies that live and die
-// together should come from the same Allocator: one long-lived copy keeps
-// its whole block alive.
+// quarter of spare capacity. Copies are carved exactly, one after another,
+// out of 4 MB blocks instead.
+//
+// Two kinds of block: an Allocator's are on the Go heap and freed by the
+// garbage collector once none of their slices is referenced (copies that
+// live and die together should come from the same Allocator: one
+// long-lived copy keeps its whole block alive). An Arena's are outside the
+// heap and freed when their copies are (Arena.Free): the sample library
+// keeps its bodies there, so gigabytes of bodies do not set the
+// collector's pace (see Arena).
 package slab
 
 import "sync"
