@@ -7,7 +7,9 @@ package qsl
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/mlperf-go/mlperf-go/internal/slab"
@@ -42,26 +44,38 @@ func (f BuilderFunc) Build(indices []int, emit func(int, []byte)) error {
 
 // Library is a loadgen.QSL whose loaded samples are request bodies built
 // once, at load time, so the hot path only writes bytes to a socket.
+//
+// The bodies are kept outside the Go heap (slab.Arena), freed when their
+// samples are unloaded and all at once by Close: gigabytes of bodies on
+// the heap would let the garbage collector leave as much garbage again
+// uncollected (it collects when the heap has doubled), and resident
+// memory would climb by the harness's per-request garbage for the whole
+// run. A Library that is never closed frees its bodies once it is
+// unreachable.
 type Library struct {
 	name    string
 	total   int
 	perf    int
 	builder Builder
 
-	prefix []byte         // see SharePrefix
-	store  slab.Allocator // the bodies' memory, apart from other copies
+	prefix []byte      // see SharePrefix
+	store  *slab.Arena // the bodies' memory; its own allocation for the cleanup
 
 	mu     sync.RWMutex
 	bodies []stored // indexed by sample index; b nil when not loaded
 	loaded int
 	bytes  int64 // bytes held for loaded bodies, without the shared prefix
+	closed bool
 }
 
 // stored is a loaded body: all of it, or what follows the shared prefix.
 type stored struct {
 	b      []byte
-	shared bool // b follows Library.prefix
+	ref    slab.Ref // frees b
+	shared bool     // b follows Library.prefix
 }
+
+var errClosed = errors.New("the library is closed")
 
 var _ loadgen.QSL = (*Library)(nil)
 
@@ -74,7 +88,11 @@ func NewLibrary(name string, total, perf int, b Builder) (*Library, error) {
 	if perf <= 0 || perf > total {
 		perf = total
 	}
-	return &Library{name: name, total: total, perf: perf, builder: b, bodies: make([]stored, total)}, nil
+	l := &Library{name: name, total: total, perf: perf, builder: b, bodies: make([]stored, total), store: new(slab.Arena)}
+	// A backstop for a library dropped without Close. Nothing of l may
+	// be reachable from the arena, or l would never be unreachable.
+	runtime.AddCleanup(l, (*slab.Arena).Release, l.store)
+	return l, nil
 }
 
 // SharePrefix makes the library keep prefix once instead of in every body
@@ -90,7 +108,7 @@ func (l *Library) SharePrefix(prefix []byte) error {
 	if l.loaded > 0 {
 		return fmt.Errorf("qsl %s: SharePrefix after %d samples were loaded", l.name, l.loaded)
 	}
-	l.prefix = l.store.Copy(prefix)
+	l.prefix = bytes.Clone(prefix) // small and kept until the library goes: on the heap
 	return nil
 }
 
@@ -105,6 +123,12 @@ func (l *Library) PerformanceSampleCount() int { return l.perf }
 
 // LoadSamplesToRam builds the bodies of the given samples.
 func (l *Library) LoadSamplesToRam(indices []int) error {
+	l.mu.RLock()
+	closed := l.closed
+	l.mu.RUnlock()
+	if closed {
+		return fmt.Errorf("qsl %s: loading samples: %w", l.name, errClosed)
+	}
 	for _, i := range indices {
 		if i < 0 || i >= l.total {
 			return fmt.Errorf("qsl %s: sample index %d out of range [0,%d)", l.name, i, l.total)
@@ -121,23 +145,30 @@ func (l *Library) LoadSamplesToRam(indices []int) error {
 		// alive.
 		var e stored
 		if len(l.prefix) > 0 && bytes.HasPrefix(body, l.prefix) {
-			e = stored{b: l.store.Copy(body[len(l.prefix):]), shared: true}
+			e.b, e.ref = l.store.Copy(body[len(l.prefix):])
+			e.shared = true
 		} else {
-			e = stored{b: l.store.Copy(body)}
+			e.b, e.ref = l.store.Copy(body)
 		}
 		if e.b == nil {
 			e.b = []byte{} // loaded, though empty
 		}
 		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.closed { // closed while loading
+			l.store.Free(e.ref)
+			emitErr = errClosed
+			return
+		}
 		old := l.bodies[i]
 		if old.b == nil {
 			l.loaded++
 		} else {
 			l.bytes -= int64(len(old.b))
+			l.store.Free(old.ref)
 		}
 		l.bodies[i] = e
 		l.bytes += int64(len(e.b))
-		l.mu.Unlock()
 	})
 	if err != nil {
 		return fmt.Errorf("qsl %s: loading samples: %w", l.name, err)
@@ -154,27 +185,45 @@ func (l *Library) UnloadSamplesFromRam(indices []int) error {
 			continue
 		}
 		l.bytes -= int64(len(l.bodies[i].b))
+		l.store.Free(l.bodies[i].ref)
 		l.bodies[i] = stored{}
 		l.loaded--
 	}
 	return nil
 }
 
-// Body returns the whole request body of a loaded sample, or nil if it is
-// not loaded. A body stored without the shared prefix is put back
-// together in a new slice; the pool uses Parts instead. The slice must not
-// be modified.
+// Close unloads every sample and frees the bodies' memory at once; loading
+// afterwards fails. It is safe to call more than once. Slices Parts
+// returned must no longer be used (they read zeros or other bodies).
+func (l *Library) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	clear(l.bodies)
+	l.loaded, l.bytes = 0, 0
+	l.store.Release()
+	return nil
+}
+
+// Body returns a copy of the whole request body of a loaded sample, or nil
+// if it is not loaded. It is for tools and tests; the pool uses Parts,
+// which copies nothing.
 func (l *Library) Body(index int) []byte {
 	pre, rest := l.Parts(index)
-	if len(pre) == 0 {
-		return rest
+	if rest == nil {
+		return nil
 	}
 	return append(append(make([]byte, 0, len(pre)+len(rest)), pre...), rest...)
 }
 
 // Parts returns a loaded sample's request body as the shared prefix (nil
 // when the body does not begin with it) and the rest, or nil, nil when the
-// sample is not loaded. The slices must not be modified.
+// sample is not loaded. The slices must not be modified, and are valid
+// until the sample is unloaded or the library closed: LoadGen unloads a
+// sample only once its queries are complete.
 func (l *Library) Parts(index int) (prefix, rest []byte) {
 	if index < 0 || index >= l.total {
 		return nil, nil

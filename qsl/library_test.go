@@ -3,6 +3,7 @@ package qsl
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -166,5 +167,76 @@ func TestLibraryErrors(t *testing.T) {
 		if pre, rest := lib.Parts(i); pre != nil || rest != nil || lib.Body(i) != nil {
 			t.Errorf("sample %d out of range: Parts = %q, %q", i, pre, rest)
 		}
+	}
+}
+
+// bigBody is sample i's body in the memory tests: 100 KB, so 40 samples
+// fill a few arena blocks.
+func bigBody(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, 100<<10) }
+
+// TestLibraryFreesBodies: the bodies' memory goes with their samples
+// (unloading them all gives every block back but the one being filled),
+// and Close frees the rest, after which nothing is loaded and loading
+// fails. Body returns a copy that outlives the library.
+func TestLibraryFreesBodies(t *testing.T) {
+	t.Parallel()
+	const n = 40
+	lib, err := NewLibrary("t", n, n, reusingBuilder{workers: 3, body: bigBody})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := loadAll(t, lib, n)
+	if got, want := lib.store.Mapped(), int64(n*100<<10); got < want {
+		t.Fatalf("arena maps %d bytes for %d bytes of bodies", got, want)
+	}
+	kept := lib.Body(7)
+	if err := lib.UnloadSamplesFromRam(idx); err != nil {
+		t.Fatal(err)
+	}
+	if got := lib.store.Mapped(); got > 4<<20 {
+		t.Errorf("arena maps %d bytes with every sample unloaded, want at most the current block", got)
+	}
+	loadAll(t, lib, n) // the emptied block is carved again
+	if err := lib.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	if got := lib.store.Mapped(); got != 0 {
+		t.Errorf("arena maps %d bytes after Close", got)
+	}
+	if k, b := lib.Loaded(); k != 0 || b != 0 {
+		t.Errorf("Loaded() = %d, %d after Close", k, b)
+	}
+	if pre, rest := lib.Parts(3); pre != nil || rest != nil {
+		t.Errorf("Parts(3) = %q, %q after Close", pre, rest)
+	}
+	if err := lib.LoadSamplesToRam([]int{1}); err == nil || err.Error() != "qsl t: loading samples: the library is closed" {
+		t.Errorf("LoadSamplesToRam after Close: %v", err)
+	}
+	if !bytes.Equal(kept, bigBody(7)) {
+		t.Error("a body Body returned changed when the library was closed")
+	}
+}
+
+// TestLibraryCleanup: a library dropped without Close frees its bodies
+// once the collector finds it unreachable.
+func TestLibraryCleanup(t *testing.T) {
+	t.Parallel()
+	lib, err := NewLibrary("t", 10, 10, reusingBuilder{workers: 1, body: bigBody})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadAll(t, lib, 10)
+	store := lib.store
+	lib = nil
+	// Cleanups run on a goroutine of their own after a collection.
+	for i := 0; store.Mapped() != 0; i++ {
+		if i == 1000 {
+			t.Fatalf("arena still maps %d bytes after 1000 collections", store.Mapped())
+		}
+		runtime.GC()
+		runtime.Gosched()
 	}
 }
