@@ -108,6 +108,11 @@ func writeQ3VLShard[I any](path string, rows []Q3VLRow, opts Q3VLShardOptions, i
 			parquet.MaxRowsPerRowGroup(int64(size)),
 			parquet.Compression(&parquet.Snappy),
 			parquet.KeyValueMetadata("huggingface", q3vlHubFeatures),
+			// pyarrow, which writes the hub's shards, leaves out the
+			// min/max of values over 4 KB (max_statistics_size): two
+			// whole images per row group in the footer, which readers
+			// keep in memory with the file open.
+			parquet.SkipPageBounds("product_image", "bytes"),
 		),
 		path:  path,
 		batch: make([]hubRowOf[I], 0, size),
