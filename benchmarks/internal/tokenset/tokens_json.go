@@ -444,7 +444,7 @@ func (a *tokenAssembler) addTokenJSON(where string, raw json.RawMessage) error {
 		if err != nil {
 			return err
 		}
-		a.d.tokens = append(a.d.tokens, t)
+		a.addToken(t)
 		skip()
 		if i >= len(b) {
 			return fmt.Errorf("%s: %s: %q list is not closed", a.path, where, col)

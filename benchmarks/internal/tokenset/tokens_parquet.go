@@ -174,7 +174,7 @@ func readTokenColumn(f *parquet.File, a *tokenAssembler, tok parquet.LeafColumn)
 			_, err := a.checkToken(where(), pos, x)
 			return err
 		}
-		a.d.tokens = append(a.d.tokens, int32(x))
+		a.addToken(int32(x))
 		pos++
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -449,5 +450,66 @@ func checkInvariants(t *testing.T, d *tokenset.Dataset, spec *tokenset.Spec) {
 	}
 	if total != d.TotalTokens() {
 		t.Fatalf("TotalTokens = %d, sum of lengths %d", d.TotalTokens(), total)
+	}
+}
+
+// TestPromptsAcrossBlocks: prompts are stored in shared blocks; many of
+// them, early ones longer than the small first blocks, read back exactly
+// from JSON and parquet, with no spare capacity to overwrite a neighbour
+// through.
+func TestPromptsAcrossBlocks(t *testing.T) {
+	t.Parallel()
+	lengths := []int{1, 1000, 1025, 3, 5000, 7, 20000}
+	for i := range 600 {
+		lengths = append(lengths, 1+(i*37)%900)
+	}
+	var want []sample
+	var js strings.Builder
+	var rows []pyarrowRow
+	js.WriteByte('[')
+	for i, n := range lengths {
+		toks := make([]int32, n)
+		for k := range toks {
+			toks[k] = int32((i*131 + k*7) % 128000)
+		}
+		ref := fmt.Sprintf("summary %d", i)
+		want = append(want, sample{Tokens: toks, Ref: ref})
+		if i > 0 {
+			js.WriteByte(',')
+		}
+		fmt.Fprintf(&js, `{"tok_input":%s,"output":%q}`, strings.Join(strings.Fields(fmt.Sprint(toks)), ","), ref)
+		wide := make([]int64, n)
+		for k, v := range toks {
+			wide[k] = int64(v)
+		}
+		rows = append(rows, pyarrowRow{GroundTruth: ptr(ref), TokInput: ints(wide...)})
+	}
+	js.WriteByte(']')
+	fromJSON, err := tokenset.ReadJSON(strings.NewReader(js.String()), "blocks.json", &llama31.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pq bytes.Buffer
+	if err := parquet.Write(&pq, rows); err != nil {
+		t.Fatal(err)
+	}
+	fromParquet, err := tokenset.ReadParquet(bytes.NewReader(pq.Bytes()), int64(pq.Len()), "blocks.parquet", &gptoss120b.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*tokenset.Dataset{fromJSON, fromParquet} {
+		if d.Len() != len(want) {
+			t.Fatalf("%s: %d samples, want %d", d.Path(), d.Len(), len(want))
+		}
+		for i, w := range want {
+			toks := d.Tokens(i)
+			if !slices.Equal(toks, w.Tokens) || d.Reference(i) != w.Ref {
+				t.Fatalf("%s: sample %d = %d tokens %q, want %d tokens %q", d.Path(), i, len(toks), d.Reference(i), len(w.Tokens), w.Ref)
+			}
+			if cap(toks) != len(toks) {
+				t.Fatalf("%s: sample %d has %d tokens of spare capacity", d.Path(), i, cap(toks)-len(toks))
+			}
+		}
+		checkInvariants(t, d, &gptoss120b.Spec)
 	}
 }
