@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -253,6 +254,7 @@ type tokenAssembler struct {
 
 	block []int32 // the block being filled: prompts back to back, then the open one's tokens
 	open  int     // where the open prompt starts in block
+	first int     // index of the block's first prompt
 }
 
 // refField returns the file's reference column: the first of the spec's
@@ -317,7 +319,7 @@ func (a *tokenAssembler) addToken(t int32) {
 		size := min(max(a.d.total, 1024), tokenBlock) // the first blocks grow with the dataset
 		b := make([]int32, len(open), max(size, 2*len(open)))
 		copy(b, open)
-		a.block, a.open = b, 0
+		a.block, a.open, a.first = b, 0, len(a.d.prompts)
 	}
 	a.block = append(a.block, t)
 }
@@ -353,6 +355,18 @@ func (a *tokenAssembler) addMeta(ref, dataset string) {
 func (a *tokenAssembler) finish() (*Dataset, error) {
 	if a.d.Len() == 0 {
 		return nil, fmt.Errorf("%s: the dataset has no samples", a.path)
+	}
+	// The last block's unused rest could be most of it: move its prompts
+	// to one of their size, so a long-lived dataset holds no spare room.
+	if used := a.block[:a.open]; cap(a.block)-len(used) > len(used)/8 {
+		b := slices.Clone(used)
+		off := 0
+		for j := a.first; j < len(a.d.prompts); j++ {
+			n := len(a.d.prompts[j])
+			a.d.prompts[j] = b[off : off+n : off+n]
+			off += n
+		}
+		a.block = b
 	}
 	return a.d, nil
 }
