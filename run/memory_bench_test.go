@@ -51,7 +51,8 @@ const (
 	// secondsEnv is how long BenchmarkRunMemory sends requests (default 20).
 	secondsEnv = "MLPERF_GO_BENCH_SECONDS"
 	// profileEnv names a file prefix: BenchmarkLoadMemory writes the heap
-	// profile with every sample loaded to PREFIX-<set>.pprof, for
+	// profile with every sample loaded to PREFIX-<set>.pprof, and
+	// BenchmarkRunMemory one late in the run to PREFIX-run-<set>.pprof, for
 	// go tool pprof.
 	profileEnv = "MLPERF_GO_BENCH_HEAP_PROFILE"
 )
@@ -284,6 +285,34 @@ func writeHeapProfile(b *testing.B, path string) {
 	b.Logf("heap profile: %s", path)
 }
 
+// profileWhile writes the heap profile to path every 5 s while cond holds
+// (each replacing the last), until the returned stop is called: the last
+// one shows what is live late in the run.
+func profileWhile(path string, cond func() bool) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			if !cond() {
+				continue
+			}
+			runtime.GC()
+			if f, err := os.Create(path); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0) //nolint:errcheck // a diagnostic
+				f.Close()
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
 // rssSample is the resident memory at a time since the start.
 type rssSample struct {
 	at      time.Duration
@@ -409,7 +438,12 @@ func runMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int, 
 	settle()
 	resetPeak(b)
 	stop := sampleRSS(250*time.Millisecond, inFlight)
+	stopProfiling := func() {}
+	if prefix := os.Getenv(profileEnv); prefix != "" {
+		stopProfiling = profileWhile(fmt.Sprintf("%s-run-%s.pprof", prefix, bm.Name), inFlight)
+	}
 	rep, err := Run(context.Background(), o)
+	stopProfiling()
 	samples := stop()
 	if err != nil {
 		b.Fatal(err)
