@@ -407,7 +407,7 @@ func runMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int, 
 	o := Options{
 		Benchmark: bm, Scenario: loadgen.Offline, Mode: loadgen.PerformanceOnly,
 		Data: d, Endpoints: []string{url}, OutputDir: b.TempDir(),
-		Concurrency: 256, Stream: &stream, SkipPreflight: true,
+		Stream: &stream, SkipPreflight: true, // Concurrency: the default, as the CLI runs
 		TotalSampleCount: n, PerformanceSampleCount: n,
 		Settings: []string{"min_duration=0", fmt.Sprintf("min_query_count=%d", queries), "target_qps=100000", "use_token_latencies=0"},
 	}
