@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go"
@@ -195,5 +196,44 @@ func TestQ3VLDataURL(t *testing.T) {
 	}
 	if !bytes.Equal([]byte(q3vlDataURL(formatPNG, nil)), []byte("data:image/PNG;base64,")) {
 		t.Error("empty image URL wrong")
+	}
+}
+
+// TestQ3VLSharesRepeatedStrings: categories and brands, which repeat
+// across rows, are held once however many rows and row groups name them.
+func TestQ3VLSharesRepeatedStrings(t *testing.T) {
+	t.Parallel()
+	rows, err := synth.Q3VLRows(40, synth.Q3VLSynthOptions{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		rows[i].Categories = []string{"Home & Garden > Decor", "Apparel > Shoes"}
+		rows[i].Category = "Apparel > Shoes"
+		rows[i].Brand = "acme"
+	}
+	dir := t.TempDir()
+	if err := synth.WriteQ3VLShard(filepath.Join(dir, "train-00000-of-00001.parquet"), rows, synth.Q3VLShardOptions{RowGroupSize: 3}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open([]string{dir}, Options{Splits: []string{"train"}, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	first := &d.rows[0]
+	if unsafe.StringData(first.cats[1]) != unsafe.StringData(first.category) {
+		t.Error("a row's category and the same potential category are two copies")
+	}
+	for i := 1; i < d.Len(); i++ {
+		r := &d.rows[i]
+		for k := range r.cats {
+			if r.cats[k] != first.cats[k] || unsafe.StringData(r.cats[k]) != unsafe.StringData(first.cats[k]) {
+				t.Fatalf("row %d: category %q is not row 0's string", i, r.cats[k])
+			}
+		}
+		if unsafe.StringData(r.category) != unsafe.StringData(first.category) || unsafe.StringData(r.brand) != unsafe.StringData(first.brand) {
+			t.Fatalf("row %d: ground-truth category or brand is a copy of its own", i)
+		}
 	}
 }
