@@ -8,7 +8,11 @@
 #   make static          build/bin/mlperf-go-static: fully static (LoadGen, libstdc++, glibc)
 #   make test-static     only the static binary's chroot demo
 #   make lint-docker     only the Dockerfile lint (hadolint)
-#   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen + bench-latency
+#   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen + bench-latency;
+#                        BENCH=<regexp> picks benchmarks (default all), FULL=1 loads the official
+#                        sample counts in the memory benchmarks (make bench FULL=1
+#                        BENCH='(Load|Run)Memory': ~3 GiB of Qwen3-VL bodies; the synthetic
+#                        datasets are written once into build/bench-data)
 #   make bench-loadgen   Go vs C++ null-SUT Server benchmark through the same LoadGen
 #   make bench-latency   latency the harness adds (Server, 60/200/500 QPS, fake endpoint);
 #                        ENDPOINTS_SRC=<mlcommons/endpoints repo> measures its harness too
@@ -34,6 +38,8 @@ BENCH_TIME ?= 1x
 BENCH_FLAGS ?=
 ENDPOINTS_SRC ?=
 BENCH_LATENCY_FLAGS ?=
+BENCH ?= .
+FULL ?=
 
 BUILD := build
 CMAKE_ARGS := -DCMAKE_BUILD_TYPE=Release -DLOADGEN_VERSION=$(LOADGEN_VERSION) -DLOADGEN_SRC=$(LOADGEN_SRC)
@@ -86,7 +92,7 @@ demo: $(BUILD)/.configured
 	$(BUILD_TARGET) demo
 
 bench: $(BUILD)/.configured
-	BENCH_TIME='$(BENCH_TIME)' BENCH_FLAGS='$(BENCH_FLAGS)' ENDPOINTS_SRC='$(ENDPOINTS_SRC)' BENCH_LATENCY_FLAGS='$(BENCH_LATENCY_FLAGS)' $(BUILD_TARGET) bench
+	BENCH_TIME='$(BENCH_TIME)' BENCH_FLAGS='$(BENCH_FLAGS)' BENCH='$(BENCH)' MLPERF_GO_BENCH_FULL='$(FULL)' ENDPOINTS_SRC='$(ENDPOINTS_SRC)' BENCH_LATENCY_FLAGS='$(BENCH_LATENCY_FLAGS)' $(BUILD_TARGET) bench
 
 bench-latency: $(BUILD)/.configured
 	ENDPOINTS_SRC='$(ENDPOINTS_SRC)' BENCH_LATENCY_FLAGS='$(BENCH_LATENCY_FLAGS)' $(BUILD_TARGET) bench_latency

@@ -346,19 +346,24 @@ func sampleRSS(period time.Duration, running func() bool) (stop func() []rssSamp
 	return func() []rssSample { close(done); wg.Wait(); return out }
 }
 
-// slope is the least-squares slope of RSS over time of the running samples
-// after the first second (connections and buffers warm up), in bytes/s.
+// slope is the least-squares slope of RSS over time, in bytes/s, over the
+// second half of the time requests were in flight: the first half holds
+// the warm-up (a connection's buffers per request in flight, the heap
+// growing to its goal), the second whether memory keeps climbing.
 func slope(samples []rssSample) float64 {
-	var t0 time.Duration = -1
+	var first, last time.Duration = -1, -1
+	for _, s := range samples {
+		if s.running {
+			if first < 0 {
+				first = s.at
+			}
+			last = s.at
+		}
+	}
+	mid := first + (last-first)/2
 	var n, sx, sy, sxx, sxy float64
 	for _, s := range samples {
-		if !s.running {
-			continue
-		}
-		if t0 < 0 {
-			t0 = s.at
-		}
-		if s.at-t0 < time.Second {
+		if !s.running || s.at < mid {
 			continue
 		}
 		x, y := s.at.Seconds(), float64(s.rss)
