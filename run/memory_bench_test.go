@@ -221,6 +221,7 @@ func loadMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int)
 	baseAnon := smapsRollup(b, "Anonymous")[0]
 	resetPeak(b)
 	start := time.Now()
+	u0, s0 := cpuSplit()
 	d, err := bm.OpenDataset(files, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -247,6 +248,7 @@ func loadMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int)
 		b.Fatal(err)
 	}
 	load := time.Since(start)
+	u1, s1 := cpuSplit()
 	st := procStatus(b, "VmRSS", "VmHWM")
 	if prefix := os.Getenv(profileEnv); prefix != "" {
 		writeHeapProfile(b, fmt.Sprintf("%s-%s.pprof", prefix, bm.Name))
@@ -263,11 +265,13 @@ func loadMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int)
 	b.ReportMetric(float64(st[1])/mib, "peak-rss-MiB")
 	b.ReportMetric(float64(held)/mib, "body-MiB")
 	b.ReportMetric(load.Seconds(), "load-s")
+	// On two shared cores, CPU time is steadier than wall time.
+	b.ReportMetric((u1 - u0 + s1 - s0).Seconds(), "load-cpu-s")
 	b.ReportMetric(float64(n)/load.Seconds(), "samples/s")
-	b.Logf("n=%d bodies %.1f MiB held (%.1f MiB on the wire); RSS before %.1f MiB (anon %.1f), peak %.1f MiB (%.3fx), after load %.1f MiB (anon %.1f of %.1f MiB), settled %.1f MiB (%.3fx); Go heap live %.1f goal %.1f mapped %.1f MiB; open %v, load %v",
+	b.Logf("n=%d bodies %.1f MiB held (%.1f MiB on the wire); RSS before %.1f MiB (anon %.1f), peak %.1f MiB (%.3fx), after load %.1f MiB (anon %.1f of %.1f MiB), settled %.1f MiB (%.3fx); Go heap live %.1f goal %.1f mapped %.1f MiB; open %v, load %v (CPU user %v sys %v)",
 		n, float64(held)/mib, float64(wire)/mib, float64(base)/mib, float64(baseAnon)/mib, float64(st[1])/mib, float64(st[1])/float64(held),
 		float64(st[0])/mib, float64(rollup[1])/mib, float64(rollup[0])/mib, float64(settled)/mib, float64(settled)/float64(held),
-		float64(live)/mib, float64(goal)/mib, float64(mapped)/mib, opened.Round(time.Millisecond), load.Round(time.Millisecond))
+		float64(live)/mib, float64(goal)/mib, float64(mapped)/mib, opened.Round(time.Millisecond), load.Round(time.Millisecond), (u1 - u0).Round(time.Millisecond), (s1 - s0).Round(time.Millisecond))
 }
 
 // writeHeapProfile writes the heap profile as of a collection now.
