@@ -157,7 +157,7 @@ func (l *Library) LoadSamplesToRam(indices []int) error {
 		defer l.mu.Unlock()
 		if l.closed { // closed while loading
 			l.store.Free(e.ref)
-			emitErr = errClosed
+			emitErr = fmt.Errorf("qsl %s: loading samples: %w", l.name, errClosed)
 			return
 		}
 		old := l.bodies[i]

@@ -21,8 +21,9 @@ import "sync"
 // mapped for later blocks and is never unmapped, so a copy read after it
 // was freed reads zeros or a later copy's bytes, never faults.
 //
-// The zero value is ready to use; Copy and Free are safe for concurrent
-// use, Release is not safe to call concurrently with Copy.
+// The zero value is ready to use, and so is an arena after Release. It is
+// safe for concurrent use (a copy being made while Release runs is given
+// back with the rest).
 type Arena struct {
 	mu     sync.Mutex
 	cur    *block              // the block copies are carved from; nil before the first
