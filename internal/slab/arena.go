@@ -22,8 +22,7 @@ import "sync"
 // was freed reads zeros or a later copy's bytes, never faults.
 //
 // The zero value is ready to use, and so is an arena after Release. It is
-// safe for concurrent use (a copy being made while Release runs is given
-// back with the rest).
+// safe for concurrent use.
 type Arena struct {
 	mu     sync.Mutex
 	cur    *block              // the block copies are carved from; nil before the first
@@ -70,8 +69,11 @@ func (a *Arena) Copy(p []byte) ([]byte, Ref) {
 	if b == a.cur && b.used == len(b.mem) {
 		a.cur = nil // full: given back with its last copy
 	}
-	a.mu.Unlock()
+	// Copied under the lock, so that Release never gives a block back
+	// (for another arena to reuse) while a copy is being written into it.
+	// The library's copies come one at a time anyway.
 	copy(out, p)
+	a.mu.Unlock()
 	return out, Ref{b}
 }
 
