@@ -237,6 +237,10 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// The bodies live outside the Go heap: an aborted test would otherwise
+	// hold them until a collection ran. runTest has closed the pool, the
+	// only reader, by the time this runs.
+	defer lib.Close()
 	if !o.SkipPreflight {
 		start := time.Now()
 		if err := preflight(ctx, o, api, model, rep.Stream, lib); err != nil {
