@@ -160,15 +160,24 @@ var numpyScalar = regexp.MustCompile(`np\.(?:int|uint|float)(?:8|16|32|64)\(([-+
 // llama evaluator's gen_len as "np.int64(8167644)", which the checker's
 // pattern ('gen_len':\s([\d.]+)) cannot read, so such NumPy scalar wrappers
 // are replaced by the bare number. Thresholds are not judged here (Check does
-// that); a "hash=" line is refused because packaging appends it.
-func IngestEvaluatorOutput(benchName string, output []byte) ([]byte, error) {
+// that); a "hash=" line is refused because packaging appends it. round
+// names the round whose checker reads the file ("" is DefaultRound; v6.0's
+// llama2-70b-99 is in no other).
+func IngestEvaluatorOutput(benchName, round string, output []byte) ([]byte, error) {
 	bench, err := CanonicalBenchmark(benchName)
 	if err != nil {
 		return nil, err
 	}
-	rules, ok := mustRound(DefaultRound).Benchmarks[bench]
+	if round == "" {
+		round = DefaultRound
+	}
+	r, err := LookupRound(round)
+	if err != nil {
+		return nil, err
+	}
+	rules, ok := r.Benchmarks[bench]
 	if !ok {
-		return nil, fmt.Errorf("submission: %s is not a benchmark of round %s", bench, DefaultRound)
+		return nil, fmt.Errorf("submission: %s is not a benchmark of round %s", bench, round)
 	}
 	content := numpyScalar.ReplaceAll(output, []byte("$1"))
 	if len(bytes.TrimSpace(content)) == 0 {

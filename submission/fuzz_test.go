@@ -17,7 +17,7 @@ func FuzzEvalAccuracyTxt(f *testing.F) {
 		for _, bench := range []string{logtest.BenchmarkLlama8B, logtest.BenchmarkGPTOSS, logtest.BenchmarkQwen3VL} {
 			r := mustRound("v6.1").Benchmarks[bench]
 			evalAccuracyTxt(b, r.accuracyMetrics(benchmark.ScenarioOffline), r.upper)
-			out, err := IngestEvaluatorOutput(bench, b)
+			out, err := IngestEvaluatorOutput(bench, "", b)
 			if err != nil {
 				continue
 			}

@@ -12,7 +12,7 @@ import (
 
 func TestIngestEvaluatorOutput(t *testing.T) {
 	tests := []struct {
-		name, bench, in, want, err string
+		name, bench, round, in, want, err string
 	}{
 		{name: "llama numpy 2 repr repaired", bench: "llama3_1-8b",
 			in:   "\nResults\n\n{'rouge1': '38.9', 'rouge2': '16.1', 'rougeL': '24.6', 'rougeLsum': '35.9', 'gen_len': np.int64(8167644), 'gen_num': 13368}",
@@ -27,10 +27,15 @@ func TestIngestEvaluatorOutput(t *testing.T) {
 		{name: "empty", bench: "gpt-oss-120b", in: "\n", err: "empty"},
 		{name: "not a number", bench: "gpt-oss-120b", in: "'exact_match': 8.3.5\n", err: "not a number"},
 		{name: "unknown benchmark", bench: "resnet", in: "x", err: "unknown benchmark"},
+		{name: "v6.0's llama2-70b-99", bench: "llama2-70b-99", round: "v6.0",
+			in:   "\nResults\n\n{'rouge1': 44.4, 'rouge2': 22.0, 'rougeL': 28.6, 'rougeLsum': 42.0, 'gen_len': 821945, 'gen_num': 24576, 'gen_tok_len': 7236700, 'tokens_per_sample': 294.5}\n",
+			want: "\nResults\n\n{'rouge1': 44.4, 'rouge2': 22.0, 'rougeL': 28.6, 'rougeLsum': 42.0, 'gen_len': 821945, 'gen_num': 24576, 'gen_tok_len': 7236700, 'tokens_per_sample': 294.5}\n"},
+		{name: "llama2-70b-99 is not in v6.1", bench: "llama2-70b-99", in: "{'rouge1': 44.4}\n", err: "not a benchmark of round v6.1"},
+		{name: "unknown round", bench: "gpt-oss-120b", round: "v5.0", in: "'exact_match': 83.5\n", err: "unknown round"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := IngestEvaluatorOutput(tc.bench, []byte(tc.in))
+			got, err := IngestEvaluatorOutput(tc.bench, tc.round, []byte(tc.in))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err = %v, want %q", err, tc.err)

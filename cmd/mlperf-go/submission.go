@@ -133,6 +133,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the output is for"},
 					&cli.StringFlag{Name: "input", Value: "-", Usage: "evaluator output `FILE` (- for stdin)"},
 					&cli.StringFlag{Name: "out", Required: true, Usage: "accuracy.txt `FILE` to write"},
+					&cli.StringFlag{Name: "round", Value: submission.DefaultRound, Usage: "`ROUND` whose checker reads the file (" + strings.Join(submission.RoundNames(), ", ") + "; v6.0 for llama2-70b-99)"},
 				},
 				Action: func(c *cli.Context) error {
 					var in []byte
@@ -145,7 +146,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					if err != nil {
 						return err
 					}
-					out, err := submission.IngestEvaluatorOutput(c.String("benchmark"), in)
+					out, err := submission.IngestEvaluatorOutput(c.String("benchmark"), c.String("round"), in)
 					if err != nil {
 						return err
 					}

@@ -65,7 +65,7 @@ func llamaResults(t *testing.T) (results, systems string) {
 			}
 			switch kind {
 			case "accuracy":
-				txt, err := submission.IngestEvaluatorOutput("llama3_1-8b", evalOut)
+				txt, err := submission.IngestEvaluatorOutput("llama3_1-8b", "", evalOut)
 				if err != nil {
 					t.Fatal(err)
 				}
