@@ -5,14 +5,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
+	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
@@ -154,19 +153,11 @@ func appendPyJSONString(dst []byte, s string) []byte {
 }
 
 // ParamsV61 are the sampling fields a round v6.1 request may carry:
-// those of endpoints' ChatCompletionRequest that mlperf-go sets. nil fields
-// are left out, as msgspec omits None. DefaultParamsV61 gives the
-// reference's.
-type ParamsV61 struct {
-	Temperature         *float64
-	MaxCompletionTokens *int
-	Seed                *int64
-	TopP                *float64
-	TopK                *int
-	RepetitionPenalty   *float64
-	PresencePenalty     *float64
-	FrequencyPenalty    *float64
-}
+// those of endpoints' ChatCompletionRequest that mlperf-go sets, as
+// openaichat's tools requests carry them (both are msgspec's encoding of
+// the same struct). nil fields are left out, as msgspec omits None.
+// DefaultParamsV61 gives the reference's.
+type ParamsV61 = openaichat.MsgspecSampling
 
 // MaxCompletionTokensV61 is the max_completion_tokens of round v6.1's
 // reference (max_new_tokens: 150 in endpoints'
@@ -230,71 +221,11 @@ func (q RequestV61) AppendBody(dst []byte, userText, imageFormat string, img []b
 // appendParams appends the fields after the messages, in
 // ChatCompletionRequest's order, and closes the body.
 func (q RequestV61) appendParams(dst []byte) ([]byte, error) {
-	p := &q.Params
-	var err error
-	float := func(key string, v *float64) {
-		if v == nil || err != nil {
-			return
-		}
-		if math.IsNaN(*v) || math.IsInf(*v, 0) {
-			err = fmt.Errorf("qsl q3vl: %s is %v, not a JSON number", key, *v)
-			return
-		}
-		dst = append(dst, `,"`+key+`":`...)
-		dst = appendMsgspecFloat(dst, *v)
-	}
-	integer := func(key string, v int64) {
-		dst = append(dst, `,"`+key+`":`...)
-		dst = strconv.AppendInt(dst, v, 10)
-	}
-	float("temperature", p.Temperature)
-	if p.MaxCompletionTokens != nil {
-		integer("max_completion_tokens", int64(*p.MaxCompletionTokens))
-	}
-	if q.Stream {
-		dst = append(dst, `,"stream":true`...)
-	}
-	if p.Seed != nil {
-		integer("seed", *p.Seed)
-	}
-	float("top_p", p.TopP)
-	if p.TopK != nil {
-		integer("top_k", int64(*p.TopK))
-	}
-	float("repetition_penalty", p.RepetitionPenalty)
-	float("presence_penalty", p.PresencePenalty)
-	float("frequency_penalty", p.FrequencyPenalty)
+	dst, err := q.Params.AppendMsgspec(dst, q.Stream)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("qsl q3vl: %w", err)
 	}
 	return append(dst, '}'), nil
-}
-
-// appendMsgspecFloat formats f as msgspec.json.encode does: the shortest
-// digits that round-trip, positional when the decimal exponent is in
-// [-5, 16) and then always with a fraction ("1.0", "0.00001"), otherwise
-// d.ddde±N with no '+' and no padding ("1e-6", "1e16", "2.5e20").
-func appendMsgspecFloat(dst []byte, f float64) []byte {
-	if f == 0 {
-		if math.Signbit(f) {
-			return append(dst, "-0.0"...)
-		}
-		return append(dst, "0.0"...)
-	}
-	e := strconv.AppendFloat(nil, f, 'e', -1, 64) // -d.ddde±XX
-	mant, expStr, _ := bytes.Cut(e, []byte("e"))
-	exp, _ := strconv.Atoi(string(expStr))
-	if exp < -5 || exp >= 16 {
-		dst = append(dst, mant...)
-		dst = append(dst, 'e')
-		return strconv.AppendInt(dst, int64(exp), 10)
-	}
-	start := len(dst)
-	dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
-	if bytes.IndexByte(dst[start:], '.') < 0 {
-		dst = append(dst, '.', '0')
-	}
-	return dst
 }
 
 // BuilderV61 returns a Builder whose bodies are round v6.1's requests

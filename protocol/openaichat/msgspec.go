@@ -2,6 +2,7 @@ package openaichat
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -42,6 +43,67 @@ func AppendMsgspecFloat(dst []byte, f float64) []byte {
 		dst = append(dst, '.', '0')
 	}
 	return dst
+}
+
+// MsgspecSampling are the sampling fields of endpoints'
+// ChatCompletionRequest (openai/types.py) that mlperf-go sets, in that
+// struct's field order; nil fields are not sent, as msgspec omits None.
+// The JSON tags are the wire names. ToolParams and qwen3vl's round v6.1
+// requests carry them, so both write them with AppendMsgspec.
+type MsgspecSampling struct {
+	Temperature         *float64 `json:"temperature,omitempty"`
+	MaxCompletionTokens *int     `json:"max_completion_tokens,omitempty"`
+	Seed                *int64   `json:"seed,omitempty"`
+	TopP                *float64 `json:"top_p,omitempty"`
+	TopK                *int     `json:"top_k,omitempty"`
+	RepetitionPenalty   *float64 `json:"repetition_penalty,omitempty"`
+	PresencePenalty     *float64 `json:"presence_penalty,omitempty"`
+	FrequencyPenalty    *float64 `json:"frequency_penalty,omitempty"`
+}
+
+// AppendMsgspec appends the set fields as msgspec encodes
+// ChatCompletionRequest from temperature to frequency_penalty, each
+// preceded by a comma: in its field order, with "stream": true after
+// max_completion_tokens when stream is set (stream is a field of the
+// request, between the two), floats as AppendMsgspecFloat writes them. A
+// NaN or infinite value is an error naming its field: it is no JSON
+// number, and msgspec's null would not be a sampling value.
+func (p *MsgspecSampling) AppendMsgspec(dst []byte, stream bool) ([]byte, error) {
+	var err error
+	float := func(key string, v *float64) {
+		if v == nil || err != nil {
+			return
+		}
+		if math.IsNaN(*v) || math.IsInf(*v, 0) {
+			err = fmt.Errorf("%s is %v, not a JSON number", key, *v)
+			return
+		}
+		dst = AppendMsgspecFloat(append(dst, `,"`+key+`":`...), *v)
+	}
+	integer := func(key string, v int64) {
+		dst = strconv.AppendInt(append(dst, `,"`+key+`":`...), v, 10)
+	}
+	float("temperature", p.Temperature)
+	if p.MaxCompletionTokens != nil {
+		integer("max_completion_tokens", int64(*p.MaxCompletionTokens))
+	}
+	if stream {
+		dst = append(dst, `,"stream":true`...)
+	}
+	if p.Seed != nil {
+		integer("seed", *p.Seed)
+	}
+	float("top_p", p.TopP)
+	if p.TopK != nil {
+		integer("top_k", int64(*p.TopK))
+	}
+	float("repetition_penalty", p.RepetitionPenalty)
+	float("presence_penalty", p.PresencePenalty)
+	float("frequency_penalty", p.FrequencyPenalty)
+	if err != nil {
+		return nil, err
+	}
+	return dst, nil
 }
 
 // appendMsgspecValue reads one JSON value from s and appends it as

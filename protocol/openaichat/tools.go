@@ -3,8 +3,6 @@ package openaichat
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
@@ -54,14 +52,7 @@ func (chatTools) NewStream() protocol.Stream { return &toolStream{} }
 // (openai/types.py) that a tools request may carry; nil fields are not
 // sent, as msgspec omits None. The JSON tags are the wire names.
 type ToolParams struct {
-	Temperature         *float64 `json:"temperature,omitempty"`
-	MaxCompletionTokens *int     `json:"max_completion_tokens,omitempty"`
-	Seed                *int64   `json:"seed,omitempty"`
-	TopP                *float64 `json:"top_p,omitempty"`
-	TopK                *int     `json:"top_k,omitempty"`
-	RepetitionPenalty   *float64 `json:"repetition_penalty,omitempty"`
-	PresencePenalty     *float64 `json:"presence_penalty,omitempty"`
-	FrequencyPenalty    *float64 `json:"frequency_penalty,omitempty"`
+	MsgspecSampling
 	// ChatTemplateKwargs is sent as given (compacted), e.g.
 	// {"enable_thinking": false} for a server whose chat template reads it.
 	ChatTemplateKwargs json.RawMessage `json:"chat_template_kwargs,omitempty"`
@@ -129,39 +120,9 @@ func (q ToolsRequest) Append(dst []byte, messages []TextMessage, tools []byte, t
 // order.
 func (q ToolsRequest) appendParams(dst []byte) ([]byte, error) {
 	p := &q.Params
-	var err error
-	float := func(key string, v *float64) {
-		if v == nil || err != nil {
-			return
-		}
-		if math.IsNaN(*v) || math.IsInf(*v, 0) {
-			err = fmt.Errorf("chat tools request: %s is %v, not a JSON number", key, *v)
-			return
-		}
-		dst = AppendMsgspecFloat(append(dst, `,"`+key+`":`...), *v)
-	}
-	integer := func(key string, v int64) {
-		dst = strconv.AppendInt(append(dst, `,"`+key+`":`...), v, 10)
-	}
-	float("temperature", p.Temperature)
-	if p.MaxCompletionTokens != nil {
-		integer("max_completion_tokens", int64(*p.MaxCompletionTokens))
-	}
-	if q.Stream {
-		dst = append(dst, `,"stream":true`...)
-	}
-	if p.Seed != nil {
-		integer("seed", *p.Seed)
-	}
-	float("top_p", p.TopP)
-	if p.TopK != nil {
-		integer("top_k", int64(*p.TopK))
-	}
-	float("repetition_penalty", p.RepetitionPenalty)
-	float("presence_penalty", p.PresencePenalty)
-	float("frequency_penalty", p.FrequencyPenalty)
+	dst, err := p.AppendMsgspec(dst, q.Stream)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("chat tools request: %w", err)
 	}
 	if len(p.ChatTemplateKwargs) > 0 {
 		s := jscan.New(p.ChatTemplateKwargs)
