@@ -19,6 +19,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
+	"github.com/mlperf-go/mlperf-go/internal/pyrepr"
 )
 
 // Q3VL column names, as in the Hugging Face dataset Shopify/product-catalogue
@@ -741,22 +742,20 @@ func (r *q3vlRow) catsRepr() string {
 		return "None"
 	}
 	if len(r.catNulls) == 0 {
-		return PyReprList(r.cats)
+		return pyrepr.StrList(r.cats)
 	}
-	var b strings.Builder
-	b.WriteByte('[')
+	b := []byte{'['}
 	for i, c := range r.cats {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
 		if slices.Contains(r.catNulls, int32(i)) {
-			b.WriteString("None")
+			b = append(b, "None"...)
 			continue
 		}
-		appendPyRepr(&b, c)
+		b = pyrepr.AppendStr(b, c)
 	}
-	b.WriteByte(']')
-	return b.String()
+	return string(append(b, ']'))
 }
 
 // Close closes the shards. It is safe to call more than once; loading

@@ -108,6 +108,7 @@ func appendPyJSONList(dst []byte, items []string, nulls []int32) []byte {
 // s that is not UTF-8 is written as the lone surrogate \udcNN that Python's
 // surrogateescape would give it (the reader rejects such text at open).
 func appendPyJSONString(dst []byte, s string) []byte {
+	const pyLowerHex = "0123456789abcdef"
 	u4 := func(dst []byte, r rune) []byte {
 		return append(dst, '\\', 'u', pyLowerHex[r>>12&0xf], pyLowerHex[r>>8&0xf], pyLowerHex[r>>4&0xf], pyLowerHex[r&0xf])
 	}

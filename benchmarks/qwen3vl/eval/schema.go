@@ -396,7 +396,11 @@ func (p *jsonParser) number() error {
 	return nil
 }
 
-// str parses a string starting at its opening quote and returns its text.
+// str parses a string starting at its opening quote and returns its text,
+// as jiter does: a lone surrogate escape is an error. score/bfcl/pyval
+// reads JSON strings with the same escapes but as Python's json.loads does
+// (it keeps a lone surrogate, its errors are JSONDecodeError's), so the
+// two are kept apart.
 func (p *jsonParser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i

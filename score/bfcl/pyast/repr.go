@@ -5,8 +5,10 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
+	"github.com/mlperf-go/mlperf-go/internal/pyrepr"
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyval"
 )
 
@@ -66,41 +68,20 @@ func shortRepr(x float64) string {
 	return strings.TrimSuffix(pyfloat.Repr(x), ".0")
 }
 
-// StrRepr returns Python's repr(s) for a str: single quotes unless s
-// holds a single quote and no double quote; \\, the quote, \t, \n, \r
-// escaped; other non-printable characters as \xhh, \uhhhh or \Uhhhhhhhh.
+// StrRepr returns Python's repr(s) for a str (pyrepr.Str). A byte of s
+// that is not UTF-8 is read as U+FFFD, each on its own, as this package
+// reads a lone surrogate (writeCode), so that what Unparse writes parses
+// back to the same string; pyrepr would write surrogateescape's \udcNN,
+// which would parse back to U+FFFD.
 func StrRepr(s string) string {
-	q := byte('\'')
-	if strings.Contains(s, "'") && !strings.Contains(s, "\"") {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for _, r := range s {
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
+	if !utf8.ValidString(s) {
+		var b strings.Builder
+		for _, r := range s { // an invalid byte ranges as U+FFFD
 			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < ' ' || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x80 || isPrintable(r):
-			b.WriteRune(r)
-		case r <= 0xff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
 		}
+		s = b.String()
 	}
-	b.WriteByte(q)
-	return b.String()
+	return pyrepr.Str(s)
 }
 
 // isPrintable is str.isprintable for one character: not in categories

@@ -180,7 +180,11 @@ func parseIntLiteral(lit string) (Value, error) {
 	return BigInt(b), nil
 }
 
-// str reads a string body after its opening quote.
+// str reads a string body after its opening quote, as json.loads's C
+// scanner (scanstring_unicode) does: its errors, and a lone surrogate
+// escape kept (as U+FFFD). benchmarks/qwen3vl/eval reads JSON strings
+// with the same escapes but as pydantic's jiter does (a lone surrogate is
+// an error there, errors are jiter's), so the two are kept apart.
 func (p *jsonParser) str() (string, error) {
 	start := p.i - 1
 	var b strings.Builder

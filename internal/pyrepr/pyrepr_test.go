@@ -1,4 +1,4 @@
-package qwen3vl
+package pyrepr
 
 import (
 	"strconv"
@@ -8,9 +8,9 @@ import (
 	"unicode/utf8"
 )
 
-// q3vlReprCases were produced by CPython 3.11's repr() (Unicode 14; none of
+// reprCases were produced by CPython 3.11's repr() (Unicode 14; none of
 // these characters changed in 15.0).
-var q3vlReprCases = []struct{ in, want string }{
+var reprCases = []struct{ in, want string }{
 	{"", "''"},
 	{"plain", "'plain'"},
 	{"it's", "\"it's\""},
@@ -41,29 +41,33 @@ var q3vlReprCases = []struct{ in, want string }{
 	{"Path\\With\\Backslashes > Odd\x0aNewline", "'Path\\\\With\\\\Backslashes > Odd\\nNewline'"},
 }
 
-func TestPyRepr(t *testing.T) {
-	for _, tc := range q3vlReprCases {
-		if got := PyRepr(tc.in); got != tc.want {
-			t.Errorf("PyRepr(%q) = %s, want %s", tc.in, got, tc.want)
+func TestStr(t *testing.T) {
+	t.Parallel()
+	for _, tc := range reprCases {
+		if got := Str(tc.in); got != tc.want {
+			t.Errorf("Str(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 	// repr(["a", "it's", 'q"', ""]) in CPython.
-	if got, want := PyReprList([]string{"a", "it's", `q"`, ""}), `['a', "it's", 'q"', '']`; got != want {
-		t.Errorf("PyReprList = %s, want %s", got, want)
+	if got, want := StrList([]string{"a", "it's", `q"`, ""}), `['a', "it's", 'q"', '']`; got != want {
+		t.Errorf("StrList = %s, want %s", got, want)
 	}
-	if got := PyReprList(nil); got != "[]" {
-		t.Errorf("PyReprList(nil) = %s", got)
+	if got := StrList(nil); got != "[]" {
+		t.Errorf("StrList(nil) = %s", got)
+	}
+	if got, want := string(AppendStr([]byte("x="), "it's")), `x="it's"`; got != want {
+		t.Errorf("AppendStr = %s, want %s", got, want)
 	}
 	// Bytes that are not UTF-8 become surrogateescape's lone surrogates.
-	if got, want := PyRepr("a\xffb"), `'a\udcffb'`; got != want {
-		t.Errorf("PyRepr(invalid) = %s, want %s", got, want)
+	if got, want := Str("a\xffb"), `'a\udcffb'`; got != want {
+		t.Errorf("Str(invalid) = %s, want %s", got, want)
 	}
 }
 
-// q3vlParsePyStr parses one Python str literal as repr writes them (quotes
+// parsePyStr parses one Python str literal as repr writes them (quotes
 // ' or ", escapes \\ \' \" \t \n \r \xNN \uNNNN \UNNNNNNNN) back into the Go
 // string it came from, mapping surrogateescape's U+DC80-U+DCFF to bytes.
-func q3vlParsePyStr(lit string) (string, bool) {
+func parsePyStr(lit string) (string, bool) {
 	if len(lit) < 2 || (lit[0] != '\'' && lit[0] != '"') || lit[len(lit)-1] != lit[0] {
 		return "", false
 	}
@@ -118,31 +122,31 @@ func q3vlParsePyStr(lit string) (string, bool) {
 	return b.String(), true
 }
 
-func FuzzPyRepr(f *testing.F) {
-	for _, tc := range q3vlReprCases {
+func FuzzStr(f *testing.F) {
+	for _, tc := range reprCases {
 		f.Add(tc.in)
 	}
 	f.Add("a\xffb\xc3")
 	f.Fuzz(func(t *testing.T, s string) {
-		r := PyRepr(s)
-		back, ok := q3vlParsePyStr(r)
+		r := Str(s)
+		back, ok := parsePyStr(r)
 		if !ok || back != s {
-			t.Fatalf("PyRepr(%q) = %s does not parse back (got %q, ok=%v)", s, r, back, ok)
+			t.Fatalf("Str(%q) = %s does not parse back (got %q, ok=%v)", s, r, back, ok)
 		}
 		// Python picks " only when that avoids escaping.
 		if want := strings.Contains(s, "'") && !strings.Contains(s, `"`); (r[0] == '"') != want {
-			t.Fatalf("PyRepr(%q) = %s: wrong quote", s, r)
+			t.Fatalf("Str(%q) = %s: wrong quote", s, r)
 		}
 		if !utf8.ValidString(r) {
-			t.Fatalf("PyRepr(%q) = %q is not UTF-8", s, r)
+			t.Fatalf("Str(%q) = %q is not UTF-8", s, r)
 		}
 		for _, c := range r {
 			if !unicode.IsPrint(c) {
-				t.Fatalf("PyRepr(%q) = %q holds unprintable %U", s, r, c)
+				t.Fatalf("Str(%q) = %q holds unprintable %U", s, r, c)
 			}
 		}
-		if l := PyReprList([]string{s, s}); l != "["+r+", "+r+"]" {
-			t.Fatalf("PyReprList = %s", l)
+		if l := StrList([]string{s, s}); l != "["+r+", "+r+"]" {
+			t.Fatalf("StrList = %s", l)
 		}
 	})
 }
