@@ -10,31 +10,23 @@ import (
 // max_new_tokens, outputs TEST06 would fail, empty outputs, and where the
 // mean output length stands against the checker's tokens_per_sample
 // limits.
-type checks struct{ overMax, repeatedEOS int }
+type checks struct{ tokencheck.OutputChecks }
+
+// outputChecks are the reference's output-length rules and what the
+// warnings cite for them.
+var outputChecks = tokencheck.OutputChecks{
+	MaxTokens: MaxTokens,
+	EOS:       []int32{EOS},
+	OverMax:   ", the rules' max_new_tokens",
+	Empty:     "; the rules set min_new_tokens = 1 (the reference SUT stops on an empty answer)",
+}
 
 // NewChecks returns deepseek-r1's checks for one log
 // (tokencheck.DatasetInfo.Extra).
-func NewChecks() tokencheck.Extra { return &checks{} }
-
-func (c *checks) Sample(tokens []int32) {
-	if len(tokens) > MaxTokens {
-		c.overMax++
-	}
-	if tokencheck.EndsWithRepeatedEOS(tokens, EOS) {
-		c.repeatedEOS++
-	}
-}
+func NewChecks() tokencheck.Extra { return &checks{outputChecks} }
 
 func (c *checks) Finish(r *tokencheck.Report, d tokencheck.DatasetInfo) {
-	if c.overMax > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples have more than %d output tokens, the rules' max_new_tokens", c.overMax, MaxTokens))
-	}
-	if r.Output.Empty > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples have an empty output; the rules set min_new_tokens = 1 (the reference SUT stops on an empty answer)", r.Output.Empty))
-	}
-	if c.repeatedEOS > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples end with two or more EOS tokens (%d); TEST06's EOS check fails on such output", c.repeatedEOS, EOS))
-	}
+	c.Warn(r)
 	if r.Output.Samples == 0 {
 		return
 	}

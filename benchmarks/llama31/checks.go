@@ -9,57 +9,23 @@ import (
 // checks are llama3_1-8b's own accuracy-log findings: outputs longer than
 // the reference generates, empty outputs, outputs TEST06 would fail, and the
 // gen_len target that applies.
-type checks struct{ overMax, repeatedEOS int }
+type checks struct{ tokencheck.OutputChecks }
+
+// outputChecks are the reference's output-length rules and what the
+// warnings cite for them.
+var outputChecks = tokencheck.OutputChecks{
+	MaxTokens: MaxTokens,
+	EOS:       EndOfSequence,
+	OverMax:   fmt.Sprintf("; the reference generates at most %d (SUT_VLLM.py max_tokens)", MaxTokens),
+	Empty:     "; the reference sets min_tokens = 1 (SUT_VLLM.py), so requests were not sent like the reference's",
+}
 
 // NewChecks returns llama3_1-8b's checks for one log
 // (tokencheck.DatasetInfo.Extra).
-func NewChecks() tokencheck.Extra { return &checks{} }
-
-func (c *checks) Sample(tokens []int32) {
-	if len(tokens) > MaxTokens {
-		c.overMax++
-	}
-	if endsWithRepeatedEOS(tokens) {
-		c.repeatedEOS++
-	}
-}
-
-// endsWithRepeatedEOS is TEST06's EOS check for one sample
-// (compliance/TEST06/run_verification.py eos_check, which scans back from
-// the last token down to index 1): true if the output ends with two or more
-// EOS tokens. Any of EndOfSequence counts.
-func endsWithRepeatedEOS(t []int32) bool {
-	isEOS := func(x int32) bool {
-		for _, e := range EndOfSequence {
-			if x == e {
-				return true
-			}
-		}
-		return false
-	}
-	n := 0
-	for i := len(t) - 1; i > 0; i-- {
-		if !isEOS(t[i]) {
-			break
-		}
-		n++
-		if n >= 2 {
-			return true
-		}
-	}
-	return false
-}
+func NewChecks() tokencheck.Extra { return &checks{outputChecks} }
 
 func (c *checks) Finish(r *tokencheck.Report, d tokencheck.DatasetInfo) {
-	if c.overMax > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples have more than %d output tokens; the reference generates at most %d (SUT_VLLM.py max_tokens)", c.overMax, MaxTokens, MaxTokens))
-	}
-	if r.Output.Empty > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples have an empty output; the reference sets min_tokens = 1 (SUT_VLLM.py), so requests were not sent like the reference's", r.Output.Empty))
-	}
-	if c.repeatedEOS > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("%d samples end with two or more EOS tokens; TEST06's EOS check fails on such output", c.repeatedEOS))
-	}
+	c.Warn(r)
 	target := 0
 	switch d.Samples {
 	case Samples:

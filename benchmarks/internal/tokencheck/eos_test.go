@@ -18,3 +18,21 @@ func TestEndsWithRepeatedEOS(t *testing.T) {
 		}
 	}
 }
+
+// TestEndsWithRepeatedEOSSet: with several end-of-sequence IDs (Llama
+// 3.1's), any of them counts, mixed or not.
+func TestEndsWithRepeatedEOSSet(t *testing.T) {
+	t.Parallel()
+	eos := []int32{7, 8}
+	for _, tc := range []struct {
+		toks []int32
+		want bool
+	}{
+		{[]int32{5, 7, 8}, true}, {[]int32{5, 8, 8}, true}, {[]int32{5, 7}, false},
+		{[]int32{7, 8}, false}, {[]int32{5, 7, 2}, false}, {[]int32{5, 2, 2}, false},
+	} {
+		if got := EndsWithRepeatedEOS(tc.toks, eos...); got != tc.want {
+			t.Errorf("EndsWithRepeatedEOS(%v, %v) = %v, want %v", tc.toks, eos, got, tc.want)
+		}
+	}
+}
