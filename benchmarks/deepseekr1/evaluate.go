@@ -7,7 +7,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
-	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/score/answer"
 	"github.com/mlperf-go/mlperf-go/score/exactmatch"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
@@ -34,52 +33,24 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 // runs PRM800K's grade_answer from o.PRM800K under o.Python when one is
 // needed.
 func (d dataset) evaluate(logPath string, o benchmark.EvalOptions, fallback mathFallback) (benchmark.Evaluation, error) {
-	entries, err := mllog.ReadAccuracy(logPath)
+	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	rep := tokencheck.Check(entries, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	ev := benchmark.Evaluation{Report: rep.Format()}
-	if !rep.OK() {
-		// Scored anyway, as the reference scores any log; the run fails
-		// all the same.
-		ev.Failure = llmeval.ErrLogChecks
+		return ev, err
 	}
 	tok, err := llmeval.OpenTokenizer(o)
 	if err != nil {
 		return ev, err
 	}
-	opt := tokenizer.DecodeOptions{SkipSpecialTokens: true}
-	if o.CleanUpSpaces != nil {
-		opt.CleanUp = tokenizer.CleanUpOff
-		if *o.CleanUpSpaces {
-			opt.CleanUp = tokenizer.CleanUpOn
-		}
-	}
-	samples, _, err := llmeval.ExactMatchSamples(entries, d.Dataset, tok, opt)
-	if err != nil {
-		return ev, err
-	}
-	problems, runner, err := llmeval.CodeTests(o, samples, LiveCodeBenchRelease)
-	if err != nil {
-		return ev, err
-	}
+	cleanUp, on, from := llmeval.CleanUp(o, tok)
+	opt := tokenizer.DecodeOptions{SkipSpecialTokens: true, CleanUp: cleanUp}
 	math := newMathGrader(o, fallback)
 	defer math.Close()
-	res, err := llmeval.Score(&exactmatch.Scorer{Variant: answer.DeepSeekR1, Problems: problems, Math: math}, runner, samples)
+	res, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, LiveCodeBenchRelease, &exactmatch.Scorer{Variant: answer.DeepSeekR1, Math: math})
 	if err != nil {
 		return ev, err
-	}
-	out, err := llmeval.WriteReport(res, o.Out)
-	if err != nil {
-		return ev, err
-	}
-	cleanUp, from := tok.CleanUpSpaces()
-	if o.CleanUpSpaces != nil {
-		cleanUp, from = *o.CleanUpSpaces, "--clean-up-spaces"
 	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/deepseek-r1/eval_accuracy.py: tokenizer %s (special tokens skipped, clean_up_tokenization_spaces=%v from %s), MATH-500 by PRM800K's grade_answer (%s), LiveCodeBench %s tests in a network-less python3 sandbox",
-		tok.Path(), cleanUp, from, math.describe(), LiveCodeBenchRelease)
+		tok.Path(), on, from, math.describe(), LiveCodeBenchRelease)
 	ev.Report += "\n" + subsetTable(res) + "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
 	return ev, nil
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
-	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 	"github.com/mlperf-go/mlperf-go/score/answer"
@@ -119,39 +118,17 @@ type dataset struct{ *tokenset.Dataset }
 // choice, AIME integers, LiveCodeBench tests run in a sandbox), the score
 // written to o.Out as the script prints it.
 func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, err := mllog.ReadAccuracy(logPath)
+	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	rep := tokencheck.Check(entries, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	ev := benchmark.Evaluation{Report: rep.Format()}
-	if !rep.OK() {
-		ev.Failure = llmeval.ErrLogChecks
+		return ev, err
 	}
 	tok, err := llmeval.OpenTokenizer(o)
 	if err != nil {
 		return ev, err
 	}
-	opt := tokenizer.DecodeOptions{}
-	if o.CleanUpSpaces != nil {
-		opt.CleanUp = tokenizer.CleanUpOff
-		if *o.CleanUpSpaces {
-			opt.CleanUp = tokenizer.CleanUpOn
-		}
-	}
-	samples, _, err := llmeval.ExactMatchSamples(entries, d.Dataset, tok, opt)
-	if err != nil {
-		return ev, err
-	}
-	problems, runner, err := llmeval.CodeTests(o, samples, "release_v6")
-	if err != nil {
-		return ev, err
-	}
-	res, err := llmeval.Score(&exactmatch.Scorer{Variant: answer.GPTOSS, Problems: problems}, runner, samples)
-	if err != nil {
-		return ev, err
-	}
-	out, err := llmeval.WriteReport(res, o.Out)
+	cleanUp, _, _ := llmeval.CleanUp(o, tok)
+	opt := tokenizer.DecodeOptions{CleanUp: cleanUp} // special tokens kept
+	_, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, "release_v6", &exactmatch.Scorer{Variant: answer.GPTOSS})
 	if err != nil {
 		return ev, err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
-	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/score/summarization"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
@@ -23,30 +22,16 @@ import (
 // prints it under numpy 1 (numpy 2 would print np.float64(…), which the
 // checker cannot read).
 func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, err := mllog.ReadAccuracy(logPath)
+	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	rep := tokencheck.Check(entries, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	ev := benchmark.Evaluation{Report: rep.Format()}
-	if !rep.OK() {
-		// Scored anyway, as the reference scores any log (the first
-		// answer of each sample); the run fails all the same.
-		ev.Failure = llmeval.ErrLogChecks
+		return ev, err
 	}
 	tok, err := llmeval.OpenTokenizer(o)
 	if err != nil {
 		return ev, err
 	}
-	opt := tokenizer.DecodeOptions{SkipSpecialTokens: true, SlowLlama: true}
-	cleanUp, why := tok.CleanUpSpaces()
-	if o.CleanUpSpaces != nil {
-		cleanUp, why = *o.CleanUpSpaces, "--clean-up-spaces"
-		opt.CleanUp = tokenizer.CleanUpOff
-		if cleanUp {
-			opt.CleanUp = tokenizer.CleanUpOn
-		}
-	}
+	cleanUp, on, why := llmeval.CleanUp(o, tok)
+	opt := tokenizer.DecodeOptions{SkipSpecialTokens: true, SlowLlama: true, CleanUp: cleanUp}
 	answers, err := llmeval.FirstAnswers(entries, d.Len())
 	if err != nil {
 		return ev, err
@@ -71,7 +56,7 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 		return ev, fmt.Errorf("writing %s: %w", o.Out, err)
 	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/llama2-70b/evaluate-accuracy.py: tokenizer %s decoded as the slow LlamaTokenizer (use_fast=False), clean_up_tokenization_spaces=%v (%s), nltk 3.9 punkt_tab English sentences, rouge_score 0.1.2 with the Porter stemmer",
-		tok.Path(), cleanUp, why)
+		tok.Path(), on, why)
 	ev.Report += "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
 	return ev, nil
 }

@@ -3,7 +3,6 @@ package llmeval
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -88,10 +87,6 @@ func WriteReport(rep *exactmatch.Report, path string) (string, error) {
 	return b.String(), nil
 }
 
-// ErrLogChecks is the failure of a log that failed its checks: it is
-// scored anyway, as the references score any log, but the run fails.
-var ErrLogChecks = errors.New("the accuracy log failed its checks (see above)")
-
 // Score runs the scorer, closing the runner after.
 func Score(s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.Sample) (*exactmatch.Report, error) {
 	if runner != nil {
@@ -99,4 +94,30 @@ func Score(s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.S
 		s.Code = runner
 	}
 	return s.Score(context.Background(), samples)
+}
+
+// ScoreExactMatch scores an exact-match benchmark's log as its reference
+// does and writes o.Out: entries decoded with tok and opt and joined with
+// d (ExactMatchSamples), the LiveCodeBench answers tested against
+// release's problems (CodeTests), everything graded by s (its Problems
+// and Code set here). It returns the report and the text written.
+func ScoreExactMatch(o benchmark.EvalOptions, entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *tokenizer.Tokenizer, opt tokenizer.DecodeOptions, release string, s *exactmatch.Scorer) (*exactmatch.Report, string, error) {
+	samples, _, err := ExactMatchSamples(entries, d, tok, opt)
+	if err != nil {
+		return nil, "", err
+	}
+	problems, runner, err := CodeTests(o, samples, release)
+	if err != nil {
+		return nil, "", err
+	}
+	s.Problems = problems
+	res, err := Score(s, runner, samples)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := WriteReport(res, o.Out)
+	if err != nil {
+		return nil, "", err
+	}
+	return res, out, nil
 }

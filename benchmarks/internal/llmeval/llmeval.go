@@ -1,6 +1,7 @@
 // Package llmeval holds what the token-ID LLM evaluators share: finding and
-// opening the model's tokenizer as the options say, and reading an accuracy
-// log into the first answer of each sample, as the references do.
+// opening the model's tokenizer as the options say, reading an accuracy
+// log into the first answer of each sample, as the references do, and
+// scoring exact-match answers (exactmatch.go).
 package llmeval
 
 import (
@@ -26,6 +27,21 @@ func OpenTokenizer(o benchmark.EvalOptions) (*tokenizer.Tokenizer, error) {
 		return nil, fmt.Errorf("%s's evaluator decodes the logged token IDs with %s's tokenizer: %w", o.Benchmark.Name, model, err)
 	}
 	return tok, nil
+}
+
+// CleanUp returns how a decode with tok cleans up tokenization spaces
+// under o: the decode option (tokenizer.CleanUpDefault, tok's own setting,
+// unless --clean-up-spaces, o.CleanUpSpaces, sets it) and the value in
+// effect with where it comes from, for the scorer's description.
+func CleanUp(o benchmark.EvalOptions, tok *tokenizer.Tokenizer) (opt tokenizer.CleanUp, on bool, from string) {
+	on, from = tok.CleanUpSpaces()
+	if o.CleanUpSpaces == nil {
+		return tokenizer.CleanUpDefault, on, from
+	}
+	if *o.CleanUpSpaces {
+		return tokenizer.CleanUpOn, true, "--clean-up-spaces"
+	}
+	return tokenizer.CleanUpOff, false, "--clean-up-spaces"
 }
 
 // Answer is one sample's logged answer.

@@ -396,19 +396,39 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// ErrChecksFailed is Evaluation.Failure for a log that failed a hard
+// check (Report.OK). The evaluators score such a log anyway, as the
+// references score any log, so the numbers are there to compare; the run
+// fails all the same.
+var ErrChecksFailed = errors.New("the accuracy log failed its checks (see above)")
+
+// CheckLog reads the accuracy log at logPath and checks it against d. It
+// returns the entries, to be scored whatever the checks found, and an
+// Evaluation whose Report is the check report and whose Failure is
+// ErrChecksFailed when a hard check failed; the error is the log's
+// reading.
+func CheckLog(logPath string, d DatasetInfo) ([]mllog.AccuracyEntry, benchmark.Evaluation, error) {
+	entries, err := mllog.ReadAccuracy(logPath)
+	if err != nil {
+		return nil, benchmark.Evaluation{}, err
+	}
+	rep := Check(entries, d)
+	ev := benchmark.Evaluation{Report: rep.Format()}
+	if !rep.OK() {
+		ev.Failure = ErrChecksFailed
+	}
+	return entries, ev, nil
+}
+
 // Evaluate checks the accuracy log at logPath against d and returns the
 // report followed by command, the official evaluator's command line that
 // computes the score. It fails when a hard check fails (Report.OK).
 func Evaluate(logPath string, d DatasetInfo, command string) (benchmark.Evaluation, error) {
-	entries, err := mllog.ReadAccuracy(logPath)
+	_, ev, err := CheckLog(logPath, d)
 	if err != nil {
-		return benchmark.Evaluation{}, err
+		return ev, err
 	}
-	rep := Check(entries, d)
-	ev := benchmark.Evaluation{Report: rep.Format() + "\n" +
-		"\nScore it with the official evaluator, from the root of an mlcommons/inference checkout:\n  " + command + "\n"}
-	if !rep.OK() {
-		ev.Failure = errors.New("the accuracy log failed its checks (see above)")
-	}
+	ev.Report += "\n" +
+		"\nScore it with the official evaluator, from the root of an mlcommons/inference checkout:\n  " + command + "\n"
 	return ev, nil
 }
