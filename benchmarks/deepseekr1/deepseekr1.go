@@ -35,7 +35,6 @@ package deepseekr1
 import (
 	"embed"
 	"encoding/json"
-	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
@@ -111,26 +110,16 @@ func init() {
 			sglang.Protocol:            json.RawMessage(samplingSGLang),
 			openaicompletions.Protocol: json.RawMessage(samplingCompletions),
 		},
-		Open: func(paths, _ []string) (benchmark.Dataset, error) {
-			path, err := tokenset.OnePath(Name, paths)
-			if err != nil {
-				return nil, err
-			}
-			d, err := Open(path)
-			if err != nil {
-				return nil, err
-			}
-			return dataset{d}, nil
-		},
-		Synth: func(dir string, n int, seed uint64) ([]string, error) {
-			p := filepath.Join(dir, "mlperf_deepseek_r1_dataset_4388_fp8_eval.json")
-			return []string{p}, tokensynth.DeepSeekR1(p, n, int64(seed))
-		},
+		Open:       tokenset.Opener(Name, Open, withEvaluator),
+		Synth:      tokensynth.Synth("mlperf_deepseek_r1_dataset_4388_fp8_eval.json", tokensynth.DeepSeekR1),
 		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
 		Downloads:  downloads,
 	})
 }
+
+// withEvaluator gives an opened set the benchmark's evaluator.
+func withEvaluator(d *tokenset.Dataset) benchmark.Dataset { return dataset{d} }
 
 // dataset is an opened deepseek-r1 set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }

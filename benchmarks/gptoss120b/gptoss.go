@@ -9,7 +9,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
@@ -80,21 +79,8 @@ func init() {
 		DatasetHelp:    "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
 		InputDataTypes: "int32 token ids",
 		Sampling:       map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(sampling)},
-		Open: func(paths, _ []string) (benchmark.Dataset, error) {
-			path, err := tokenset.OnePath(Name, paths)
-			if err != nil {
-				return nil, err
-			}
-			d, err := Open(path)
-			if err != nil {
-				return nil, err
-			}
-			return dataset{d}, nil
-		},
-		Synth: func(dir string, n int, seed uint64) ([]string, error) {
-			p := filepath.Join(dir, "gpt-oss-120b.parquet")
-			return []string{p}, tokensynth.GPTOSS(p, n, int64(seed))
-		},
+		Open:           tokenset.Opener(Name, Open, withEvaluator),
+		Synth:          tokensynth.Synth("gpt-oss-120b.parquet", tokensynth.GPTOSS),
 		Compliance: map[string]benchmark.Compliance{
 			"TEST07": {AuditConfig: test07},
 			"TEST09": {AuditConfig: test09},
@@ -107,6 +93,9 @@ func init() {
 		FinalResponseOmitsFirstToken: true,
 	})
 }
+
+// withEvaluator gives an opened set the benchmark's evaluator.
+func withEvaluator(d *tokenset.Dataset) benchmark.Dataset { return dataset{d} }
 
 // dataset is an opened gpt-oss-120b set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }

@@ -29,7 +29,6 @@ package llama2
 import (
 	"embed"
 	"encoding/json"
-	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
@@ -110,8 +109,8 @@ func init() {
 			openaicompletions.Protocol: json.RawMessage(samplingCompletions),
 			sglang.Protocol:            json.RawMessage(samplingSGLang),
 		},
-		Open:       open,
-		Synth:      synth,
+		Open:       tokenset.Opener(Name, Open, withEvaluator),
+		Synth:      tokensynth.Synth("open_orca_gpt4_tokenized_llama.sampled_24576.json", tokensynth.Llama2),
 		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
 		Downloads:  downloads,
@@ -127,22 +126,8 @@ func init() {
 	benchmark.Register(b)
 }
 
-func open(paths, _ []string) (benchmark.Dataset, error) {
-	path, err := tokenset.OnePath(Name, paths)
-	if err != nil {
-		return nil, err
-	}
-	d, err := Open(path)
-	if err != nil {
-		return nil, err
-	}
-	return dataset{d}, nil
-}
-
-func synth(dir string, n int, seed uint64) ([]string, error) {
-	p := filepath.Join(dir, "open_orca_gpt4_tokenized_llama.sampled_24576.json")
-	return []string{p}, tokensynth.Llama2(p, n, int64(seed))
-}
+// withEvaluator gives an opened set the benchmark's evaluator.
+func withEvaluator(d *tokenset.Dataset) benchmark.Dataset { return dataset{d} }
 
 // dataset is an opened OpenOrca set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }

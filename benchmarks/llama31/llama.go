@@ -7,7 +7,6 @@ package llama31
 import (
 	"embed"
 	"encoding/json"
-	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
@@ -84,21 +83,8 @@ func init() {
 		DatasetHelp:    "one JSON or parquet file (cnn_eval.json)",
 		InputDataTypes: "int32 token ids",
 		Sampling:       map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
-		Open: func(paths, _ []string) (benchmark.Dataset, error) {
-			path, err := tokenset.OnePath(Name, paths)
-			if err != nil {
-				return nil, err
-			}
-			d, err := Open(path)
-			if err != nil {
-				return nil, err
-			}
-			return dataset{d}, nil
-		},
-		Synth: func(dir string, n int, seed uint64) ([]string, error) {
-			p := filepath.Join(dir, "cnn_eval.json")
-			return []string{p}, tokensynth.Llama(p, n, int64(seed))
-		},
+		Open:           tokenset.Opener(Name, Open, withEvaluator),
+		Synth:          tokensynth.Synth("cnn_eval.json", tokensynth.Llama),
 		Compliance: map[string]benchmark.Compliance{
 			"TEST06": {AuditConfig: test06, EOSTokenID: TEST06EOS},
 		},
@@ -106,6 +92,9 @@ func init() {
 		Downloads: downloads,
 	})
 }
+
+// withEvaluator gives an opened set the benchmark's evaluator.
+func withEvaluator(d *tokenset.Dataset) benchmark.Dataset { return dataset{d} }
 
 // dataset is an opened CNN/DailyMail set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -22,6 +23,16 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 )
+
+// Synth returns a benchmark.Benchmark.Synth for a token-ID benchmark: one
+// file, named file in the folder it is given, written by write (Llama,
+// Llama2, DeepSeekR1, GPTOSS).
+func Synth(file string, write func(path string, n int, seed int64) error) func(dir string, n int, seed uint64) ([]string, error) {
+	return func(dir string, n int, seed uint64) ([]string, error) {
+		p := filepath.Join(dir, file)
+		return []string{p}, write(p, n, int64(seed))
+	}
+}
 
 // Token ID facts the synthetic LLM datasets follow, so their prompts look
 // like the real ones to a server and pass the readers' vocabulary checks.
