@@ -64,22 +64,34 @@ func caught(err error) bool {
 	return ok && (pe.Type == "JSONDecodeError" || pe.Type == "ValueError" || pe.Type == "TypeError")
 }
 
+// loadList is how both JSON attempts begin: data = json.loads(text),
+// where an exception they catch (caught) means "not this format", as does
+// data that is not a list. ok is false when it is not this format or err
+// is an exception they let escape.
+func loadList(text string) (items []pyval.Value, ok bool, err error) {
+	data, err := pyval.Loads(text)
+	if err != nil {
+		if caught(err) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	if data.Kind != pyval.ListKind {
+		return nil, false, nil
+	}
+	return data.Items, true, nil
+}
+
 // toolCallsJSON is _try_parse_tool_calls_json: a JSON list of objects
 // each with a "function" object; string arguments are JSON-decoded where
 // they decode.
 func toolCallsJSON(text string) (string, bool, error) {
-	data, err := pyval.Loads(text)
-	if err != nil {
-		if caught(err) {
-			return "", false, nil
-		}
+	items, ok, err := loadList(text)
+	if !ok {
 		return "", false, err
 	}
-	if data.Kind != pyval.ListKind {
-		return "", false, nil
-	}
 	var calls []pyval.Value
-	for _, item := range data.Items {
+	for _, item := range items {
 		if item.Kind != pyval.DictKind {
 			return "", false, nil
 		}
@@ -134,18 +146,12 @@ func dumpCalls(calls []pyval.Value) (string, bool, error) {
 // functionArray is _try_parse_function_array: a JSON list of objects each
 // with a "name".
 func functionArray(text string) (string, bool, error) {
-	data, err := pyval.Loads(text)
-	if err != nil {
-		if caught(err) {
-			return "", false, nil
-		}
+	items, ok, err := loadList(text)
+	if !ok {
 		return "", false, err
 	}
-	if data.Kind != pyval.ListKind {
-		return "", false, nil
-	}
 	var calls []pyval.Value
-	for _, item := range data.Items {
+	for _, item := range items {
 		if item.Kind != pyval.DictKind {
 			return "", false, nil
 		}
