@@ -140,13 +140,44 @@ func (q ToolsRequest) appendParams(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
+// messageText is the text a message or a streamed delta carries, as
+// endpoints reads it: content, and reasoning_content (rc) and reasoning
+// (r), of which it keeps the first that is not empty.
+type messageText struct {
+	content, rc, r []byte
+}
+
+// read reads the value of key k when k is one of the text fields (a
+// string or null), replacing what the field held; known is false for
+// any other key, which is left unread.
+func (t *messageText) read(s *jscan.Scanner, k []byte) (known bool, err error) {
+	var dst *[]byte
+	switch string(k) {
+	case "content":
+		dst = &t.content
+	case "reasoning_content":
+		dst = &t.rc
+	case "reasoning":
+		dst = &t.r
+	default:
+		return false, nil
+	}
+	*dst = (*dst)[:0]
+	return true, appendStrOrNull(s, dst)
+}
+
+// reasoning is reasoning_content, else reasoning.
+func (t *messageText) reasoning() []byte {
+	if len(t.rc) > 0 {
+		return t.rc
+	}
+	return t.r
+}
+
 // toolAnswer is what one answer carries for LoadGen, as endpoints keeps
 // it: content and reasoning text, and tool calls.
 type toolAnswer struct {
-	content []byte
-	// rc and r are reasoning_content and reasoning; endpoints keeps the
-	// first that is not empty.
-	rc, r []byte
+	messageText
 	calls []byte // the message's tool_calls, msgspec-encoded; nil when none
 	role  bool   // the message has a role (a string)
 }
@@ -157,11 +188,7 @@ func (a *toolAnswer) appendOutput(dst []byte) []byte {
 	if len(a.calls) > 0 {
 		return append(dst, a.calls...)
 	}
-	reasoning := a.rc
-	if len(reasoning) == 0 {
-		reasoning = a.r
-	}
-	return append(append(dst, reasoning...), a.content...)
+	return append(append(dst, a.reasoning()...), a.content...)
 }
 
 // parseToolsResponse decodes a non-streamed chat completion: choices[0]'s
@@ -229,20 +256,14 @@ func readToolMessage(s *jscan.Scanner, a *toolAnswer) error {
 		return err
 	}
 	return s.Object(func(k []byte) error {
+		if known, err := a.read(s, k); known {
+			return err
+		}
 		switch string(k) {
 		case "role":
 			_, _, err := s.Str()
 			a.role = err == nil
 			return err
-		case "content":
-			a.content = a.content[:0]
-			return appendStrOrNull(s, &a.content)
-		case "reasoning_content":
-			a.rc = a.rc[:0]
-			return appendStrOrNull(s, &a.rc)
-		case "reasoning":
-			a.r = a.r[:0]
-			return appendStrOrNull(s, &a.r)
 		case "tool_calls":
 			a.calls = nil
 			if isNull, err := s.Null(); isNull || err != nil {

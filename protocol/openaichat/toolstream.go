@@ -51,12 +51,12 @@ func (st *toolStream) Tokens() int64 { return st.tokens }
 
 // toolChunk is what one chat.completion.chunk carries.
 type toolChunk struct {
-	content, rc, r []byte
-	hasChoice      bool
-	finish         []byte
-	partials       [][]byte // the delta's tool_calls items, raw
-	hasUsage       bool
-	tokens         int64
+	messageText
+	hasChoice bool
+	finish    []byte
+	partials  [][]byte // the delta's tool_calls items, raw
+	hasUsage  bool
+	tokens    int64
 }
 
 // parseToolChunk decodes one chunk.
@@ -103,16 +103,10 @@ func readDelta(s *jscan.Scanner, c *toolChunk) error {
 		return err
 	}
 	return s.Object(func(k []byte) error {
+		if known, err := c.read(s, k); known {
+			return err
+		}
 		switch string(k) {
-		case "content":
-			c.content = c.content[:0]
-			return appendStrOrNull(s, &c.content)
-		case "reasoning_content":
-			c.rc = c.rc[:0]
-			return appendStrOrNull(s, &c.rc)
-		case "reasoning":
-			c.r = c.r[:0]
-			return appendStrOrNull(s, &c.r)
 		case "tool_calls":
 			c.partials = c.partials[:0]
 			if isNull, err := s.Null(); isNull || err != nil {
@@ -158,10 +152,7 @@ func (st *toolStream) Next(out, data []byte) ([]byte, protocol.Event, error) {
 		st.content = append(st.content, c.content...)
 		st.delta = append(st.delta, c.content...)
 	case len(c.rc) > 0 || len(c.r) > 0:
-		r := c.rc
-		if len(r) == 0 {
-			r = c.r
-		}
+		r := c.reasoning()
 		st.reasoning = append(st.reasoning, r...)
 		st.delta = append(st.delta, r...)
 	}
