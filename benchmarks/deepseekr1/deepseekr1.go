@@ -33,10 +33,10 @@
 package deepseekr1
 
 import (
-	"embed"
 	"encoding/json"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/test06"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
@@ -82,18 +82,7 @@ const (
 	samplingCompletions = `{"temperature": 0, "top_p": 1, "max_tokens": 20000, "min_tokens": 1, "seed": 42}`
 )
 
-// TEST06.audit.config is a byte-for-byte copy of the reference's
-// configuration data: mlcommons/inference compliance/TEST06/audit.config
-// (blob 090ec03b at b66003e1).
-//
-//go:embed TEST06.audit.config
-var auditConfigs embed.FS
-
 func init() {
-	test06, err := auditConfigs.ReadFile("TEST06.audit.config")
-	if err != nil {
-		panic(err)
-	}
 	benchmark.Register(benchmark.Benchmark{
 		Name:           Name,
 		SubmissionDir:  Name,
@@ -112,7 +101,7 @@ func init() {
 		},
 		Open:       tokenset.Opener(Name, Open, withEvaluator),
 		Synth:      tokensynth.Synth("mlperf_deepseek_r1_dataset_4388_fp8_eval.json", tokensynth.DeepSeekR1),
-		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
+		Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
 		Downloads:  downloads,
 	})

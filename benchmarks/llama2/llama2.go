@@ -27,10 +27,10 @@
 package llama2
 
 import (
-	"embed"
 	"encoding/json"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/test06"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
@@ -81,18 +81,7 @@ const (
 	samplingSGLang      = `{"temperature": 0, "max_new_tokens": 1024, "min_new_tokens": 1}`
 )
 
-// TEST06.audit.config is a byte-for-byte copy of the reference's
-// configuration data: mlcommons/inference compliance/TEST06/audit.config
-// (blob 090ec03b at b66003e1).
-//
-//go:embed TEST06.audit.config
-var auditConfigs embed.FS
-
 func init() {
-	test06, err := auditConfigs.ReadFile("TEST06.audit.config")
-	if err != nil {
-		panic(err)
-	}
 	b := benchmark.Benchmark{
 		Name:           Name,
 		SubmissionDir:  SubmissionDir,
@@ -111,7 +100,7 @@ func init() {
 		},
 		Open:       tokenset.Opener(Name, Open, withEvaluator),
 		Synth:      tokensynth.Synth("open_orca_gpt4_tokenized_llama.sampled_24576.json", tokensynth.Llama2),
-		Compliance: map[string]benchmark.Compliance{"TEST06": {AuditConfig: test06, EOSTokenID: EOS}},
+		Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
 		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
 		Downloads:  downloads,
 	}

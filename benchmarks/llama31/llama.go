@@ -5,10 +5,10 @@
 package llama31
 
 import (
-	"embed"
 	"encoding/json"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/test06"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
@@ -57,14 +57,7 @@ var EndOfSequence = []int32{128001, 128008, 128009}
 // min_tokens 1.
 const sampling = `{"temperature": 0, "top_p": 1, "top_k": 1, "seed": 42, "max_tokens": 128, "min_tokens": 1}`
 
-//go:embed TEST06.audit.config
-var auditConfigs embed.FS
-
 func init() {
-	test06, err := auditConfigs.ReadFile("TEST06.audit.config")
-	if err != nil {
-		panic(err)
-	}
 	benchmark.Register(benchmark.Benchmark{
 		Name:          Name,
 		SubmissionDir: SubmissionDir,
@@ -86,7 +79,7 @@ func init() {
 		Open:           tokenset.Opener(Name, Open, withEvaluator),
 		Synth:          tokensynth.Synth("cnn_eval.json", tokensynth.Llama),
 		Compliance: map[string]benchmark.Compliance{
-			"TEST06": {AuditConfig: test06, EOSTokenID: TEST06EOS},
+			"TEST06": test06.Compliance(TEST06EOS),
 		},
 		Rounds:    map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
 		Downloads: downloads,
