@@ -26,7 +26,7 @@ var Spec = tokenset.Spec{
 	},
 	Vocab:     VocabSize,
 	VocabName: "DeepSeek-R1",
-	PickleFix: `python3 -c "import pandas as pd; pd.read_pickle(%[1]s).to_json(%[2]s, orient='records')"`,
+	PickleFix: tokenset.PickleToJSON,
 	PickleExt: ".json",
 	TokensHelp: `the reference's PyTorch backend makes them from "text_input" with the model's chat template; do the same once with: ` +
 		`python3 -c "import pandas as pd; from transformers import AutoTokenizer; ` +

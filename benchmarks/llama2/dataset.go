@@ -11,7 +11,7 @@ var Spec = tokenset.Spec{
 	ReferenceColumn: "output",
 	Vocab:           VocabSize,
 	VocabName:       "Llama 2",
-	PickleFix:       `python3 -c "import pandas as pd; pd.read_pickle(%[1]s).to_json(%[2]s, orient='records')"`,
+	PickleFix:       tokenset.PickleToJSON,
 	PickleExt:       ".json",
 }
 

@@ -46,9 +46,16 @@ type Spec struct {
 	Vocab     int
 	VocabName string
 	// PickleFix is the python command converting the pickled form: %[1]s
-	// is the input, %[2]s the output; PickleExt the extension it writes.
+	// is the input, %[2]s the output (PickleToJSON for most); PickleExt
+	// the extension it writes.
 	PickleFix, PickleExt string
 }
+
+// PickleToJSON is the Spec.PickleFix of a set read as records JSON
+// (PickleExt ".json"): pandas reads the pickled DataFrame and writes
+// DataFrame.to_json(orient="records"), one of the layouts the reader
+// takes.
+const PickleToJSON = `python3 -c "import pandas as pd; pd.read_pickle(%[1]s).to_json(%[2]s, orient='records')"`
 
 // Open opens a token dataset described by s; see openTokens.
 func Open(path string, s *Spec) (*Dataset, error) {
