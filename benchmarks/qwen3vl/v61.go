@@ -107,6 +107,8 @@ func appendPyJSONList(dst []byte, items []string, nulls []int32) []byte {
 // lowercase \uXXXX, characters above U+FFFF as a surrogate pair. Each byte of
 // s that is not UTF-8 is written as the lone surrogate \udcNN that Python's
 // surrogateescape would give it (the reader rejects such text at open).
+// It is json.dumps, not repr (internal/pyrepr, v6.0's prompt): the two
+// escape different characters differently, so they stay apart.
 func appendPyJSONString(dst []byte, s string) []byte {
 	const pyLowerHex = "0123456789abcdef"
 	u4 := func(dst []byte, r rune) []byte {
