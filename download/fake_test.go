@@ -20,11 +20,12 @@ import (
 	"time"
 )
 
-// This file is a test double of the two sources: a Hugging Face hub (tree
-// API, resolve URLs redirecting LFS files to a CDN host, gated
-// repositories) and MLCommons' R2 storage (.uri and .md5 metadata, files),
-// each file served by http.ServeContent (Range, 206, 416) unless a fault
-// says otherwise.
+// This file is a test double of the three sources: a Hugging Face hub
+// (tree API, resolve URLs redirecting LFS files to a CDN host, gated
+// repositories), MLCommons' R2 storage (.uri and .md5 metadata, files) and
+// the Python Package Index (its JSON API on one host, the files on
+// another), each file served by http.ServeContent (Range, 206, 416) unless
+// a fault says otherwise.
 
 // fault is how a file misbehaves on its first requests.
 type fault struct {
@@ -404,4 +405,104 @@ func redirectAll(target string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, target, http.StatusFound)
 	})
+}
+
+// fakePyPI is the Python Package Index: the JSON API on one server (as
+// pypi.org), the files on another (as files.pythonhosted.org), laid out as
+// PyPI lays them out: /packages/<2 hex>/<2 hex>/<60 hex>/<filename>.
+type fakePyPI struct {
+	api      *httptest.Server
+	filesSrv *httptest.Server
+	files    *fileServer
+	// releases are project → version → file name → bytes.
+	releases map[string]map[string]map[string][]byte
+	// onlyProject answers 404 to every /pypi/<project>/<version>/json, as
+	// a proxy forwarding only the project's endpoint does.
+	onlyProject bool
+	// listedSHA256, when set, is the sha256 listed for every file.
+	listedSHA256 string
+
+	mu       sync.Mutex
+	apiPaths []string
+}
+
+func newFakePyPI(t testing.TB) *fakePyPI {
+	y := &fakePyPI{files: newFileServer(), releases: map[string]map[string]map[string][]byte{}}
+	y.filesSrv = httptest.NewServer(http.HandlerFunc(y.files.serve))
+	y.api = httptest.NewServer(http.HandlerFunc(y.serveAPI))
+	t.Cleanup(y.filesSrv.Close)
+	t.Cleanup(y.api.Close)
+	return y
+}
+
+// add publishes a file of a release.
+func (y *fakePyPI) add(project, version, name string, data []byte) {
+	if y.releases[project] == nil {
+		y.releases[project] = map[string]map[string][]byte{}
+	}
+	if y.releases[project][version] == nil {
+		y.releases[project][version] = map[string][]byte{}
+	}
+	y.releases[project][version][name] = data
+	y.files.blobs[y.filePath(name, data)] = data
+}
+
+func (y *fakePyPI) filePath(name string, data []byte) string {
+	h := sha256Hex(data)
+	return "/packages/" + h[:2] + "/" + h[2:4] + "/" + h[4:] + "/" + name
+}
+
+// entries lists a release's files as the JSON API does (urls[] and
+// releases[v]), sorted by name.
+func (y *fakePyPI) entries(project, version string) []map[string]any {
+	var out []map[string]any
+	rel := y.releases[project][version]
+	for _, name := range sortedKeys(rel) {
+		data := rel[name]
+		sum := sha256Hex(data)
+		if y.listedSHA256 != "" {
+			sum = y.listedSHA256
+		}
+		out = append(out, map[string]any{
+			"filename": name, "packagetype": "bdist_wheel", "size": len(data), "yanked": false,
+			"url":     y.filesSrv.URL + y.filePath(name, data),
+			"digests": map[string]any{"blake2b_256": strings.Repeat("b", 64), "md5": md5Hex(data), "sha256": sum},
+		})
+	}
+	return out
+}
+
+func (y *fakePyPI) serveAPI(w http.ResponseWriter, r *http.Request) {
+	y.mu.Lock()
+	y.apiPaths = append(y.apiPaths, r.URL.Path)
+	y.mu.Unlock()
+	segs := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(segs) < 3 || segs[0] != "pypi" || segs[len(segs)-1] != "json" || len(segs) > 4 {
+		http.NotFound(w, r)
+		return
+	}
+	project := y.releases[segs[1]]
+	if project == nil {
+		http.NotFound(w, r)
+		return
+	}
+	latest := ""
+	for v := range project {
+		latest = max(latest, v)
+	}
+	info := map[string]any{"name": segs[1], "version": latest}
+	if len(segs) == 3 { // /pypi/<project>/json
+		releases := map[string]any{}
+		for v := range project {
+			releases[v] = y.entries(segs[1], v)
+		}
+		json.NewEncoder(w).Encode(map[string]any{"info": info, "releases": releases, "urls": y.entries(segs[1], latest)})
+		return
+	}
+	if _, ok := project[segs[2]]; !ok || y.onlyProject {
+		http.NotFound(w, r)
+		return
+	}
+	info["version"] = segs[2]
+	json.NewEncoder(w).Encode(map[string]any{"info": info, "urls": y.entries(segs[1], segs[2]), "vulnerabilities": []any{}})
 }

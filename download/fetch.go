@@ -29,6 +29,11 @@ type Options struct {
 	// https://inference.mlcommons-storage.org) in the metadata URLs and in
 	// the folder URL the .uri names: a mirror laid out as the bucket.
 	StorageURL string
+	// PyPIURL is the package index PyPI pins are fetched from: its base
+	// URL, under which <PyPIURL>/pypi/<project>/<version>/json is PyPI's
+	// JSON API (default DefaultPyPIURL, https://pypi.org). A simple index
+	// (pip's index-url, PIP_INDEX_URL) is not that API and is refused.
+	PyPIURL string
 	// Jobs is the number of files fetched at once (default 4).
 	Jobs int
 	// Retry says how failures are retried.
@@ -81,6 +86,7 @@ type downloader struct {
 	client    *http.Client
 	hf        HFEnv
 	storage   string
+	pypi      string
 	jobs      int
 	retry     Retry
 	progress  *Progress
@@ -91,7 +97,7 @@ type downloader struct {
 }
 
 func newDownloader(dir string, o Options) *downloader {
-	d := &downloader{dir: dir, hf: o.HF, storage: strings.TrimRight(o.StorageURL, "/"), jobs: o.Jobs,
+	d := &downloader{dir: dir, hf: o.HF, storage: strings.TrimRight(o.StorageURL, "/"), pypi: o.PyPIURL, jobs: o.Jobs,
 		retry: o.Retry.withDefaults(), progress: o.Progress, userAgent: o.UserAgent, sleep: o.Sleep, freeSpace: o.FreeSpace, onRetry: o.OnRetry}
 	if d.hf.Endpoint == "" {
 		d.hf.Endpoint = DefaultHFEndpoint
@@ -356,10 +362,14 @@ func (d *downloader) checkSpace(all []*job) error {
 
 // planPin lists the files of p to fetch.
 func (d *downloader) planPin(ctx context.Context, p Pin) (*plannedSet, error) {
-	if p.HF != nil {
+	switch {
+	case p.HF != nil:
 		return d.planHF(ctx, p)
+	case p.PyPI != nil:
+		return d.planPyPI(ctx, p)
+	default:
+		return d.planR2(ctx, p)
 	}
-	return d.planR2(ctx, p)
 }
 
 func (d *downloader) planHF(ctx context.Context, p Pin) (*plannedSet, error) {

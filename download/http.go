@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 )
 
 // Retry is how failed requests are retried: 429 and 5xx answers, refused,
@@ -72,7 +74,10 @@ type request struct {
 	hub bool
 	hf  *HF
 	// r2 names the storage set, for a members-only AccessError.
-	r2     *R2
+	r2 *R2
+	// pypi names the index's release: a 401/403 from a mirror is said to
+	// be the mirror's, not a licence to accept.
+	pypi   *PyPI
 	method string // "" is GET
 	header http.Header
 	// capture, when set, receives the hub's headers on the way through
@@ -205,6 +210,9 @@ func (d *downloader) do(ctx context.Context, u string, rq request) (*http.Respon
 	switch code := resp.StatusCode; {
 	case code == http.StatusTooManyRequests || code >= 500:
 		return nil, &attemptError{err: st, retriable: true, after: retryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	case (code == http.StatusUnauthorized || code == http.StatusForbidden) && rq.pypi != nil:
+		return nil, fmt.Errorf("%s: %s answered %v: PyPI needs no login, so an index or proxy on the way refuses access: give --pypi-url an index that serves PyPI's JSON API without one",
+			rq.what, redact.URL(u), st)
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
 		// The hub answers for itself; a 403 from the CDN a redirect led to
 		// is an expired signed URL, which a new resolve renews.
@@ -219,7 +227,7 @@ func (d *downloader) do(ctx context.Context, u string, rq request) (*http.Respon
 		if rq.hub && d.hf.Token == "" {
 			hint = " (a private repository also answers 404 without a token: set HF_TOKEN)"
 		}
-		return nil, fmt.Errorf("%s: not found at %s (%v): the pin names a file, revision or set the source does not have%s", rq.what, u, st, hint)
+		return nil, fmt.Errorf("%s: not found at %s (%w): the pin names a file, revision or set the source does not have%s", rq.what, u, st, hint)
 	default:
 		return nil, fmt.Errorf("%s: %s answered %v", rq.what, u, st)
 	}

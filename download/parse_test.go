@@ -266,6 +266,10 @@ func TestValidate(t *testing.T) {
 	if err := good.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	wheel := Pin{Role: RoleDataset, Dir: "dataset", Ref: "r", PyPI: &PyPI{Project: "bfcl-eval", Version: "1!2026.3.23+local", File: "bfcl_eval-2026.3.23-py3-none-any.whl", SHA256: strings.Repeat("0", 64)}}
+	if err := wheel.Validate(); err != nil {
+		t.Fatal(err)
+	}
 	for says, mutate := range map[string]func(p *Pin){
 		"Role is empty":       func(p *Pin) { p.Role = "" },
 		"not a relative path": func(p *Pin) { p.Dir = "../x" },
@@ -281,6 +285,25 @@ func TestValidate(t *testing.T) {
 		},
 		"not an md5":             func(p *Pin) { p.HF = nil; p.R2 = &R2{Set: "s", Base: "https://x", Files: map[string]string{"a": "00"}} },
 		"needs R2.ListingSHA256": func(p *Pin) { p.HF = nil; p.R2 = &R2{Set: "s", Base: "https://x", Include: []string{"*"}} },
+		"exactly one of HF, R2 and PyPI": func(p *Pin) {
+			p.PyPI = &PyPI{Project: "a", Version: "1", File: "a-1.whl", SHA256: strings.Repeat("0", 64)}
+		},
+		"PyPI.Project": func(p *Pin) {
+			p.HF = nil
+			p.PyPI = &PyPI{Project: "a/b", Version: "1", File: "f", SHA256: strings.Repeat("0", 64)}
+		},
+		"PyPI.Version": func(p *Pin) {
+			p.HF = nil
+			p.PyPI = &PyPI{Project: "a", Version: "../1", File: "f", SHA256: strings.Repeat("0", 64)}
+		},
+		"PyPI.File": func(p *Pin) {
+			p.HF = nil
+			p.PyPI = &PyPI{Project: "a", Version: "1", File: "d/f.whl", SHA256: strings.Repeat("0", 64)}
+		},
+		"PyPI.SHA256": func(p *Pin) {
+			p.HF = nil
+			p.PyPI = &PyPI{Project: "a", Version: "1", File: "f", SHA256: strings.Repeat("A", 64)}
+		},
 	} {
 		p := good
 		h := *good.HF

