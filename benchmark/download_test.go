@@ -17,19 +17,13 @@ import (
 // qwen3-vl's Interactive set exists from v6.1 only.
 func TestDownloadPins(t *testing.T) {
 	datasets := map[string]string{}
-	// noSource are benchmarks whose data no pin kind reaches: qwen3.6-27b's
-	// ships in the bfcl-eval wheel on PyPI (its reader takes the wheel).
-	noSource := map[string]bool{"qwen3.6-27b": true}
+	// noTokenizer are benchmarks whose evaluator reads no tokens:
+	// qwen3.6-27b's compares parsed tool calls (endpoints' BFCLv4Scorer).
+	noTokenizer := map[string]bool{"qwen3.6-27b": true}
 	for _, name := range Names() {
 		b, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)
-		}
-		if noSource[name] {
-			if len(b.Downloads) != 0 {
-				t.Errorf("%s pins downloads now: drop it from noSource", name)
-			}
-			continue
 		}
 		round := "v6.1"
 		if b.Rounds[round] == nil {
@@ -49,10 +43,17 @@ func TestDownloadPins(t *testing.T) {
 		if _, ok := roles[download.RoleDataset]; !ok {
 			t.Errorf("%s pins no dataset", name)
 		}
-		if tok, ok := roles[download.RoleTokenizer]; !ok || tok.HF == nil || tok.HF.Type != download.Model {
+		tok, ok := roles[download.RoleTokenizer]
+		switch {
+		case noTokenizer[name] && ok:
+			t.Errorf("%s pins a tokenizer now: drop it from noTokenizer", name)
+		case !noTokenizer[name] && (!ok || tok.HF == nil || tok.HF.Type != download.Model):
 			t.Errorf("%s pins no tokenizer from its model repository", name)
 		}
 		datasets[name] = roles[download.RoleDataset].Source()
+	}
+	if want := "pypi bfcl-eval==2026.3.23 bfcl_eval-2026.3.23-py3-none-any.whl"; datasets["qwen3.6-27b"] != want {
+		t.Errorf("qwen3.6-27b's dataset is %q, want %q", datasets["qwen3.6-27b"], want)
 	}
 	same := func(a, b string) bool { return datasets[a] == datasets[b] }
 	if !same("llama3_1-8b", "llama3_1-8b-interactive") || same("llama3_1-8b", "llama3_1-8b-edge") ||

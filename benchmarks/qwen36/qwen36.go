@@ -66,6 +66,7 @@ func init() {
 		Open:              open,
 		Synth:             Synth,
 		Rounds:            rounds,
+		Downloads:         downloads,
 		FakeDefaultAnswer: fakeDefaultAnswer,
 		NotFileable:       NotFileableReason,
 		StreamRequests:    true,
