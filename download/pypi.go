@@ -87,7 +87,7 @@ func (d *downloader) planPyPI(ctx context.Context, p Pin) (*plannedSet, error) {
 	}
 	return &plannedSet{pin: p, source: redact.URL(fu.String()), jobs: []*job{{
 		rel: joinRel(p.Dir, y.File), url: fu.String(), size: size,
-		check: checksum{Algo: "sha256", Want: y.SHA256, Source: "the pin (" + y.Project + "==" + y.Version + " on PyPI; the index lists the same)"},
+		check: checksum{Algo: "sha256", Want: y.SHA256, Source: "the pin of " + y.Project + "==" + y.Version + ", which PyPI's JSON API lists too"},
 		rq:    request{what: y.File + " of " + y.Project + "==" + y.Version, pypi: y},
 	}}}, nil
 }
