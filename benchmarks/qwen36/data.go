@@ -110,7 +110,7 @@ func openSource(path string) (fileSource, io.Closer, error) {
 const bfclVersion = "2026.3.23"
 
 // fetchHint says how to get the wheel.
-const fetchHint = "get it with `pip download --no-deps bfcl-eval==" + bfclVersion + "`"
+const fetchHint = "get it with `mlperf-go dataset download -b qwen3.6-27b --out DIR` (then --dataset DIR), or `pip download --no-deps bfcl-eval==" + bfclVersion + "`"
 
 func fileOf(subset string) string     { return "BFCL_v4_" + subset + ".json" }
 func answersOf(subset string) string  { return "possible_answer/BFCL_v4_" + subset + ".json" }
