@@ -33,6 +33,10 @@ LOADGEN_VERSION ?= 6.0.17
 LOADGEN_SRC ?=
 CMAKE ?= cmake
 CTEST ?= ctest
+# Two tests at a time: go test -race ./... spends its last minutes on one
+# package's sequential tests, on one core; the other checks fill the other.
+# Measured on the project's 2-core machine: 306 s one at a time, 239 s two.
+TEST_JOBS ?= 2
 JOBS ?= 2
 BENCH_TIME ?= 1x
 BENCH_FLAGS ?=
@@ -80,7 +84,7 @@ static: $(BUILD)/.configured
 	$(BUILD_TARGET) static
 
 test: all
-	$(CTEST) --test-dir $(BUILD) --output-on-failure
+	$(CTEST) --test-dir $(BUILD) --output-on-failure --parallel $(TEST_JOBS)
 
 test-static: all
 	$(CTEST) --test-dir $(BUILD) --output-on-failure -R '^static_'
