@@ -29,14 +29,17 @@ func latencyRows(h *results.HarnessLatency) []latencyRow {
 		if p.Count == 0 {
 			continue
 		}
-		owner := "endpoint"
+		owner := p.Owner
 		switch {
-		case p.Harness && p.Sum:
+		case owner != "":
+		case p.Harness && p.Sum: // a file from before parts named their owner
 			owner = "harness (sum)"
 		case p.Harness:
 			owner = "harness"
 		case p.Sum:
 			owner = "total"
+		default:
+			owner = "endpoint"
 		}
 		f := func(ns int64) string { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
 		rows = append(rows, latencyRow{Name: p.Name, Owner: owner, What: p.What, Harness: p.Harness, Sum: p.Sum, Count: p.Count,
@@ -71,7 +74,7 @@ func latencyVerdict(h *results.HarnessLatency) string {
 
 var latencyTemplate = template.Must(template.New("latency").Parse(`<section id="harness-latency"><h2>Where the time went</h2>
 <p>{{.Verdict}}</p>
-<p class="note">Each successful sample's time, part by part, by the harness's own clock (mlperf_go_latency.json), in milliseconds. The harness's parts are its own; the endpoint's include the network and the kernel. LoadGen's TTFT and latency above also hold its bridge's hops.</p>
+<p class="note">Each successful sample's time, part by part, by the harness's own clock (mlperf_go_latency.json), in milliseconds. The harness's parts are its own; the endpoint's include the network and the kernel; slot_wait is the wait while every worker (--concurrency) served another sample. LoadGen's TTFT and latency above also hold its bridge's hops.</p>
 <table id="harness-latency-parts"><tr><th>part</th><th>owner</th><th class="num">samples</th><th class="num">p50</th><th class="num">p90</th><th class="num">p99</th><th class="num">p99.9</th><th class="num">max</th><th>spans</th></tr>
 {{range .Rows}}<tr{{if .Harness}} class="harness"{{end}}><td class="mono">{{if .Sum}}<strong>{{.Name}}</strong>{{else}}{{.Name}}{{end}}</td><td>{{.Owner}}</td><td class="num">{{.Count}}</td><td class="num">{{.P50}}</td><td class="num">{{.P90}}</td><td class="num">{{.P99}}</td><td class="num">{{.P999}}</td><td class="num">{{.MaxStr}}</td><td class="note">{{.What}}</td></tr>
 {{end}}</table></section>

@@ -31,7 +31,10 @@ type HarnessLatency struct {
 const HarnessWarnP99 = 10 * time.Millisecond
 
 // addHarnessLatency reads the run's latency breakdown, when there is one,
-// and warns when the harness added a long tail.
+// and warns when the harness added a long tail to a run judged by its
+// latencies: not Offline (judged by throughput; LoadGen issues every
+// sample at once, so waking a thousand workers and opening their
+// connections shows in its tail) nor an accuracy run.
 func (r *Results) addHarnessLatency(dir string) error {
 	b, err := breakdown.Read(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -42,6 +45,9 @@ func (r *Results) addHarnessLatency(dir string) error {
 	}
 	r.Sources = append(r.Sources, breakdown.File)
 	r.HarnessLatency = &HarnessLatency{Stream: b.Stream, Parts: b.Parts}
+	if r.Run.Scenario == "Offline" || r.Run.Mode == "AccuracyOnly" {
+		return nil
+	}
 	for _, name := range []string{"harness_first_token", "harness_completion"} {
 		p, ok := b.Find(name)
 		if ok && p.Count > 0 && time.Duration(p.P99) > HarnessWarnP99 {

@@ -15,7 +15,7 @@ func latencyBreakdown(stream bool, b sut.Breakdown) breakdown.Breakdown {
 	out := breakdown.Breakdown{Stream: stream}
 	for _, p := range sut.Parts() {
 		info := p.Info()
-		out.Parts = append(out.Parts, breakdown.Part{Name: info.Name, Harness: info.Harness, Sum: info.Sum, What: info.What, Summary: b.Parts[p]})
+		out.Parts = append(out.Parts, breakdown.Part{Name: info.Name, Harness: info.Harness, Owner: info.Owner, Sum: info.Sum, What: info.What, Summary: b.Parts[p]})
 	}
 	return out
 }

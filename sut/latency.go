@@ -16,6 +16,8 @@ import (
 // what the server had sent.
 //
 //	issued   IssueQuery received the sample
+//	free     a worker was free for it: at once, or when one finished the
+//	         sample it was serving (all Config.Concurrency busy until then)
 //	taken    a worker took it from the queue
 //	written  net/http wrote the request's last byte to the connection
 //	first    the body read that completed the first token's event returned
@@ -34,8 +36,14 @@ type Part int
 
 // The parts, in a sample's order; the last four are sums per sample.
 const (
-	// PartQueue: issued to taken (waiting for a free worker and its wake-up).
-	PartQueue Part = iota
+	// PartSlot: issued to free, waiting while every worker was serving
+	// another sample. It is the concurrency limit's (Config.Concurrency,
+	// the endpoint's pace), not the harness's work: in Offline, where
+	// LoadGen issues every sample at once, it is most of each sample's
+	// latency.
+	PartSlot Part = iota
+	// PartQueue: free to taken (waking a worker, the queue's lock).
+	PartQueue
 	// PartSend: taken to written (an endpoint and a connection chosen, the
 	// request written; retries' waits included).
 	PartSend
@@ -66,8 +74,11 @@ type PartInfo struct {
 	// Name is the part's key in records ("queue", "send", …).
 	Name string
 	// Harness is true for time the harness owns, false for time that
-	// includes the endpoint (and the network).
+	// includes the endpoint (and the network), or waits for it.
 	Harness bool
+	// Owner says who owns the time, for people: "harness", "endpoint",
+	// "concurrency limit", or for sums "harness (sum)" and "total".
+	Owner string
 	// Sum is true for a per-sample total of other parts.
 	Sum bool
 	// What says what the part spans.
@@ -76,16 +87,17 @@ type PartInfo struct {
 
 // partInfo is every Part's description, by Part.
 var partInfo = [numParts]PartInfo{
-	PartQueue:         {"queue", true, false, "IssueQuery received the sample -> a worker took it"},
-	PartSend:          {"send", true, false, "a worker took it -> the request was written"},
-	PartEndpointFirst: {"endpoint_first_token", false, false, "request written -> the first token's bytes were read"},
-	PartReportFirst:   {"report_first_token", true, false, "first token read -> FirstTokenComplete handed to LoadGen's bridge"},
-	PartEndpointRest:  {"endpoint_rest", false, false, "first token read (plain responses: request written) -> last byte read"},
-	PartReportLast:    {"report_completion", true, false, "last byte read -> QuerySamplesComplete handed to LoadGen's bridge"},
-	PartHarnessFirst:  {"harness_first_token", true, true, "queue + send + report_first_token, per sample: what the pool adds to TTFT"},
-	PartHarnessLast:   {"harness_completion", true, true, "queue + send + report_completion, per sample: what the pool adds to latency"},
-	PartTTFT:          {"ttft", false, true, "IssueQuery -> FirstTokenComplete returned: the pool's view of TTFT"},
-	PartLatency:       {"latency", false, true, "IssueQuery -> QuerySamplesComplete returned: the pool's view of latency"},
+	PartSlot:          {"slot_wait", false, "concurrency limit", false, "IssueQuery received the sample -> a worker was free for it (every --concurrency worker was serving another sample until then)"},
+	PartQueue:         {"queue", true, "harness", false, "a worker was free for the sample -> it took it"},
+	PartSend:          {"send", true, "harness", false, "a worker took it -> the request was written"},
+	PartEndpointFirst: {"endpoint_first_token", false, "endpoint", false, "request written -> the first token's bytes were read"},
+	PartReportFirst:   {"report_first_token", true, "harness", false, "first token read -> FirstTokenComplete handed to LoadGen's bridge"},
+	PartEndpointRest:  {"endpoint_rest", false, "endpoint", false, "first token read (plain responses: request written) -> last byte read"},
+	PartReportLast:    {"report_completion", true, "harness", false, "last byte read -> QuerySamplesComplete handed to LoadGen's bridge"},
+	PartHarnessFirst:  {"harness_first_token", true, "harness (sum)", true, "queue + send + report_first_token, per sample: what the pool adds to TTFT"},
+	PartHarnessLast:   {"harness_completion", true, "harness (sum)", true, "queue + send + report_completion, per sample: what the pool adds to latency"},
+	PartTTFT:          {"ttft", false, "total", true, "IssueQuery -> FirstTokenComplete returned: the pool's view of TTFT"},
+	PartLatency:       {"latency", false, "total", true, "IssueQuery -> QuerySamplesComplete returned: the pool's view of latency"},
 }
 
 // Info describes p.
@@ -103,7 +115,7 @@ func Parts() []Part {
 // stamps are one sample's clock readings (Pool.clock), 0 while not yet
 // taken.
 type stamps struct {
-	issued, taken, written, first, last int64
+	issued, free, taken, written, first, last int64
 }
 
 // latencyBook is the pool's histograms, one per Part.
@@ -112,8 +124,9 @@ type latencyBook [numParts]lathist.Histogram
 // reported records a sample's parts once its Completer call returned at
 // now: the first token's (first) or the final response's.
 func (b *latencyBook) reported(s *stamps, first bool, now int64) {
-	wait, send := s.taken-s.issued, s.written-s.taken
+	slot, wait, send := s.free-s.issued, s.taken-s.free, s.written-s.taken
 	if first {
+		b[PartSlot].Record(slot)
 		b[PartQueue].Record(wait)
 		b[PartSend].Record(send)
 		b[PartEndpointFirst].Record(s.first - s.written)
@@ -122,7 +135,8 @@ func (b *latencyBook) reported(s *stamps, first bool, now int64) {
 		b[PartTTFT].Record(now - s.issued)
 		return
 	}
-	if s.first == 0 { // a plain response: queue and send are counted here
+	if s.first == 0 { // a plain response: slot, queue and send are counted here
+		b[PartSlot].Record(slot)
 		b[PartQueue].Record(wait)
 		b[PartSend].Record(send)
 		b[PartEndpointRest].Record(s.last - s.written)

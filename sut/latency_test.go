@@ -91,14 +91,21 @@ func TestLatencyBreakdownStream(t *testing.T) {
 			t.Errorf("%s: %d vs %d ns: the parts do not add up", what, a, b)
 		}
 	}
-	near("ttft", b.Parts[PartTTFT].Mean, sumMean(PartQueue, PartSend, PartEndpointFirst, PartReportFirst))
+	// Every sample had a free worker when it was issued (n workers):
+	// none waited for the concurrency limit.
+	if got := b.Parts[PartSlot].Max; got != 0 {
+		t.Errorf("longest wait for a free worker %v with a worker per sample, want 0", time.Duration(got))
+	}
+	near("ttft", b.Parts[PartTTFT].Mean, sumMean(PartSlot, PartQueue, PartSend, PartEndpointFirst, PartReportFirst))
 	near("harness first", b.Parts[PartHarnessFirst].Mean, sumMean(PartQueue, PartSend, PartReportFirst))
 	near("harness completion", b.Parts[PartHarnessLast].Mean, sumMean(PartQueue, PartSend, PartReportLast))
-	near("latency", b.Parts[PartLatency].Mean, sumMean(PartQueue, PartSend, PartEndpointFirst, PartEndpointRest, PartReportLast))
+	near("latency", b.Parts[PartLatency].Mean, sumMean(PartSlot, PartQueue, PartSend, PartEndpointFirst, PartEndpointRest, PartReportLast))
 }
 
 // TestLatencyBreakdownPlain: plain responses have no first-token parts,
-// and waiting for a worker is queue time, the harness's.
+// and waiting while every worker serves another sample is the concurrency
+// limit's (slot_wait), not the harness's queue time: an Offline run, whose
+// samples are all issued at once, must not read as a slow harness.
 func TestLatencyBreakdownPlain(t *testing.T) {
 	t.Parallel()
 	const n = 3
@@ -113,14 +120,21 @@ func TestLatencyBreakdownPlain(t *testing.T) {
 			t.Errorf("%s counted %d plain samples, want 0", part.Info().Name, c)
 		}
 	}
-	for _, part := range []Part{PartQueue, PartSend, PartEndpointRest, PartReportLast, PartHarnessLast, PartLatency} {
+	for _, part := range []Part{PartSlot, PartQueue, PartSend, PartEndpointRest, PartReportLast, PartHarnessLast, PartLatency} {
 		if c := b.Parts[part].Count; c != n {
 			t.Errorf("%s counted %d samples, want %d", part.Info().Name, c, n)
 		}
 	}
-	// One worker: the last sample waited for the two before it.
-	if got := b.Parts[PartQueue].Max; got < int64(2*slow) {
-		t.Errorf("longest queue wait %v, want at least two answers' %v", time.Duration(got), 2*slow)
+	// One worker: the last sample waited for the two before it, and the
+	// worker took each next sample as soon as it was done with the last.
+	if got := b.Parts[PartSlot].Max; got < int64(2*slow) {
+		t.Errorf("longest wait for a free worker %v, want at least two answers' %v", time.Duration(got), 2*slow)
+	}
+	if got := b.Parts[PartQueue].Max; got >= int64(slow) {
+		t.Errorf("longest queue time %v, want the worker's hand-off only (under the %v an answer takes)", time.Duration(got), slow)
+	}
+	if got, want := b.Parts[PartHarnessLast].Max, b.Parts[PartSlot].Max; got >= want {
+		t.Errorf("harness-added latency %v holds the wait for a free worker (%v)", time.Duration(got), time.Duration(want))
 	}
 	if got := b.Parts[PartEndpointRest].P50; got < int64(slow) {
 		t.Errorf("endpoint median %v, want at least the server's %v", time.Duration(got), slow)

@@ -313,10 +313,12 @@ type worker struct {
 	rd     stampReader
 }
 
-// pending is a queued sample and when IssueQuery received it (Pool.clock).
+// pending is a queued sample, when IssueQuery received it and when a
+// worker was free for it (Pool.clock; free is 0 until known: see pop).
 type pending struct {
 	qs     loadgen.QuerySample
 	issued int64
+	free   int64
 }
 
 // event is one response on its way to the Completer.
@@ -354,6 +356,10 @@ type Pool struct {
 	queue  []pending
 	head   int
 	closed bool
+	// busy counts the workers serving a sample (taken in pop, given back
+	// when the worker comes back to pop), so IssueQuery knows whether a
+	// sample has a free worker at once or must wait for one.
+	busy int
 
 	// epoch starts the pool's clock; lat is where samples' time went
 	// (latency.go).
@@ -485,8 +491,16 @@ func (p *Pool) IssueQuery(samples []loadgen.QuerySample) {
 	if p.head == len(p.queue) {
 		p.queue, p.head = p.queue[:0], 0
 	}
-	for _, qs := range samples {
-		p.queue = append(p.queue, pending{qs: qs, issued: now})
+	// A sample with a free worker ahead of it (workers not serving, more
+	// than the samples queued before it) has one now; the others wait for
+	// a worker to finish (the concurrency limit), and pop says when.
+	free, ahead := p.cfg.Concurrency-p.busy, len(p.queue)-p.head
+	for i, qs := range samples {
+		ps := pending{qs: qs, issued: now}
+		if ahead+i < free {
+			ps.free = now
+		}
+		p.queue = append(p.queue, ps)
 	}
 	p.queued.Add(int64(len(samples)))
 	if len(samples) == 1 {
@@ -503,10 +517,15 @@ func (p *Pool) IssueQuery(samples []loadgen.QuerySample) {
 func (p *Pool) FlushQueries() {}
 
 // pop blocks for the next queued sample; false means the pool is closed
-// and drained.
-func (p *Pool) pop() (pending, bool) {
+// and drained. served says the worker comes back from serving a sample,
+// looked when (Pool.clock): a sample that had no free worker when it was
+// issued got one then, if it was issued before.
+func (p *Pool) pop(served bool, looked int64) (pending, bool) {
 	p.qmu.Lock()
 	defer p.qmu.Unlock()
+	if served {
+		p.busy--
+	}
 	for p.head == len(p.queue) {
 		if p.closed {
 			return pending{}, false
@@ -515,7 +534,11 @@ func (p *Pool) pop() (pending, bool) {
 	}
 	ps := p.queue[p.head]
 	p.head++
+	p.busy++
 	p.queued.Add(-1)
+	if ps.free == 0 {
+		ps.free = max(ps.issued, looked)
+	}
 	return ps, true
 }
 
@@ -523,8 +546,8 @@ func (p *Pool) worker() {
 	defer p.workers.Done()
 	w := &worker{trace: p.newAttemptTrace()}
 	w.rd.p = p
-	for {
-		ps, ok := p.pop()
+	for served := false; ; served = true {
+		ps, ok := p.pop(served, p.clock())
 		if !ok {
 			return
 		}

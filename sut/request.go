@@ -77,7 +77,7 @@ type retry struct {
 func (p *Pool) serve(w *worker, ps pending) {
 	p.inFlight.Add(1)
 	defer p.inFlight.Add(-1)
-	st := &reqState{qs: ps.qs, t: stamps{issued: ps.issued, taken: p.clock()}}
+	st := &reqState{qs: ps.qs, t: stamps{issued: ps.issued, free: ps.free, taken: p.clock()}}
 	defer func() {
 		if r := recover(); r != nil {
 			if !st.finished {

@@ -39,6 +39,10 @@ type Part struct {
 	// Harness is true for time the harness owns; false for time that
 	// includes the endpoint, the network and the kernel.
 	Harness bool `json:"harness"`
+	// Owner says who owns the time, for people (sut.PartInfo.Owner):
+	// "harness", "endpoint", "concurrency limit", "harness (sum)",
+	// "total"; empty in files written before it existed.
+	Owner string `json:"owner,omitempty"`
 	// Sum is true for a per-sample total of other parts.
 	Sum bool `json:"sum,omitempty"`
 	// What says what it spans.
