@@ -93,8 +93,15 @@ type QPSResult struct {
 // ErrNoValidTrial is wrapped by SearchQPS's error when no trial was VALID.
 var ErrNoValidTrial = errors.New("no trial was VALID")
 
+// ErrLatencyFloor is wrapped (with ErrNoValidTrial) by SearchQPS's error
+// when it stopped halving because the latency over its limit did not
+// come down with the load (see latencyNotLoad): no QPS would be VALID.
+var ErrLatencyFloor = errors.New("the endpoint's own latency at light load is over the limit")
+
 // SearchQPS searches the highest Server target QPS whose trial is VALID.
-// It tries s.Start; while it has no VALID trial it halves, while it has no
+// It tries s.Start; while it has no VALID trial it halves (and gives up
+// when halving left the latency over its limit where it was: see
+// latencyNotLoad), while it has no
 // INVALID one it tries s.Ceiling, then grows; then it bisects between the
 // highest VALID and the lowest INVALID QPS until they are within
 // s.Tolerance. It stops after s.MaxTrials trials. Each trial runs at the
@@ -155,6 +162,12 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 				res.KeptUp = max(res.KeptUp, q)
 			}
 		} else if res.InvalidAbove == 0 || q < res.InvalidAbove {
+			if res.Best == 0 && res.InvalidAbove > 0 && latencyNotLoad(lowestInvalid, t) {
+				res.InvalidAbove = q
+				l, h := t.Latency, lowestInvalid.Latency
+				return res, ts.finishQPS(res, fmt.Errorf("%w: %w: halving the load from %s to %s QPS left the %s at %.4g ms, then %.4g ms, over its %.4g ms limit, so no lower QPS would be VALID (logs in %s); make the deployment faster for this limit (its batching, parallelism or model settings) before searching a QPS",
+					ErrNoValidTrial, ErrLatencyFloor, FormatQPS(lowestInvalid.TargetQPS), FormatQPS(q), l.Name, h.ValueMs, l.ValueMs, l.LimitMs, t.Dir))
+			}
 			res.InvalidAbove, lowestInvalid = q, t
 		}
 		next, done := nextQPS(res, s, ceilingTried)
@@ -174,6 +187,27 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	res.Recommended, res.RecommendedWhy = recommend(res)
 	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, FormatQPS(res.Recommended))
 	return res, ts.finishQPS(res, nil)
+}
+
+// lightLoadDrop is how much lower, at least, a trial's deciding latency
+// must be at half the QPS for the search to go on halving (see
+// latencyNotLoad).
+const lightLoadDrop = 0.10
+
+// latencyNotLoad reports whether halving the load (higher, then lower:
+// two INVALID trials, the second at half the QPS, no sample failed) left
+// the latency that broke its limit nearly where it was. A queue would
+// not: above capacity C a trial's queue grows with q - C, so at q it
+// grows more than twice as fast as at q/2 (and at q/2 <= C not at all).
+// The latency is then the endpoint's own, and lower QPS would only make
+// longer trials (each runs at least TrialMinQueries queries: 1,000 at 1
+// QPS is 17 minutes) that fail alike. (Trial.FellBehind cannot tell: an
+// LLM's completions trail a trial's schedule by their whole latency,
+// whatever the load.)
+func latencyNotLoad(higher, lower Trial) bool {
+	h, l := higher.Latency, lower.Latency
+	return h != nil && l != nil && h.Name == l.Name && h.Over() && l.Over() &&
+		lower.Failed == 0 && l.ValueMs >= (1-lightLoadDrop)*h.ValueMs
 }
 
 // recommend picks the QPS to write into user.conf, and says why: the highest

@@ -2,9 +2,11 @@ package tune
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -305,5 +307,92 @@ func TestRecommend(t *testing.T) {
 		if got != tc.want || !strings.Contains(why, tc.why) {
 			t.Errorf("recommend(%+v) = %g, %q; want %g, saying %q", tc.res, got, why, tc.want, tc.why)
 		}
+	}
+}
+
+// modelServer is a Server trial's report from a system of the given
+// capacity (samples/s) whose p99 TTFT at light load is base: above
+// capacity, a 60 s trial ends with its excess still queued.
+func modelServer(capacity float64, base time.Duration) func(context.Context, run.Options) (*run.Report, error) {
+	return func(_ context.Context, o run.Options) (*run.Report, error) {
+		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+			return nil, err
+		}
+		var qps float64
+		for _, s := range o.Settings {
+			if v, ok := strings.CutPrefix(s, "target_qps="); ok {
+				qps, _ = strconv.ParseFloat(v, 64)
+			}
+		}
+		ttft := base
+		if qps > capacity {
+			ttft += time.Duration((qps/capacity - 1) * 60 * float64(time.Second))
+		}
+		rep := &run.Report{LogDir: o.OutputDir, Outcome: record.Valid}
+		rep.Settings.ServerTargetLatencyPercentile = 0.99
+		rep.Settings.UseTokenLatencies = true
+		rep.Settings.ServerTTFTLatencyNs = 2e9
+		rep.Settings.ServerTPOTLatencyNs = 100e6
+		rep.Summary = mllog.Summary{Result: "VALID", Values: map[string]string{
+			"Scheduled samples per second":               strconv.FormatFloat(qps, 'f', 2, 64),
+			"Completed samples per second":               strconv.FormatFloat(min(qps, capacity), 'f', 2, 64),
+			"99.00 percentile first token latency (ns)":  strconv.FormatInt(ttft.Nanoseconds(), 10),
+			"99.00 percentile time to output token (ns)": "20000000",
+		}}
+		if ttft > 2*time.Second {
+			rep.Outcome, rep.OutcomeReason = record.Invalid, "LoadGen's result is INVALID"
+			rep.Summary.Result = "INVALID"
+		}
+		return rep, nil
+	}
+}
+
+// TestSearchStopsWhenLatencyIsNotLoad: when halving the QPS leaves the
+// latency over its limit where it was, the endpoint is too slow for the
+// limit at any load: the search stops there with an error that says so,
+// rather than halving on into ever longer trials. While halving lowers
+// the latency (a queue draining), it goes on.
+func TestSearchStopsWhenLatencyIsNotLoad(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		base   time.Duration
+		trials int     // trials run
+		best   float64 // 0: the search fails
+	}{
+		// Capacity 8: 40, 20 and 10 QPS queue (INVALID, the latency
+		// falling), 5 keeps up at 3 s, 2.5 too: the latency is the
+		// endpoint's.
+		{"too slow at any load", 3 * time.Second, 5, 0},
+		// The same system at 1 s: 5 QPS is VALID, and the search bisects
+		// up to 7.5 below the capacity of 8.
+		{"queueing only", time.Second, 5, 7.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := &Trials{Dir: t.TempDir(), Run: modelServer(8, tc.base)}
+			ts.Base.Benchmark = benchmark.Benchmark{Name: "model", API: openaicompletions.Protocol}
+			ts.Base.Scenario = loadgen.Server
+			res, err := SearchQPS(context.Background(), ts, QPSSearch{Start: 40, TrialDuration: time.Minute, MaxTrials: 6, Tolerance: 0.3})
+			if got := len(ts.summary.Trials); got != tc.trials {
+				t.Errorf("%d trials, want %d: %+v", got, tc.trials, ts.summary.Trials)
+			}
+			if tc.best == 0 {
+				if !errors.Is(err, ErrNoValidTrial) || !errors.Is(err, ErrLatencyFloor) || !strings.Contains(err.Error(), "halving the load from 5 to 2.5 QPS left the p99 TTFT at 3000 ms, then 3000 ms, over its 2000 ms limit") {
+					t.Fatalf("error %v, want one saying the latency is not the load's", err)
+				}
+				if res.InvalidAbove != 2.5 {
+					t.Errorf("lowest INVALID QPS %g, want 2.5", res.InvalidAbove)
+				}
+				sum, rerr := ReadSummary(ts.Dir)
+				if rerr != nil || sum.QPS == nil || len(sum.Trials) != tc.trials {
+					t.Errorf("tune.json: %+v, %v", sum, rerr)
+				}
+				return
+			}
+			if err != nil || res.Best < tc.best {
+				t.Fatalf("best %g, %v; want at least %g", res.Best, err, tc.best)
+			}
+		})
 	}
 }

@@ -56,7 +56,8 @@ from the run history and the results tree, one folder each, with tune.json listi
 --scenario Server or Interactive: searches the highest target QPS that stays VALID. The
 first trial runs at --start-qps, or at --target-qps-fraction of the samples/s of the newest
 valid Offline performance run (not --quick) in --runs-dir (and --results-dir's --system),
-and the second at that Offline throughput; then the search halves (no VALID trial yet),
+and the second at that Offline throughput; then the search halves (no VALID trial yet;
+it gives up when halving left the latency over its limit where it was: the endpoint's own),
 grows (no INVALID one), or bisects between the highest VALID and the lowest INVALID QPS
 until they are within --tolerance, or --max-trials ran. Each trial lasts --trial-duration,
 and at least --trial-min-queries queries (LoadGen's early stopping needs 459 at the 99th
@@ -200,6 +201,9 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 	}
 	res, err := tune.SearchQPS(ctx, ts, s)
 	if err != nil {
+		if errors.Is(err, tune.ErrLatencyFloor) {
+			return fmt.Errorf("tune: %w", err)
+		}
 		if errors.Is(err, tune.ErrNoValidTrial) {
 			return fmt.Errorf("tune: %w: lower --start-qps, lengthen --trial-duration or raise --trial-min-queries if early stopping failed, or check the server", err)
 		}

@@ -225,7 +225,8 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 // TestTuneInteractiveAndNoValidTrial: Interactive prints the user.conf line
 // under the benchmark's -interactive name (what LoadGen reads for it), a
 // search that runs out of trials says so and still answers, and a search
-// whose every trial is INVALID exits 1 naming why.
+// whose every trial is INVALID exits 1 naming why, and one whose latency
+// does not come down with the load stops after two trials.
 func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 	loadgentest.Require(t)
 	const name = "llama3_1-8b"
@@ -263,6 +264,23 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "lowest QPS tried, 50,") {
 		t.Errorf("error does not name the lowest QPS tried (50): %v", err)
+	}
+
+	// An endpoint whose first token takes 400 ms at any load never meets
+	// a 300 ms limit: the second trial, at half the QPS, shows the same
+	// TTFT, and the search stops there instead of halving on.
+	slowURL := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 11,
+		TTFT: 400 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 64, StreamInterval: 10})
+	slow := append([]string{"tune", "-b", name, "-e", slowURL, "--tune-dir", filepath.Join(dir, "tune-slow"),
+		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
+	out, err = runCLI(t, append(slow, "-s", "Server", "--start-qps", "40", "--max-trials", "4",
+		"--trial-duration", "1s", "--trial-min-queries", "40", "--setting", "ttft_latency=300")...)
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "own latency at light load is over the limit") ||
+		!strings.Contains(err.Error(), "halving the load from 40 to 20 QPS left the p99 TTFT at") {
+		t.Fatalf("a TTFT over the limit at any load: want exit 1 saying so after two trials, got %v\n%s", err, out)
+	}
+	if strings.Contains(out, "trial 3/4") || strings.Contains(err.Error(), "lower --start-qps") {
+		t.Errorf("the search went on past the second trial, or advised a lower QPS: %v\n%s", err, out)
 	}
 
 	// Tune refuses scenarios it has no search for, and a missing start.
