@@ -308,13 +308,21 @@ wait_replicas() {
 step_id() { squeue -h -s -j "$SLURM_JOB_ID" -o '%i %j' 2>/dev/null | awk -v n="$1" '$2 == n { print $1; exit }'; }
 
 # signal_step PID NAME SIG signals the job step NAME, which srun PID runs,
-# through scancel: srun itself takes SIGTERM as "kill the step now".
-# scancel's status is no guide: for a step on some of the job's nodes it
-# says "Invalid job id specified" (the other nodes have no such step) after
-# the step got the signal, as it does for a step that just ended.
+# through scancel: srun itself takes SIGTERM as "kill the step now", which
+# cuts an engine's shutdown short, so squeue is asked again for a few
+# seconds (a busy slurmctld can leave a running step out of one answer)
+# before srun is signalled. scancel's status is no guide: for a step on
+# some of the job's nodes it says "Invalid job id specified" (the other
+# nodes have no such step) after the step got the signal, as it does for a
+# step that just ended.
 signal_step() {
-  local id
-  id=$(step_id "$2")
+  local id i
+  for ((i = 0; i < 5; i++)); do
+    id=$(step_id "$2")
+    [[ -n $id ]] && break
+    kill -0 "$1" 2>/dev/null || return 0 # the step has ended
+    nap 0.5
+  done
   if [[ -n $id ]]; then
     scancel --signal="$3" "$id" 2>/dev/null
   elif kill -0 "$1" 2>/dev/null; then
