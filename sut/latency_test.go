@@ -109,7 +109,10 @@ func TestLatencyBreakdownStream(t *testing.T) {
 func TestLatencyBreakdownPlain(t *testing.T) {
 	t.Parallel()
 	const n = 3
-	const slow = 20 * time.Millisecond
+	// Long enough that a loaded machine's scheduling delays (25 ms seen
+	// in CI under -race) stay well under one answer, which the queue
+	// part must not hold.
+	const slow = 100 * time.Millisecond
 	srv := serve(t, slowSGLang(slow, 0, false))
 	p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: sglang.Protocol, Bodies: sglangBodies(t, n, false), Concurrency: 1})
 	p.IssueQuery(samples(n))
