@@ -226,7 +226,7 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 // under the benchmark's -interactive name (what LoadGen reads for it), a
 // search that runs out of trials says so and still answers, and a search
 // whose every trial is INVALID exits 1 naming why, and one whose latency
-// does not come down with the load stops after two trials.
+// does not come down with the load stops after two (or three) trials.
 func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 	loadgentest.Require(t)
 	const name = "llama3_1-8b"
@@ -275,12 +275,14 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
 	out, err = runCLI(t, append(slow, "-s", "Server", "--start-qps", "40", "--max-trials", "4",
 		"--trial-duration", "1s", "--trial-min-queries", "40", "--setting", "ttft_latency=300")...)
+	// (A loaded machine can add to the first trial's tail, so that the
+	// second looks like a queue draining and the third decides.)
 	if exitCode(err) != 1 || !strings.Contains(err.Error(), "own latency at light load is over the limit") ||
-		!strings.Contains(err.Error(), "halving the load from 40 to 20 QPS left the p99 TTFT at") {
-		t.Fatalf("a TTFT over the limit at any load: want exit 1 saying so after two trials, got %v\n%s", err, out)
+		!regexp.MustCompile(`halving the load from (40 to 20|20 to 10) QPS left the p99 TTFT at`).MatchString(err.Error()) {
+		t.Fatalf("a TTFT over the limit at any load: want exit 1 saying so after two or three trials, got %v\n%s", err, out)
 	}
-	if strings.Contains(out, "trial 3/4") || strings.Contains(err.Error(), "lower --start-qps") {
-		t.Errorf("the search went on past the second trial, or advised a lower QPS: %v\n%s", err, out)
+	if strings.Contains(out, "trial 4/4") || strings.Contains(err.Error(), "lower --start-qps") {
+		t.Errorf("the search went on halving, or advised a lower QPS: %v\n%s", err, out)
 	}
 
 	// Tune refuses scenarios it has no search for, and a missing start.
