@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // HarnessLatency is where the successful samples' time went inside the
@@ -45,7 +46,7 @@ func (r *Results) addHarnessLatency(dir string) error {
 	}
 	r.Sources = append(r.Sources, breakdown.File)
 	r.HarnessLatency = &HarnessLatency{Stream: b.Stream, Parts: b.Parts}
-	if r.Run.Scenario == "Offline" || r.Run.Mode == "AccuracyOnly" {
+	if r.Run.Scenario == loadgen.Offline.String() || r.accuracyRun() {
 		return nil
 	}
 	for _, name := range []string{"harness_first_token", "harness_completion"} {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 )
@@ -573,12 +574,15 @@ func (r *Results) fromRunInfo(info record.Run) {
 	}
 }
 
+// accuracyRun reports whether LoadGen ran the test in accuracy mode
+// (effective_test_mode), which has no performance verdict.
+func (r *Results) accuracyRun() bool { return r.Run.Mode == loadgen.AccuracyOnly.String() }
+
 // decide sets the status and its reasons.
 func (r *Results) decide() {
 	o := &r.Outcome
-	accuracy := r.Run.Mode == "AccuracyOnly"
 	switch {
-	case accuracy:
+	case r.accuracyRun():
 		o.Status = StatusAccuracy
 	case o.LoadGenValidity == "":
 		o.Status = StatusIncomplete
