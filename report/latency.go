@@ -29,20 +29,8 @@ func latencyRows(h *results.HarnessLatency) []latencyRow {
 		if p.Count == 0 {
 			continue
 		}
-		owner := p.Owner
-		switch {
-		case owner != "":
-		case p.Harness && p.Sum: // a file from before parts named their owner
-			owner = "harness (sum)"
-		case p.Harness:
-			owner = "harness"
-		case p.Sum:
-			owner = "total"
-		default:
-			owner = "endpoint"
-		}
 		f := func(ns int64) string { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
-		rows = append(rows, latencyRow{Name: p.Name, Owner: owner, What: p.What, Harness: p.Harness, Sum: p.Sum, Count: p.Count,
+		rows = append(rows, latencyRow{Name: p.Name, Owner: p.OwnerName(), What: p.What, Harness: p.Harness, Sum: p.Sum, Count: p.Count,
 			P50: f(p.P50), P90: f(p.P90), P99: f(p.P99), P999: f(p.P999), MaxStr: f(p.Max)})
 	}
 	return rows

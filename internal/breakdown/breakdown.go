@@ -50,6 +50,22 @@ type Part struct {
 	lathist.Summary
 }
 
+// OwnerName is who owns the part's time, for people: Owner, or for a
+// file written before parts named their owner, what Harness and Sum say.
+func (p Part) OwnerName() string {
+	switch {
+	case p.Owner != "":
+		return p.Owner
+	case p.Harness && p.Sum:
+		return "harness (sum)"
+	case p.Harness:
+		return "harness"
+	case p.Sum:
+		return "total"
+	}
+	return "endpoint"
+}
+
 // Find returns the part named name and whether it is there.
 func (b *Breakdown) Find(name string) (Part, bool) {
 	for _, p := range b.Parts {
