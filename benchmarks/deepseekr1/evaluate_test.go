@@ -1,40 +1,16 @@
 package deepseekr1
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
-
-// gunzip writes testdata/name (gzip) into dir as plain, returning its path.
-func gunzip(t *testing.T, dir, name string) string {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, strings.TrimSuffix(name, ".gz"))
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // refVerdicts stands in for PRM800K's grade_answer under Python with the
 // verdicts it gave in the golden's reference run; a pair it did not grade
@@ -84,7 +60,7 @@ var bytelevel = filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")
 func TestEvaluateEqualsReference(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	logPath := gunzip(t, dir, "eval_accuracy.json.gz")
+	logPath := golden.Unzip(t, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "eval_accuracy.json"))
 	b, err := benchmark.Lookup(Name)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +70,7 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		{"eval_r1.json.gz", "eval_expected.txt"},
 		{"eval_r1_alt.json.gz", "eval_expected_alt.txt"},
 	} {
-		ds, err := Open(gunzip(t, dir, tc.data))
+		ds, err := Open(golden.Unzip(t, filepath.Join("testdata", tc.data), filepath.Join(dir, strings.TrimSuffix(tc.data, ".gz"))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,8 +119,8 @@ func TestEvaluateWithPythonGrader(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	logPath := gunzip(t, dir, "eval_accuracy.json.gz")
-	ds, err := Open(gunzip(t, dir, "eval_r1.json.gz"))
+	logPath := golden.Unzip(t, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "eval_accuracy.json"))
+	ds, err := Open(golden.Unzip(t, filepath.Join("testdata", "eval_r1.json.gz"), filepath.Join(dir, "eval_r1.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +144,8 @@ func TestEvaluateWithPythonGrader(t *testing.T) {
 func TestEvaluateNeedsPRM800K(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	logPath := gunzip(t, dir, "eval_accuracy.json.gz")
-	ds, err := Open(gunzip(t, dir, "eval_r1.json.gz"))
+	logPath := golden.Unzip(t, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "eval_accuracy.json"))
+	ds, err := Open(golden.Unzip(t, filepath.Join("testdata", "eval_r1.json.gz"), filepath.Join(dir, "eval_r1.json")))
 	if err != nil {
 		t.Fatal(err)
 	}

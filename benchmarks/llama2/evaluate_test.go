@@ -1,38 +1,14 @@
 package llama2
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
-
-// gunzip writes testdata/name (gzip) into dir as plain, returning its path.
-func gunzip(t testing.TB, dir, name, as string) string {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, as)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // spmLegacy is tokenizer/testdata's sentencepiece byte-fallback tokenizer in
 // Llama 2's shape, which the golden's reference run decoded with the slow
@@ -49,8 +25,8 @@ var spmLegacy = filepath.Join("..", "..", "tokenizer", "testdata", "spm-legacy")
 func TestEvaluateEqualsReference(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	dsPath := gunzip(t, dir, "eval_orca.json.gz", "orca.json")
-	logPath := gunzip(t, dir, "eval_accuracy.json.gz", "mlperf_log_accuracy.json")
+	dsPath := golden.Unzip(t, filepath.Join("testdata", "eval_orca.json.gz"), filepath.Join(dir, "orca.json"))
+	logPath := golden.Unzip(t, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "mlperf_log_accuracy.json"))
 	ds, err := Open(dsPath)
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +67,11 @@ func TestEvaluateEqualsReference(t *testing.T) {
 // checks, slow-Llama decode, sentence splitting, ROUGE), per run.
 func BenchmarkEvaluate(b *testing.B) {
 	dir := b.TempDir()
-	ds, err := Open(gunzip(b, dir, "eval_orca.json.gz", "orca.json"))
+	ds, err := Open(golden.Unzip(b, filepath.Join("testdata", "eval_orca.json.gz"), filepath.Join(dir, "orca.json")))
 	if err != nil {
 		b.Fatal(err)
 	}
-	logPath := gunzip(b, dir, "eval_accuracy.json.gz", "mlperf_log_accuracy.json")
+	logPath := golden.Unzip(b, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "mlperf_log_accuracy.json"))
 	bench, _ := benchmark.Lookup(Name)
 	o := benchmark.EvalOptions{Benchmark: bench, Out: filepath.Join(dir, "accuracy.txt"), Tokenizer: spmLegacy}
 	b.ResetTimer()

@@ -1,38 +1,14 @@
 package llama31
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/golden"
 )
-
-// gunzip writes testdata/name (gzip) into dir as plain, returning its path.
-func gunzip(t *testing.T, dir, name, as string) string {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, as)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // TestEvaluateEqualsReference: the whole evaluation, from LoadGen's
 // accuracy log to accuracy.txt, against what language/llama3.1-8b/
@@ -48,8 +24,8 @@ func TestEvaluateEqualsReference(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	dsPath := gunzip(t, dir, "eval_cnn.json.gz", "cnn_eval.json")
-	logPath := gunzip(t, dir, "eval_accuracy.json.gz", "mlperf_log_accuracy.json")
+	dsPath := golden.Unzip(t, filepath.Join("testdata", "eval_cnn.json.gz"), filepath.Join(dir, "cnn_eval.json"))
+	logPath := golden.Unzip(t, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "mlperf_log_accuracy.json"))
 	ds, err := Open(dsPath)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,6 @@
-// Package golden reads the gzip-compressed JSON-lines golden files that
-// score/testdata/gen_golden.py writes. Only tests import it.
+// Package golden reads the gzip-compressed golden files that the
+// testdata/gen_*golden.py scripts write (score/testdata/gen_golden.py's
+// JSON lines, the benchmarks' evaluation goldens). Only tests import it.
 package golden
 
 import (
@@ -16,7 +17,7 @@ func Open(tb testing.TB, path string) io.Reader {
 	tb.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		tb.Fatalf("%v (golden files are made by score/testdata/gen_golden.py)", err)
+		tb.Fatalf("%v (golden files are made by the gen_*golden.py script in their testdata folder)", err)
 	}
 	tb.Cleanup(func() { f.Close() })
 	z, err := gzip.NewReader(f)
@@ -24,6 +25,19 @@ func Open(tb testing.TB, path string) io.Reader {
 		tb.Fatalf("%s: %v", path, err)
 	}
 	return z
+}
+
+// Unzip writes the decompressed gzip file path to dst and returns dst.
+func Unzip(tb testing.TB, path, dst string) string {
+	tb.Helper()
+	b, err := io.ReadAll(Open(tb, path))
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return dst
 }
 
 // Lines calls fn with each line of the gzip file path (without its "\n")
