@@ -1,7 +1,6 @@
 package benchmark_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	. "github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/download/downloadtest"
 )
 
 // TestDownloadPins: every benchmark and variant pins its dataset and its
@@ -71,27 +71,6 @@ func TestDownloadPins(t *testing.T) {
 	}
 }
 
-// writeDownload makes dir a download folder holding pin with the given
-// files (path in the folder → bytes), as download.Fetch leaves it.
-func writeDownload(t *testing.T, dir string, pin download.Pin, files map[string][]byte) {
-	t.Helper()
-	set := download.Set{Pin: pin, For: []string{"test"}}
-	for p, b := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		set.Files = append(set.Files, download.File{Path: p, Size: int64(len(b))})
-	}
-	m, _ := json.Marshal(download.Manifest{Format: 1, Sets: []download.Set{set}})
-	if err := os.WriteFile(filepath.Join(dir, download.ManifestFile), m, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func datasetPin(t *testing.T, b Benchmark) download.Pin {
 	t.Helper()
 	pins, err := b.DownloadPins("v6.1")
@@ -134,7 +113,7 @@ func TestOpenDownloadFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		writeDownload(t, dir, datasetPin(t, b), map[string][]byte{tc.file: data})
+		downloadtest.WriteFolder(t, dir, datasetPin(t, b), map[string][]byte{tc.file: data})
 		d, err := b.OpenDataset([]string{dir}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -159,7 +138,7 @@ func TestOpenDownloadFolder(t *testing.T) {
 	acc, _ := g.Synth(t.TempDir(), 3, 2)
 	perfData, _ := os.ReadFile(perf[0])
 	accData, _ := os.ReadFile(acc[0])
-	writeDownload(t, gdir, datasetPin(t, g), map[string][]byte{"dataset/perf/perf_eval_ref.parquet": perfData, "dataset/acc/acc_eval_ref.parquet": accData})
+	downloadtest.WriteFolder(t, gdir, datasetPin(t, g), map[string][]byte{"dataset/perf/perf_eval_ref.parquet": perfData, "dataset/acc/acc_eval_ref.parquet": accData})
 	for _, tc := range []struct {
 		open func([]string, []string) (Dataset, error)
 		n    int
@@ -181,7 +160,7 @@ func TestOpenDownloadFolder(t *testing.T) {
 	pins, _ := b.DownloadPins("v6.1")
 	for _, p := range pins {
 		if p.Role == download.RoleTokenizer {
-			writeDownload(t, dir, p, map[string][]byte{"tokenizer/tokenizer.json": []byte("{}")})
+			downloadtest.WriteFolder(t, dir, p, map[string][]byte{"tokenizer/tokenizer.json": []byte("{}")})
 		}
 	}
 	if _, err := b.OpenDataset([]string{dir}, nil); err == nil || !strings.Contains(err.Error(), "holds no dataset") {
