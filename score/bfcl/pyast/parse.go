@@ -97,18 +97,7 @@ func (p *parser) expressions() (Node, error) {
 	if !p.isOp(",") {
 		return first, nil
 	}
-	elts := []Node{first}
-	for p.acceptOp(",") {
-		if !p.startsExpression() {
-			break
-		}
-		e, err := p.expression()
-		if err != nil {
-			return nil, err
-		}
-		elts = append(elts, e)
-	}
-	return &Tuple{Elts: elts}, nil
+	return p.tuple(first, func() bool { return !p.startsExpression() }, p.expression)
 }
 
 // startsExpression reports whether the next token can begin an
@@ -399,18 +388,7 @@ func (p *parser) slices() (Node, error) {
 		}
 		return first, nil
 	}
-	elts := []Node{first}
-	for p.acceptOp(",") {
-		if p.isOp("]") {
-			break
-		}
-		e, err := p.sliceOrStarred()
-		if err != nil {
-			return nil, err
-		}
-		elts = append(elts, e)
-	}
-	return &Tuple{Elts: elts}, nil
+	return p.tuple(first, func() bool { return p.isOp("]") }, p.sliceOrStarred)
 }
 
 // sliceOrStarred: [expression] ':' [expression] [':' [expression]] |
@@ -590,18 +568,38 @@ func (p *parser) parenthesized() (Node, error) {
 // restOfElements reads ", elt, elt [,]" and the closing bracket after a
 // display's first element.
 func (p *parser) restOfElements(first Node, close string) ([]Node, error) {
+	elts, err := p.commaList(first, func() bool { return p.isOp(close) }, p.starNamedExpression)
+	if err != nil {
+		return nil, err
+	}
+	return elts, p.expectOp(close)
+}
+
+// commaList reads (',' elem)* [','] after a list's first element: each
+// comma is followed by another element unless ended says the list is over
+// (a trailing comma).
+func (p *parser) commaList(first Node, ended func() bool, elem func() (Node, error)) ([]Node, error) {
 	elts := []Node{first}
 	for p.acceptOp(",") {
-		if p.isOp(close) {
+		if ended() {
 			break
 		}
-		e, err := p.starNamedExpression()
+		e, err := elem()
 		if err != nil {
 			return nil, err
 		}
 		elts = append(elts, e)
 	}
-	return elts, p.expectOp(close)
+	return elts, nil
+}
+
+// tuple is commaList's elements as a Tuple.
+func (p *parser) tuple(first Node, ended func() bool, elem func() (Node, error)) (Node, error) {
+	elts, err := p.commaList(first, ended, elem)
+	if err != nil {
+		return nil, err
+	}
+	return &Tuple{Elts: elts}, nil
 }
 
 func (p *parser) yieldExpr() (Node, error) {
@@ -635,18 +633,7 @@ func (p *parser) starExpressions() (Node, error) {
 		}
 		return first, nil
 	}
-	elts := []Node{first}
-	for p.acceptOp(",") {
-		if !p.startsExpression() {
-			break
-		}
-		e, err := p.starExpression()
-		if err != nil {
-			return nil, err
-		}
-		elts = append(elts, e)
-	}
-	return &Tuple{Elts: elts}, nil
+	return p.tuple(first, func() bool { return !p.startsExpression() }, p.starExpression)
 }
 
 func (p *parser) starExpression() (Node, error) {
@@ -813,18 +800,7 @@ func (p *parser) starTargets() (Node, error) {
 	if !p.isOp(",") {
 		return first, nil
 	}
-	elts := []Node{first}
-	for p.acceptOp(",") {
-		if p.isKw("in") {
-			break
-		}
-		e, err := p.starTarget()
-		if err != nil {
-			return nil, err
-		}
-		elts = append(elts, e)
-	}
-	return &Tuple{Elts: elts}, nil
+	return p.tuple(first, func() bool { return p.isKw("in") }, p.starTarget)
 }
 
 func (p *parser) starTarget() (Node, error) {
