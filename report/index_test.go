@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/browsertest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
@@ -104,7 +105,7 @@ document.getElementById("f").onload = function () {
   var d = this.contentDocument, t = d.getElementById("runs"), w = t.parentElement;
   document.body.setAttribute("data-fit", t.scrollWidth <= w.clientWidth ? "yes" : "no " + t.scrollWidth + ">" + w.clientWidth);
 };</script></body>`), 0o644)
-	dom := runChromium(t, chrome, "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", "file://"+probe)
+	dom := browsertest.Run(t, chrome, "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", "file://"+probe)
 	if !strings.Contains(dom, `data-fit="yes"`) {
 		m := regexp.MustCompile(`data-fit="[^"]*"`).FindString(dom)
 		t.Errorf("at 1280 px the runs table does not fit its card: %s", m)

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +22,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/internal/browsertest"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -205,11 +205,11 @@ func TestReportOfARealRun(t *testing.T) {
 	}
 
 	t.Run("chromium", func(t *testing.T) {
-		chrome := findChromium(t)
-		dom := runChromium(t, chrome, "--dump-dom", "file://"+filepath.Join(out, report.HTMLFile))
+		chrome := browsertest.Find(t)
+		dom := browsertest.Run(t, chrome, "--dump-dom", "file://"+filepath.Join(out, report.HTMLFile))
 		checkPage(t, dom)
-		shot := filepath.Join(artifactDir(t), "report-llama-server.png")
-		runChromium(t, chrome, "--screenshot="+shot, "--window-size=1280,3400", "file://"+filepath.Join(out, report.HTMLFile))
+		shot := filepath.Join(browsertest.ArtifactDir(t), "report-llama-server.png")
+		browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,3400", "file://"+filepath.Join(out, report.HTMLFile))
 		checkScreenshot(t, shot)
 		t.Logf("screenshot: %s", shot)
 	})
@@ -299,50 +299,6 @@ func chartSVG(page, name string) string {
 	return page[i : i+j]
 }
 
-// findChromium returns Debian's chromium, or skips the test.
-func findChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("chromium is not installed (apt-get install -y chromium): the rendered-page checks did not run")
-	return ""
-}
-
-// runChromium runs headless Chromium offline on a fresh profile and
-// returns its standard output.
-func runChromium(t *testing.T, chrome string, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=" + t.TempDir()}
-	cmd := exec.CommandContext(ctx, chrome, append(base, args...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", chrome, args, err, stderr.String())
-	}
-	return stdout.String()
-}
-
-// artifactDir is build/test-artifacts at the repository root, where test
-// screenshots are kept for people to look at.
-func artifactDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "build", "test-artifacts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // checkScreenshot checks the screenshot is a real rendering: a PNG of the
 // window's size that is not one colour.
 func checkScreenshot(t *testing.T, path string) {
@@ -375,8 +331,8 @@ func checkScreenshot(t *testing.T, path string) {
 
 func checkScreenshotOf(t *testing.T, chrome, page, name string) {
 	t.Helper()
-	shot := filepath.Join(artifactDir(t), name)
-	runChromium(t, chrome, "--screenshot="+shot, "--window-size=1280,800", "file://"+page)
+	shot := filepath.Join(browsertest.ArtifactDir(t), name)
+	browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,800", "file://"+page)
 	checkScreenshot(t, shot)
 }
 
