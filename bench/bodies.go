@@ -74,15 +74,7 @@ func (b *builder) params(maxTokens int) (protocol.Params, error) {
 		}
 	}
 	if maxTokens > 0 {
-		set := map[string]any{p.MaxTokensKey(): maxTokens}
-		if b.exact {
-			set["ignore_eos"] = true
-			if mk, ok := p.(interface{ MinTokensKey() string }); ok {
-				set[mk.MinTokensKey()] = maxTokens
-			}
-		}
-		js, _ := json.Marshal(set)
-		if err := protocol.DecodeGenerationConfig(js, p); err != nil {
+		if err := protocol.SetOutputLength(p, maxTokens, b.exact); err != nil {
 			return nil, fmt.Errorf("output length: %w", err)
 		}
 	}

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -51,15 +50,7 @@ func LoadBenchmark(o BenchmarkOptions) (*Workload, error) {
 		return nil, err
 	}
 	if o.OutputLen > 0 {
-		set := map[string]any{params.MaxTokensKey(): o.OutputLen}
-		if o.Exact {
-			set["ignore_eos"] = true
-			if mk, ok := params.(interface{ MinTokensKey() string }); ok {
-				set[mk.MinTokensKey()] = o.OutputLen
-			}
-		}
-		js, _ := json.Marshal(set)
-		if err := protocol.DecodeGenerationConfig(js, params); err != nil {
+		if err := protocol.SetOutputLength(params, o.OutputLen, o.Exact); err != nil {
 			return nil, fmt.Errorf("--output-len for %s: %w", api.Name(), err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 )
 
@@ -48,4 +49,66 @@ func LoadGenerationConfig(path string, params Params) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// CloneParams returns a copy of params that shares nothing with it (a
+// round trip through the wire names), so one request can carry other
+// values than the rest without changing theirs.
+func CloneParams(params Params) (Params, error) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("sampling parameters: %w", err)
+	}
+	clone, ok := reflect.New(reflect.TypeOf(params).Elem()).Interface().(Params)
+	if !ok {
+		return nil, fmt.Errorf("sampling parameters of type %T are not a pointer to a protocol's Params", params)
+	}
+	if err := json.Unmarshal(b, clone); err != nil {
+		return nil, fmt.Errorf("sampling parameters: %w", err)
+	}
+	return clone, nil
+}
+
+// MinTokensKeyer is Params whose API takes a minimum answer length
+// (vLLM's and SGLang's extension), under the wire name it returns.
+type MinTokensKeyer interface {
+	MinTokensKey() string
+}
+
+// SetOutputLength sets params' output cap to maxTokens. With exact, every
+// answer is made exactly that long, as the serving benchmarks' fixed
+// output lengths are (ignore_eos, and the minimum length where the API
+// has one); without it, a minimum length already set above maxTokens is
+// lowered to it, so the request stays one the server accepts.
+func SetOutputLength(params Params, maxTokens int, exact bool) error {
+	set := map[string]any{params.MaxTokensKey(): maxTokens}
+	if mk, ok := params.(MinTokensKeyer); ok {
+		if exact {
+			set[mk.MinTokensKey()] = maxTokens
+		} else if floor, ok := wireInt(params, mk.MinTokensKey()); ok && floor > maxTokens {
+			set[mk.MinTokensKey()] = maxTokens
+		}
+	}
+	if exact {
+		set["ignore_eos"] = true
+	}
+	js, err := json.Marshal(set)
+	if err != nil {
+		return err
+	}
+	return DecodeGenerationConfig(js, params)
+}
+
+// wireInt is the integer params send under key, if they send one.
+func wireInt(params Params, key string) (int, bool) {
+	b, err := json.Marshal(params)
+	if err != nil {
+		return 0, false
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return 0, false
+	}
+	f, ok := m[key].(float64)
+	return int(f), ok
 }

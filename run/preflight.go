@@ -2,11 +2,13 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -14,9 +16,23 @@ import (
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
-// PreflightTimeout bounds each preflight step against one endpoint, so a
-// broken setup costs seconds, not a run.
-const PreflightTimeout = 15 * time.Second
+// DefaultPreflightTimeout bounds preflight's probe request when the
+// options set none. The probe asks for ProbeTokens tokens only, so on a
+// warm engine it takes a prefill and a few decode steps; the bound is for
+// a cold one, whose first request can compile kernels or fill caches for
+// minutes (and for vLLM's CPU build under load, which took 15 s for one
+// such request).
+const DefaultPreflightTimeout = 3 * time.Minute
+
+// ProbeTokens is the answer length preflight's probe asks for: enough to
+// see the API's answer decoded (a first token, then the rest of a
+// stream), and never a benchmark's whole answer, which is up to 20,000
+// tokens for deepseek-r1.
+const ProbeTokens = 4
+
+// checkTimeout bounds each of preflight's route checks (/health,
+// /v1/models), which any running server answers at once.
+const checkTimeout = 5 * time.Second
 
 // probeCompleter receives the probe sample's completion.
 type probeCompleter struct {
@@ -31,19 +47,57 @@ func (c *probeCompleter) QuerySamplesComplete([]loadgen.Response) error {
 
 func (c *probeCompleter) FirstTokenComplete([]loadgen.Response) error { return nil }
 
-// probeRequest sends the body of sample 0 to endpoint through the same
-// worker pool a run uses, and returns an error saying what went wrong if
-// the sample fails.
+// probeLibrary is a one-sample library holding sample 0's request as the
+// run would send it, but asking for ProbeTokens tokens.
+func probeLibrary(o Options, data benchmark.Dataset, api protocol.Protocol, model string, stream bool) (*qsl.Library, error) {
+	params, err := o.SamplingParams()
+	if err != nil {
+		return nil, err
+	}
+	if params, err = protocol.CloneParams(params); err != nil {
+		return nil, err
+	}
+	if err := protocol.SetOutputLength(params, ProbeTokens, false); err != nil {
+		return nil, fmt.Errorf("preflight: the probe's output length: %w", err)
+	}
+	builder, prefix, err := data.Bodies(benchmark.BodyOptions{
+		Benchmark: o.Benchmark, API: api, Model: model, Stream: stream, Guided: o.Guided,
+		Sampling: params, Round: o.Round, Logger: o.logger(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	lib, err := qsl.NewLibrary(o.Benchmark.Name, 1, 1, builder)
+	if err != nil {
+		return nil, err
+	}
+	if err := lib.SharePrefix(prefix); err != nil {
+		lib.Close() //nolint:errcheck // the error is the one above
+		return nil, err
+	}
+	return lib, nil
+}
+
+// probeTimeout is the options' probe bound, or DefaultPreflightTimeout.
+func (o Options) probeTimeout() time.Duration {
+	if o.PreflightTimeout > 0 {
+		return o.PreflightTimeout
+	}
+	return DefaultPreflightTimeout
+}
+
+// probeRequest sends lib's one request (sample 0) to endpoint through the
+// same worker pool a run uses, and returns an error saying what went wrong
+// if it fails or gets no answer within the probe's bound.
 func probeRequest(ctx context.Context, o Options, endpoint string, api protocol.Protocol, stream bool, lib *qsl.Library) error {
 	var (
 		mu      sync.Mutex
 		failure *sut.Failure
 	)
+	timeout := o.probeTimeout()
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout+time.Second, errProbeTimeout)
+	defer cancel()
 	comp := &probeCompleter{done: make(chan struct{})}
-	timeout := o.Timeout
-	if timeout <= 0 || timeout > PreflightTimeout {
-		timeout = PreflightTimeout
-	}
 	pool, err := sut.New(ctx, sut.Config{
 		Retries:          0,
 		MaxResponseBytes: o.MaxResponseBytes,
@@ -73,33 +127,41 @@ func probeRequest(ctx context.Context, o Options, endpoint string, api protocol.
 	pool.Close() //nolint:errcheck // the outcome is the failure, if any
 	mu.Lock()
 	defer mu.Unlock()
-	if failure != nil {
-		return fmt.Errorf("preflight: a probe request (sample 0) to %s failed: %s: %s%s", endpoint, failure.Reason, failure.Message, engine.SkipPreflightHint)
-	}
-	if ctx.Err() != nil {
+	what := fmt.Sprintf("preflight: the probe request (sample 0, %d tokens, %s %s%s)", ProbeTokens, api.Name(), endpoint, api.Path())
+	switch {
+	case failure != nil && failure.Reason == sut.ReasonTimeout, failure == nil && errors.Is(context.Cause(ctx), errProbeTimeout):
+		return fmt.Errorf("%s got no answer within %s: the engine is up but does not answer; if it is still warming up (a cold engine can take minutes over its first request), pass a longer --preflight-timeout, else look at the engine's log", what, timeout)
+	case failure != nil:
+		return fmt.Errorf("%s failed: %s: %s", what, failure.Reason, failure.Message)
+	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	}
 	return nil
 }
 
+// errProbeTimeout is the cause of a probe that ran out of time.
+var errProbeTimeout = errors.New("preflight probe timed out")
+
 // preflight checks, before LoadGen starts, that every endpoint is up,
-// serves the model and answers one real request.
-func preflight(ctx context.Context, o Options, api protocol.Protocol, model string, stream bool, lib *qsl.Library) error {
-	client := &http.Client{Timeout: 5 * time.Second}
+// serves the model and answers one real, short request.
+func preflight(ctx context.Context, o Options, data benchmark.Dataset, api protocol.Protocol, model string, stream bool) error {
+	client := &http.Client{Timeout: checkTimeout}
 	for _, e := range o.Endpoints {
 		if err := engine.CheckServes(ctx, client, e, model, o.APIKey); err != nil {
 			return err
 		}
 	}
+	lib, err := probeLibrary(o, data, api, model, stream)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
 	if err := lib.LoadSamplesToRam([]int{0}); err != nil {
 		return err
 	}
 	defer lib.UnloadSamplesFromRam([]int{0}) //nolint:errcheck // never fails
 	for _, e := range o.Endpoints {
-		pctx, cancel := context.WithTimeout(ctx, PreflightTimeout+time.Second)
-		err := probeRequest(pctx, o, e, api, stream, lib)
-		cancel()
-		if err != nil {
+		if err := probeRequest(ctx, o, e, api, stream, lib); err != nil {
 			return err
 		}
 	}

@@ -111,8 +111,12 @@ type Options struct {
 	SubmissionGrade bool
 	// SkipPreflight skips the checks made before LoadGen starts: every
 	// endpoint answers /health or /v1/models, lists Model, and answers one
-	// probe request (sample 0) through the API.
+	// probe request (sample 0, asking for ProbeTokens tokens) through the
+	// API.
 	SkipPreflight bool
+	// PreflightTimeout bounds preflight's probe request (default
+	// DefaultPreflightTimeout).
+	PreflightTimeout time.Duration
 	// Started, if set, is called once the worker pool exists with a
 	// function returning its counters so far, for a caller that may have
 	// to record the run without waiting for Run to return.
@@ -233,6 +237,13 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if rep, err = plan(o, data.Len()); err != nil {
 		return nil, err
 	}
+	if !o.SkipPreflight {
+		start := time.Now()
+		if err := preflight(ctx, o, data, api, model, rep.Stream); err != nil {
+			return nil, err
+		}
+		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
+	}
 	lib, err := loadLibrary(o, data, api, model, rep, log)
 	if err != nil {
 		return nil, err
@@ -241,13 +252,6 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	// hold them until a collection ran. runTest has closed the pool, the
 	// only reader, by the time this runs.
 	defer lib.Close()
-	if !o.SkipPreflight {
-		start := time.Now()
-		if err := preflight(ctx, o, api, model, rep.Stream, lib); err != nil {
-			return nil, err
-		}
-		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
-	}
 	return runTest(ctx, o, rep, api, lib, log)
 }
 

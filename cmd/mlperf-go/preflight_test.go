@@ -47,7 +47,7 @@ func TestPreflight(t *testing.T) {
 		{"wrong model", other, nil, []string{"serves someone/else-7b", model, "--model NAME"}},
 		{"dead endpoint", dead, nil, []string{"endpoint " + dead + " does not answer", "connection refused"}},
 		{"second endpoint dead", good, []string{"-e", dead}, []string{dead}},
-		{"every request fails", failing, nil, []string{"probe request", "http_status", "--skip-preflight"}},
+		{"every request fails", failing, nil, []string{"probe request (sample 0, 4 tokens", "http_status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			begin := time.Now()

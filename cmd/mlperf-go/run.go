@@ -123,7 +123,8 @@ Example:
 			&cli.StringFlag{Name: "engine", Category: catResults, Usage: "serving engine and version for the submission README, e.g. \"vLLM 0.12.0\" (default with --launch: its kind)"},
 			&cli.GenericFlag{Name: "engine-flag", Category: catResults, Value: &engineArgs{}, Usage: "engine command-line `FLAG` for the submission README (repeatable, one argument each, commas kept: --engine-flag='--limit-mm-per-prompt={\"image\":1,\"video\":0}'; default with --launch: the launched command line)"},
 			&cli.DurationFlag{Name: "engine-metrics-interval", Value: metrics.DefaultEvery, Category: catEndpoint, Usage: "how often to scrape each endpoint's Prometheus /metrics into engine_metrics.jsonl for the report (0 disables)"},
-			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one probe request), for servers without these routes"},
+			&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the checks before the test (every endpoint answers /health or /v1/models, lists --model, and answers one short probe request), for servers without these routes"},
+			&cli.DurationFlag{Name: "preflight-timeout", Value: run.DefaultPreflightTimeout, Category: catEndpoint, Usage: fmt.Sprintf("how long preflight's probe request (sample 0, asking for %d tokens) may take: a cold engine's first request can take minutes", run.ProbeTokens)},
 			&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "how often to print a progress line when stderr is not a terminal (a terminal gets a live bar); 0 disables progress"},
 		}, append(append(append(engineFlags(), resilienceFlags()...), historyFlags()...), evalFlags()...)...),
 		Action: runAction,
@@ -362,6 +363,7 @@ func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (run.Option
 		Logger:                 log,
 		ProgressEvery:          c.Duration("progress-interval"),
 		SkipPreflight:          c.Bool("skip-preflight"),
+		PreflightTimeout:       c.Duration("preflight-timeout"),
 	}
 	if o.ProgressEvery > 0 {
 		o.Progress = os.Stderr
