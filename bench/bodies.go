@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -126,11 +127,115 @@ func (b *builder) firstBody(c *Conversation) (prefix, rest []byte, err error) {
 	if t.Body != nil {
 		return nil, t.Body, nil
 	}
+	if enc, ok := b.textAPI(); ok {
+		body, err := b.textBody(enc, c)
+		return nil, body, err
+	}
 	tail, err := b.tail(t.MaxTokens, c.Tools)
 	if err != nil {
 		return nil, nil, err
 	}
 	return joinMessages([]byte(`{"messages":[`), t.Messages), tail, nil
+}
+
+// textAPI is the API's plain-text encoder when it takes no chat messages
+// (vLLM's /v1/completions, SGLang's /generate).
+func (b *builder) textAPI() (protocol.TextEncoder, bool) {
+	if _, chat := b.api.(protocol.MessagesEncoder); chat {
+		return nil, false
+	}
+	enc, ok := b.api.(protocol.TextEncoder)
+	return enc, ok
+}
+
+// checkAPI says, before anything is sent, why a workload cannot go over
+// the API: an API of text prompts takes one turn of text per request, so
+// images, tools and later turns need a chat API.
+func (b *builder) checkAPI(w *Workload) error {
+	if _, chat := b.api.(protocol.MessagesEncoder); chat {
+		return nil
+	}
+	if _, ok := b.textAPI(); !ok {
+		if w.Kind == "benchmark" {
+			return nil // the benchmark's own encoder built every body
+		}
+		return fmt.Errorf("--api %s takes neither chat messages nor a text prompt: a %s workload needs openai-chat, openai-completions or sglang-generate", b.api.Name(), w.Kind)
+	}
+	for i := range w.Conversations {
+		c := &w.Conversations[i]
+		if c.Turns[0].Body != nil {
+			continue
+		}
+		why := ""
+		switch {
+		case len(c.Turns) > 1:
+			why = fmt.Sprintf("%d turns (--multi-turn)", len(c.Turns))
+		case c.Turns[0].Images > 0:
+			why = fmt.Sprintf("%d images", c.Turns[0].Images)
+		case c.Tools != nil:
+			why = "tools"
+		default:
+			if _, err := promptText(c.Turns[0].Messages); err != nil {
+				return fmt.Errorf("conversation %s: %w", c.ID, err)
+			}
+			continue
+		}
+		return fmt.Errorf("--api %s sends one text prompt per request, but conversation %s has %s: use --api openai-chat for this workload", b.api.Name(), c.ID, why)
+	}
+	return nil
+}
+
+// textBody is a one-turn conversation's request over a text-prompt API:
+// its user message's text as the prompt, as vllm bench serve sends its
+// prompts over /v1/completions.
+func (b *builder) textBody(enc protocol.TextEncoder, c *Conversation) ([]byte, error) {
+	t := &c.Turns[0]
+	text, err := promptText(t.Messages)
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.params(t.MaxTokens)
+	if err != nil {
+		return nil, err
+	}
+	return enc.EncodeText(b.model, text, p, b.stream)
+}
+
+// promptText is the text of a turn made of one user message without
+// images: its string content, or its text parts joined.
+func promptText(msgs []json.RawMessage) (string, error) {
+	if len(msgs) != 1 {
+		return "", fmt.Errorf("a text prompt is one user message, not %d messages", len(msgs))
+	}
+	var m struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(msgs[0], &m); err != nil {
+		return "", fmt.Errorf("a message that is not a chat message: %w", err)
+	}
+	if m.Role != "user" {
+		return "", fmt.Errorf("a text prompt is a user message, not a %q one", m.Role)
+	}
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		return s, nil
+	}
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(m.Content, &parts); err != nil {
+		return "", fmt.Errorf("message content is neither text nor parts: %w", err)
+	}
+	var sb strings.Builder
+	for _, part := range parts {
+		if part.Type != "text" {
+			return "", fmt.Errorf("a text prompt has text parts only, not %q", part.Type)
+		}
+		sb.WriteString(part.Text)
+	}
+	return sb.String(), nil
 }
 
 // laterBody is the rest of turn k > 0 after the conversation's prefix:

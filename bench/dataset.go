@@ -68,9 +68,13 @@ func LoadBenchmark(o BenchmarkOptions) (*Workload, error) {
 	}
 	w := &Workload{Kind: "benchmark", Source: b.Name, Facts: map[string]any{"benchmark": b.Name, "api": api.Name(), "samples": n}}
 	w.Conversations = make([]Conversation, n)
+	prompts, _ := d.(benchmark.TokenPrompts)
 	err = build.Build(idx, func(i int, body []byte) {
-		w.Conversations[i] = Conversation{ID: fmt.Sprintf("%s-%d", b.Name, i),
-			Turns: []Turn{{Body: append([]byte(nil), body...), MaxTokens: o.OutputLen}}}
+		t := Turn{Body: append([]byte(nil), body...), MaxTokens: o.OutputLen}
+		if prompts != nil {
+			t.PromptTokens = len(prompts.Tokens(i))
+		}
+		w.Conversations[i] = Conversation{ID: fmt.Sprintf("%s-%d", b.Name, i), Turns: []Turn{t}}
 	})
 	if err != nil {
 		return nil, err

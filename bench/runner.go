@@ -21,6 +21,9 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 		return nil, nil, errNoWorkload
 	}
 	b := &builder{api: o.API, model: o.Model, sampling: w.Sampling, exact: o.ExactOutput, stream: o.Stream}
+	if err := b.checkAPI(w); err != nil {
+		return nil, nil, err
+	}
 	res := &Results{Schema: SchemaVersion, Created: time.Now().UTC(), Workload: w, Requests: w.Requests(),
 		Conversations: len(w.Conversations), API: o.API.Name(), Model: o.Model, Stream: o.Stream,
 		ExactOutput: o.ExactOutput, Warmup: o.Warmup, Targets: o.Targets}

@@ -22,8 +22,12 @@ func (r *runner) summarize() (RunResult, []Record) {
 		rec := &r.col.recs[i]
 		conv := &r.w.Conversations[rec.conv]
 		turn := &conv.Turns[rec.turn]
+		prompt := rec.prompt
+		if prompt < 0 && turn.PromptTokens > 0 {
+			prompt = turn.PromptTokens
+		}
 		out := Record{Conversation: conv.ID, Turn: rec.turn, MaxTokens: turn.MaxTokens, Images: turn.Images,
-			OK: !rec.failed, Reason: rec.reason, Error: rec.msg, PromptTokens: rec.prompt, OutputTokens: rec.output}
+			OK: !rec.failed, Reason: rec.reason, Error: rec.msg, PromptTokens: prompt, OutputTokens: rec.output}
 		if !rec.sent.IsZero() {
 			out.SentS = rec.sent.Sub(r.start).Seconds()
 		}
@@ -58,8 +62,8 @@ func (r *runner) summarize() (RunResult, []Record) {
 		}
 		out.ITLms = append([]float64(nil), rec.itl...)
 		itl = append(itl, rec.itl...)
-		if rec.prompt > 0 {
-			run.PromptTokens += int64(rec.prompt)
+		if prompt > 0 {
+			run.PromptTokens += int64(prompt)
 		}
 		run.OutputTokens += rec.output
 		if slo.Set() && (slo.TTFT == 0 || out.TTFTms <= ms(slo.TTFT)) && (slo.TPOT == 0 || reqTPOT <= ms(slo.TPOT)) &&

@@ -73,6 +73,10 @@ type Turn struct {
 	// Body, when set, is the whole request body, prebuilt by a
 	// benchmark's encoder; Messages are then unused.
 	Body []byte
+	// PromptTokens is the prompt's token count where the workload knows
+	// it (a dataset of token IDs), counted for a request whose answer
+	// does not say (0: unknown).
+	PromptTokens int
 }
 
 // Requests is the number of requests (turns) in the workload.

@@ -229,6 +229,14 @@ type Dataset interface {
 	Evaluate(logPath string, o EvalOptions) (Evaluation, error)
 }
 
+// TokenPrompts is a Dataset whose prompts are token IDs (the token-ID
+// benchmarks'), which a serving benchmark counts as a request's prompt
+// tokens where the server's answer does not say.
+type TokenPrompts interface {
+	// Tokens is sample i's prompt.
+	Tokens(i int) []int32
+}
+
 // BodyOptions say how request bodies are built.
 type BodyOptions struct {
 	// Benchmark is the benchmark (with its variant's facts) being run.

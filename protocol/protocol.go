@@ -132,6 +132,16 @@ type TokenEncoder interface {
 	EncodeTokens(model string, prompt []int32, params Params, stream bool) ([]byte, error)
 }
 
+// TextEncoder is a Protocol whose requests can carry a plain-text prompt
+// that the server tokenizes (vLLM's /v1/completions "prompt", SGLang's
+// /generate "text"): what serving benchmarks send over these APIs, as
+// vllm bench serve does.
+type TextEncoder interface {
+	// EncodeText builds the request body for one text prompt; as
+	// EncodeTokens otherwise.
+	EncodeText(model, prompt string, params Params, stream bool) ([]byte, error)
+}
+
 // MessagesEncoder is a Protocol whose requests carry chat messages.
 type MessagesEncoder interface {
 	// AppendMessages appends the request body for one conversation to

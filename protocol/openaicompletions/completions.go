@@ -21,10 +21,14 @@ var Protocol protocol.Protocol = completions{}
 
 func init() { protocol.Register(Protocol) }
 
-// completions implements protocol.Protocol and protocol.TokenEncoder.
+// completions implements protocol.Protocol, protocol.TokenEncoder and
+// protocol.TextEncoder.
 type completions struct{}
 
-var _ protocol.TokenEncoder = completions{}
+var (
+	_ protocol.TokenEncoder = completions{}
+	_ protocol.TextEncoder  = completions{}
+)
 
 func (completions) Name() string      { return "openai-completions" }
 func (completions) Aliases() []string { return []string{"completions"} }
@@ -53,6 +57,17 @@ func (completions) EncodeTokens(model string, prompt []int32, params protocol.Pa
 	return Encode(model, prompt, *p, stream)
 }
 
+func (completions) EncodeText(model, prompt string, params protocol.Params, stream bool) ([]byte, error) {
+	p, err := protocol.ParamsAs[Params](completions{}.Name(), params)
+	if err != nil {
+		return nil, err
+	}
+	if prompt == "" {
+		return nil, fmt.Errorf("completions request: empty prompt")
+	}
+	return encode(model, prompt, *p, stream)
+}
+
 // Params are the sampling parameters of a vLLM /v1/completions request.
 // nil fields are not sent.
 type Params struct {
@@ -77,10 +92,11 @@ func (*Params) MaxTokensKey() string { return "max_tokens" }
 // MinTokensKey is the wire name of the answer's minimum length.
 func (*Params) MinTokensKey() string { return "min_tokens" }
 
-// request is a vLLM /v1/completions request.
-type request[T jsonwire.TokenID] struct {
+// request is a vLLM /v1/completions request; the prompt is token IDs
+// ([]T) or text (string).
+type request[P any] struct {
 	Model  string `json:"model,omitempty"`
-	Prompt []T    `json:"prompt"`
+	Prompt P      `json:"prompt"`
 	Params
 	// ReturnTokenIDs asks vLLM (>= 0.10.2) to add choices[i].token_ids,
 	// the generated token IDs, to the response (and, when streaming, the
@@ -91,23 +107,36 @@ type request[T jsonwire.TokenID] struct {
 	// reference SUT reports (output.outputs[0].token_ids) directly.
 	ReturnTokenIDs bool `json:"return_token_ids"`
 	Stream         bool `json:"stream,omitempty"`
+	// StreamOptions asks a stream to end with a usage chunk (the prompt
+	// and answer token counts, which a whole answer always carries), so
+	// a streamed request is counted as a plain one is.
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+}
+
+// streamOptions are a streamed request's OpenAI stream_options.
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 // Encode builds a vLLM /v1/completions body: the prompt as its token-ID
 // list, the set sampling parameters, "return_token_ids": true, and
-// "stream": true when streaming. model may be empty (vLLM then uses its
-// served model). The body has no spare capacity.
+// "stream": true with stream_options.include_usage when streaming. model
+// may be empty (vLLM then uses its served model). The body has no spare
+// capacity.
 func Encode[T jsonwire.TokenID](model string, prompt []T, p Params, stream bool) ([]byte, error) {
 	if len(prompt) == 0 {
 		return nil, fmt.Errorf("completions request: empty prompt")
 	}
-	return jsonwire.MarshalNoEscape(request[T]{
-		Model:          model,
-		Prompt:         prompt,
-		Params:         p,
-		ReturnTokenIDs: true,
-		Stream:         stream,
-	})
+	return encode(model, prompt, p, stream)
+}
+
+// encode builds a body for either kind of prompt.
+func encode[P any](model string, prompt P, p Params, stream bool) ([]byte, error) {
+	req := request[P]{Model: model, Prompt: prompt, Params: p, ReturnTokenIDs: true, Stream: stream}
+	if stream {
+		req.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
+	return jsonwire.MarshalNoEscape(req)
 }
 
 // parseResponse decodes a non-streamed vLLM /v1/completions response

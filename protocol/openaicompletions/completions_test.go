@@ -34,7 +34,10 @@ func TestEncode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = map[string]any{"prompt": []any{1.0}, "max_tokens": 5.0, "return_token_ids": true, "stream": true}
+	// A stream asks for the usage chunk, so the prompt's token count
+	// comes back as it does for a whole answer.
+	want = map[string]any{"prompt": []any{1.0}, "max_tokens": 5.0, "return_token_ids": true, "stream": true,
+		"stream_options": map[string]any{"include_usage": true}}
 	if d := cmp.Diff(want, prototest.DecodeMap(t, body)); d != "" {
 		t.Errorf("streaming body (-want +got):\n%s", d)
 	}

@@ -21,10 +21,14 @@ var Protocol protocol.Protocol = generate{}
 
 func init() { protocol.Register(Protocol) }
 
-// generate implements protocol.Protocol and protocol.TokenEncoder.
+// generate implements protocol.Protocol, protocol.TokenEncoder and
+// protocol.TextEncoder.
 type generate struct{}
 
-var _ protocol.TokenEncoder = generate{}
+var (
+	_ protocol.TokenEncoder = generate{}
+	_ protocol.TextEncoder  = generate{}
+)
 
 func (generate) Name() string      { return "sglang-generate" }
 func (generate) Aliases() []string { return []string{"sglang"} }
@@ -50,6 +54,17 @@ func (generate) EncodeTokens(_ string, prompt []int32, params protocol.Params, s
 		return nil, err
 	}
 	return Encode(prompt, *p, stream)
+}
+
+func (generate) EncodeText(_, prompt string, params protocol.Params, stream bool) ([]byte, error) {
+	p, err := protocol.ParamsAs[Params](generate{}.Name(), params)
+	if err != nil {
+		return nil, err
+	}
+	if prompt == "" {
+		return nil, fmt.Errorf("SGLang request: empty text")
+	}
+	return jsonwire.MarshalNoEscape(textRequest{Text: prompt, SamplingParams: *p, Stream: stream})
 }
 
 // Params are the sampling_params of an SGLang /generate request. nil
@@ -80,6 +95,14 @@ func (*Params) MinTokensKey() string { return "min_new_tokens" }
 // request is an SGLang /generate request.
 type request[T jsonwire.TokenID] struct {
 	InputIDs       []T    `json:"input_ids"`
+	SamplingParams Params `json:"sampling_params"`
+	Stream         bool   `json:"stream,omitempty"`
+}
+
+// textRequest is an SGLang /generate request with a text prompt, which
+// SGLang tokenizes.
+type textRequest struct {
+	Text           string `json:"text"`
 	SamplingParams Params `json:"sampling_params"`
 	Stream         bool   `json:"stream,omitempty"`
 }
