@@ -82,9 +82,15 @@ type Run struct {
 	// Model is the model name sent to the endpoint.
 	Model string `json:"model,omitempty"`
 	// Engine and EngineFlags describe the serving engine (e.g. "vLLM 0.11.0"
-	// and its command-line flags) as the user declared them.
+	// and its command-line flags) as the user declared them, or as
+	// launched (the engine's kind and its command line).
 	Engine      string   `json:"engine,omitempty"`
 	EngineFlags []string `json:"engine_flags,omitempty"`
+	// EngineServed is what the endpoints said they are, engine and
+	// version ("vLLM 0.32.0+cpu": vLLM's /version, SGLang's
+	// /get_server_info), one entry per distinct answer; empty when none
+	// said.
+	EngineServed []string `json:"engine_served,omitempty"`
 	// Quick is true for a --quick smoke run, whose figures are not the
 	// system's (seconds of load on a tiny sample library).
 	Quick bool `json:"quick,omitempty"`
@@ -312,4 +318,18 @@ func (a *Accuracy) Verdict() string {
 		return "PASS"
 	}
 	return "FAIL"
+}
+
+// EngineName is the serving engine as a README names it: what the user
+// declared, unless that is only a launched engine's kind ("vllm") and
+// the endpoints said more (their name and version).
+func (r Run) EngineName() string {
+	served := strings.Join(r.EngineServed, ", ")
+	if served == "" {
+		return r.Engine
+	}
+	if r.Engine == "" || strings.EqualFold(r.Engine, strings.Fields(served)[0]) {
+		return served
+	}
+	return r.Engine
 }

@@ -323,6 +323,7 @@ func facts(r *results.Results, dir string) [][2]string {
 	add("Endpoints", strings.Join(r.Endpoints, ", "))
 	add("API", r.API)
 	add("Model", r.Model)
+	add("Engine", strings.Join(r.Engine.Served, ", "))
 	add("Engine (declared)", r.Engine.Declared)
 	add("Engine flags", strings.Join(r.Engine.Flags, " "))
 	add("Command", strings.Join(r.Run.Command, " "))

@@ -236,6 +236,9 @@ type Engine struct {
 	// --engine-flag), secrets redacted.
 	Declared string   `json:"declared,omitempty"`
 	Flags    []string `json:"flags,omitempty"`
+	// Served is what the endpoints said they are, engine and version
+	// (record.Run.EngineServed).
+	Served []string `json:"served,omitempty"`
 	// Metrics summarise engine_metrics.jsonl per endpoint.
 	Metrics []metrics.Summary `json:"metrics,omitempty"`
 }
@@ -562,6 +565,7 @@ func (r *Results) fromRunInfo(info record.Run) {
 	}
 	r.API, r.Model = info.API, info.Model
 	r.Engine.Declared = info.Engine
+	r.Engine.Served = info.EngineServed
 	r.Engine.Flags = redact.Args(info.EngineFlags)
 	if info.Samples != nil {
 		s := *info.Samples

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -141,6 +142,20 @@ func probeRequest(ctx context.Context, o Options, endpoint string, api protocol.
 
 // errProbeTimeout is the cause of a probe that ran out of time.
 var errProbeTimeout = errors.New("preflight probe timed out")
+
+// identifyEngines asks every endpoint which engine and version it is
+// (engine.Identify), for the run record: each distinct answer once, in
+// endpoint order.
+func identifyEngines(ctx context.Context, o Options) []string {
+	client := &http.Client{Timeout: checkTimeout}
+	var out []string
+	for _, e := range o.Endpoints {
+		if s, ok := engine.Identify(ctx, client, e, o.APIKey); ok && !slices.Contains(out, s.String()) {
+			out = append(out, s.String())
+		}
+	}
+	return out
+}
 
 // preflight checks, before LoadGen starts, that every endpoint is up,
 // serves the model and answers one real, short request.

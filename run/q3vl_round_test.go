@@ -31,9 +31,11 @@ func TestQ3VLRoundBodies(t *testing.T) {
 			var bodies []string
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				b, _ := io.ReadAll(r.Body)
-				mu.Lock()
-				bodies = append(bodies, string(b))
-				mu.Unlock()
+				if r.Method == http.MethodPost { // not the GETs asking which engine it is
+					mu.Lock()
+					bodies = append(bodies, string(b))
+					mu.Unlock()
+				}
 				w.Header().Set("Content-Type", "application/json")
 				io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"{}"}}],"usage":{"completion_tokens":1}}`)
 			}))

@@ -63,6 +63,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		Model:          o.ModelName(),
 		Engine:         rec.Engine,
 		EngineFlags:    redact.Args(rec.EngineFlags),
+		EngineServed:   rep.EngineServed,
 		Quick:          rec.Quick,
 		PairedAccuracy: rec.PairedAccuracy,
 		Sampling:       o.SamplingRecord(),

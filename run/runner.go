@@ -189,6 +189,9 @@ type Report struct {
 	// …Aborted) and OutcomeReason why it is not VALID: VALID only when
 	// LoadGen said VALID and no sample failed.
 	Outcome, OutcomeReason string
+	// EngineServed is what the endpoints said they are (engine and
+	// version), one entry per distinct answer.
+	EngineServed []string
 	// RenamedLogs and RemovedLogs are the LoadGen logs an aborted run
 	// renamed or removed (MarkAborted), so that none claims a result.
 	RenamedLogs map[string]string
@@ -237,6 +240,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	if rep, err = plan(o, data.Len()); err != nil {
 		return nil, err
 	}
+	rep.EngineServed = identifyEngines(ctx, o)
 	if !o.SkipPreflight {
 		start := time.Now()
 		if err := preflight(ctx, o, data, api, model, rep.Stream); err != nil {

@@ -386,7 +386,7 @@ func scenarioReadme(src, system, bench, scen, round string) ([]byte, error) {
 		field("API", info.API)
 		field("Requests", info.Requests)
 		field("Model", info.Model)
-		field("Engine", info.Engine)
+		field("Engine", info.EngineName())
 		if len(info.EngineFlags) > 0 {
 			field("Engine flags", "`"+shellJoin(info.EngineFlags)+"`")
 		}
