@@ -131,6 +131,13 @@ type Options struct {
 	Logger *zap.Logger
 	// Transport, when set, carries the requests (tests).
 	Transport http.RoundTripper
+	// SkipPreflight skips the check, before anything is sent, that every
+	// target URL answers /health or /v1/models and lists Model.
+	SkipPreflight bool
+	// Finished, when set, is called after each load point with the
+	// results so far, so a caller can save them before the next point
+	// starts (an interrupted sweep keeps the points it finished).
+	Finished func(res *Results, records [][]Record) error
 }
 
 func (o *Options) defaults() error {

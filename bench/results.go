@@ -32,6 +32,9 @@ type Results struct {
 	Targets       []Target `json:"targets"`
 	// Runs has one entry per load point and target, load-major.
 	Runs []RunResult `json:"runs"`
+	// Interrupted is set when the sweep was stopped before its last load
+	// point: Runs are the points that finished.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // SLOms are the goodput objectives in milliseconds.

@@ -4,8 +4,10 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -19,6 +21,11 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 	}
 	if w == nil || len(w.Conversations) == 0 {
 		return nil, nil, errNoWorkload
+	}
+	if !o.SkipPreflight {
+		if err := preflight(ctx, o); err != nil {
+			return nil, nil, err
+		}
 	}
 	b := &builder{api: o.API, model: o.Model, sampling: w.Sampling, exact: o.ExactOutput, stream: o.Stream}
 	if err := b.checkAPI(w); err != nil {
@@ -37,13 +44,34 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 			r := &runner{o: &o, w: w, b: b, target: t, load: l}
 			run, recs, err := r.run(ctx)
 			if err != nil {
+				res.Interrupted = ctx.Err() != nil
 				return res, records, fmt.Errorf("target %s at %s: %w", t.Name, l, err)
 			}
 			res.Runs = append(res.Runs, run)
 			records = append(records, recs)
+			if o.Finished != nil {
+				if err := o.Finished(res, records); err != nil {
+					return res, records, err
+				}
+			}
 		}
 	}
 	return res, records, nil
+}
+
+// preflight checks, before anything is sent, that every target URL is up
+// and serves the model, as mlperf-go run's preflight does: a dead or wrong
+// endpoint costs seconds, not a sweep of failed requests.
+func preflight(ctx context.Context, o Options) error {
+	client := &http.Client{Timeout: 5 * time.Second}
+	for _, t := range o.Targets {
+		for _, u := range t.URLs {
+			if err := engine.CheckServes(ctx, client, u, o.Model, o.APIKey); err != nil {
+				return fmt.Errorf("target %s: %w", t.Name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // runner runs one target at one load point.

@@ -251,7 +251,8 @@ var ErrAuth = errors.New("the server wants a valid API key")
 // sending apiKey when set: a server answering 404 on one of /health and
 // /v1/models passes on the other (the model is then checked by the probe
 // request); one answering neither, refusing the key (401, 403) or listing
-// other models is an error naming the endpoint and the fix.
+// other models is an error naming the endpoint and the fix. An empty
+// model checks only that the server is up (a client that sends none).
 func CheckServes(ctx context.Context, client *http.Client, endpoint, model, apiKey string) error {
 	a := Ask(ctx, client, serverRoot(endpoint), apiKey)
 	base := a.Base
@@ -268,7 +269,7 @@ func CheckServes(ctx context.Context, client *http.Client, endpoint, model, apiK
 		return fmt.Errorf("preflight: endpoint %s answers /health with %d and /v1/models with %d: it is not ready to serve%s%s", base, a.Health, a.Models, noKeyHint(apiKey, a), SkipPreflightHint)
 	case a.ListErr != nil:
 		return fmt.Errorf("preflight: endpoint %s: /v1/models is not an OpenAI model list (%v)%s", base, a.ListErr, SkipPreflightHint)
-	case !slices.Contains(a.IDs, model):
+	case model != "" && !slices.Contains(a.IDs, model):
 		served := "no model"
 		if len(a.IDs) > 0 {
 			served = strings.Join(a.IDs, ", ")

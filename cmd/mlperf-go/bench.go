@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -61,6 +62,7 @@ func benchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key"},
 		&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key"},
 		&cli.DurationFlag{Name: "timeout", Category: catEndpoint, Usage: "bound on each request (default: the API's)"},
+		&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the check, before anything is sent, that every target answers /health or /v1/models and lists --model"},
 
 		&cli.StringFlag{Name: "prompt-file", Category: catWorkload, Usage: "DashInfer conversation `JSONL` (InternVL/LLaVA records with <image> placeholders)"},
 		&cli.StringFlag{Name: "image-folder", Category: catWorkload, Usage: "`DIR` of .jpg/.jpeg/.png images for --prompt-file"},
@@ -109,7 +111,7 @@ func benchAction(c *cli.Context) error {
 	}
 	o := bench.Options{Model: c.String("model"), Stream: !c.Bool("no-stream"), ExactOutput: c.Bool("exact-output"),
 		Warmup: c.Int("warmup"), SessionHeader: c.String("session-header"), Timeout: c.Duration("timeout"),
-		Seed: c.Uint64("seed"), Logger: log, ProgressInterval: c.Duration("progress-interval")}
+		Seed: c.Uint64("seed"), Logger: log, ProgressInterval: c.Duration("progress-interval"), SkipPreflight: c.Bool("skip-preflight")}
 	if o.Targets, err = benchTargets(c); err != nil {
 		return err
 	}
@@ -139,31 +141,57 @@ func benchAction(c *cli.Context) error {
 	if out == "" {
 		out = filepath.Join("bench-runs", time.Now().UTC().Format("20060102T150405Z"))
 	}
+	// Each finished load point is saved before the next starts, so an
+	// interrupted sweep keeps what it measured.
+	o.Finished = func(res *bench.Results, recs [][]bench.Record) error {
+		res.Version, res.Command = buildinfo.Version, commandLine(c)
+		if err := bench.WriteFiles(out, res, recs); err != nil {
+			return fmt.Errorf("--out %s: %w", out, err)
+		}
+		if err := bench.WriteHTML(out, []*bench.Results{res}); err != nil {
+			return fmt.Errorf("--out %s: %w", out, err)
+		}
+		return nil
+	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, recs, err := bench.Run(ctx, w, o)
-	if res != nil {
-		res.Version, res.Command = buildinfo.Version, commandLine(c)
+	if err != nil && ctx.Err() != nil {
+		return benchInterrupted(c, res, recs, out, o.Finished)
 	}
 	if err != nil {
 		return err
 	}
-	if err := bench.WriteFiles(out, res, recs); err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
-	}
-	if err := bench.WriteHTML(out, []*bench.Results{res}); err != nil {
-		return fmt.Errorf("--out %s: %w", out, err)
-	}
-	bench.WriteSummary(c.App.Writer, res)
-	fmt.Fprintln(c.App.Writer)
-	bench.WriteComparison(c.App.Writer, []*bench.Results{res})
-	fmt.Fprintf(c.App.Writer, "\nresults: %s\n", filepath.Join(out, "results.json"))
+	printBench(c, res, out)
 	for _, r := range res.Runs {
 		if r.Failed > 0 {
 			return exitError{1, fmt.Errorf("%d requests failed (see %s)", r.Failed, filepath.Join(out, r.RequestsFile))}
 		}
 	}
 	return nil
+}
+
+// printBench prints the runs' summaries, the comparison table and where
+// the files are.
+func printBench(c *cli.Context, res *bench.Results, out string) {
+	bench.WriteSummary(c.App.Writer, res)
+	fmt.Fprintln(c.App.Writer)
+	bench.WriteComparison(c.App.Writer, []*bench.Results{res})
+	fmt.Fprintf(c.App.Writer, "\nresults: %s\nreport:  %s\n", filepath.Join(out, "results.json"), filepath.Join(out, "report.html"))
+}
+
+// benchInterrupted ends a sweep stopped by Ctrl-C or SIGTERM: the load
+// points that finished were saved as they did (save marks them
+// interrupted now) and are printed; the exit code is 130, as run's.
+func benchInterrupted(c *cli.Context, res *bench.Results, recs [][]bench.Record, out string, save func(*bench.Results, [][]bench.Record) error) error {
+	if res == nil || len(res.Runs) == 0 {
+		return exitError{130, errors.New("interrupted before the first load point finished: nothing was written")}
+	}
+	if err := save(res, recs); err != nil {
+		return err
+	}
+	printBench(c, res, out)
+	return exitError{130, fmt.Errorf("interrupted: the %d runs (target at load point) that finished are in %s, marked interrupted", len(res.Runs), out)}
 }
 
 // benchTargets reads --target NAME=URL[,URL] and --endpoint URL.

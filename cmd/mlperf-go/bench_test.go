@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,5 +80,102 @@ func TestBenchDashInferCommandLine(t *testing.T) {
 	}
 	if _, err := runCLI(t, "bench", "--target", "x"); err == nil || !strings.Contains(err.Error(), "NAME=URL") {
 		t.Errorf("a target without a URL: %v", err)
+	}
+}
+
+// TestBenchPreflight: against a dead endpoint, or one serving another
+// model, bench fails within seconds naming the target and what is wrong,
+// and writes nothing; --skip-preflight sends anyway.
+func TestBenchPreflight(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	other := startFake(t, fake.Config{Model: "someone/else-7b"})
+	for _, tc := range []struct {
+		name, url string
+		want      []string
+	}{
+		{"dead", dead, []string{"target a:", "does not answer", "connection refused"}},
+		{"wrong model", other, []string{"target a:", "serves someone/else-7b", "--model NAME"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			begin := time.Now()
+			_, err := runCLI(t, "bench", "--target", "a="+tc.url, "--model", fake.DefaultModel, "-n", "4", "--input-len", "4", "--output-len", "2",
+				"--out", out, "--progress-interval", "0")
+			if err == nil {
+				t.Fatal("bench passed")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if took := time.Since(begin); took > 10*time.Second {
+				t.Errorf("refused after %s, want seconds", took)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("--out was written: %v", err)
+			}
+		})
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := runCLI(t, "bench", "--target", "a="+other, "--model", fake.DefaultModel, "-n", "2", "--input-len", "4", "--output-len", "2",
+		"--out", out, "--progress-interval", "0", "--skip-preflight"); exitCode(err) != 1 || !strings.Contains(err.Error(), "2 requests failed") {
+		t.Errorf("--skip-preflight against the wrong model: %v, want the requests sent and failed", err)
+	}
+}
+
+// TestBenchInterruptKeepsFinishedPoints interrupts a real mlperf-go bench
+// process (this test binary as the CLI) during the second load point of a
+// sweep: it exits 130, prints the table of the point that finished, and
+// its results.json holds that point, marked interrupted.
+func TestBenchInterruptKeepsFinishedPoints(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, url := startFakeServer(t, fake.Config{TTFT: 100 * time.Millisecond})
+	out := filepath.Join(t.TempDir(), "out")
+	// c1 sends 6 requests one at a time (0.6 s); c2 then takes 3 s more.
+	cmd := exec.Command(self, "--log-level", "warn", "bench", "--target", "f="+url, "--model", fake.DefaultModel, "-n", "6", "--input-len", "4",
+		"--output-len", "2", "--concurrency", "1,2", "--out", out, "--progress-interval", "0")
+	cmd.Env = append(os.Environ(), beCLI+"=1")
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // only if the test failed
+	// Interrupt once the first point is saved and the second is sending.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, saved := os.Stat(filepath.Join(out, "results.json"))
+		if saved == nil && srv.Stats().Requests["/v1/chat/completions"] > 7 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the sweep never reached its second point:\n%s", stdout.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit %v, want 130\n%s", err, stdout.String())
+	}
+	if !strings.Contains(stdout.String(), "the 1 runs (target at load point) that finished") || !strings.Contains(stdout.String(), "| c1 |") {
+		t.Errorf("the finished point is not printed:\n%s", stdout.String())
+	}
+	res, err := bench.ReadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Interrupted || len(res.Runs) != 1 || res.Runs[0].Label != "c1" || res.Runs[0].Completed != 6 {
+		t.Errorf("results.json: interrupted %v, %d runs %+v", res.Interrupted, len(res.Runs), res.Runs)
 	}
 }
