@@ -96,8 +96,17 @@ func drawLens(r *pyrandom.Rand, mean, rng, n int) []int {
 
 // LoadDashInfer builds the script's requests.
 func LoadDashInfer(o DashInferOptions) (*Workload, error) {
-	if o.Requests < 1 || o.MultiTurn < 0 || o.ResponseMean-o.ResponseRange/2 < 1 || o.ImagesMean-o.ImagesRange/2 < 0 || o.ResponseRange < 0 || o.ImagesRange < 0 {
-		return nil, fmt.Errorf("dashinfer workload: want --req-nums >= 1, --multi-turn >= 0, output lengths >= 1 and image counts >= 0 (mean - range/2), got %+v", o)
+	if o.Requests < 1 {
+		return nil, fmt.Errorf("dashinfer workload: --requests (--req-nums) %d: want at least 1", o.Requests)
+	}
+	if o.MultiTurn < 0 {
+		return nil, fmt.Errorf("dashinfer workload: --multi-turn %d: want 0 or more", o.MultiTurn)
+	}
+	if err := checkDraws(
+		drawn{"output lengths", "--output-len (--response-mean)", "--output-len-range (--response-len-range)", o.ResponseMean, o.ResponseRange / 2, 1, "64, DashInfer's"},
+		drawn{"image counts", "--images (--image-nums-mean)", "--images-range (--image-nums-range)", o.ImagesMean, o.ImagesRange / 2, 0, "1, DashInfer's"},
+	); err != nil {
+		return nil, fmt.Errorf("dashinfer workload: %w", err)
 	}
 	qa, err := readDashInferConversations(o.PromptFile)
 	if err != nil {

@@ -62,9 +62,20 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 	if o.ImageHeight == 0 {
 		o.ImageHeight = 512
 	}
-	if o.Requests < 0 || o.InputLen-o.InputSpread < 1 || o.OutputLen-o.OutputSpread < 1 || o.Images-o.ImagesSpread < 0 ||
-		o.InputSpread < 0 || o.OutputSpread < 0 || o.ImagesSpread < 0 || o.MultiTurn < 0 || o.ImageWidth < 1 || o.ImageHeight < 1 {
-		return nil, fmt.Errorf("synthetic workload: lengths must stay >= 1 and image counts >= 0 over mean ± spread, and sizes positive: %+v", o)
+	switch {
+	case o.Requests < 0:
+		return nil, fmt.Errorf("synthetic workload: --requests %d: want at least 1", o.Requests)
+	case o.MultiTurn < 0:
+		return nil, fmt.Errorf("synthetic workload: --multi-turn %d: want 0 or more", o.MultiTurn)
+	case o.ImageWidth < 1 || o.ImageHeight < 1:
+		return nil, fmt.Errorf("synthetic workload: --image-size %dx%d: want both sides at least 1", o.ImageWidth, o.ImageHeight)
+	}
+	if err := checkDraws(
+		drawn{what: "prompt lengths", meanFlag: "--input-len", rangeFlag: "--input-len-range", mean: o.InputLen, half: o.InputSpread, least: 1},
+		drawn{what: "output lengths", meanFlag: "--output-len", rangeFlag: "--output-len-range", mean: o.OutputLen, half: o.OutputSpread, least: 1},
+		drawn{what: "image counts", meanFlag: "--images", rangeFlag: "--images-range", mean: o.Images, half: o.ImagesSpread},
+	); err != nil {
+		return nil, fmt.Errorf("synthetic workload: %w", err)
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	draw := func(mean, spread int) int { return mean - spread + r.IntN(2*spread+1) }

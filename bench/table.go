@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -168,4 +169,67 @@ func center(s string, n int, c byte) string {
 	}
 	l := (n - len(s)) / 2
 	return strings.Repeat(string(c), l) + s + strings.Repeat(string(c), n-len(s)-l)
+}
+
+// LabelTargets tells apart runs of different results that share a target
+// name (two runs of "vllm", before and after a change), which the table
+// would otherwise merge into one column: such a target becomes "NAME
+// (SOURCE)", SOURCE being the results' sources[i] (their folder, say), or
+// "NAME #i" where sources do not tell them apart.
+func LabelTargets(res []*Results, sources []string) {
+	in := map[string]map[int]bool{}
+	for i, r := range res {
+		for _, run := range r.Runs {
+			if in[run.Target] == nil {
+				in[run.Target] = map[int]bool{}
+			}
+			in[run.Target][i] = true
+		}
+	}
+	distinct := len(sources) == len(res)
+	seen := map[string]bool{}
+	for _, s := range sources {
+		distinct = distinct && s != "" && !seen[s]
+		seen[s] = true
+	}
+	for i, r := range res {
+		for k := range r.Runs {
+			name := r.Runs[k].Target
+			if len(in[name]) < 2 {
+				continue
+			}
+			if distinct {
+				r.Runs[k].Target = fmt.Sprintf("%s (%s)", name, sources[i])
+			} else {
+				r.Runs[k].Target = fmt.Sprintf("%s #%d", name, i+1)
+			}
+		}
+	}
+}
+
+// WorkloadMismatches says which results ran other requests than the
+// first's (another kind, source or draw), whose rows then compare
+// different work: one line each, naming both.
+func WorkloadMismatches(res []*Results, sources []string) []string {
+	name := func(i int) string {
+		if i < len(sources) && sources[i] != "" {
+			return sources[i]
+		}
+		return fmt.Sprintf("results #%d", i+1)
+	}
+	describe := func(w *Workload) string {
+		if w == nil {
+			return "an unknown workload"
+		}
+		facts, _ := json.Marshal(w.Facts)
+		return fmt.Sprintf("%s %s %s", w.Kind, w.Source, facts)
+	}
+	var out []string
+	for i := 1; i < len(res); i++ {
+		a, b := describe(res[0].Workload), describe(res[i].Workload)
+		if a != b {
+			out = append(out, fmt.Sprintf("%s and %s ran different workloads (%s; %s): their rows compare different requests", name(0), name(i), strings.TrimSpace(a), strings.TrimSpace(b)))
+		}
+	}
+	return out
 }

@@ -382,12 +382,18 @@ func benchCompareCommand() *cli.Command {
 				return fmt.Errorf("give the results (folders or results.json) of the runs to compare")
 			}
 			var all []*bench.Results
+			var sources []string
 			for _, p := range c.Args().Slice() {
 				r, err := bench.ReadResults(p)
 				if err != nil {
 					return err
 				}
 				all = append(all, r)
+				sources = append(sources, strings.TrimSuffix(filepath.Clean(p), string(filepath.Separator)+"results.json"))
+			}
+			bench.LabelTargets(all, sources)
+			for _, m := range bench.WorkloadMismatches(all, sources) {
+				fmt.Fprintln(c.App.ErrWriter, "mlperf-go: warning:", m)
 			}
 			bench.WriteComparison(c.App.Writer, all)
 			if d := c.String("html"); d != "" {

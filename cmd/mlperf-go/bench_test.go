@@ -179,3 +179,41 @@ func TestBenchInterruptKeepsFinishedPoints(t *testing.T) {
 		t.Errorf("results.json: interrupted %v, %d runs %+v", res.Interrupted, len(res.Runs), res.Runs)
 	}
 }
+
+// TestBenchCompareKeepsRunsApart: two saved runs whose target shares a
+// name ("vllm" before and after a change) stay two columns, named by their
+// folders, with a speedup between them; runs of different workloads are
+// compared with a warning that says so.
+func TestBenchCompareKeepsRunsApart(t *testing.T) {
+	url := startFake(t, fake.Config{})
+	dir := t.TempDir()
+	run := func(name string, extra ...string) string {
+		out := filepath.Join(dir, name)
+		args := append([]string{"bench", "--target", "vllm=" + url, "--model", fake.DefaultModel, "-n", "4", "--output-len", "2", "-c", "2",
+			"--out", out, "--progress-interval", "0"}, extra...)
+		if stdout, err := runCLI(t, args...); err != nil {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		return out
+	}
+	before, after, other := run("before", "--input-len", "8"), run("after", "--input-len", "8"), run("other", "--input-len", "16")
+	stdout, err := runCLI(t, "bench", "compare", before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"vllm (" + before + ") QPS", "vllm (" + after + ") QPS", "Speedup (vllm (" + after + ")/vllm (" + before + "))"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("compare does not show %q:\n%s", w, stdout)
+		}
+	}
+	if strings.Contains(stdout, "| x |") || strings.Contains(stdout, "warning") {
+		t.Errorf("the same workload compared with gaps or a warning:\n%s", stdout)
+	}
+	stdout, err = runCLI(t, "bench", "compare", before, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "warning: "+before+" and "+other+" ran different workloads") || !strings.Contains(stdout, `"input_len":16`) {
+		t.Errorf("no warning for different workloads:\n%s", stdout)
+	}
+}
