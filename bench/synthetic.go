@@ -16,10 +16,15 @@ import (
 type SyntheticOptions struct {
 	// Requests is the number of conversations (default 100).
 	Requests int
-	// InputLen and InputSpread are the prompt length in words, each a
+	// InputLen and InputSpread are the prompt length (default 256 ± 0):
+	// tokens of Tokenizer exactly when it is set, else words, each a
 	// common English word of one token in the usual BPE vocabularies, so
-	// about as many tokens (default 256 ± 0).
+	// about as many tokens.
 	InputLen, InputSpread int
+	// Tokenizer, when set, makes InputLen exact in its tokens: prompts are
+	// made of the words it encodes as one token each, and each prompt is
+	// checked to encode to its drawn length.
+	Tokenizer Encoder
 	// OutputLen and OutputSpread are each request's output length in
 	// tokens (default 128 ± 0).
 	OutputLen, OutputSpread int
@@ -33,6 +38,35 @@ type SyntheticOptions struct {
 	MultiTurn int
 	// Seed seeds every draw (default 0).
 	Seed uint64
+}
+
+// Encoder turns text into token IDs (a tokenizer.Tokenizer).
+type Encoder interface {
+	Encode(text string) ([]int, error)
+}
+
+// singleTokenWords are the prompt words enc encodes as one token both
+// first in a prompt and after a space, so that a prompt of n of them,
+// space-separated, is n tokens (pre-tokenizers split at the spaces).
+func singleTokenWords(enc Encoder) ([]string, error) {
+	var out []string
+	for _, w := range promptWords {
+		a, err := enc.Encode(w)
+		if err != nil {
+			return nil, err
+		}
+		b, err := enc.Encode(" " + w)
+		if err != nil {
+			return nil, err
+		}
+		if len(a) == 1 && len(b) == 1 {
+			out = append(out, w)
+		}
+	}
+	if len(out) < 16 {
+		return nil, fmt.Errorf("synthetic workload: the tokenizer encodes only %d of the %d prompt words as one token; token-exact prompts need more (drop --tokenizer to count words)", len(out), len(promptWords))
+	}
+	return out, nil
 }
 
 // maxSynthImages is how many distinct images a synthetic workload makes;
@@ -77,6 +111,14 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 	); err != nil {
 		return nil, fmt.Errorf("synthetic workload: %w", err)
 	}
+	words, unit := promptWords, "words"
+	if o.Tokenizer != nil {
+		var err error
+		if words, err = singleTokenWords(o.Tokenizer); err != nil {
+			return nil, err
+		}
+		unit = "tokens"
+	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	draw := func(mean, spread int) int { return mean - spread + r.IntN(2*spread+1) }
 	var pool []string
@@ -92,18 +134,29 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 	}
 	w := &Workload{Kind: "synthetic", MultiTurn: o.MultiTurn, Facts: map[string]any{
 		"input_len": o.InputLen, "input_spread": o.InputSpread, "output_len": o.OutputLen, "output_spread": o.OutputSpread,
-		"images": o.Images, "images_spread": o.ImagesSpread, "image_size": fmt.Sprintf("%dx%d", o.ImageWidth, o.ImageHeight), "seed": o.Seed}}
+		"images": o.Images, "images_spread": o.ImagesSpread, "image_size": fmt.Sprintf("%dx%d", o.ImageWidth, o.ImageHeight), "seed": o.Seed,
+		"input_unit": unit}}
 	next := 0
 	for i := range o.Requests {
 		c := Conversation{ID: fmt.Sprintf("synthetic-%d", i)}
 		out := draw(o.OutputLen, o.OutputSpread)
 		for t := range o.MultiTurn + 1 {
 			var sb strings.Builder
-			for k := range draw(o.InputLen, o.InputSpread) {
+			n := draw(o.InputLen, o.InputSpread)
+			for k := range n {
 				if k > 0 {
 					sb.WriteByte(' ')
 				}
-				sb.WriteString(promptWords[r.IntN(len(promptWords))])
+				sb.WriteString(words[r.IntN(len(words))])
+			}
+			if o.Tokenizer != nil {
+				ids, err := o.Tokenizer.Encode(sb.String())
+				if err != nil {
+					return nil, err
+				}
+				if len(ids) != n {
+					return nil, fmt.Errorf("synthetic workload: internal error: prompt %d of %s encodes to %d tokens, not %d", t, c.ID, len(ids), n)
+				}
 			}
 			var urls []string
 			if t == 0 {

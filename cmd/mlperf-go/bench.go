@@ -20,6 +20,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 const (
@@ -78,7 +79,8 @@ func benchFlags() []cli.Flag {
 		&cli.IntFlag{Name: "output-len-range", Aliases: []string{"response-len-range"}, Category: catWorkload, Usage: "output length range R: uniform in [len-R/2, len+R/2] (DashInfer default 64)"},
 		&cli.IntFlag{Name: "images", Aliases: []string{"image-nums-mean"}, Category: catWorkload, Usage: "images per request (DashInfer default 3, synthetic 0)"},
 		&cli.IntFlag{Name: "images-range", Aliases: []string{"image-nums-range"}, Category: catWorkload, Usage: "image count range R: [n-R/2, n+R/2] (DashInfer default 1, so always n)"},
-		&cli.IntFlag{Name: "input-len", Aliases: []string{"random-input-len"}, Value: 256, Category: catWorkload, Usage: "synthetic prompt length in words (about tokens)"},
+		&cli.IntFlag{Name: "input-len", Aliases: []string{"random-input-len"}, Value: 256, Category: catWorkload, Usage: "synthetic prompt length: exactly that many tokens of --tokenizer, else words (about one token each in common BPE vocabularies)"},
+		&cli.StringFlag{Name: "tokenizer", Category: catWorkload, Usage: "tokenizer `PATH` (tokenizer.json, tokenizer.model or a folder holding one) whose tokens --input-len counts, as vllm bench serve's random prompts are token-exact"},
 		&cli.IntFlag{Name: "input-len-range", Category: catWorkload, Usage: "synthetic prompt length range R: [len-R/2, len+R/2]"},
 		&cli.StringFlag{Name: "image-size", Value: "512x512", Category: catWorkload, Usage: "synthetic image `WxH`"},
 		&cli.Uint64Flag{Name: "seed", Category: catWorkload, Usage: "seed of the draws (default: DashInfer's 0xCADE for --prompt-file, else 0)"},
@@ -350,6 +352,13 @@ func benchWorkload(c *cli.Context, o *bench.Options) (*bench.Workload, error) {
 			ImagesSpread: c.Int("images-range") / 2, MultiTurn: c.Int("multi-turn"), Seed: c.Uint64("seed")}
 		if _, err := fmt.Sscanf(c.String("image-size"), "%dx%d", &s.ImageWidth, &s.ImageHeight); err != nil {
 			return nil, fmt.Errorf("--image-size %q: want WxH, e.g. 512x512", c.String("image-size"))
+		}
+		if p := c.String("tokenizer"); p != "" {
+			tok, err := tokenizer.Open(tokenizer.FindOptions{Path: p})
+			if err != nil {
+				return nil, fmt.Errorf("--tokenizer: %w", err)
+			}
+			s.Tokenizer = tok
 		}
 		w, err = bench.Synthetic(s)
 	}

@@ -360,12 +360,17 @@ func TestVLLM(t *testing.T) {
 
 	t.Run("bench", func(t *testing.T) {
 		for _, tc := range []struct {
-			name string
-			args []string
+			name   string
+			args   []string
+			prompt int64 // every prompt's tokens, where the workload fixes them
 		}{
-			{"chat", []string{"--api", "openai-chat", "--num-prompts", "8", "--input-len", "32", "--output-len", "8"}},
-			{"completions", []string{"--api", "openai-completions", "--num-prompts", "8", "--input-len", "32", "--output-len", "8"}},
-			{"dataset", []string{"-b", "llama3_1-8b", "-d", data, "--num-prompts", "8", "--output-len", "8"}},
+			{"chat", []string{"--api", "openai-chat", "--num-prompts", "8", "--input-len", "32", "--output-len", "8"}, 0},
+			{"completions", []string{"--api", "openai-completions", "--num-prompts", "8", "--input-len", "32", "--output-len", "8"}, 0},
+			// 32 tokens of the model's tokenizer, and the <|begin_of_text|>
+			// vLLM adds to a text prompt.
+			{"completions token-exact", []string{"--api", "openai-completions", "--num-prompts", "8", "--input-len", "32", "--output-len", "8",
+				"--tokenizer", filepath.Join(model, "tokenizer.json")}, 33},
+			{"dataset", []string{"-b", "llama3_1-8b", "-d", data, "--num-prompts", "8", "--output-len", "8"}, 0},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "bench")
@@ -386,6 +391,9 @@ func TestVLLM(t *testing.T) {
 				}
 				if got := after.delta(before, "vllm:prompt_tokens_total"); int64(got) != r.PromptTokens {
 					t.Errorf("bench counted %d prompt tokens, vLLM %v", r.PromptTokens, got)
+				}
+				if tc.prompt > 0 && r.PromptTokens != 8*tc.prompt {
+					t.Errorf("bench counted %d prompt tokens, want 8 x %d", r.PromptTokens, tc.prompt)
 				}
 				if got := after.delta(before, "vllm:generation_tokens_total"); int64(got) != r.OutputTokens || r.OutputTokens != 64 {
 					t.Errorf("bench counted %d output tokens, vLLM %v, want 8 x 8", r.OutputTokens, got)

@@ -7,7 +7,8 @@ llama_models/llama3/tokenizer.model). OUTDIR gets config.json, generation_config
 model.safetensors (hidden 128, 2 layers, 2 heads, Llama 3's vocabulary of 128,256 tokens,
 float32, seeded random weights) and the tokenizer as the Hub's Llama 3.1 Instruct has it:
 tokenizer.json with the 256 special tokens (transformers' convert_llama_weights_to_hf.py
-names for 3.1), tokenizer_config.json with Llama 3.1's chat template, and tokenizer.model.
+names for 3.1) and its <|begin_of_text|> post-processor, tokenizer_config.json with Llama
+3.1's chat template, and tokenizer.model.
 Nothing is downloaded; the answers are nonsense but real: vLLM tokenizes, samples and
 detokenizes as it does for the real model. The <|eot_id|> row of the output layer is scaled
 up, so that some greedy answers stop before their cap, as real ones do.
@@ -19,6 +20,7 @@ import shutil
 import sys
 
 import torch
+from tokenizers import processors
 from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 from transformers.convert_slow_tokenizer import TikTokenConverter
 
@@ -63,6 +65,14 @@ def main(tokenizer_model: str, out: str) -> None:
     # additional_special_tokens is ignored there, silently, leaving 128,000 tokens.
     converted = TikTokenConverter(vocab_file=tokenizer_model, pattern=PATTERN,
                                   extra_special_tokens=SPECIALS).converted()
+    # As the Hub's Llama 3.1 tokenizer.json: encoding adds <|begin_of_text|> (a text prompt
+    # sent to /v1/completions gets it, as the real model's does).
+    converted.post_processor = processors.Sequence([
+        processors.ByteLevel(trim_offsets=False),
+        processors.TemplateProcessing(single="<|begin_of_text|> $A",
+                                      pair="<|begin_of_text|> $A <|begin_of_text|> $B:1",
+                                      special_tokens=[("<|begin_of_text|>", BOS)]),
+    ])
     tok = PreTrainedTokenizerFast(tokenizer_object=converted, bos_token="<|begin_of_text|>",
                                   eos_token="<|eot_id|>", clean_up_tokenization_spaces=True,
                                   model_max_length=131072)
