@@ -2,11 +2,11 @@ package bench
 
 import (
 	"bytes"
-	"fmt"
 	"html/template"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/mlperf-go/mlperf-go/report"
 )
@@ -16,9 +16,12 @@ import (
 // concurrency, or the rate when no run is capped), in the run report's
 // style.
 func WriteHTML(dir string, res []*Results) error {
-	var table bytes.Buffer
-	WriteComparison(&table, res)
+	head, rows := Comparison(res)
 	names := targetNames(res)
+	slo := false
+	for _, r := range res {
+		slo = slo || r.SLO != nil
+	}
 	xOf, xLabel := func(l Load) float64 { return float64(l.Concurrency) }, "concurrency"
 	capped := false
 	for _, r := range res {
@@ -50,8 +53,11 @@ func WriteHTML(dir string, res []*Results) error {
 	}
 	charts := []template.HTML{
 		report.LineChart("throughput", xLabel, "requests/s", series(func(r RunResult) float64 { return r.RequestThroughput }, "")),
-		report.LineChart("tokens", xLabel, "output tokens/s", series(func(r RunResult) float64 { return r.OutputThroughput }, "")),
 	}
+	if slo {
+		charts = append(charts, report.LineChart("goodput", xLabel, "requests/s meeting every --slo objective", series(func(r RunResult) float64 { return r.RequestGoodput }, "")))
+	}
+	charts = append(charts, report.LineChart("tokens", xLabel, "output tokens/s", series(func(r RunResult) float64 { return r.OutputThroughput }, "")))
 	for _, m := range []struct {
 		name string
 		d    func(RunResult) Dist
@@ -67,10 +73,12 @@ func WriteHTML(dir string, res []*Results) error {
 	err := page.Execute(&b, struct {
 		Style  template.CSS
 		Title  string
-		Table  string
+		Head   []string
+		Rows   [][]string
+		SLO    bool
 		Charts []template.HTML
 		Res    []*Results
-	}{report.Stylesheet(), fmt.Sprintf("mlperf-go bench: %v", names), table.String(), charts, res})
+	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res})
 	if err != nil {
 		return err
 	}
@@ -78,13 +86,15 @@ func WriteHTML(dir string, res []*Results) error {
 }
 
 var page = template.Must(template.New("bench").Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title><style>{{.Style}}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title><style>{{.Style}}</style><style>.scroll{overflow-x:auto}</style></head>
 <body><header><h1>{{.Title}}</h1><div class="sub">serving benchmark: throughput and latency against load, per target</div></header>
 <main style="padding:16px 32px">
-<section><h2>Comparison</h2><pre>{{.Table}}</pre></section>
+<section><h2>Comparison</h2><div class="scroll"><table id="comparison"><tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td class="num">{{.}}</td>{{end}}</tr>
+{{end}}</table></div></section>
 {{range .Charts}}<section>{{.}}</section>{{end}}
-<section><h2>Runs</h2><table><tr><th>target</th><th>load</th><th>completed</th><th>failed</th><th>req/s</th><th>out tok/s</th><th>TTFT p99 ms</th><th>TPOT p99 ms</th><th>E2EL p99 ms</th></tr>
-{{range .Res}}{{range .Runs}}<tr><td>{{.Target}}</td><td>{{.Label}}</td><td>{{.Completed}}</td><td>{{.Failed}}</td><td>{{printf "%.2f" .RequestThroughput}}</td><td>{{printf "%.1f" .OutputThroughput}}</td><td>{{printf "%.1f" (index .TTFT.Percentiles "p99")}}</td><td>{{printf "%.2f" (index .TPOT.Percentiles "p99")}}</td><td>{{printf "%.1f" (index .E2EL.Percentiles "p99")}}</td></tr>
-{{end}}{{end}}</table></section>
+<section><h2>Runs</h2><div class="scroll"><table id="runs"><tr><th>target</th><th>load</th><th>completed</th><th>failed</th><th>req/s</th>{{if .SLO}}<th>goodput req/s</th>{{end}}<th>out tok/s</th><th>TTFT p99 ms</th><th>TPOT p99 ms</th><th>E2EL p99 ms</th></tr>
+{{$slo := .SLO}}{{range .Res}}{{range .Runs}}<tr><td>{{.Target}}</td><td>{{.Label}}</td><td class="num">{{.Completed}}</td><td class="num">{{.Failed}}</td><td class="num">{{printf "%.2f" .RequestThroughput}}</td>{{if $slo}}<td class="num">{{printf "%.2f" .RequestGoodput}}</td>{{end}}<td class="num">{{printf "%.1f" .OutputThroughput}}</td><td class="num">{{printf "%.1f" (index .TTFT.Percentiles "p99")}}</td><td class="num">{{printf "%.2f" (index .TPOT.Percentiles "p99")}}</td><td class="num">{{printf "%.1f" (index .E2EL.Percentiles "p99")}}</td></tr>
+{{end}}{{end}}</table></div></section>
 </main><footer>mlperf-go bench · results.json holds every figure, requests-*.jsonl every request</footer></body></html>
 `))

@@ -19,8 +19,9 @@ type Row struct {
 	PreviousTurns              int
 	Concurrency                int
 	Label                      string
-	// QPS is completed requests per second by target name.
-	QPS map[string]float64
+	// QPS is completed requests per second by target name, Goodput
+	// those meeting every SLO (when the runs had objectives).
+	QPS, Goodput map[string]float64
 }
 
 // Rows groups runs into table rows by workload and load point, in the
@@ -40,7 +41,7 @@ func Rows(res []*Results) []Row {
 			if !ok {
 				i = len(rows)
 				at[key] = i
-				rows = append(rows, Row{PreviousTurns: mt, Concurrency: run.Load.Concurrency, Label: run.Label, QPS: map[string]float64{}})
+				rows = append(rows, Row{PreviousTurns: mt, Concurrency: run.Load.Concurrency, Label: run.Label, QPS: map[string]float64{}, Goodput: map[string]float64{}})
 			}
 			row := &rows[i]
 			n := float64(counts[key])
@@ -48,6 +49,9 @@ func Rows(res []*Results) []Row {
 			row.OutputTokens = (row.OutputTokens*n + run.MeanOutputTokens) / (n + 1)
 			counts[key]++
 			row.QPS[run.Target] = run.RequestThroughput
+			if r.SLO != nil {
+				row.Goodput[run.Target] = run.RequestGoodput
+			}
 		}
 	}
 	return rows
@@ -68,21 +72,40 @@ func targetNames(res []*Results) []string {
 	return names
 }
 
-// WriteComparison writes the DashInfer-style table: prompt and output
-// tokens, previous turns, concurrency, each target's QPS and each other
-// target's speedup over the first, as a Markdown table.
+// WriteComparison writes the DashInfer-style table (Comparison) as
+// Markdown.
 func WriteComparison(w io.Writer, res []*Results) {
+	head, rows := Comparison(res)
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" :---: |", len(head)))
+	for _, cells := range rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+// Comparison is the DashInfer-style table, its header and rows of cells:
+// prompt and output tokens, previous turns, concurrency, each target's
+// QPS, each other target's speedup over the first, and each target's
+// goodput where the runs had --slo objectives ("x" where a target did not
+// run the point).
+func Comparison(res []*Results) (head []string, rows [][]string) {
 	names := targetNames(res)
-	rows := Rows(res)
-	head := []string{"Prompt Tokens (avg)", "Output Tokens (avg)", "# Previous Turns", "#Concurrent", "Load"}
+	slo := false
+	for _, r := range res {
+		slo = slo || r.SLO != nil
+	}
+	head = []string{"Prompt Tokens (avg)", "Output Tokens (avg)", "# Previous Turns", "#Concurrent", "Load"}
 	for _, n := range names {
 		head = append(head, n+" QPS")
 	}
 	for _, n := range names[1:] {
 		head = append(head, fmt.Sprintf("Speedup (%s/%s)", n, names[0]))
 	}
-	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" :---: |", len(head)))
-	for _, r := range rows {
+	if slo {
+		for _, n := range names {
+			head = append(head, n+" goodput")
+		}
+	}
+	for _, r := range Rows(res) {
 		prev := fmt.Sprint(r.PreviousTurns)
 		if r.PreviousTurns < 0 {
 			prev = "replay"
@@ -108,8 +131,18 @@ func WriteComparison(w io.Writer, res []*Results) {
 			}
 			cells = append(cells, fmt.Sprintf("%.2f", q/base))
 		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		if slo {
+			for _, n := range names {
+				if g, ok := r.Goodput[n]; ok {
+					cells = append(cells, fmt.Sprintf("%.2f", g))
+				} else {
+					cells = append(cells, "x")
+				}
+			}
+		}
+		rows = append(rows, cells)
 	}
+	return head, rows
 }
 
 // WriteSummary writes each run's figures, as vllm bench serve prints

@@ -42,14 +42,20 @@ func lineChart(name, xLabel, yLabel string, series []Series) template.HTML {
 	if n == 0 {
 		return template.HTML(`<p class="empty">No data.</p>`)
 	}
+	xTicks := niceTicks(minX, maxX, 8)
 	if maxX <= minX {
-		maxX = minX + 1
+		// One x (a single load point): it is the only tick, mid-plot,
+		// not the left edge of a made-up range.
+		xTicks = []float64{minX}
+		minX, maxX = minX-1, maxX+1
 	}
 	yTicks := niceTicks(0, maxY, 5)
 	top := yTicks[len(yTicks)-1]
-	xTicks := niceTicks(minX, maxX, 8)
+	legend, legendRows := legendLayout(series)
+	padT := padT + (legendRows-1)*legendRowH
+	chartH := chartH + (legendRows-1)*legendRowH
 	sx := func(x float64) float64 { return padL + (x-minX)/(maxX-minX)*plotW }
-	sy := func(y float64) float64 { return padT + plotH - y/top*plotH }
+	sy := func(y float64) float64 { return float64(padT) + plotH - y/top*plotH }
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" data-chart="%s" viewBox="0 0 %d %d" role="img" aria-label="%s">`, html.EscapeString(name), chartW, chartH, html.EscapeString(yLabel+" over "+xLabel))
@@ -70,6 +76,10 @@ func lineChart(name, xLabel, yLabel string, series []Series) template.HTML {
 	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" text-anchor="middle">%s</text>`, padL+plotW/2, chartH-4, html.EscapeString(xLabel))
 	fmt.Fprintf(&b, `<text class="label" transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, padT+plotH/2, html.EscapeString(yLabel))
 	for i, s := range series {
+		r := 2.5
+		if len(s.Points) == 1 {
+			r = 4 // a lone point is all there is to see
+		}
 		var pts strings.Builder
 		for _, p := range s.Points {
 			fmt.Fprintf(&pts, "%.1f,%.1f ", sx(p.X), sy(p.Y))
@@ -79,16 +89,40 @@ func lineChart(name, xLabel, yLabel string, series []Series) template.HTML {
 		// the value.
 		if len(s.Points) <= 240 {
 			for _, p := range s.Points {
-				fmt.Fprintf(&b, `<circle class="pt" cx="%.1f" cy="%.1f" r="2.5" fill="%s"><title>%s: %s at %s</title></circle>`, sx(p.X), sy(p.Y), s.Color, html.EscapeString(s.Name), fmtTick(p.Y), fmtTick(p.X))
+				fmt.Fprintf(&b, `<circle class="pt" cx="%.1f" cy="%.1f" r="%g" fill="%s"><title>%s: %s at %s</title></circle>`, sx(p.X), sy(p.Y), r, s.Color, html.EscapeString(s.Name), fmtTick(p.Y), fmtTick(p.X))
 			}
 		}
 		b.WriteString(`</g>`)
-		// Legend, in a row above the plot.
-		lx, ly := padL+i*150, 6
+		// Legend, in rows above the plot.
+		lx, ly := legend[i][0], legend[i][1]
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="12" height="12" rx="2" fill="%s"/><text class="legend" x="%d" y="%d">%s</text>`, lx, ly, s.Color, lx+17, ly+11, html.EscapeString(s.Name))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// legendRowH is the height of a row of the line chart's legend.
+const legendRowH = 16
+
+// legendCharW is a legend character's width, generously: the legend's
+// font is 11 px, and names must not run into each other or off the chart.
+const legendCharW = 7
+
+// legendLayout places each series' legend entry (its swatch's top left)
+// left to right, as wide as its name, starting a new row where the next
+// entry would leave the chart; it returns the places and the row count.
+func legendLayout(series []Series) ([][2]int, int) {
+	places := make([][2]int, len(series))
+	x, row := padL, 0
+	for i, s := range series {
+		w := 17 + legendCharW*len([]rune(s.Name)) + 14
+		if x > padL && x+w > chartW-padR {
+			x, row = padL, row+1
+		}
+		places[i] = [2]int{x, 6 + row*legendRowH}
+		x += w
+	}
+	return places, row + 1
 }
 
 // Bar is one bar of a bar chart.

@@ -1,0 +1,97 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/internal/browsertest"
+)
+
+// TestHTMLReportRendered writes the report of an A/B run at one load point
+// with goodput objectives, as `bench --target vllm=… --target dashinfer=…
+// -c 32 --slo …` does, and renders it in headless Chromium at 1280 px: the
+// title names the targets, the comparison is a table with goodput, every
+// chart shows its one point mid-plot under a single x tick, and no legend
+// entry runs off its chart. The screenshot is kept in build/test-artifacts.
+func TestHTMLReportRendered(t *testing.T) {
+	w, err := Synthetic(SyntheticOptions{Requests: 8, InputLen: 8, OutputLen: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := startFake(t, fake.Config{TTFT: 30 * time.Millisecond}, nil)
+	fast := startFake(t, fake.Config{}, nil)
+	res, recs, err := Run(context.Background(), w, Options{Targets: []Target{{Name: "vllm", URLs: []string{slow}}, {Name: "dashinfer", URLs: []string{fast}}},
+		Stream: true, Loads: []Load{{Concurrency: 32}}, SLO: SLO{TTFT: 20 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := WriteFiles(dir, res, recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(dir, []*Results{res}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	for _, want := range []string{"<title>mlperf-go bench: vllm vs dashinfer</title>", `<table id="comparison">`, "<th>vllm goodput</th>", `data-chart="goodput"`, "<th>goodput req/s</th>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "<pre>") || strings.Contains(html, "| :---: |") {
+		t.Error("the comparison is Markdown in a <pre>, not a table")
+	}
+	// One load point: each chart's only x tick is 32.
+	thr := regexp.MustCompile(`(?s)<svg class="chart" data-chart="throughput".*?</svg>`).FindString(html)
+	if ticks := regexp.MustCompile(`<text class="tick"[^>]*text-anchor="middle">([^<]*)</text>`).FindAllStringSubmatch(thr, -1); len(ticks) != 1 || ticks[0][1] != "32" {
+		t.Errorf("x ticks of the one-point chart: %q, want the single tick 32", ticks)
+	}
+
+	chrome := browsertest.Find(t)
+	probe := filepath.Join(dir, "probe.html")
+	// The probe loads the report at 1280 px and writes into its own DOM
+	// every legend entry that ends past its chart's right edge, and where
+	// each chart's points are.
+	if err := os.WriteFile(probe, []byte(`<!DOCTYPE html><body><iframe id="f" src="report.html" width="1280" height="2000"></iframe><script>
+document.getElementById("f").onload = function () {
+  var d = this.contentDocument, out = [], pts = [];
+  d.querySelectorAll("svg.chart").forEach(function (svg) {
+    var w = svg.viewBox.baseVal.width;
+    svg.querySelectorAll("text.legend").forEach(function (t) {
+      var b = t.getBBox();
+      if (b.x + b.width > w) out.push(svg.dataset.chart + ":" + t.textContent);
+    });
+    svg.querySelectorAll("circle.pt").forEach(function (c) { pts.push(Math.round(c.cx.baseVal.value)); });
+  });
+  document.body.setAttribute("data-clipped", out.join("|"));
+  document.body.setAttribute("data-points", pts.join(","));
+};</script></body>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := browsertest.Run(t, chrome, "--allow-file-access-from-files", "--virtual-time-budget=5000", "--dump-dom", "file://"+probe)
+	if m := regexp.MustCompile(`data-clipped="([^"]*)"`).FindStringSubmatch(dom); m == nil || m[1] != "" {
+		t.Errorf("legend entries past their chart's edge: %q", m)
+	}
+	m := regexp.MustCompile(`data-points="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil || m[1] == "" {
+		t.Fatalf("no chart points rendered: %q", m)
+	}
+	for _, x := range strings.Split(m[1], ",") {
+		if x != "302" { // padL + plotW/2: mid-plot
+			t.Errorf("a one-load-point chart's point at x=%s, want mid-plot (302)", x)
+			break
+		}
+	}
+	shot := filepath.Join(browsertest.ArtifactDir(t), "bench-report-ab-one-point.png")
+	browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,2000", "file://"+filepath.Join(dir, "report.html"))
+}
