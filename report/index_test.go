@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/browsertest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
-	"github.com/mlperf-go/mlperf-go/results"
 )
 
 // writeRunDir writes a run folder as the harness leaves one: LoadGen's
@@ -37,7 +37,7 @@ func writeRunDir(t *testing.T, dir, scenario, mode string, qps float64, start ti
 		line("result_99.00_percentile_latency_ns", 9e8)
 		line("effective_target_latency_ns", 1.2e9)
 	}
-	if err := os.WriteFile(filepath.Join(dir, results.DetailFile), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, mllog.DetailFile), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	info := record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc}

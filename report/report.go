@@ -21,6 +21,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/results"
 )
 
@@ -95,7 +96,7 @@ func FindRuns(root string) ([]string, error) {
 		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && d.Name() == results.DetailFile {
+		if !d.IsDir() && d.Name() == mllog.DetailFile {
 			dirs = append(dirs, filepath.Dir(p))
 		}
 		return nil
@@ -124,7 +125,7 @@ func WriteTree(root string) ([]Entry, error) {
 		return nil, err
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("report: no run under %s (no %s found): pass a run's --output-dir or a results tree", root, results.DetailFile)
+		return nil, fmt.Errorf("report: no run under %s (no %s found): pass a run's --output-dir or a results tree", root, mllog.DetailFile)
 	}
 	var entries []Entry
 	var errs []error

@@ -25,6 +25,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/browsertest"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
@@ -225,7 +226,7 @@ func TestReportTree(t *testing.T) {
 	if err := os.MkdirAll(filed, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{results.DetailFile, results.SummaryFile, record.File} {
+	for _, f := range []string{mllog.DetailFile, mllog.SummaryFile, record.File} {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Fatal(err)
@@ -238,7 +239,7 @@ func TestReportTree(t *testing.T) {
 	if err := os.MkdirAll(broken, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(broken, results.DetailFile), []byte(":::MLLOG {\"key\": \n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(broken, mllog.DetailFile), []byte(":::MLLOG {\"key\": \n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

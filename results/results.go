@@ -38,12 +38,6 @@ const Schema = "mlperf-go/results/v1"
 // File is the name of the results file in a run's output directory.
 const File = "results.json"
 
-// Files LoadGen and the harness write in a run's output directory.
-const (
-	DetailFile  = "mlperf_log_detail.txt"
-	SummaryFile = "mlperf_log_summary.txt"
-)
-
 // Outcome statuses, worst first.
 const (
 	// StatusAborted: the run record says the test was stopped before its
@@ -289,20 +283,20 @@ var requestedOnly = []string{"use_token_latencies", "server_ttft_latency", "serv
 // detail log is required; the summary, the run record and the engine
 // metrics are used when present.
 func Build(dir string) (*Results, error) {
-	d, err := mllog.ReadDetail(filepath.Join(dir, DetailFile), mllog.Strict)
+	d, err := mllog.ReadDetail(filepath.Join(dir, mllog.DetailFile), mllog.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	r := &Results{Schema: Schema, Sources: []string{DetailFile}, Settings: map[string]any{}}
+	r := &Results{Schema: Schema, Sources: []string{mllog.DetailFile}, Settings: map[string]any{}}
 	if err := r.fromDetail(d); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	summaryPath := filepath.Join(dir, SummaryFile)
+	summaryPath := filepath.Join(dir, mllog.SummaryFile)
 	if sum, err := mllog.ReadSummary(summaryPath); err == nil || errors.Is(err, mllog.ErrNoResult) {
 		verdict := sum.Result
-		r.Sources = append(r.Sources, SummaryFile)
+		r.Sources = append(r.Sources, mllog.SummaryFile)
 		if verdict != "" && r.Outcome.LoadGenValidity != "" && verdict != r.Outcome.LoadGenValidity {
-			return nil, fmt.Errorf("results: %s says %q but %s says %q: the two files are not from the same run", summaryPath, verdict, DetailFile, r.Outcome.LoadGenValidity)
+			return nil, fmt.Errorf("results: %s says %q but %s says %q: the two files are not from the same run", summaryPath, verdict, mllog.DetailFile, r.Outcome.LoadGenValidity)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("results: %w", err)
@@ -630,7 +624,7 @@ func (r *Results) decide() {
 		o.Reasons = append([]string{"the test was aborted: " + r.Run.OutcomeReason}, o.Reasons...)
 	}
 	if o.LoadGenErrors > 0 {
-		o.Warnings = append(o.Warnings, fmt.Sprintf("LoadGen logged %d error(s) in %s", o.LoadGenErrors, DetailFile))
+		o.Warnings = append(o.Warnings, fmt.Sprintf("LoadGen logged %d error(s) in %s", o.LoadGenErrors, mllog.DetailFile))
 	}
 	for _, e := range r.Engine.Metrics {
 		for _, w := range e.Warnings {

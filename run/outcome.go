@@ -9,16 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
-)
-
-// LoadGen's log files, which an aborted run must not leave claiming a
-// result.
-const (
-	summaryLog  = "mlperf_log_summary.txt"
-	detailLog   = "mlperf_log_detail.txt"
-	accuracyLog = "mlperf_log_accuracy.json"
-	traceLog    = "mlperf_log_trace.json"
 )
 
 // abortedName is what an aborted run's log is renamed to: LoadGen's
@@ -43,7 +35,7 @@ func (rep *Report) decide() {
 		rep.OutcomeReason = fmt.Sprintf("LoadGen refused %d batches of responses (unknown or repeated sample IDs: a harness bug; the log names them)", s.CompleterErrors)
 	case rep.Settings.Mode != loadgen.AccuracyOnly && !rep.Summary.Valid:
 		rep.Outcome = record.Invalid
-		rep.OutcomeReason = fmt.Sprintf("LoadGen's result is %s (see the recommendations in %s)", orNone(rep.Summary.Result), summaryLog)
+		rep.OutcomeReason = fmt.Sprintf("LoadGen's result is %s (see the recommendations in %s)", orNone(rep.Summary.Result), mllog.SummaryFile)
 	default:
 		rep.Outcome = record.Valid
 	}
@@ -92,7 +84,7 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 	rep.Outcome, rep.OutcomeReason = record.Aborted, reason
 	var errs []error
 	if !complete {
-		for _, name := range []string{summaryLog, accuracyLog, traceLog} {
+		for _, name := range []string{mllog.SummaryFile, mllog.AccuracyFile, mllog.TraceFile} {
 			err := os.Remove(filepath.Join(rep.LogDir, name))
 			switch {
 			case err == nil:
@@ -102,7 +94,7 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 			}
 		}
 	}
-	for _, name := range []string{summaryLog, detailLog} {
+	for _, name := range []string{mllog.SummaryFile, mllog.DetailFile} {
 		src := filepath.Join(rep.LogDir, name)
 		b, err := os.ReadFile(src)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -117,7 +109,7 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 		}
 		b = neutralise(b, reason)
 		dst := name
-		if name == summaryLog {
+		if name == mllog.SummaryFile {
 			dst = abortedName(name)
 		}
 		tmp := filepath.Join(rep.LogDir, "."+dst+".tmp")

@@ -6,13 +6,10 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
-// The files of a run in a results tree, named as LoadGen writes them (the
-// three mlperf_log_* files), as the accuracy evaluators' output is filed
-// (accuracy.txt) and as the checker requires per scenario (user.conf).
+// The files of a run in a results tree besides LoadGen's logs (named in
+// loadgen/mllog): the accuracy evaluators' output (accuracy.txt) and what
+// the checker requires per scenario (user.conf).
 const (
-	SummaryFile     = "mlperf_log_summary.txt"
-	DetailFile      = "mlperf_log_detail.txt"
-	AccuracyLogFile = "mlperf_log_accuracy.json"
 	AccuracyTxtFile = "accuracy.txt"
 	UserConfFile    = "user.conf"
 )

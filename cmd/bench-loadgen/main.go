@@ -23,6 +23,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 type config struct {
@@ -247,7 +248,7 @@ var (
 
 // readSummary reads LoadGen's verdict from its own summary log.
 func readSummary(qps float64, dir string) (step, error) {
-	path := filepath.Join(dir, "mlperf_log_summary.txt")
+	path := filepath.Join(dir, mllog.SummaryFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return step{}, err

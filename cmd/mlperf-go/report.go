@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -43,7 +44,7 @@ func reportAction(c *cli.Context) error {
 			errs = append(errs, fmt.Errorf("report: %s is not a directory", dir))
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, results.DetailFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, mllog.DetailFile)); err == nil {
 			r, err := report.WriteRun(dir)
 			if err != nil {
 				errs = append(errs, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/record"
@@ -289,7 +290,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		return complianceError(rep, verdict)
 	}
 	if rep.Outcome == record.Invalid {
-		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, "mlperf_log_summary.txt"))}
+		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, mllog.SummaryFile))}
 	}
 	return nil
 }
@@ -452,7 +453,7 @@ func printReport(c *cli.Context, o run.Options, rep *run.Report, verdict *record
 	w := c.App.Writer
 	result := rep.Summary.Result
 	if rep.Settings.Mode == loadgen.AccuracyOnly {
-		result = "accuracy run (see mlperf_log_accuracy.json)"
+		result = "accuracy run (see " + mllog.AccuracyFile + ")"
 	}
 	fmt.Fprintln(w)
 	printOutcome(c, rep, verdict)
@@ -605,7 +606,7 @@ func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) (*record.Accura
 	if err := evalOptions(c, &eo); err != nil {
 		return nil, err
 	}
-	v, err := evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), eo, o.SubmissionScenario())
+	v, err := evaluate(c, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
 	// The report drawn before the evaluation lacks the verdict.
 	writeReport(c, rep.LogDir)
 	return v, err

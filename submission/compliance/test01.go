@@ -27,8 +27,8 @@ type TEST01Reference struct {
 // compliance/TEST01's scripts look for it.
 func TEST01ReferenceIn(scenDir string) TEST01Reference {
 	return TEST01Reference{
-		AccuracyLog:       filepath.Join(scenDir, "accuracy", submission.AccuracyLogFile),
-		PerformanceDetail: filepath.Join(scenDir, "performance", "run_1", submission.DetailFile),
+		AccuracyLog:       filepath.Join(scenDir, "accuracy", mllog.AccuracyFile),
+		PerformanceDetail: filepath.Join(scenDir, "performance", "run_1", mllog.DetailFile),
 	}
 }
 

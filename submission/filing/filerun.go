@@ -129,7 +129,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 			return "", fmt.Errorf("submission: %s run has no %s in %s: did LoadGen finish?", r.Kind, c.name, r.LogDir)
 		}
 	}
-	if err := checkRunLogs(filepath.Join(r.LogDir, submission.DetailFile), r.Kind, scen); err != nil {
+	if err := checkRunLogs(filepath.Join(r.LogDir, mllog.DetailFile), r.Kind, scen); err != nil {
 		return "", err
 	}
 
@@ -239,11 +239,11 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 	case record.KindPerformance:
 		dest = filepath.Join(scenDir, "performance", "run_1")
 		perfDir = dest
-		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, false}, {record.File, dest, false}}
 	case record.KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
 		perfDir = dest
-		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
 	case KindTEST01, KindTEST06, KindTEST07, KindTEST09:
 		if _, err := submission.LookupCompliance(string(kind), bench); err != nil {
 			return "", "", nil, err
@@ -251,8 +251,8 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 		dest = filepath.Join(scenDir, string(kind))
 		perfDir = filepath.Join(dest, "performance", "run_1")
 		copies = []copySpec{
-			{submission.AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
-			{submission.SummaryFile, perfDir, true}, {submission.DetailFile, perfDir, true}, {record.File, perfDir, false},
+			{mllog.AccuracyFile, filepath.Join(dest, "accuracy"), true},
+			{mllog.SummaryFile, perfDir, true}, {mllog.DetailFile, perfDir, true}, {record.File, perfDir, false},
 		}
 		for _, name := range VerifyFiles {
 			copies = append(copies, copySpec{name, dest, false})

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -45,7 +46,7 @@ func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 		return false, nil
 	}
 	accDir := filepath.Join(dir, "accuracy")
-	logPath := filepath.Join(accDir, submission.AccuracyLogFile)
+	logPath := filepath.Join(accDir, mllog.AccuracyFile)
 	txtPath := filepath.Join(accDir, submission.AccuracyTxtFile)
 	st, err := os.Stat(logPath)
 	if err != nil {

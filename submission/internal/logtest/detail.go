@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // KV is one detail-log message; Value is any JSON-encodable Go value, or
@@ -173,9 +175,9 @@ const ValidSummary = "================================================\nMLPerf R
 // accLog is not empty, the accuracy log.
 func WriteLogDir(t testing.TB, dir string, d *DetailFixture, summary, accLog string) {
 	t.Helper()
-	MustWrite(t, filepath.Join(dir, "mlperf_log_detail.txt"), d.Render())
-	MustWrite(t, filepath.Join(dir, "mlperf_log_summary.txt"), summary)
+	MustWrite(t, filepath.Join(dir, mllog.DetailFile), d.Render())
+	MustWrite(t, filepath.Join(dir, mllog.SummaryFile), summary)
 	if accLog != "" {
-		MustWrite(t, filepath.Join(dir, "mlperf_log_accuracy.json"), accLog)
+		MustWrite(t, filepath.Join(dir, mllog.AccuracyFile), accLog)
 	}
 }
