@@ -20,6 +20,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // File is the name of the run record the harness writes beside LoadGen's
@@ -133,11 +134,11 @@ const (
 	// Valid: LoadGen said VALID (or, in accuracy runs, finished; in
 	// compliance runs, the test's verification passed, whatever LoadGen's
 	// performance verdict) and no sample failed.
-	Valid = "VALID"
+	Valid = mllog.ResultValid
 	// Invalid: the test ran to its end but LoadGen said INVALID (a
 	// compliance run: its verification failed or could not run) or
 	// samples failed.
-	Invalid = "INVALID"
+	Invalid = mllog.ResultInvalid
 	// Aborted: the test was stopped early (a signal, --max-failures,
 	// a dead engine).
 	Aborted = "ABORTED"
@@ -205,10 +206,25 @@ func Counts(m map[string]int64) string {
 	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
+		parts[i] = count(k, m[k])
 	}
 	return strings.Join(parts, ", ")
 }
+
+// CountsByName renders counts by class as Counts does, sorted as text
+// (by class name, unless one name begins another): "http_503: 2,
+// transport: 18", the order results.json's reasons have always had.
+func CountsByName(m map[string]int64) string {
+	parts := make([]string, 0, len(m))
+	for k, n := range m {
+		parts = append(parts, count(k, n))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// count renders one class's count.
+func count(class string, n int64) string { return fmt.Sprintf("%s: %d", class, n) }
 
 // SampleFailure is one failed sample.
 type SampleFailure struct {

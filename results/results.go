@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -50,7 +49,8 @@ const (
 	// finish the test).
 	StatusIncomplete = "incomplete"
 	// StatusInvalid and StatusValid are LoadGen's verdict on a
-	// performance run.
+	// performance run (mllog.ResultInvalid, mllog.ResultValid), in the
+	// lower case of results.json's statuses.
 	StatusInvalid = "invalid"
 	StatusValid   = "valid"
 	// StatusAccuracy: an accuracy run, which has no performance verdict.
@@ -147,7 +147,8 @@ type Outcome struct {
 	// Warnings are findings that do not change the status but put the
 	// run in doubt: LoadGen errors, prefix-cache hits, preemptions.
 	Warnings []string `json:"warnings,omitempty"`
-	// LoadGenValidity is LoadGen's result_validity ("VALID", "INVALID").
+	// LoadGenValidity is LoadGen's result_validity (mllog.ResultValid,
+	// mllog.ResultInvalid).
 	LoadGenValidity string `json:"loadgen_validity,omitempty"`
 	// LoadGenReasons are LoadGen's reasons for its INVALID where that
 	// verdict does not decide the status (a compliance run): information.
@@ -581,7 +582,7 @@ func (r *Results) decide() {
 	case o.LoadGenValidity == "":
 		o.Status = StatusIncomplete
 		o.Reasons = append(o.Reasons, "the detail log has no result_validity: LoadGen did not finish the test")
-	case o.LoadGenValidity == "VALID":
+	case o.LoadGenValidity == mllog.ResultValid:
 		o.Status = StatusValid
 	default:
 		o.Status = StatusInvalid
@@ -606,12 +607,7 @@ func (r *Results) decide() {
 	}
 	if s := r.Samples; s != nil && s.Failed > 0 {
 		o.Status = StatusFailed
-		classes := make([]string, 0, len(s.FailuresByReason))
-		for c, n := range s.FailuresByReason {
-			classes = append(classes, fmt.Sprintf("%s: %d", c, n))
-		}
-		sort.Strings(classes)
-		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, strings.Join(classes, ", "))}, o.Reasons...)
+		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, record.CountsByName(s.FailuresByReason))}, o.Reasons...)
 	}
 	if a := r.Accuracy; a != nil && !a.Pass {
 		o.Reasons = append(o.Reasons, "accuracy FAIL: "+strings.Join(a.Problems, "; "))

@@ -139,11 +139,11 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 // aborted test: "Result is : VALID" and result_validity "VALID" become
 // ABORTED, and the summary gets a first line saying why.
 func neutralise(b []byte, reason string) []byte {
-	b = bytes.ReplaceAll(b, []byte("Result is : VALID"), []byte("Result is : ABORTED (LoadGen said VALID; the test was interrupted)"))
+	b = bytes.ReplaceAll(b, []byte("Result is : "+mllog.ResultValid), []byte("Result is : "+record.Aborted+" (LoadGen said "+mllog.ResultValid+"; the test was interrupted)"))
 	var out [][]byte
 	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
 		if bytes.Contains(l, []byte(`"result_validity"`)) {
-			l = bytes.Replace(l, []byte(`"VALID"`), []byte(`"ABORTED"`), 1)
+			l = bytes.Replace(l, []byte(`"`+mllog.ResultValid+`"`), []byte(`"`+record.Aborted+`"`), 1)
 		}
 		out = append(out, l)
 	}

@@ -263,7 +263,7 @@ func (c *checker) checkPerformance(dir, division string, rules *submission.Bench
 	summary := filepath.Join(dir, mllog.SummaryFile)
 	if sum, err := mllog.ReadSummary(summary); err != nil {
 		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
-	} else if v := sum.Result; v != "VALID" {
+	} else if v := sum.Result; v != mllog.ResultValid {
 		c.add(summary, "read the summary's reasons (min duration, min queries, latency/early stopping) and re-run with settings that make LoadGen report VALID", "LoadGen reported \"Result is : %s\"; the official checker would not notice, the results review would", v)
 	}
 	detailPath := filepath.Join(dir, mllog.DetailFile)
@@ -272,7 +272,7 @@ func (c *checker) checkPerformance(dir, division string, rules *submission.Bench
 		c.add(detailPath, "file the performance run's LoadGen logs", "cannot read detail log: %v", err)
 		return
 	}
-	if v, ok := d.Text("result_validity"); ok && v != "VALID" {
+	if v, ok := d.Text("result_validity"); ok && v != mllog.ResultValid {
 		c.add(detailPath, rerun, "result_validity is %q", v)
 	}
 	if !d.Has("num_errors") {

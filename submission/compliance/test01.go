@@ -191,7 +191,7 @@ func readTEST01Result(path string) (r test01Result, printed, stop string) {
 	if r.score, err = d.NumberFloat(field); err != nil {
 		return r, printed, fmt.Sprintf("TEST FAIL: %s: %v\n", path, err)
 	}
-	if v, _ := d.Text("result_validity"); v != "VALID" {
+	if v, _ := d.Text("result_validity"); v != mllog.ResultValid {
 		return r, printed, fmt.Sprintf("TEST FAIL: Invalid results in %s\n", path)
 	}
 	if len(d.Errors()) > 0 {

@@ -146,7 +146,7 @@ func PerfDetail(round, bench, scen string, testMode string) *DetailFixture {
 	if n.llm {
 		d.Set("requested_use_token_latencies", true)
 	}
-	d.Set("result_validity", "VALID")
+	d.Set("result_validity", mllog.ResultValid)
 	d.Set("early_stopping_met", true)
 	d.Set("result_99.00_percentile_latency_ns", int64(900000000))
 	// LoadGen logs the sample rates for every benchmark (results.cc), the
