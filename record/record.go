@@ -12,38 +12,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/engine/metrics"
-	"github.com/mlperf-go/mlperf-go/internal/breakdown"
-	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
-
-// File is the name of the run record the harness writes beside LoadGen's
-// logs. Filing a run copies it with the logs; packaging turns it into the
-// scenario's README.md and leaves it out of the submission.
-const File = "mlperf_go_run.json"
-
-// HarnessFiles are the files mlperf-go writes beside LoadGen's logs for
-// people rather than for the submission: the run record, the series the
-// report draws (timeline.jsonl, engine_metrics.jsonl, mlperf_go_latency.json)
-// and the report itself
-// (results.json, report.html, report.md; index.html and index.md over a
-// tree). Packaging leaves them out. The report's names are spelled here
-// because package report imports this one; its test keeps them in step.
-var HarnessFiles = []string{
-	File, timeline.File, metrics.File, breakdown.File,
-	"results.json", "report.html", "report.md", "index.html", "index.md",
-}
-
-// IsHarnessFile reports whether name is one of HarnessFiles.
-func IsHarnessFile(name string) bool {
-	return slices.Contains(HarnessFiles, name)
-}
 
 // Run records how one LoadGen run was made, so the submission README can
 // state it exactly. Zero fields are omitted from the JSON.

@@ -22,15 +22,8 @@ import (
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
-)
-
-// Files the report writes.
-const (
-	HTMLFile      = "report.html"
-	MarkdownFile  = "report.md"
-	IndexHTMLFile = "index.html"
-	IndexMDFile   = "index.md"
 )
 
 // Run is everything one run's report shows.
@@ -74,12 +67,12 @@ func WriteRun(dir string) (*results.Results, error) {
 	}
 	var h bytes.Buffer
 	if err := renderHTML(&h, run); err != nil {
-		return nil, fmt.Errorf("report: rendering %s: %w", HTMLFile, err)
+		return nil, fmt.Errorf("report: rendering %s: %w", record.ReportHTMLFile, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, HTMLFile), h.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ReportHTMLFile), h.Bytes(), 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, MarkdownFile), []byte(renderMarkdown(run)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ReportMarkdownFile), []byte(renderMarkdown(run)), 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	return run.Results, nil
@@ -139,12 +132,12 @@ func WriteTree(root string) ([]Entry, error) {
 	}
 	var h bytes.Buffer
 	if err := renderIndexHTML(&h, root, entries); err != nil {
-		return entries, fmt.Errorf("report: rendering %s: %w", IndexHTMLFile, err)
+		return entries, fmt.Errorf("report: rendering %s: %w", record.IndexHTMLFile, err)
 	}
-	if err := os.WriteFile(filepath.Join(root, IndexHTMLFile), h.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, record.IndexHTMLFile), h.Bytes(), 0o644); err != nil {
 		return entries, fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(root, IndexMDFile), []byte(renderIndexMarkdown(root, entries)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, record.IndexMarkdownFile), []byte(renderIndexMarkdown(root, entries)), 0o644); err != nil {
 		return entries, fmt.Errorf("report: %w", err)
 	}
 	return entries, errors.Join(errs...)

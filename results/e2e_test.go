@@ -97,7 +97,7 @@ func TestResultsFromARealRun(t *testing.T) {
 	if err := results.Write(out, r); err != nil {
 		t.Fatal(err)
 	}
-	written, err := os.ReadFile(filepath.Join(out, results.File))
+	written, err := os.ReadFile(filepath.Join(out, record.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,9 +34,6 @@ import (
 // redefines a field gets a new version; adding a field does not.
 const Schema = "mlperf-go/results/v1"
 
-// File is the name of the results file in a run's output directory.
-const File = "results.json"
-
 // Outcome statuses, worst first.
 const (
 	// StatusAborted: the run record says the test was stopped before its
@@ -629,21 +626,21 @@ func (r *Results) decide() {
 	}
 }
 
-// Write writes r as indented JSON to dir/File.
+// Write writes r as indented JSON to dir/record.ResultsFile.
 func Write(dir string, r *Results) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("results: encoding: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, File), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, record.ResultsFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	return nil
 }
 
-// Read reads dir/File, checking its schema.
+// Read reads dir/record.ResultsFile, checking its schema.
 func Read(dir string) (*Results, error) {
-	path := filepath.Join(dir, File)
+	path := filepath.Join(dir, record.ResultsFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

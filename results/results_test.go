@@ -230,7 +230,7 @@ func TestBuildErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", name, err, c.want)
 		}
 	}
-	dir := writeRun(t, map[string]string{File: `{"schema": "mlperf-go/results/v0"}`})
+	dir := writeRun(t, map[string]string{record.ResultsFile: `{"schema": "mlperf-go/results/v0"}`})
 	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "mlperf-go report") {
 		t.Errorf("old schema: %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/report"
 )
 
 // TestRunHistory runs twice without --output-dir: each run gets its own
@@ -82,7 +81,7 @@ func TestRunHistory(t *testing.T) {
 	if got, err := os.Readlink(filepath.Join(parent, record.LatestLink)); err != nil || got != dirs[1] {
 		t.Errorf("latest -> %q (%v), want %q", got, err, dirs[1])
 	}
-	index, err := os.ReadFile(filepath.Join(runs, report.IndexHTMLFile))
+	index, err := os.ReadFile(filepath.Join(runs, record.IndexHTMLFile))
 	if err != nil {
 		t.Fatalf("no index of runs: %v", err)
 	}

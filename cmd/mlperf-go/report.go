@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -50,7 +51,7 @@ func reportAction(c *cli.Context) error {
 				errs = append(errs, err)
 				continue
 			}
-			fmt.Fprintf(c.App.Writer, "%s: %s → %s\n", dir, r.Outcome.Status, filepath.Join(dir, report.HTMLFile))
+			fmt.Fprintf(c.App.Writer, "%s: %s → %s\n", dir, r.Outcome.Status, filepath.Join(dir, record.ReportHTMLFile))
 			continue
 		}
 		entries, err := report.WriteTree(dir)
@@ -60,7 +61,7 @@ func reportAction(c *cli.Context) error {
 			}
 		}
 		if len(entries) > 0 {
-			fmt.Fprintf(c.App.Writer, "index: %s\n", filepath.Join(dir, report.IndexHTMLFile))
+			fmt.Fprintf(c.App.Writer, "index: %s\n", filepath.Join(dir, record.IndexHTMLFile))
 		}
 		if err != nil {
 			errs = append(errs, err)

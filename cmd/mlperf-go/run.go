@@ -527,7 +527,7 @@ func printFailures(c *cli.Context, rep *run.Report) {
 	if int64(len(s.FirstFailures)) < s.Failed {
 		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
 	}
-	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, run.FailuresFile))
+	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, record.FailuresFile))
 	if s.Stopped != "" {
 		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
 	}
@@ -664,7 +664,7 @@ func writeReport(c *cli.Context, dir string) {
 		return
 	}
 	printReasons(c, res)
-	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, report.HTMLFile))
+	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, record.ReportHTMLFile))
 }
 
 // printReasons says why a run is not valid, one finding a line, as
