@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -208,14 +209,14 @@ type SampleFailure struct {
 }
 
 // Write writes info as indented JSON to dir/File, replacing any earlier
-// one.
+// one atomically (the record is rewritten as a run goes on).
 func Write(dir string, info Run) error {
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return fmt.Errorf("run record: encoding: %w", err)
 	}
 	path := filepath.Join(dir, File)
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("run record: writing: %w", err)
 	}
 	return nil

@@ -14,12 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -69,10 +69,10 @@ func WriteRun(dir string) (*results.Results, error) {
 	if err := renderHTML(&h, run); err != nil {
 		return nil, fmt.Errorf("report: rendering %s: %w", record.ReportHTMLFile, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, record.ReportHTMLFile), h.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, record.ReportHTMLFile), h.Bytes(), 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, record.ReportMarkdownFile), []byte(renderMarkdown(run)), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, record.ReportMarkdownFile), []byte(renderMarkdown(run)), 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	return run.Results, nil
@@ -134,10 +134,10 @@ func WriteTree(root string) ([]Entry, error) {
 	if err := renderIndexHTML(&h, root, entries); err != nil {
 		return entries, fmt.Errorf("report: rendering %s: %w", record.IndexHTMLFile, err)
 	}
-	if err := os.WriteFile(filepath.Join(root, record.IndexHTMLFile), h.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(root, record.IndexHTMLFile), h.Bytes(), 0o644); err != nil {
 		return entries, fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(root, record.IndexMarkdownFile), []byte(renderIndexMarkdown(root, entries)), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(root, record.IndexMarkdownFile), []byte(renderIndexMarkdown(root, entries)), 0o644); err != nil {
 		return entries, fmt.Errorf("report: %w", err)
 	}
 	return entries, errors.Join(errs...)

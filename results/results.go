@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
@@ -632,7 +633,7 @@ func Write(dir string, r *Results) error {
 	if err != nil {
 		return fmt.Errorf("results: encoding: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, record.ResultsFile), append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, record.ResultsFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -112,12 +113,7 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 		if name == mllog.SummaryFile {
 			dst = abortedName(name)
 		}
-		tmp := filepath.Join(rep.LogDir, "."+dst+".tmp")
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if err := os.Rename(tmp, filepath.Join(rep.LogDir, dst)); err != nil {
+		if err := atomicfile.Write(filepath.Join(rep.LogDir, dst), b, 0o644); err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
@@ -186,7 +187,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	if ucErr != nil || ucDiffers {
-		if err := os.WriteFile(ucPath, userConf, 0o644); err != nil {
+		if err := atomicfile.Write(ucPath, userConf, 0o644); err != nil {
 			return "", fmt.Errorf("submission: writing %s: %w", ucPath, err)
 		}
 	}
