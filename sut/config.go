@@ -56,7 +56,7 @@ type Config struct {
 	// http://host:8000/v1 (a trailing /v1, or the full API path, is
 	// accepted and normalised). At least one is required; requests go to
 	// the healthy endpoint with the fewest outstanding requests; a failing
-	// one is ejected and probed again with backoff (see health.go). URLs
+	// one is ejected and probed again with backoff (see endpoints.go). URLs
 	// with credentials (user:password@) are refused.
 	Endpoints []string
 	// API is the endpoints' wire protocol (see protocol.Lookup). Required.
