@@ -10,7 +10,7 @@ import (
 
 // The files the harness writes in a run's output folder beside LoadGen's
 // logs (which loadgen/mllog names), named here, once, for every package
-// that writes, reads, lists or leaves them out. The series the report
+// that writes, reads, files, lists or leaves them out. The series the report
 // draws are named by their writers, below this package: timeline.File,
 // metrics.File and breakdown.File.
 const (
@@ -30,6 +30,12 @@ const (
 	ReportMarkdownFile = "report.md"
 	IndexHTMLFile      = "index.html"
 	IndexMarkdownFile  = "index.md"
+	// UserConfFile is the user.conf the run gave LoadGen (package run),
+	// and a results tree's per scenario, which the checker requires.
+	UserConfFile = "user.conf"
+	// AccuracyTxtFile is an accuracy run's evaluation (accuracy.txt), the
+	// evaluators' output beside the accuracy log, filed with it.
+	AccuracyTxtFile = "accuracy.txt"
 )
 
 // HarnessFiles are the files mlperf-go writes beside LoadGen's logs for

@@ -213,7 +213,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	reserved := record.Reserve(o.OutputDir)
 	defer func() {
 		if rep == nil {
-			os.Remove(filepath.Join(o.OutputDir, "user.conf"))         //nolint:errcheck // may not exist
+			os.Remove(filepath.Join(o.OutputDir, record.UserConfFile)) //nolint:errcheck // may not exist
 			os.Remove(filepath.Join(o.OutputDir, record.FailuresFile)) //nolint:errcheck // may not exist
 			reserved.ReleaseUnused()
 		}
@@ -326,7 +326,7 @@ func checkRequired(o Options) error {
 // refusing settings the run cannot honour. datasetLen is the dataset's
 // size.
 func plan(o Options, datasetLen int) (*Report, error) {
-	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
+	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, record.UserConfFile)}
 	lgModel := o.Benchmark.LoadGenModel()
 	conf, err := o.UserConfText()
 	if err != nil {

@@ -6,14 +6,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
-// The files of a run in a results tree besides LoadGen's logs (named in
-// loadgen/mllog): the accuracy evaluators' output (accuracy.txt) and what
-// the checker requires per scenario (user.conf).
-const (
-	AccuracyTxtFile = "accuracy.txt"
-	UserConfFile    = "user.conf"
-)
-
 // PreviousPrefix starts the name of a directory (or file) that filing moved
 // aside because a new run replaced it (".previous-<name>-<UTC time>").
 // Packaging never copies such entries and the check reports them.

@@ -601,7 +601,7 @@ func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) (*record.Accura
 		}
 		return nil, nil
 	}
-	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round,
+	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, record.AccuracyTxtFile), Round: o.Round,
 		Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
 	if err := evalOptions(c, &eo); err != nil {
 		return nil, err

@@ -221,7 +221,7 @@ func (c *checker) checkScenarioSet(path string, rules *submission.BenchmarkRules
 }
 
 func (c *checker) checkScenario(dir, division string, rules *submission.BenchmarkRules, scen string) {
-	for _, f := range []string{"README.md", submission.UserConfFile} {
+	for _, f := range []string{"README.md", record.UserConfFile} {
 		p := filepath.Join(dir, f)
 		st, err := os.Stat(p)
 		switch {
@@ -381,12 +381,12 @@ func (c *checker) minInt(d *mllog.Detail, path, key string, min int64, fix strin
 func (c *checker) checkAccuracy(dir, division string, rules *submission.BenchmarkRules, scen string) {
 	rerun := "re-run the accuracy run and the evaluator"
 	c.checkRunRecord(dir)
-	for _, f := range []string{mllog.SummaryFile, mllog.DetailFile, submission.AccuracyTxtFile, mllog.AccuracyFile} {
+	for _, f := range []string{mllog.SummaryFile, mllog.DetailFile, record.AccuracyTxtFile, mllog.AccuracyFile} {
 		if !treefs.Exists(filepath.Join(dir, f)) {
 			c.add(filepath.Join(dir, f), rerun, "accuracy run file %s is missing", f)
 		}
 	}
-	txt := filepath.Join(dir, submission.AccuracyTxtFile)
+	txt := filepath.Join(dir, record.AccuracyTxtFile)
 	if b, err := os.ReadFile(txt); err == nil {
 		problems, hash := rules.JudgeAccuracyTxt(b, scen)
 		if division != "open" {

@@ -8,6 +8,7 @@ import (
 
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/whisper"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -53,7 +54,7 @@ func TestCheckTEST01(t *testing.T) {
 		write(filepath.Join(dir, "verify_accuracy.txt"), tc.acc)
 		if tc.partIII != nil {
 			write(filepath.Join(dir, "accuracy", mllog.AccuracyFile), "[]\n")
-			write(filepath.Join(dir, "accuracy", submission.AccuracyTxtFile), line("97.5"))
+			write(filepath.Join(dir, "accuracy", record.AccuracyTxtFile), line("97.5"))
 			for f, s := range tc.partIII {
 				write(filepath.Join(dir, "accuracy", f), s)
 			}

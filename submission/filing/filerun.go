@@ -140,7 +140,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 	if destExists && !r.Replace {
 		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, submission.PreviousPrefix)
 	}
-	ucPath := filepath.Join(scenDir, submission.UserConfFile)
+	ucPath := filepath.Join(scenDir, record.UserConfFile)
 	oldUC, ucErr := os.ReadFile(ucPath)
 	ucDiffers := ucErr == nil && !bytes.Equal(oldUC, userConf)
 	// A compliance run may need settings of its own (gpt-oss-120b's TEST07
@@ -182,7 +182,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	if ownUC {
-		if err := os.WriteFile(filepath.Join(perfDir, submission.UserConfFile), userConf, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(perfDir, record.UserConfFile), userConf, 0o644); err != nil {
 			return "", fmt.Errorf("submission: writing the compliance run's user.conf: %w", err)
 		}
 	}
@@ -244,7 +244,7 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 	case record.KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
 		perfDir = dest
-		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, true}, {record.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
 	case KindTEST01, KindTEST06, KindTEST07, KindTEST09:
 		if _, err := submission.LookupCompliance(string(kind), bench); err != nil {
 			return "", "", nil, err
@@ -296,7 +296,7 @@ func Precheck(r RunRecord, userConf []byte) error {
 	if treefs.Exists(dest) {
 		return fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file the new one, or choose another --results-dir", dest, r.Kind, submission.PreviousPrefix)
 	}
-	ucPath := filepath.Join(scenDir, submission.UserConfFile)
+	ucPath := filepath.Join(scenDir, record.UserConfFile)
 	if old, err := os.ReadFile(ucPath); err == nil && !bytes.Equal(old, userConf) && !r.Kind.IsCompliance() {
 		return fmt.Errorf("submission: %s differs from the user.conf this run would use; a scenario has one user.conf for all its runs: run with the same settings, or pass --replace to move the old one aside", ucPath)
 	}

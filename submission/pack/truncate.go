@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -47,7 +48,7 @@ func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 	}
 	accDir := filepath.Join(dir, "accuracy")
 	logPath := filepath.Join(accDir, mllog.AccuracyFile)
-	txtPath := filepath.Join(accDir, submission.AccuracyTxtFile)
+	txtPath := filepath.Join(accDir, record.AccuracyTxtFile)
 	st, err := os.Stat(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: %s is missing: %w", logPath, err)
