@@ -4,13 +4,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 )
 
 // ManifestFile is the manifest's name in a download folder.
@@ -211,26 +212,12 @@ func (c countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeAtomic writes b to path through path.part, fsynced and renamed, so
-// path holds either its old or its new bytes.
+// writeAtomic replaces path with b (atomicfile.Write), so path holds
+// either its old or its new bytes; a full disk is a DiskFullError.
 func writeAtomic(path string, b []byte) error {
-	tmp := path + ".part"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
+	err := atomicfile.Write(path, b, 0o666)
+	if err != nil && isNoSpace(err) {
+		return &DiskFullError{Dir: filepath.Dir(path), File: filepath.Base(path), Need: int64(len(b)), Free: -1, Err: err}
 	}
-	_, werr := f.Write(b)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp)
-		if isNoSpace(err) {
-			return &DiskFullError{Dir: filepath.Dir(path), File: filepath.Base(path), Need: int64(len(b)), Free: -1, Err: err}
-		}
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
+	return err
 }

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 )
 
 // checksum is how a file is verified: its digest under Algo must be Want.
@@ -145,7 +147,7 @@ func (d *downloader) place(ctx context.Context, j *job) error {
 	if err := os.Rename(t.part, final); err != nil {
 		return err
 	}
-	if err := syncDir(filepath.Dir(final)); err != nil {
+	if err := atomicfile.SyncDir(filepath.Dir(final)); err != nil {
 		return err
 	}
 	j.sha256, j.fetched = sum, true
@@ -469,17 +471,4 @@ func (s *stallReader) stop() {
 	if s.timer != nil {
 		s.timer.Stop()
 	}
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
-	}
-	return nil
 }

@@ -3,6 +3,8 @@ package loadgen
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // TestSettings and DefaultTestSettings are generated (settings_gen.go)
@@ -25,7 +27,8 @@ const (
 type LogSettings struct {
 	// OutDir is where LoadGen writes its logs; it must exist. Default ".".
 	OutDir string
-	// Prefix starts every log file name. Default "mlperf_log_".
+	// Prefix starts every log file name. Default mllog.FilePrefix
+	// ("mlperf_log_"), which the readers of the logs assume.
 	Prefix string
 	// Suffix ends every log file name (before the extension). Default "".
 	Suffix string
@@ -50,7 +53,7 @@ type LogSettings struct {
 func DefaultLogSettings() LogSettings {
 	return LogSettings{
 		OutDir:              ".",
-		Prefix:              "mlperf_log_",
+		Prefix:              mllog.FilePrefix,
 		AsyncPollIntervalMs: 1000,
 		EnableTrace:         true,
 	}

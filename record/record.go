@@ -12,37 +12,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/mlperf-go/mlperf-go/engine/metrics"
-	"github.com/mlperf-go/mlperf-go/internal/breakdown"
-	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
-
-// File is the name of the run record the harness writes beside LoadGen's
-// logs. Filing a run copies it with the logs; packaging turns it into the
-// scenario's README.md and leaves it out of the submission.
-const File = "mlperf_go_run.json"
-
-// HarnessFiles are the files mlperf-go writes beside LoadGen's logs for
-// people rather than for the submission: the run record, the series the
-// report draws (timeline.jsonl, engine_metrics.jsonl, mlperf_go_latency.json)
-// and the report itself
-// (results.json, report.html, report.md; index.html and index.md over a
-// tree). Packaging leaves them out. The report's names are spelled here
-// because package report imports this one; its test keeps them in step.
-var HarnessFiles = []string{
-	File, timeline.File, metrics.File, breakdown.File,
-	"results.json", "report.html", "report.md", "index.html", "index.md",
-}
-
-// IsHarnessFile reports whether name is one of HarnessFiles.
-func IsHarnessFile(name string) bool {
-	return slices.Contains(HarnessFiles, name)
-}
 
 // Run records how one LoadGen run was made, so the submission README can
 // state it exactly. Zero fields are omitted from the JSON.
@@ -139,11 +115,11 @@ const (
 	// Valid: LoadGen said VALID (or, in accuracy runs, finished; in
 	// compliance runs, the test's verification passed, whatever LoadGen's
 	// performance verdict) and no sample failed.
-	Valid = "VALID"
+	Valid = mllog.ResultValid
 	// Invalid: the test ran to its end but LoadGen said INVALID (a
 	// compliance run: its verification failed or could not run) or
 	// samples failed.
-	Invalid = "INVALID"
+	Invalid = mllog.ResultInvalid
 	// Aborted: the test was stopped early (a signal, --max-failures,
 	// a dead engine).
 	Aborted = "ABORTED"
@@ -211,10 +187,25 @@ func Counts(m map[string]int64) string {
 	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
+		parts[i] = count(k, m[k])
 	}
 	return strings.Join(parts, ", ")
 }
+
+// CountsByName renders counts by class as Counts does, sorted as text
+// (by class name, unless one name begins another): "http_503: 2,
+// transport: 18", the order results.json's reasons have always had.
+func CountsByName(m map[string]int64) string {
+	parts := make([]string, 0, len(m))
+	for k, n := range m {
+		parts = append(parts, count(k, n))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// count renders one class's count.
+func count(class string, n int64) string { return fmt.Sprintf("%s: %d", class, n) }
 
 // SampleFailure is one failed sample.
 type SampleFailure struct {
@@ -224,14 +215,14 @@ type SampleFailure struct {
 }
 
 // Write writes info as indented JSON to dir/File, replacing any earlier
-// one.
+// one atomically (the record is rewritten as a run goes on).
 func Write(dir string, info Run) error {
 	b, err := json.MarshalIndent(info, "", "  ")
 	if err != nil {
 		return fmt.Errorf("run record: encoding: %w", err)
 	}
 	path := filepath.Join(dir, File)
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(path, append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("run record: writing: %w", err)
 	}
 	return nil

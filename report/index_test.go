@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/browsertest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
-	"github.com/mlperf-go/mlperf-go/results"
 )
 
 // writeRunDir writes a run folder as the harness leaves one: LoadGen's
@@ -37,7 +37,7 @@ func writeRunDir(t *testing.T, dir, scenario, mode string, qps float64, start ti
 		line("result_99.00_percentile_latency_ns", 9e8)
 		line("effective_target_latency_ns", 1.2e9)
 	}
-	if err := os.WriteFile(filepath.Join(dir, results.DetailFile), []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, mllog.DetailFile), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	info := record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc}
@@ -67,7 +67,7 @@ func TestIndexShowsDatesAccuracyAndTrends(t *testing.T) {
 	if _, err := report.WriteTree(root); err != nil {
 		t.Fatal(err)
 	}
-	index, err := os.ReadFile(filepath.Join(root, report.IndexHTMLFile))
+	index, err := os.ReadFile(filepath.Join(root, record.IndexHTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,15 +80,15 @@ func TestIndexShowsDatesAccuracyAndTrends(t *testing.T) {
 	if n := strings.Count(chartSVG(page, "trend-qwen3-vl-235b-a22b-Server"), `class="pt"`); n != 3 {
 		t.Errorf("the Server trend has %d points, want the 3 runs", n)
 	}
-	md, _ := os.ReadFile(filepath.Join(root, report.IndexMDFile))
+	md, _ := os.ReadFile(filepath.Join(root, record.IndexMarkdownFile))
 	if !strings.Contains(string(md), "| 2026-11-23 09:30 |") || !strings.Contains(string(md), "FAIL F1_HIERARCHICAL 0.5") {
 		t.Errorf("index.md lacks the date or the accuracy:\n%s", md)
 	}
-	runPage, _ := os.ReadFile(filepath.Join(accDir, report.HTMLFile))
+	runPage, _ := os.ReadFile(filepath.Join(accDir, record.ReportHTMLFile))
 	if !regexp.MustCompile(`id="accuracy-metrics".*F1_HIERARCHICAL.*0\.5.*&ge; 0\.7799.*FAIL`).Match(regexp.MustCompile(`\s+`).ReplaceAll(runPage, []byte(" "))) {
 		t.Errorf("the accuracy run's page lacks its verdict table")
 	}
-	perfPage, _ := os.ReadFile(filepath.Join(root, "qwen3-vl-235b-a22b", "Server-performance", "20261120T093000Z-with-a-long-run-folder-name", report.HTMLFile))
+	perfPage, _ := os.ReadFile(filepath.Join(root, "qwen3-vl-235b-a22b", "Server-performance", "20261120T093000Z-with-a-long-run-folder-name", record.ReportHTMLFile))
 	if !strings.Contains(chartSVG(string(perfPage), "latency"), `class="limit"`) || !strings.Contains(string(perfPage), "p99 limit 1200 ms") {
 		t.Errorf("the Server latency chart does not draw its limit")
 	}

@@ -42,7 +42,7 @@ func renderMarkdown(run *Run) string {
 	for _, s := range v.Settings {
 		fmt.Fprintf(&b, "| %s | %s |\n", s[0], mdCell(s[1]))
 	}
-	fmt.Fprintf(&b, "\nCharts: [%s](%s). Schema %s; from %s.\n", HTMLFile, HTMLFile, r.Schema, strings.Join(r.Sources, ", "))
+	fmt.Fprintf(&b, "\nCharts: [%s](%s). Schema %s; from %s.\n", record.ReportHTMLFile, record.ReportHTMLFile, r.Schema, strings.Join(r.Sources, ", "))
 	return b.String()
 }
 
@@ -172,7 +172,7 @@ type indexRow struct {
 func indexRows(entries []Entry) []indexRow {
 	var rows []indexRow
 	for _, e := range entries {
-		row := indexRow{Name: e.Rel, Link: path.Join(e.Rel, HTMLFile)}
+		row := indexRow{Name: e.Rel, Link: path.Join(e.Rel, record.ReportHTMLFile)}
 		if e.Err != nil {
 			row.Status, row.StatusClass, row.Error = "ERROR", "bad", e.Err.Error()
 			rows = append(rows, row)
@@ -322,10 +322,10 @@ func renderIndexMarkdown(root string, entries []Entry) string {
 	fmt.Fprintf(&b, "# mlperf-go results — %s\n\n| run | date (UTC) | benchmark | scenario | mode | status | accuracy | headline | tokens/s | p99 TTFT | p99 TPOT | failed |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", root)
 	for _, r := range indexRows(entries) {
 		if r.Error != "" {
-			fmt.Fprintf(&b, "| [%s](%s) | | %s | | | ERROR | | | | | | |\n", r.Name, path.Join(r.Name, MarkdownFile), mdCell(r.Error))
+			fmt.Fprintf(&b, "| [%s](%s) | | %s | | | ERROR | | | | | | |\n", r.Name, path.Join(r.Name, record.ReportMarkdownFile), mdCell(r.Error))
 			continue
 		}
-		fmt.Fprintf(&b, "| [%s](%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Name, path.Join(r.Name, MarkdownFile), r.Date, r.Benchmark, r.Scenario, r.Mode, r.Status, mdCell(r.Accuracy), r.Headline, r.Tokens, r.TTFT, r.TPOT, r.Failed)
+		fmt.Fprintf(&b, "| [%s](%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Name, path.Join(r.Name, record.ReportMarkdownFile), r.Date, r.Benchmark, r.Scenario, r.Mode, r.Status, mdCell(r.Accuracy), r.Headline, r.Tokens, r.TTFT, r.TPOT, r.Failed)
 	}
 	return b.String()
 }

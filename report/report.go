@@ -14,22 +14,16 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
-)
-
-// Files the report writes.
-const (
-	HTMLFile      = "report.html"
-	MarkdownFile  = "report.md"
-	IndexHTMLFile = "index.html"
-	IndexMDFile   = "index.md"
 )
 
 // Run is everything one run's report shows.
@@ -73,12 +67,12 @@ func WriteRun(dir string) (*results.Results, error) {
 	}
 	var h bytes.Buffer
 	if err := renderHTML(&h, run); err != nil {
-		return nil, fmt.Errorf("report: rendering %s: %w", HTMLFile, err)
+		return nil, fmt.Errorf("report: rendering %s: %w", record.ReportHTMLFile, err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, HTMLFile), h.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, record.ReportHTMLFile), h.Bytes(), 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, MarkdownFile), []byte(renderMarkdown(run)), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, record.ReportMarkdownFile), []byte(renderMarkdown(run)), 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	return run.Results, nil
@@ -95,7 +89,7 @@ func FindRuns(root string) ([]string, error) {
 		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && d.Name() == results.DetailFile {
+		if !d.IsDir() && d.Name() == mllog.DetailFile {
 			dirs = append(dirs, filepath.Dir(p))
 		}
 		return nil
@@ -124,7 +118,7 @@ func WriteTree(root string) ([]Entry, error) {
 		return nil, err
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("report: no run under %s (no %s found): pass a run's --output-dir or a results tree", root, results.DetailFile)
+		return nil, fmt.Errorf("report: no run under %s (no %s found): pass a run's --output-dir or a results tree", root, mllog.DetailFile)
 	}
 	var entries []Entry
 	var errs []error
@@ -138,12 +132,12 @@ func WriteTree(root string) ([]Entry, error) {
 	}
 	var h bytes.Buffer
 	if err := renderIndexHTML(&h, root, entries); err != nil {
-		return entries, fmt.Errorf("report: rendering %s: %w", IndexHTMLFile, err)
+		return entries, fmt.Errorf("report: rendering %s: %w", record.IndexHTMLFile, err)
 	}
-	if err := os.WriteFile(filepath.Join(root, IndexHTMLFile), h.Bytes(), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(root, record.IndexHTMLFile), h.Bytes(), 0o644); err != nil {
 		return entries, fmt.Errorf("report: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(root, IndexMDFile), []byte(renderIndexMarkdown(root, entries)), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(root, record.IndexMarkdownFile), []byte(renderIndexMarkdown(root, entries)), 0o644); err != nil {
 		return entries, fmt.Errorf("report: %w", err)
 	}
 	return entries, errors.Join(errs...)

@@ -25,9 +25,9 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/browsertest"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
-	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -145,7 +145,7 @@ func TestReportOfARealRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(out, report.HTMLFile))
+	page, err := os.ReadFile(filepath.Join(out, record.ReportHTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestReportOfARealRun(t *testing.T) {
 	}
 	t.Run("html", func(t *testing.T) { checkPage(t, html) })
 
-	md, err := os.ReadFile(filepath.Join(out, report.MarkdownFile))
+	md, err := os.ReadFile(filepath.Join(out, record.ReportMarkdownFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,10 +206,10 @@ func TestReportOfARealRun(t *testing.T) {
 
 	t.Run("chromium", func(t *testing.T) {
 		chrome := browsertest.Find(t)
-		dom := browsertest.Run(t, chrome, "--dump-dom", "file://"+filepath.Join(out, report.HTMLFile))
+		dom := browsertest.Run(t, chrome, "--dump-dom", "file://"+filepath.Join(out, record.ReportHTMLFile))
 		checkPage(t, dom)
 		shot := filepath.Join(browsertest.ArtifactDir(t), "report-llama-server.png")
-		browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,3400", "file://"+filepath.Join(out, report.HTMLFile))
+		browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,3400", "file://"+filepath.Join(out, record.ReportHTMLFile))
 		checkScreenshot(t, shot)
 		t.Logf("screenshot: %s", shot)
 	})
@@ -225,7 +225,7 @@ func TestReportTree(t *testing.T) {
 	if err := os.MkdirAll(filed, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{results.DetailFile, results.SummaryFile, record.File} {
+	for _, f := range []string{mllog.DetailFile, mllog.SummaryFile, record.File} {
 		b, err := os.ReadFile(filepath.Join(out, f))
 		if err != nil {
 			t.Fatal(err)
@@ -238,7 +238,7 @@ func TestReportTree(t *testing.T) {
 	if err := os.MkdirAll(broken, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(broken, results.DetailFile), []byte(":::MLLOG {\"key\": \n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(broken, mllog.DetailFile), []byte(":::MLLOG {\"key\": \n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 
@@ -249,7 +249,7 @@ func TestReportTree(t *testing.T) {
 	if len(entries) != 3 {
 		t.Fatalf("%d entries, want 3", len(entries))
 	}
-	index, err := os.ReadFile(filepath.Join(root, report.IndexHTMLFile))
+	index, err := os.ReadFile(filepath.Join(root, record.IndexHTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,14 +259,14 @@ func TestReportTree(t *testing.T) {
 		}
 	}
 	// The filed copy has no timeline: its page says so instead of a chart.
-	page, err := os.ReadFile(filepath.Join(filed, report.HTMLFile))
+	page, err := os.ReadFile(filepath.Join(filed, record.ReportHTMLFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(string(page), `data-chart="throughput"`) || !strings.Contains(string(page), "No timeline.jsonl") {
 		t.Error("the filed run's page should say it has no timeline")
 	}
-	md, err := os.ReadFile(filepath.Join(root, report.IndexMDFile))
+	md, err := os.ReadFile(filepath.Join(root, record.IndexMarkdownFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestReportTree(t *testing.T) {
 		t.Errorf("index.md:\n%s", md)
 	}
 	if c, err := exec.LookPath("chromium"); err == nil {
-		checkScreenshotOf(t, c, filepath.Join(root, report.IndexHTMLFile), "report-index.png")
+		checkScreenshotOf(t, c, filepath.Join(root, record.IndexHTMLFile), "report-index.png")
 	}
 }
 
@@ -334,18 +334,4 @@ func checkScreenshotOf(t *testing.T, chrome, page, name string) {
 	shot := filepath.Join(browsertest.ArtifactDir(t), name)
 	browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,800", "file://"+page)
 	checkScreenshot(t, shot)
-}
-
-// TestHarnessFilesNamesTheReport keeps record.HarnessFiles, which
-// packaging leaves out, in step with the files this package writes.
-func TestHarnessFilesNamesTheReport(t *testing.T) {
-	for _, f := range []string{results.File, report.HTMLFile, report.MarkdownFile, report.IndexHTMLFile, report.IndexMDFile} {
-		found := false
-		for _, h := range record.HarnessFiles {
-			found = found || h == f
-		}
-		if !found {
-			t.Errorf("record.HarnessFiles lacks %s: packaging would copy it into the submission", f)
-		}
-	}
 }

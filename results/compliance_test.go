@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 )
 
@@ -51,7 +52,7 @@ func TestBuildCompliance(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := writeRun(t, map[string]string{DetailFile: short})
+			dir := writeRun(t, map[string]string{mllog.DetailFile: short})
 			if err := record.Write(dir, tc.info); err != nil {
 				t.Fatal(err)
 			}

@@ -23,6 +23,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -96,7 +97,7 @@ func TestResultsFromARealRun(t *testing.T) {
 	if err := results.Write(out, r); err != nil {
 		t.Fatal(err)
 	}
-	written, err := os.ReadFile(filepath.Join(out, results.File))
+	written, err := os.ReadFile(filepath.Join(out, record.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestResultsFromARealRun(t *testing.T) {
 	}
 
 	// 2. Every figure is LoadGen's, as its summary file prints it.
-	sum := readSummary(t, filepath.Join(out, results.SummaryFile))
+	sum := readSummary(t, filepath.Join(out, mllog.SummaryFile))
 	m := r.Metrics
 	checks := []struct {
 		label string

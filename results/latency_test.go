@@ -9,6 +9,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/internal/lathist"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 func TestHarnessLatency(t *testing.T) {
@@ -34,7 +35,7 @@ func TestHarnessLatency(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := writeRun(t, map[string]string{DetailFile: tc.detail})
+			dir := writeRun(t, map[string]string{mllog.DetailFile: tc.detail})
 			if err := breakdown.Write(dir, breakdown.Breakdown{Stream: true, Parts: []breakdown.Part{
 				part("endpoint_first_token", false, 60_000_000),
 				part("harness_first_token", true, tc.first),
@@ -77,7 +78,7 @@ func TestHarnessLatency(t *testing.T) {
 
 func TestHarnessLatencyAbsentOrBroken(t *testing.T) {
 	t.Parallel()
-	dir := writeRun(t, map[string]string{DetailFile: offlineLLM})
+	dir := writeRun(t, map[string]string{mllog.DetailFile: offlineLLM})
 	r, err := Build(dir)
 	if err != nil || r.HarnessLatency != nil {
 		t.Fatalf("without a breakdown: %+v, %v", r.HarnessLatency, err)

@@ -20,11 +20,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
@@ -34,15 +34,6 @@ import (
 // Schema identifies the format of results.json. A change that removes or
 // redefines a field gets a new version; adding a field does not.
 const Schema = "mlperf-go/results/v1"
-
-// File is the name of the results file in a run's output directory.
-const File = "results.json"
-
-// Files LoadGen and the harness write in a run's output directory.
-const (
-	DetailFile  = "mlperf_log_detail.txt"
-	SummaryFile = "mlperf_log_summary.txt"
-)
 
 // Outcome statuses, worst first.
 const (
@@ -56,7 +47,8 @@ const (
 	// finish the test).
 	StatusIncomplete = "incomplete"
 	// StatusInvalid and StatusValid are LoadGen's verdict on a
-	// performance run.
+	// performance run (mllog.ResultInvalid, mllog.ResultValid), in the
+	// lower case of results.json's statuses.
 	StatusInvalid = "invalid"
 	StatusValid   = "valid"
 	// StatusAccuracy: an accuracy run, which has no performance verdict.
@@ -153,7 +145,8 @@ type Outcome struct {
 	// Warnings are findings that do not change the status but put the
 	// run in doubt: LoadGen errors, prefix-cache hits, preemptions.
 	Warnings []string `json:"warnings,omitempty"`
-	// LoadGenValidity is LoadGen's result_validity ("VALID", "INVALID").
+	// LoadGenValidity is LoadGen's result_validity (mllog.ResultValid,
+	// mllog.ResultInvalid).
 	LoadGenValidity string `json:"loadgen_validity,omitempty"`
 	// LoadGenReasons are LoadGen's reasons for its INVALID where that
 	// verdict does not decide the status (a compliance run): information.
@@ -292,20 +285,20 @@ var requestedOnly = []string{"use_token_latencies", "server_ttft_latency", "serv
 // detail log is required; the summary, the run record and the engine
 // metrics are used when present.
 func Build(dir string) (*Results, error) {
-	d, err := mllog.ReadDetail(filepath.Join(dir, DetailFile), mllog.Strict)
+	d, err := mllog.ReadDetail(filepath.Join(dir, mllog.DetailFile), mllog.Strict)
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	r := &Results{Schema: Schema, Sources: []string{DetailFile}, Settings: map[string]any{}}
+	r := &Results{Schema: Schema, Sources: []string{mllog.DetailFile}, Settings: map[string]any{}}
 	if err := r.fromDetail(d); err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
-	summaryPath := filepath.Join(dir, SummaryFile)
+	summaryPath := filepath.Join(dir, mllog.SummaryFile)
 	if sum, err := mllog.ReadSummary(summaryPath); err == nil || errors.Is(err, mllog.ErrNoResult) {
 		verdict := sum.Result
-		r.Sources = append(r.Sources, SummaryFile)
+		r.Sources = append(r.Sources, mllog.SummaryFile)
 		if verdict != "" && r.Outcome.LoadGenValidity != "" && verdict != r.Outcome.LoadGenValidity {
-			return nil, fmt.Errorf("results: %s says %q but %s says %q: the two files are not from the same run", summaryPath, verdict, DetailFile, r.Outcome.LoadGenValidity)
+			return nil, fmt.Errorf("results: %s says %q but %s says %q: the two files are not from the same run", summaryPath, verdict, mllog.DetailFile, r.Outcome.LoadGenValidity)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("results: %w", err)
@@ -591,7 +584,7 @@ func (r *Results) decide() {
 	case o.LoadGenValidity == "":
 		o.Status = StatusIncomplete
 		o.Reasons = append(o.Reasons, "the detail log has no result_validity: LoadGen did not finish the test")
-	case o.LoadGenValidity == "VALID":
+	case o.LoadGenValidity == mllog.ResultValid:
 		o.Status = StatusValid
 	default:
 		o.Status = StatusInvalid
@@ -616,12 +609,7 @@ func (r *Results) decide() {
 	}
 	if s := r.Samples; s != nil && s.Failed > 0 {
 		o.Status = StatusFailed
-		classes := make([]string, 0, len(s.FailuresByReason))
-		for c, n := range s.FailuresByReason {
-			classes = append(classes, fmt.Sprintf("%s: %d", c, n))
-		}
-		sort.Strings(classes)
-		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, strings.Join(classes, ", "))}, o.Reasons...)
+		o.Reasons = append([]string{fmt.Sprintf("%d of %d samples failed (%s)", s.Failed, s.Completed, record.CountsByName(s.FailuresByReason))}, o.Reasons...)
 	}
 	if a := r.Accuracy; a != nil && !a.Pass {
 		o.Reasons = append(o.Reasons, "accuracy FAIL: "+strings.Join(a.Problems, "; "))
@@ -634,7 +622,7 @@ func (r *Results) decide() {
 		o.Reasons = append([]string{"the test was aborted: " + r.Run.OutcomeReason}, o.Reasons...)
 	}
 	if o.LoadGenErrors > 0 {
-		o.Warnings = append(o.Warnings, fmt.Sprintf("LoadGen logged %d error(s) in %s", o.LoadGenErrors, DetailFile))
+		o.Warnings = append(o.Warnings, fmt.Sprintf("LoadGen logged %d error(s) in %s", o.LoadGenErrors, mllog.DetailFile))
 	}
 	for _, e := range r.Engine.Metrics {
 		for _, w := range e.Warnings {
@@ -643,21 +631,21 @@ func (r *Results) decide() {
 	}
 }
 
-// Write writes r as indented JSON to dir/File.
+// Write writes r as indented JSON to dir/record.ResultsFile.
 func Write(dir string, r *Results) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("results: encoding: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, File), append(b, '\n'), 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, record.ResultsFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("results: %w", err)
 	}
 	return nil
 }
 
-// Read reads dir/File, checking its schema.
+// Read reads dir/record.ResultsFile, checking its schema.
 func Read(dir string) (*Results, error) {
-	path := filepath.Join(dir, File)
+	path := filepath.Join(dir, record.ResultsFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

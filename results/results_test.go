@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 )
 
@@ -63,8 +64,8 @@ var offlineLLM = detailLines(
 func TestBuildOfflineLLM(t *testing.T) {
 	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	dir := writeRun(t, map[string]string{
-		DetailFile:  offlineLLM,
-		SummaryFile: "MLPerf Results Summary\nResult is : VALID\n",
+		mllog.DetailFile:  offlineLLM,
+		mllog.SummaryFile: "MLPerf Results Summary\nResult is : VALID\n",
 	})
 	if err := record.Write(dir, record.Run{
 		Command:        []string{"mlperf-go", "run", "-e", "http://alice:s3cret@gpu0:8000/v1"},
@@ -140,7 +141,7 @@ func TestBuildOutcomes(t *testing.T) {
 		"error_runtime", "n_tokens argument missing",
 		"result_completed_samples_per_sec", 3.5,
 	)
-	dir := writeRun(t, map[string]string{DetailFile: invalid})
+	dir := writeRun(t, map[string]string{mllog.DetailFile: invalid})
 	r, err := Build(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestBuildOutcomes(t *testing.T) {
 	// Failed samples make the run failed whatever LoadGen says, and
 	// prefix-cache hits are a warning.
 	dir = writeRun(t, map[string]string{
-		DetailFile: offlineLLM,
+		mllog.DetailFile: offlineLLM,
 		metrics.File: `{"unix_ms":1,"endpoint":"http://gpu0:8000","status":"ok","values":{"vllm:prefix_cache_hits_total":10}}
 {"unix_ms":2,"endpoint":"http://gpu0:8000","status":"ok","values":{"vllm:prefix_cache_hits_total":50}}
 `,
@@ -182,7 +183,7 @@ func TestBuildOutcomes(t *testing.T) {
 	}
 
 	// A record saying the test was aborted wins over LoadGen's VALID.
-	dir = writeRun(t, map[string]string{DetailFile: offlineLLM})
+	dir = writeRun(t, map[string]string{mllog.DetailFile: offlineLLM})
 	if err := record.Write(dir, record.Run{Outcome: record.Aborted, OutcomeReason: "interrupted by terminated"}); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestBuildOutcomes(t *testing.T) {
 		detailLines("effective_scenario", "Offline", "effective_test_mode", "AccuracyOnly"):    StatusAccuracy,
 		detailLines("effective_scenario", "Offline", "effective_test_mode", "PerformanceOnly"): StatusIncomplete,
 	} {
-		r, err := Build(writeRun(t, map[string]string{DetailFile: log}))
+		r, err := Build(writeRun(t, map[string]string{mllog.DetailFile: log}))
 		if err != nil || r.Outcome.Status != want {
 			t.Errorf("status %v, %v; want %s", r.Outcome.Status, err, want)
 		}
@@ -210,18 +211,18 @@ func TestBuildErrors(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		"no detail log": {map[string]string{SummaryFile: "Result is : VALID\n"}, "mlperf_log_detail.txt: no such file"},
-		"malformed line": {map[string]string{DetailFile: offlineLLM + ":::MLLOG {\"key\": \"x\"\n"},
+		"no detail log": {map[string]string{mllog.SummaryFile: "Result is : VALID\n"}, "mlperf_log_detail.txt: no such file"},
+		"malformed line": {map[string]string{mllog.DetailFile: offlineLLM + ":::MLLOG {\"key\": \"x\"\n"},
 			"mlperf_log_detail.txt, line 22: invalid :::MLLOG JSON"},
-		"wrong type": {map[string]string{DetailFile: detailLines("effective_scenario", "Offline", "result_validity", true)},
+		"wrong type": {map[string]string{mllog.DetailFile: detailLines("effective_scenario", "Offline", "result_validity", true)},
 			`line 2: "result_validity" is true, want a string`},
-		"summary disagrees": {map[string]string{DetailFile: offlineLLM, SummaryFile: "Result is : INVALID\n"},
+		"summary disagrees": {map[string]string{mllog.DetailFile: offlineLLM, mllog.SummaryFile: "Result is : INVALID\n"},
 			"not from the same run"},
-		"bad run record": {map[string]string{DetailFile: offlineLLM, record.File: "{"},
+		"bad run record": {map[string]string{mllog.DetailFile: offlineLLM, record.File: "{"},
 			"mlperf_go_run.json is not valid run-info JSON"},
-		"bad engine metrics": {map[string]string{DetailFile: offlineLLM, metrics.File: "{}\nnope\n"},
+		"bad engine metrics": {map[string]string{mllog.DetailFile: offlineLLM, metrics.File: "{}\nnope\n"},
 			"engine_metrics.jsonl, line 2"},
-		"never started": {map[string]string{DetailFile: detailLines("loadgen_version", "6.0.17 @ NA")},
+		"never started": {map[string]string{mllog.DetailFile: detailLines("loadgen_version", "6.0.17 @ NA")},
 			"no effective_scenario line"},
 	} {
 		_, err := Build(writeRun(t, c.files))
@@ -229,7 +230,7 @@ func TestBuildErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", name, err, c.want)
 		}
 	}
-	dir := writeRun(t, map[string]string{File: `{"schema": "mlperf-go/results/v0"}`})
+	dir := writeRun(t, map[string]string{record.ResultsFile: `{"schema": "mlperf-go/results/v0"}`})
 	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "mlperf-go report") {
 		t.Errorf("old schema: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -44,7 +45,7 @@ func Abortable(ctx, runCtx context.Context, o Options) (rep *Report, err error, 
 		return r.rep, r.err, nil
 	case <-time.After(AbortGrace):
 	}
-	left = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf"), Start: start, End: time.Now()}
+	left = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, record.UserConfFile), Start: start, End: time.Now()}
 	left.Settings.Mode = o.Mode
 	if stats := live.Load(); stats != nil {
 		left.Stats = (*stats)()

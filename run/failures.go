@@ -10,10 +10,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
-// FailuresFile is the file in the output directory that lists every
-// failed sample, one JSON object (sut.Failure) per line.
-const FailuresFile = "failures.jsonl"
-
 // failureLog writes sut.Failures as JSON lines. The pool calls write one
 // failure at a time; the file is created even when nothing fails, so an
 // empty file says so.

@@ -12,13 +12,14 @@ import (
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // readFailures reads failures.jsonl.
 func readFailures(t *testing.T, dir string) []sut.Failure {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, FailuresFile))
+	f, err := os.Open(filepath.Join(dir, record.FailuresFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +29,7 @@ func readFailures(t *testing.T, dir string) []sut.Failure {
 	for sc.Scan() {
 		var x sut.Failure
 		if err := json.Unmarshal(sc.Bytes(), &x); err != nil {
-			t.Fatalf("%s line %d: %v", FailuresFile, len(out)+1, err)
+			t.Fatalf("%s line %d: %v", record.FailuresFile, len(out)+1, err)
 		}
 		out = append(out, x)
 	}

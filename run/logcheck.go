@@ -23,15 +23,15 @@ func checkLogs(dir string, mode loadgen.Mode) (mllog.Summary, error) {
 	var sum mllog.Summary
 	if mode != loadgen.AccuracyOnly {
 		var err error
-		if sum, err = mllog.ReadSummary(filepath.Join(dir, summaryLog)); err != nil {
+		if sum, err = mllog.ReadSummary(filepath.Join(dir, mllog.SummaryFile)); err != nil {
 			return mllog.Summary{}, fmt.Errorf("LoadGen's summary log is damaged: %w", err)
 		}
 	}
-	if _, err := mllog.ReadDetail(filepath.Join(dir, detailLog), mllog.Strict); err != nil {
+	if _, err := mllog.ReadDetail(filepath.Join(dir, mllog.DetailFile), mllog.Strict); err != nil {
 		return mllog.Summary{}, fmt.Errorf("LoadGen's detail log is damaged: %w", err)
 	}
 	// mllog.ReadAccuracy's errors name the file.
-	if _, err := mllog.ReadAccuracy(filepath.Join(dir, accuracyLog)); err != nil {
+	if _, err := mllog.ReadAccuracy(filepath.Join(dir, mllog.AccuracyFile)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return mllog.Summary{}, fmt.Errorf("LoadGen wrote no accuracy log: %w", err)
 		}

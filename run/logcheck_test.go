@@ -11,6 +11,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 )
 
@@ -39,7 +40,7 @@ func realLogs(t *testing.T, mode loadgen.Mode) string {
 func copyLogs(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	for _, name := range []string{summaryLog, detailLog, accuracyLog} {
+	for _, name := range []string{mllog.SummaryFile, mllog.DetailFile, mllog.AccuracyFile} {
 		b, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			t.Fatal(err)
@@ -107,30 +108,30 @@ func TestCheckLogsOnRealLogs(t *testing.T) {
 		want   []string
 	}{
 		{"summary cut before its verdict", perf, loadgen.PerformanceOnly, func(t *testing.T, dir string) {
-			cutLog(t, filepath.Join(dir, summaryLog), 40)
-		}, []string{summaryLog, "Result is"}},
+			cutLog(t, filepath.Join(dir, mllog.SummaryFile), 40)
+		}, []string{mllog.SummaryFile, "Result is"}},
 		{"detail log cut inside line 5", perf, loadgen.PerformanceOnly, func(t *testing.T, dir string) {
-			p := filepath.Join(dir, detailLog)
+			p := filepath.Join(dir, mllog.DetailFile)
 			cutLog(t, p, lineStart(t, p, 5)+20)
-		}, []string{detailLog, "line 5"}},
+		}, []string{mllog.DetailFile, "line 5"}},
 		{"detail log with a line not MLLOG", acc, loadgen.AccuracyOnly, func(t *testing.T, dir string) {
-			p := filepath.Join(dir, detailLog)
+			p := filepath.Join(dir, mllog.DetailFile)
 			b, _ := os.ReadFile(p)
 			off := lineStart(t, p, 3)
 			os.WriteFile(p, append(append(append([]byte{}, b[:off]...), "garbage\n"...), b[off:]...), 0o644)
-		}, []string{detailLog, "line 3", ":::MLLOG"}},
+		}, []string{mllog.DetailFile, "line 3", ":::MLLOG"}},
 		{"detail log emptied", perf, loadgen.PerformanceOnly, func(t *testing.T, dir string) {
-			cutLog(t, filepath.Join(dir, detailLog), 0)
-		}, []string{detailLog}},
+			cutLog(t, filepath.Join(dir, mllog.DetailFile), 0)
+		}, []string{mllog.DetailFile}},
 		{"accuracy log without its closing bracket", acc, loadgen.AccuracyOnly, func(t *testing.T, dir string) {
-			cutLog(t, filepath.Join(dir, accuracyLog), -3)
-		}, []string{accuracyLog, "truncated"}},
+			cutLog(t, filepath.Join(dir, mllog.AccuracyFile), -3)
+		}, []string{mllog.AccuracyFile, "truncated"}},
 		{"performance run's accuracy log cut", perf, loadgen.PerformanceOnly, func(t *testing.T, dir string) {
-			cutLog(t, filepath.Join(dir, accuracyLog), 1)
-		}, []string{accuracyLog}},
+			cutLog(t, filepath.Join(dir, mllog.AccuracyFile), 1)
+		}, []string{mllog.AccuracyFile}},
 		{"accuracy log missing", acc, loadgen.AccuracyOnly, func(t *testing.T, dir string) {
-			os.Remove(filepath.Join(dir, accuracyLog))
-		}, []string{accuracyLog}},
+			os.Remove(filepath.Join(dir, mllog.AccuracyFile))
+		}, []string{mllog.AccuracyFile}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,7 +159,7 @@ func TestCheckLogsOnRealLogs(t *testing.T) {
 func TestRunWithDamagedLogIsNotValid(t *testing.T) {
 	loadgentest.Require(t)
 	afterTestHook = func(dir string) {
-		p := filepath.Join(dir, detailLog)
+		p := filepath.Join(dir, mllog.DetailFile)
 		cutLog(t, p, lineStart(t, p, 4)+10)
 	}
 	t.Cleanup(func() { afterTestHook = nil })
@@ -173,8 +174,8 @@ func TestRunWithDamagedLogIsNotValid(t *testing.T) {
 		OutputDir: t.TempDir(),
 		Settings:  quick,
 	})
-	if err == nil || !strings.Contains(err.Error(), detailLog) || !strings.Contains(err.Error(), "line 4") {
-		t.Fatalf("Run error %v, want one naming %s, line 4", err, detailLog)
+	if err == nil || !strings.Contains(err.Error(), mllog.DetailFile) || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("Run error %v, want one naming %s, line 4", err, mllog.DetailFile)
 	}
 	if rep == nil {
 		t.Fatal("no report")
@@ -182,7 +183,7 @@ func TestRunWithDamagedLogIsNotValid(t *testing.T) {
 	if rep.Stats.Failed != 0 {
 		t.Fatalf("%d samples failed; the test wants a clean run", rep.Stats.Failed)
 	}
-	if rep.Outcome != record.Invalid || !strings.Contains(rep.OutcomeReason, detailLog) {
-		t.Errorf("outcome %q (%q), want %q naming %s", rep.Outcome, rep.OutcomeReason, record.Invalid, detailLog)
+	if rep.Outcome != record.Invalid || !strings.Contains(rep.OutcomeReason, mllog.DetailFile) {
+		t.Errorf("outcome %q (%q), want %q naming %s", rep.Outcome, rep.OutcomeReason, record.Invalid, mllog.DetailFile)
 	}
 }

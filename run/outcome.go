@@ -8,17 +8,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
-)
-
-// LoadGen's log files, which an aborted run must not leave claiming a
-// result.
-const (
-	summaryLog  = "mlperf_log_summary.txt"
-	detailLog   = "mlperf_log_detail.txt"
-	accuracyLog = "mlperf_log_accuracy.json"
-	traceLog    = "mlperf_log_trace.json"
 )
 
 // abortedName is what an aborted run's log is renamed to: LoadGen's
@@ -43,7 +36,7 @@ func (rep *Report) decide() {
 		rep.OutcomeReason = fmt.Sprintf("LoadGen refused %d batches of responses (unknown or repeated sample IDs: a harness bug; the log names them)", s.CompleterErrors)
 	case rep.Settings.Mode != loadgen.AccuracyOnly && !rep.Summary.Valid:
 		rep.Outcome = record.Invalid
-		rep.OutcomeReason = fmt.Sprintf("LoadGen's result is %s (see the recommendations in %s)", orNone(rep.Summary.Result), summaryLog)
+		rep.OutcomeReason = fmt.Sprintf("LoadGen's result is %s (see the recommendations in %s)", orNone(rep.Summary.Result), mllog.SummaryFile)
 	default:
 		rep.Outcome = record.Valid
 	}
@@ -92,7 +85,7 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 	rep.Outcome, rep.OutcomeReason = record.Aborted, reason
 	var errs []error
 	if !complete {
-		for _, name := range []string{summaryLog, accuracyLog, traceLog} {
+		for _, name := range []string{mllog.SummaryFile, mllog.AccuracyFile, mllog.TraceFile} {
 			err := os.Remove(filepath.Join(rep.LogDir, name))
 			switch {
 			case err == nil:
@@ -102,7 +95,7 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 			}
 		}
 	}
-	for _, name := range []string{summaryLog, detailLog} {
+	for _, name := range []string{mllog.SummaryFile, mllog.DetailFile} {
 		src := filepath.Join(rep.LogDir, name)
 		b, err := os.ReadFile(src)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -117,15 +110,10 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 		}
 		b = neutralise(b, reason)
 		dst := name
-		if name == summaryLog {
+		if name == mllog.SummaryFile {
 			dst = abortedName(name)
 		}
-		tmp := filepath.Join(rep.LogDir, "."+dst+".tmp")
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if err := os.Rename(tmp, filepath.Join(rep.LogDir, dst)); err != nil {
+		if err := atomicfile.Write(filepath.Join(rep.LogDir, dst), b, 0o644); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -147,11 +135,11 @@ func (rep *Report) MarkAborted(reason string, complete bool) error {
 // aborted test: "Result is : VALID" and result_validity "VALID" become
 // ABORTED, and the summary gets a first line saying why.
 func neutralise(b []byte, reason string) []byte {
-	b = bytes.ReplaceAll(b, []byte("Result is : VALID"), []byte("Result is : ABORTED (LoadGen said VALID; the test was interrupted)"))
+	b = bytes.ReplaceAll(b, []byte("Result is : "+mllog.ResultValid), []byte("Result is : "+record.Aborted+" (LoadGen said "+mllog.ResultValid+"; the test was interrupted)"))
 	var out [][]byte
 	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
 		if bytes.Contains(l, []byte(`"result_validity"`)) {
-			l = bytes.Replace(l, []byte(`"VALID"`), []byte(`"ABORTED"`), 1)
+			l = bytes.Replace(l, []byte(`"`+mllog.ResultValid+`"`), []byte(`"`+record.Aborted+`"`), 1)
 		}
 		out = append(out, l)
 	}

@@ -63,7 +63,7 @@ type Options struct {
 	// Timeout bounds each request (default API.DefaultTimeout()).
 	Timeout time.Duration
 	// Retries, MaxResponseBytes and MaxFailures are the pool's (see
-	// sut.Config); every failed sample is listed in FailuresFile.
+	// sut.Config); every failed sample is listed in record.FailuresFile.
 	Retries          int
 	MaxResponseBytes int64
 	// MaxBufferedBytes is the pool's bound on the memory all responses in
@@ -220,8 +220,8 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	reserved := record.Reserve(o.OutputDir)
 	defer func() {
 		if rep == nil {
-			os.Remove(filepath.Join(o.OutputDir, "user.conf"))  //nolint:errcheck // may not exist
-			os.Remove(filepath.Join(o.OutputDir, FailuresFile)) //nolint:errcheck // may not exist
+			os.Remove(filepath.Join(o.OutputDir, record.UserConfFile)) //nolint:errcheck // may not exist
+			os.Remove(filepath.Join(o.OutputDir, record.FailuresFile)) //nolint:errcheck // may not exist
 			reserved.ReleaseUnused()
 		}
 	}()
@@ -264,7 +264,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol, lib *qsl.Library, log *zap.Logger) (*Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	failures, err := newFailureLog(filepath.Join(o.OutputDir, FailuresFile))
+	failures, err := newFailureLog(filepath.Join(o.OutputDir, record.FailuresFile))
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +334,7 @@ func checkRequired(o Options) error {
 // refusing settings the run cannot honour. datasetLen is the dataset's
 // size.
 func plan(o Options, datasetLen int) (*Report, error) {
-	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, "user.conf")}
+	rep := &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, record.UserConfFile)}
 	lgModel := o.Benchmark.LoadGenModel()
 	conf, err := o.UserConfText()
 	if err != nil {
@@ -484,7 +484,7 @@ func (rep *Report) abortError(ctx context.Context, testErr error, outputDir stri
 		log.Error("marking the aborted run's logs", zap.Error(err))
 	}
 	if rep.Stats.Stopped != "" {
-		return fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(outputDir, FailuresFile))
+		return fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(outputDir, record.FailuresFile))
 	}
 	return fmt.Errorf("LoadGen test did not complete: %w", testErr)
 }
@@ -502,7 +502,7 @@ func (rep *Report) conclude(outputDir string, mode loadgen.Mode) error {
 	}
 	rep.decide()
 	if rep.Stats.Failed > 0 {
-		return fmt.Errorf("%d of %d samples failed (%s; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, record.Counts(rep.Stats.FailuresByReason), filepath.Join(outputDir, FailuresFile), ErrFailures)
+		return fmt.Errorf("%d of %d samples failed (%s; each is listed in %s): %w", rep.Stats.Failed, rep.Stats.Completed, record.Counts(rep.Stats.FailuresByReason), filepath.Join(outputDir, record.FailuresFile), ErrFailures)
 	}
 	if rep.Stats.CompleterErrors > 0 {
 		return errors.New(rep.OutcomeReason)

@@ -6,17 +6,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 )
 
-// The files of a run in a results tree, named as LoadGen writes them (the
-// three mlperf_log_* files), as the accuracy evaluators' output is filed
-// (accuracy.txt) and as the checker requires per scenario (user.conf).
-const (
-	SummaryFile     = "mlperf_log_summary.txt"
-	DetailFile      = "mlperf_log_detail.txt"
-	AccuracyLogFile = "mlperf_log_accuracy.json"
-	AccuracyTxtFile = "accuracy.txt"
-	UserConfFile    = "user.conf"
-)
-
 // PreviousPrefix starts the name of a directory (or file) that filing moved
 // aside because a new run replaced it (".previous-<name>-<UTC time>").
 // Packaging never copies such entries and the check reports them.

@@ -3,13 +3,143 @@ package sut
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mlperf-go/mlperf-go/internal/redact"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
+
+// Defaults for Config fields left zero.
+const (
+	// DefaultConcurrency caps requests in flight across all endpoints.
+	// Offline issues every sample at once; the references either send
+	// them all (qwen3-vl, asyncio) or cap at 128 (gpt-oss-120b
+	// --max-concurrency). 1024 keeps a few large-batch servers saturated
+	// while bounding sockets and file descriptors; samples beyond the cap
+	// wait in the pool's queue (that wait counts in LoadGen's latency, so
+	// raise it for high-QPS Server runs).
+	DefaultConcurrency = 1024
+	// DefaultCloseTimeout is how long Close waits for in-flight requests
+	// before cancelling them.
+	DefaultCloseTimeout = 30 * time.Second
+	// DefaultMaxFailureRecords is how many failures Stats keeps verbatim
+	// and the logger reports individually.
+	DefaultMaxFailureRecords = 20
+	// DefaultMaxResponseBytes bounds a response: a non-streamed body, one
+	// server-sent-event line, and the output a stream accumulates. 64 MiB
+	// is a hundred times the longest answer the benchmarks allow (32,768
+	// tokens of gpt-oss-120b as JSON), and bounds memory to 64 MiB per
+	// request in flight whatever a server sends.
+	DefaultMaxResponseBytes = 64 << 20
+	// DefaultMaxBufferedBytes bounds what all responses in flight hold in
+	// memory together: a misbehaving server answering every request in
+	// flight with an endless stream would otherwise cost up to
+	// concurrency x what one response may hold. Real answers are kilobytes.
+	DefaultMaxBufferedBytes = 1 << 30
+	// DefaultRetries is how many times a sample is sent again after a
+	// retryable failure (see Config.Retries).
+	DefaultRetries = 3
+	// NoRetries as Config.Retries turns retries off.
+	NoRetries = -1
+)
+
+// Config configures a Pool. Zero fields take the defaults stated.
+type Config struct {
+	// Endpoints are base URLs such as http://host:8000 or
+	// http://host:8000/v1 (a trailing /v1, or the full API path, is
+	// accepted and normalised). At least one is required; requests go to
+	// the healthy endpoint with the fewest outstanding requests; a failing
+	// one is ejected and probed again with backoff (see endpoints.go). URLs
+	// with credentials (user:password@) are refused.
+	Endpoints []string
+	// API is the endpoints' wire protocol (see protocol.Lookup). Required.
+	API protocol.Protocol
+	// Stream reads responses as server-sent events and reports the first
+	// token with FirstTokenComplete. The bodies must have been built with
+	// stream=true to match.
+	Stream bool
+	// FinalOmitsFirstToken, when streaming, completes each sample with
+	// its output minus the token(s) already reported with
+	// FirstTokenComplete, in data and in count (n-1 where the first
+	// report held one token), as the benchmark's reference SUT does; the
+	// runner sets it from benchmark.Benchmark.FinalResponseOmitsFirstToken.
+	// LoadGen's TPOT and tokens/s are computed from the final count. Off,
+	// the final response carries all n tokens.
+	FinalOmitsFirstToken bool
+	// Concurrency caps requests in flight (default DefaultConcurrency).
+	Concurrency int
+	// Timeout bounds each request from send to the last byte (default
+	// API.DefaultTimeout()).
+	Timeout time.Duration
+	// APIKey, if set, is sent as "Authorization: Bearer <key>". It is never
+	// logged, nor shown in an error; a key with control characters is
+	// refused.
+	APIKey string
+	// Name is the SUT name LoadGen logs (default "mlperf-go-<API.Name()>").
+	Name string
+	// Bodies supplies request bodies. Required.
+	Bodies Bodies
+	// Completer receives the responses. Required. It is called from one
+	// goroutine at a time, except for samples issued after Close.
+	Completer loadgen.Completer
+	// Logger receives failure reports (default: none).
+	Logger *zap.Logger
+	// CloseTimeout is how long Close waits for in-flight requests before
+	// cancelling them (default DefaultCloseTimeout).
+	CloseTimeout time.Duration
+	// MaxFailureRecords is how many failures are kept in Stats and logged
+	// individually at Warn level (default DefaultMaxFailureRecords).
+	MaxFailureRecords int
+	// MaxResponseBytes bounds a non-streamed response body, any one
+	// server-sent-event line, and the output a stream accumulates (default
+	// DefaultMaxResponseBytes). A response past it fails the sample
+	// (ReasonTooLarge). A stream's raw bytes are not capped as a whole
+	// (SGLang's cumulative streams repeat every token in every event):
+	// what is kept in memory is, and Timeout bounds the rest.
+	MaxResponseBytes int64
+	// MaxBufferedBytes bounds the memory all responses in flight hold
+	// together, counted as the buffers they occupy (what growing them
+	// allocates, not only the bytes on the wire); default
+	// DefaultMaxBufferedBytes. A response that would take it past the bound
+	// fails its sample (ReasonTooLarge) instead of growing.
+	MaxBufferedBytes int64
+	// Retries is how many times a sample is sent again (default
+	// DefaultRetries; NoRetries for none) after a 429 or 503 (waiting
+	// the Retry-After the server names, else a short backoff), or after a
+	// connection that failed before a byte of the request could count: no
+	// connection could be made, or a reused keep-alive connection closed
+	// before any response byte (see send). A retry goes to another
+	// endpoint when one is healthy, never past the sample's Timeout, and
+	// never once a first token was reported. Every retry is counted in
+	// Stats.
+	Retries int
+	// MaxFailures stops the run early (the zero value never does): once
+	// it is exceeded the pool cancels what is queued and in flight and
+	// calls Abort.
+	MaxFailures FailureLimit
+	// Abort, if set, is called once, in its own goroutine, with an error
+	// wrapping ErrTooManyFailures when MaxFailures is exceeded; a runner
+	// passes loadgen.AbortTest.
+	Abort func(error)
+	// OnFailure, if set, receives every failed sample, one call at a time
+	// (never concurrently), from the goroutine that completes the sample;
+	// it must not block for long. A runner writes them to a file.
+	OnFailure func(Failure)
+	// Tracer, if set, is told when each request is sent, each streamed
+	// event arrives and each sample finishes (default: none).
+	Tracer Tracer
+	// Transport, if set, carries every request instead of the pool's own
+	// net/http Transport (see newTransport), e.g. to add TLS roots. A
+	// *http.Transport is cloned, keep-alives off, for retries (see send).
+	Transport http.RoundTripper
+}
 
 // Limits on Config values: beyond them a setting is a typo, not a choice.
 const (

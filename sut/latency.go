@@ -112,7 +112,7 @@ func Parts() []Part {
 	return ps
 }
 
-// stamps are one sample's clock readings (Pool.clock), 0 while not yet
+// stamps are one sample's clock readings (Pool.clk), 0 while not yet
 // taken.
 type stamps struct {
 	issued, free, taken, written, first, last int64
@@ -165,20 +165,23 @@ func (p *Pool) Latency() Breakdown {
 	return b
 }
 
-// clock is the pool's monotonic clock: nanoseconds since New.
-func (p *Pool) clock() int64 { return int64(time.Since(p.epoch)) }
+// clock is the pool's monotonic clock, started by New.
+type clock struct{ epoch time.Time }
+
+// now is the time in nanoseconds since New.
+func (c clock) now() int64 { return int64(time.Since(c.epoch)) }
 
 // stampReader notes when each read of a response body returned, so the
 // pool knows when the bytes of an event reached it rather than when it got
 // round to decoding them. One per worker, reused.
 type stampReader struct {
-	r  io.Reader
-	p  *Pool
-	at int64 // Pool.clock after the last Read
+	r   io.Reader
+	clk clock
+	at  int64 // clk.now() after the last Read
 }
 
 func (s *stampReader) Read(b []byte) (int, error) {
 	n, err := s.r.Read(b)
-	s.at = s.p.clock()
+	s.at = s.clk.now()
 	return n, err
 }

@@ -12,11 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"time"
 
-	"go.uber.org/zap"
-
-	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
@@ -64,20 +60,11 @@ func (f *failure) Error() string { return f.err.Error() }
 
 func fail(reason string, err error) *failure { return &failure{reason: reason, err: err} }
 
-// retry is what an attempt's failure allows: ok when the sample may be
-// sent again, after wait, on a new connection when fresh.
-type retry struct {
-	ok    bool
-	cause string
-	wait  time.Duration
-	fresh bool
-}
-
 // serve sends one sample and completes it exactly once, whatever happens.
 func (p *Pool) serve(w *worker, ps pending) {
-	p.inFlight.Add(1)
-	defer p.inFlight.Add(-1)
-	st := &reqState{qs: ps.qs, t: stamps{issued: ps.issued, free: ps.free, taken: p.clock()}}
+	p.book.inFlight.Add(1)
+	defer p.book.inFlight.Add(-1)
+	st := &reqState{qs: ps.qs, t: stamps{issued: ps.issued, free: ps.free, taken: p.clk.now()}}
 	defer func() {
 		if r := recover(); r != nil {
 			if !st.finished {
@@ -94,157 +81,70 @@ func (p *Pool) serve(w *worker, ps pending) {
 	}
 }
 
-// do performs the request, retrying as Config.Retries allows; it
-// completes the sample itself on success and returns the failure
-// otherwise.
-func (p *Pool) do(w *worker, st *reqState) *failure {
-	var prefix, body []byte
-	if p.parts != nil {
-		prefix, body = p.parts.Parts(st.qs.Index)
-	} else {
-		body = p.cfg.Bodies.Body(st.qs.Index)
-	}
-	if body == nil {
-		return fail(ReasonNotLoaded, fmt.Errorf("sample %d is not loaded (no request body)", st.qs.Index))
-	}
-	if err := p.ctx.Err(); err != nil {
-		return fail(ReasonCanceled, fmt.Errorf("run stopped: %s", p.stopReason()))
-	}
-	ctx, cancel := context.WithTimeout(p.ctx, p.cfg.Timeout)
-	defer cancel()
-	avoid, fresh := -1, false
-	for attempt := 0; ; attempt++ {
-		st.attempts++
-		l := p.acquire(avoid)
-		f, r := p.attempt(ctx, w, st, l, prefix, body, fresh)
-		if f == nil {
-			return nil
-		}
-		if !r.ok || st.firstSent || st.finished {
-			return f
-		}
-		if attempt >= p.cfg.Retries {
-			if p.cfg.Retries > 0 {
-				f.err = fmt.Errorf("%w (after %d retries)", f.err, p.cfg.Retries)
-			}
-			return f
-		}
-		if r.wait > maxRetryAfter {
-			f.err = fmt.Errorf("%w (not retried: the server asks to wait %v)", f.err, r.wait)
-			return f
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= r.wait {
-			f.err = fmt.Errorf("%w (not retried: waiting %v would pass the sample's %v timeout)", f.err, r.wait, p.cfg.Timeout)
-			return f
-		}
-		p.countRetry(r.cause)
-		p.log.Debug("retrying a sample", zap.Int("index", st.qs.Index), zap.String("cause", r.cause),
-			zap.Duration("wait", r.wait), zap.String("endpoint", p.eps[l.ep].shown), zap.String("error", redact.Text(f.err.Error())))
-		if r.wait > 0 {
-			t := time.NewTimer(r.wait)
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				t.Stop()
-				nf := p.netFailure(ctx, ctx.Err())
-				nf.err = fmt.Errorf("%w while waiting to retry after: %w", nf.err, f.err)
-				nf.endpoint, nf.status = f.endpoint, f.status
-				return nf
-			}
-		}
-		avoid, fresh = l.ep, r.fresh
-	}
+// answer is what one attempt did: its failure (nil when the sample was
+// answered and completed) and how far it got, for judge.
+type answer struct {
+	f *failure
+	// lost: no response came back (send failed); trace says what
+	// net/http saw of the connection.
+	lost  bool
+	trace *attemptTrace
+	// status and header are the response's when it came back with a
+	// status other than 200 (status 0 otherwise).
+	status int
+	header http.Header
 }
 
-// attempt sends the sample once to the leased endpoint and reads the
-// answer, releasing the lease with what it learned about the endpoint's
-// health. On failure it says whether the sample may be retried.
-func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, l lease, prefix, body []byte, fresh bool) (f *failure, r retry) {
-	o, wait := outcomeNeutral, time.Duration(0)
+// message is what went wrong, "" when nothing did.
+func (a answer) message() string {
+	if a.f == nil {
+		return ""
+	}
+	return a.f.Error()
+}
+
+// attempt sends the sample once to endpoint ep and reads the answer; on
+// success it completes the sample. Whether a failure is retried, and what
+// it says of the endpoint, judge decides from what attempt returns.
+func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, ep int, prefix, body []byte, fresh bool) (a answer) {
 	defer func() {
-		msg := ""
-		if f != nil {
-			f.endpoint = p.urls[l.ep]
-			msg = f.Error()
+		if a.f != nil {
+			a.f.endpoint = p.eps.urls[ep]
 		}
-		p.release(l, o, wait, msg)
 	}()
 	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
 	if p.cfg.Tracer != nil {
 		p.cfg.Tracer.Sent(st.qs)
 	}
 	tr := w.trace
-	resp, err := p.send(ctx, tr, l.ep, st.qs.Index, prefix, body, fresh)
+	resp, err := p.send(ctx, tr, ep, st.qs.Index, prefix, body, fresh)
 	if err != nil {
-		f = netFail(err)
-		if f.reason == ReasonTransport {
-			o = outcomeFailed
-			switch {
-			case tr.conns.Load() == 0:
-				// No connection: nothing of the request was sent.
-				r = retry{ok: true, cause: RetryConnection, wait: retryWait(st.attempts - 1)}
-			case tr.retryable():
-				// The keep-alive race (see send): again at once, on a
-				// new connection. It says nothing about the endpoint's
-				// health.
-				o = outcomeNeutral
-				r = retry{ok: true, cause: RetryConnection, fresh: true}
-			case !tr.responded.Load():
-				// The request went out on a new connection that died
-				// before any answer: the server (an engine killed with
-				// requests in flight) or the path broke. Nothing was
-				// reported to LoadGen, so the sample goes to another
-				// endpoint, at once when a healthy one is left.
-				r = retry{ok: true, cause: RetryConnection, wait: p.lostWait(l.ep, st.attempts-1)}
-			}
-		}
-		return f, r
+		return answer{f: netFail(err), lost: true, trace: tr}
 	}
 	defer resp.Body.Close()
 	// A server may answer before the request is all written; the answer
 	// then starts the endpoint's time.
 	st.t.written = tr.wrote.Load()
 	if st.t.written == 0 {
-		st.t.written = p.clock()
+		st.t.written = p.clk.now()
 	}
 	if resp.StatusCode != http.StatusOK {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		f = fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.urls[l.ep], clip(bytes.TrimSpace(snippet), 300)))
+		f := fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.eps.urls[ep], clip(bytes.TrimSpace(snippet), 300)))
 		f.status = resp.StatusCode
-		switch {
-		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable:
-			cause := RetryRateLimited
-			if resp.StatusCode == http.StatusServiceUnavailable {
-				cause = RetryUnavailable
-			}
-			ra, named := retryAfter(resp.Header, time.Now())
-			if !named {
-				ra = retryWait(st.attempts - 1)
-			}
-			o, wait = outcomeThrottled, ra
-			r = retry{ok: true, cause: cause, wait: ra}
-		case resp.StatusCode >= 500:
-			o = outcomeFailed
-		}
-		return f, r
+		return answer{f: f, status: resp.StatusCode, header: resp.Header}
 	}
 	if p.cfg.Stream {
-		f = p.readStream(w, st, resp.Body, resp.Header.Get("Content-Type"), netFail)
+		a.f = p.readStream(w, st, resp.Body, resp.Header.Get("Content-Type"), netFail)
 	} else {
-		f = p.readBody(st, resp.ContentLength, resp.Body, netFail)
+		a.f = p.readBody(st, resp.ContentLength, resp.Body, netFail)
 	}
-	switch {
-	case f == nil:
-		o = outcomeOK
+	if a.f == nil {
 		// Read to the end (the chunked trailer after [DONE]) so the
 		// connection goes back to the pool instead of being closed.
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	case f.reason == ReasonTransport:
-		o = outcomeFailed // cut mid-answer: the server or the path broke
-	default:
-		o = outcomeOK // it answered, if badly
 	}
-	return f, retry{}
+	return a
 }
 
 // clip shortens a response snippet for a message.
@@ -316,7 +216,7 @@ func (p *Pool) readBody(st *reqState, length int64, body io.Reader, netFail func
 	if err != nil {
 		return netFail(err)
 	}
-	st.t.last = p.clock()
+	st.t.last = p.clk.now()
 	if n > p.cfg.MaxResponseBytes {
 		return fail(ReasonTooLarge, fmt.Errorf("%w: the body is longer than %d bytes (raise the response byte limit if that is right)", protocol.ErrTooLarge, p.cfg.MaxResponseBytes))
 	}
@@ -441,11 +341,10 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 func (p *Pool) firstToken(st *reqState, data []byte, n int64) {
 	st.firstSent = true
 	st.first = firstReport{bytes: len(data), tokens: n}
-	p.ttftNs.Add(p.clock() - st.t.taken)
-	p.ttftN.Add(1)
+	p.book.firstToken(p.clk.now() - st.t.taken)
 	buf := getBuf()
 	*buf = append(*buf, data...)
-	p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf, timed: true, t: st.t})
+	p.out.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID, Data: *buf, NTokens: n}, buf: buf, timed: true, t: st.t})
 }
 
 // complete reports the sample's final response: the payload in buf on
@@ -465,18 +364,16 @@ func (p *Pool) complete(st *reqState, buf *[]byte, n int64, f *failure) {
 		p.recordFailure(st.qs, Failure{Reason: f.reason, Message: f.Error(), Endpoint: f.endpoint, Status: f.status, Attempts: st.attempts})
 		if p.cfg.Stream && !st.firstSent {
 			st.firstSent = true
-			p.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID}})
+			p.out.emit(event{first: true, resp: loadgen.Response{ID: st.qs.ID}})
 		}
 	} else {
-		p.outTokens.Add(n)
-		p.latencyNs.Add(p.clock() - st.t.taken)
-		p.latencyN.Add(1)
+		p.book.succeeded(n, p.clk.now()-st.t.taken)
 		n = p.omitFirst(st, buf, n)
 	}
-	p.done.Add(1)
+	p.book.done.Add(1)
 	ev := event{resp: loadgen.Response{ID: st.qs.ID, NTokens: n}, buf: buf, timed: f == nil, t: st.t}
 	if buf != nil {
 		ev.resp.Data = *buf
 	}
-	p.emit(ev)
+	p.out.emit(ev)
 }

@@ -123,7 +123,7 @@ func (p *Pool) send(ctx context.Context, t *attemptTrace, ep, index int, prefix,
 	resp, err := client.Do(req)
 	if n := t.conns.Load(); n > 1 {
 		for range n - 1 { // net/http sent it again itself
-			p.countRetry(RetryConnection)
+			p.book.retry(RetryConnection)
 		}
 	}
 	return resp, err
@@ -143,11 +143,11 @@ func (p *Pool) newRequest(ctx context.Context, ep int, prefix, body []byte) (*ht
 			whole = append(append(make([]byte, 0, n), prefix...), body...)
 		}
 		// NewRequest sets ContentLength and GetBody for a *bytes.Reader.
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], bytes.NewReader(whole))
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.eps.urls[ep], bytes.NewReader(whole))
 		return p.withHeaders(req, err, whole)
 	}
 	pieces := func() io.ReadCloser { return &vectoredBody{net.Buffers{prefix, body}} }
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.urls[ep], pieces())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.eps.urls[ep], pieces())
 	if err == nil {
 		req.ContentLength = int64(n)
 		req.GetBody = func() (io.ReadCloser, error) { return pieces(), nil }
@@ -200,11 +200,11 @@ type attemptTrace struct {
 	conns     atomic.Int32
 	reused    atomic.Bool
 	responded atomic.Bool
-	wrote     atomic.Int64 // Pool.clock when the request was written; 0 before
+	wrote     atomic.Int64 // Pool.clk when the request was written; 0 before
 	hooks     *httptrace.ClientTrace
 }
 
-func (p *Pool) newAttemptTrace() *attemptTrace {
+func newAttemptTrace(clk clock) *attemptTrace {
 	t := &attemptTrace{}
 	t.hooks = &httptrace.ClientTrace{
 		GotConn: func(i httptrace.GotConnInfo) {
@@ -214,7 +214,7 @@ func (p *Pool) newAttemptTrace() *attemptTrace {
 		GotFirstResponseByte: func() { t.responded.Store(true) },
 		WroteRequest: func(i httptrace.WroteRequestInfo) {
 			if i.Err == nil {
-				t.wrote.CompareAndSwap(0, p.clock())
+				t.wrote.CompareAndSwap(0, clk.now())
 			}
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
 
@@ -32,7 +33,7 @@ func OfflineThroughput(b benchmark.Benchmark, dirs func(benchmark.Benchmark) []s
 		bestTime time.Time
 	)
 	for _, d := range dirs(b) {
-		st, err := os.Stat(filepath.Join(d, results.File))
+		st, err := os.Stat(filepath.Join(d, record.ResultsFile))
 		if err != nil {
 			continue
 		}

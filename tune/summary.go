@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 )
 
 // SummaryFile is the name of the record a tune writes in its folder,
@@ -36,18 +38,14 @@ type Summary struct {
 	Concurrency *SweepResult `json:"concurrency,omitempty"`
 }
 
-// write rewrites tune.json, through a temporary file so that a reader
-// never sees half of it.
+// write rewrites tune.json atomically, so that a reader never sees half
+// of it.
 func (ts *Trials) write() error {
 	b, err := json.MarshalIndent(ts.summary, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(ts.Dir, "."+SummaryFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", SummaryFile, err)
-	}
-	if err := os.Rename(tmp, filepath.Join(ts.Dir, SummaryFile)); err != nil {
+	if err := atomicfile.Write(filepath.Join(ts.Dir, SummaryFile), append(b, '\n'), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", SummaryFile, err)
 	}
 	return nil

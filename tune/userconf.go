@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
@@ -59,21 +59,5 @@ func SetUserConf(path, line string) (replaced bool, err error) {
 	if !replaced {
 		out.WriteString(line + "\n")
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return false, err
-	}
-	defer os.Remove(tmp.Name()) //nolint:errcheck // gone after the rename
-	if _, err := tmp.Write(out.Bytes()); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return false, err
-	}
-	if err := tmp.Close(); err != nil {
-		return false, err
-	}
-	return replaced, os.Rename(tmp.Name(), path)
+	return replaced, atomicfile.WriteMode(path, out.Bytes(), mode)
 }

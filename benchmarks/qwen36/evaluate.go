@@ -11,6 +11,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/score/bfcl"
 )
 
@@ -66,7 +67,7 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 	}
 	out := o.Out
 	if out == "" {
-		out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
+		out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
 	}
 	if err := os.WriteFile(out, []byte(AccuracyTxt(res)), 0o644); err != nil {
 		return benchmark.Evaluation{}, fmt.Errorf("writing %s: %w", out, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Name is the benchmark's LoadGen model name and submission directory.
@@ -172,7 +173,7 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 	}
 	out := o.Out
 	if out == "" {
-		out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
+		out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
 	}
 	if err := eval.WriteAccuracyTxt(out, res, ""); err != nil {
 		return benchmark.Evaluation{}, err

@@ -23,6 +23,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 type config struct {
@@ -139,9 +140,9 @@ func run(c config) error {
 
 func validity(v bool) string {
 	if v {
-		return "VALID"
+		return mllog.ResultValid
 	}
-	return "INVALID"
+	return mllog.ResultInvalid
 }
 
 // search doubles the target QPS until LoadGen says INVALID, then bisects
@@ -247,7 +248,7 @@ var (
 
 // readSummary reads LoadGen's verdict from its own summary log.
 func readSummary(qps float64, dir string) (step, error) {
-	path := filepath.Join(dir, "mlperf_log_summary.txt")
+	path := filepath.Join(dir, mllog.SummaryFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return step{}, err
@@ -257,7 +258,7 @@ func readSummary(qps float64, dir string) (step, error) {
 	if m == nil {
 		return step{}, fmt.Errorf("%s: no 'Result is' line", path)
 	}
-	s := step{qps: qps, valid: m[1] == "VALID"}
+	s := step{qps: qps, valid: m[1] == mllog.ResultValid}
 	if m := reCompleted.FindStringSubmatch(text); m != nil {
 		s.completed, _ = strconv.ParseFloat(m[1], 64)
 	}

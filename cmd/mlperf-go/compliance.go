@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -47,7 +48,7 @@ func verify(c *cli.Context, ctx context.Context, o run.Options, dir, test string
 	if test == submission.TEST01 {
 		vo.TEST01 = test01Reference(c, o)
 	}
-	v, err := compliance.Verify(ctx, filepath.Join(dir, submission.AccuracyLogFile), o.Benchmark.Name, test, vo)
+	v, err := compliance.Verify(ctx, filepath.Join(dir, mllog.AccuracyFile), o.Benchmark.Name, test, vo)
 	if err != nil {
 		return nil, err
 	}
@@ -77,8 +78,8 @@ func test01Reference(c *cli.Context, o run.Options) compliance.TEST01Reference {
 		return compliance.TEST01Reference{}
 	}
 	return compliance.TEST01Reference{
-		AccuracyLog:       filepath.Join(acc, submission.AccuracyLogFile),
-		PerformanceDetail: filepath.Join(perf, submission.DetailFile),
+		AccuracyLog:       filepath.Join(acc, mllog.AccuracyFile),
+		PerformanceDetail: filepath.Join(perf, mllog.DetailFile),
 	}
 }
 

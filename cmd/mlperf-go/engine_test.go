@@ -12,7 +12,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/engine/enginetest"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/run"
 )
 
 // beCLI, set in a child's environment, makes the test binary run as
@@ -166,9 +165,9 @@ func TestRunEngineDies(t *testing.T) {
 	}
 	// Each sample the death cut short says why in one line; the engine's
 	// log is shown once, in the run's error, not once per sample.
-	failures := readFile(t, filepath.Join(out, run.FailuresFile))
+	failures := readFile(t, filepath.Join(out, record.FailuresFile))
 	if !strings.Contains(failures, "run stopped: engine exited (exit status 7)") || strings.Contains(failures, "last lines of") {
-		t.Errorf("%s: want one-line reasons naming the engine's exit, without its log:\n%s", run.FailuresFile, failures)
+		t.Errorf("%s: want one-line reasons naming the engine's exit, without its log:\n%s", record.FailuresFile, failures)
 	}
 }
 

@@ -89,7 +89,7 @@ in results.json. Exits 1 if the log fails its checks or a metric misses its boun
 			logPath := c.String("accuracy-log")
 			o := benchmark.EvalOptions{Benchmark: b, Out: c.String("output"), Workers: c.Int("workers"), Interactive: c.Bool("interactive") || b.IsInteractive()}
 			if o.Out == "" {
-				o.Out = filepath.Join(filepath.Dir(logPath), "accuracy.txt")
+				o.Out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
 			}
 			if c.IsSet("seed") {
 				seed := c.Uint64("seed")

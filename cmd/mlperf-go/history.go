@@ -73,7 +73,7 @@ func writeRunsIndex(c *cli.Context, root, runDir string) {
 	}
 	entries, err := report.WriteTree(root)
 	if len(entries) > 0 {
-		fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Index of runs", filepath.Join(root, report.IndexHTMLFile))
+		fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Index of runs", filepath.Join(root, record.IndexHTMLFile))
 	}
 	if err != nil {
 		msg := strings.ReplaceAll(err.Error(), "\n", "; ")

@@ -9,9 +9,8 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/report"
-	"github.com/mlperf-go/mlperf-go/results"
 )
 
 // TestRunHistory runs twice without --output-dir: each run gets its own
@@ -73,7 +72,7 @@ func TestRunHistory(t *testing.T) {
 		if _, err := time.Parse("20060102T150405Z", strings.SplitN(d, "-", 2)[0]); err != nil {
 			t.Errorf("run folder %q is not a UTC timestamp: %v", d, err)
 		}
-		if _, err := os.Stat(filepath.Join(parent, d, results.DetailFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(parent, d, mllog.DetailFile)); err != nil {
 			t.Errorf("run folder %s has no LoadGen log: %v", d, err)
 		}
 	}
@@ -82,7 +81,7 @@ func TestRunHistory(t *testing.T) {
 	if got, err := os.Readlink(filepath.Join(parent, record.LatestLink)); err != nil || got != dirs[1] {
 		t.Errorf("latest -> %q (%v), want %q", got, err, dirs[1])
 	}
-	index, err := os.ReadFile(filepath.Join(runs, report.IndexHTMLFile))
+	index, err := os.ReadFile(filepath.Join(runs, record.IndexHTMLFile))
 	if err != nil {
 		t.Fatalf("no index of runs: %v", err)
 	}
@@ -97,7 +96,7 @@ func TestRunHistory(t *testing.T) {
 
 	// An existing run folder is never silently replaced.
 	first := filepath.Join(parent, dirs[0])
-	before, err := os.ReadFile(filepath.Join(first, results.DetailFile))
+	before, err := os.ReadFile(filepath.Join(first, mllog.DetailFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +104,7 @@ func TestRunHistory(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--overwrite") {
 		t.Fatalf("re-using a run's --output-dir: want a refusal naming --overwrite, got %v\n%s", err, out)
 	}
-	if after, _ := os.ReadFile(filepath.Join(first, results.DetailFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(first, mllog.DetailFile)); string(after) != string(before) {
 		t.Fatal("a refused run changed the earlier run's log")
 	}
 	if out, err := runCLI(t, append(base, "-o", first, "--overwrite")...); err != nil {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -43,13 +45,13 @@ func reportAction(c *cli.Context) error {
 			errs = append(errs, fmt.Errorf("report: %s is not a directory", dir))
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, results.DetailFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, mllog.DetailFile)); err == nil {
 			r, err := report.WriteRun(dir)
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			fmt.Fprintf(c.App.Writer, "%s: %s → %s\n", dir, r.Outcome.Status, filepath.Join(dir, report.HTMLFile))
+			fmt.Fprintf(c.App.Writer, "%s: %s → %s\n", dir, r.Outcome.Status, filepath.Join(dir, record.ReportHTMLFile))
 			continue
 		}
 		entries, err := report.WriteTree(dir)
@@ -59,7 +61,7 @@ func reportAction(c *cli.Context) error {
 			}
 		}
 		if len(entries) > 0 {
-			fmt.Fprintf(c.App.Writer, "index: %s\n", filepath.Join(dir, report.IndexHTMLFile))
+			fmt.Fprintf(c.App.Writer, "index: %s\n", filepath.Join(dir, record.IndexHTMLFile))
 		}
 		if err != nil {
 			errs = append(errs, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/record"
@@ -290,7 +291,7 @@ func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		return complianceError(rep, verdict)
 	}
 	if rep.Outcome == record.Invalid {
-		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, "mlperf_log_summary.txt"))}
+		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, mllog.SummaryFile))}
 	}
 	return nil
 }
@@ -454,7 +455,7 @@ func printReport(c *cli.Context, o run.Options, rep *run.Report, verdict *record
 	w := c.App.Writer
 	result := rep.Summary.Result
 	if rep.Settings.Mode == loadgen.AccuracyOnly {
-		result = "accuracy run (see mlperf_log_accuracy.json)"
+		result = "accuracy run (see " + mllog.AccuracyFile + ")"
 	}
 	fmt.Fprintln(w)
 	printOutcome(c, rep, verdict)
@@ -528,7 +529,7 @@ func printFailures(c *cli.Context, rep *run.Report) {
 	if int64(len(s.FirstFailures)) < s.Failed {
 		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
 	}
-	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, run.FailuresFile))
+	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, record.FailuresFile))
 	if s.Stopped != "" {
 		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
 	}
@@ -602,12 +603,12 @@ func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) (*record.Accura
 		}
 		return nil, nil
 	}
-	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, "accuracy.txt"), Round: o.Round,
+	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, record.AccuracyTxtFile), Round: o.Round,
 		Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
 	if err := evalOptions(c, &eo); err != nil {
 		return nil, err
 	}
-	v, err := evaluate(c, o.Data, filepath.Join(rep.LogDir, "mlperf_log_accuracy.json"), eo, o.SubmissionScenario())
+	v, err := evaluate(c, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
 	// The report drawn before the evaluation lacks the verdict.
 	writeReport(c, rep.LogDir)
 	return v, err
@@ -665,7 +666,7 @@ func writeReport(c *cli.Context, dir string) {
 		return
 	}
 	printReasons(c, res)
-	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, report.HTMLFile))
+	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, record.ReportHTMLFile))
 }
 
 // printReasons says why a run is not valid, one finding a line, as

@@ -57,7 +57,7 @@ func ReadSummary(path string) (Summary, error) {
 			}
 		}
 		if strings.HasPrefix(line, "Result is") {
-			s.Result, s.Valid = v, v == "VALID"
+			s.Result, s.Valid = v, v == ResultValid
 			header = false
 			continue
 		}

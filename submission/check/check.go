@@ -221,7 +221,7 @@ func (c *checker) checkScenarioSet(path string, rules *submission.BenchmarkRules
 }
 
 func (c *checker) checkScenario(dir, division string, rules *submission.BenchmarkRules, scen string) {
-	for _, f := range []string{"README.md", submission.UserConfFile} {
+	for _, f := range []string{"README.md", record.UserConfFile} {
 		p := filepath.Join(dir, f)
 		st, err := os.Stat(p)
 		switch {
@@ -260,19 +260,19 @@ func (c *checker) checkScenario(dir, division string, rules *submission.Benchmar
 func (c *checker) checkPerformance(dir, division string, rules *submission.BenchmarkRules, scen string) {
 	const rerun = "fix the run settings and re-run the performance run (mlperf-go run --replace)"
 	c.checkRunRecord(dir)
-	summary := filepath.Join(dir, submission.SummaryFile)
+	summary := filepath.Join(dir, mllog.SummaryFile)
 	if sum, err := mllog.ReadSummary(summary); err != nil {
 		c.add(summary, "file the performance run's LoadGen logs", "%v", err)
-	} else if v := sum.Result; v != "VALID" {
+	} else if v := sum.Result; v != mllog.ResultValid {
 		c.add(summary, "read the summary's reasons (min duration, min queries, latency/early stopping) and re-run with settings that make LoadGen report VALID", "LoadGen reported \"Result is : %s\"; the official checker would not notice, the results review would", v)
 	}
-	detailPath := filepath.Join(dir, submission.DetailFile)
+	detailPath := filepath.Join(dir, mllog.DetailFile)
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		c.add(detailPath, "file the performance run's LoadGen logs", "cannot read detail log: %v", err)
 		return
 	}
-	if v, ok := d.Text("result_validity"); ok && v != "VALID" {
+	if v, ok := d.Text("result_validity"); ok && v != mllog.ResultValid {
 		c.add(detailPath, rerun, "result_validity is %q", v)
 	}
 	if !d.Has("num_errors") {
@@ -381,12 +381,12 @@ func (c *checker) minInt(d *mllog.Detail, path, key string, min int64, fix strin
 func (c *checker) checkAccuracy(dir, division string, rules *submission.BenchmarkRules, scen string) {
 	rerun := "re-run the accuracy run and the evaluator"
 	c.checkRunRecord(dir)
-	for _, f := range []string{submission.SummaryFile, submission.DetailFile, submission.AccuracyTxtFile, submission.AccuracyLogFile} {
+	for _, f := range []string{mllog.SummaryFile, mllog.DetailFile, record.AccuracyTxtFile, mllog.AccuracyFile} {
 		if !treefs.Exists(filepath.Join(dir, f)) {
 			c.add(filepath.Join(dir, f), rerun, "accuracy run file %s is missing", f)
 		}
 	}
-	txt := filepath.Join(dir, submission.AccuracyTxtFile)
+	txt := filepath.Join(dir, record.AccuracyTxtFile)
 	if b, err := os.ReadFile(txt); err == nil {
 		problems, hash := rules.JudgeAccuracyTxt(b, scen)
 		if division != "open" {
@@ -398,11 +398,11 @@ func (c *checker) checkAccuracy(dir, division string, rules *submission.Benchmar
 			c.add(txt, "package with mlperf-go submission package, which truncates the log and appends the hash", "no hash= line (the accuracy log was not truncated by the official procedure)")
 		}
 	}
-	logPath := filepath.Join(dir, submission.AccuracyLogFile)
+	logPath := filepath.Join(dir, mllog.AccuracyFile)
 	if st, err := os.Stat(logPath); err == nil && st.Size() > submission.MaxAccuracyLogSize {
 		c.add(logPath, "package with mlperf-go submission package, which truncates it", "accuracy log has %d bytes; the limit is %d", st.Size(), submission.MaxAccuracyLogSize)
 	}
-	detailPath := filepath.Join(dir, submission.DetailFile)
+	detailPath := filepath.Join(dir, mllog.DetailFile)
 	d, err := mllog.ReadDetail(detailPath, mllog.AsChecker)
 	if err != nil {
 		if treefs.Exists(detailPath) {

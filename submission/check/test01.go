@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -34,7 +36,7 @@ func (c *checker) checkTEST01(dir, fix string, rules *submission.BenchmarkRules,
 	}
 	accDir := filepath.Join(dir, "accuracy")
 	partIII := "the responses differ from the accuracy run's: add TEST01's Part III accuracy files (compliance/TEST01/README.md)"
-	want := []string{submission.AccuracyLogFile, submission.AccuracyTxtFile, "baseline_accuracy.txt", "compliance_accuracy.txt"}
+	want := []string{mllog.AccuracyFile, record.AccuracyTxtFile, "baseline_accuracy.txt", "compliance_accuracy.txt"}
 	for _, f := range want {
 		if _, err := os.Stat(filepath.Join(accDir, f)); err != nil {
 			c.add(filepath.Join(accDir, f), partIII, "TEST01 accuracy check failed and %s is missing", f)

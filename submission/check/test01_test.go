@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/whisper"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -51,8 +53,8 @@ func TestCheckTEST01(t *testing.T) {
 		write(filepath.Join(dir, "verify_performance.txt"), tc.perf)
 		write(filepath.Join(dir, "verify_accuracy.txt"), tc.acc)
 		if tc.partIII != nil {
-			write(filepath.Join(dir, "accuracy", submission.AccuracyLogFile), "[]\n")
-			write(filepath.Join(dir, "accuracy", submission.AccuracyTxtFile), line("97.5"))
+			write(filepath.Join(dir, "accuracy", mllog.AccuracyFile), "[]\n")
+			write(filepath.Join(dir, "accuracy", record.AccuracyTxtFile), line("97.5"))
 			for f, s := range tc.partIII {
 				write(filepath.Join(dir, "accuracy", f), s)
 			}

@@ -27,8 +27,8 @@ type TEST01Reference struct {
 // compliance/TEST01's scripts look for it.
 func TEST01ReferenceIn(scenDir string) TEST01Reference {
 	return TEST01Reference{
-		AccuracyLog:       filepath.Join(scenDir, "accuracy", submission.AccuracyLogFile),
-		PerformanceDetail: filepath.Join(scenDir, "performance", "run_1", submission.DetailFile),
+		AccuracyLog:       filepath.Join(scenDir, "accuracy", mllog.AccuracyFile),
+		PerformanceDetail: filepath.Join(scenDir, "performance", "run_1", mllog.DetailFile),
 	}
 }
 
@@ -191,7 +191,7 @@ func readTEST01Result(path string) (r test01Result, printed, stop string) {
 	if r.score, err = d.NumberFloat(field); err != nil {
 		return r, printed, fmt.Sprintf("TEST FAIL: %s: %v\n", path, err)
 	}
-	if v, _ := d.Text("result_validity"); v != "VALID" {
+	if v, _ := d.Text("result_validity"); v != mllog.ResultValid {
 		return r, printed, fmt.Sprintf("TEST FAIL: Invalid results in %s\n", path)
 	}
 	if len(d.Errors()) > 0 {

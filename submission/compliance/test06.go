@@ -1,7 +1,6 @@
 package compliance
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -180,20 +179,9 @@ func tokenSize(dtype string) (int, error) {
 // decodeTokens decodes little-endian signed integers of size bytes, failing
 // like numpy.frombuffer when the length is not a multiple of size.
 func decodeTokens(b []byte, size int) ([]int64, error) {
-	if len(b)%size != 0 {
+	out, ok := mllog.AppendTokenIDs(make([]int64, 0, len(b)/size), b, size)
+	if !ok {
 		return nil, fmt.Errorf("%d bytes is not a multiple of the %d-byte token size", len(b), size)
-	}
-	out := make([]int64, len(b)/size)
-	for i := range out {
-		p := b[i*size:]
-		switch size {
-		case 2:
-			out[i] = int64(int16(binary.LittleEndian.Uint16(p)))
-		case 4:
-			out[i] = int64(int32(binary.LittleEndian.Uint32(p)))
-		case 8:
-			out[i] = int64(binary.LittleEndian.Uint64(p))
-		}
 	}
 	return out, nil
 }

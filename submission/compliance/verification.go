@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
@@ -104,7 +105,7 @@ func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*
 		if err != nil {
 			return nil, err
 		}
-		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), submission.DetailFile), o.TEST01, b.Output.LogDType())
+		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), mllog.DetailFile), o.TEST01, b.Output.LogDType())
 	case submission.TEST06:
 		return VerifyTEST06(logPath, TEST06Options{Scenario: o.Scenario, EOSTokenID: c.EOSTokenID})
 	case submission.TEST09:

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
@@ -129,7 +130,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 			return "", fmt.Errorf("submission: %s run has no %s in %s: did LoadGen finish?", r.Kind, c.name, r.LogDir)
 		}
 	}
-	if err := checkRunLogs(filepath.Join(r.LogDir, submission.DetailFile), r.Kind, scen); err != nil {
+	if err := checkRunLogs(filepath.Join(r.LogDir, mllog.DetailFile), r.Kind, scen); err != nil {
 		return "", err
 	}
 
@@ -139,7 +140,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 	if destExists && !r.Replace {
 		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, submission.PreviousPrefix)
 	}
-	ucPath := filepath.Join(scenDir, submission.UserConfFile)
+	ucPath := filepath.Join(scenDir, record.UserConfFile)
 	oldUC, ucErr := os.ReadFile(ucPath)
 	ucDiffers := ucErr == nil && !bytes.Equal(oldUC, userConf)
 	// A compliance run may need settings of its own (gpt-oss-120b's TEST07
@@ -181,12 +182,12 @@ func FileRun(r RunRecord) (dir string, err error) {
 		}
 	}
 	if ownUC {
-		if err := os.WriteFile(filepath.Join(perfDir, submission.UserConfFile), userConf, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(perfDir, record.UserConfFile), userConf, 0o644); err != nil {
 			return "", fmt.Errorf("submission: writing the compliance run's user.conf: %w", err)
 		}
 	}
 	if ucErr != nil || ucDiffers {
-		if err := os.WriteFile(ucPath, userConf, 0o644); err != nil {
+		if err := atomicfile.Write(ucPath, userConf, 0o644); err != nil {
 			return "", fmt.Errorf("submission: writing %s: %w", ucPath, err)
 		}
 	}
@@ -239,11 +240,11 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 	case record.KindPerformance:
 		dest = filepath.Join(scenDir, "performance", "run_1")
 		perfDir = dest
-		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, false}, {record.File, dest, false}}
 	case record.KindAccuracy:
 		dest = filepath.Join(scenDir, "accuracy")
 		perfDir = dest
-		copies = []copySpec{{submission.SummaryFile, dest, true}, {submission.DetailFile, dest, true}, {submission.AccuracyLogFile, dest, true}, {submission.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
+		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, true}, {record.AccuracyTxtFile, dest, false}, {record.File, dest, false}}
 	case KindTEST01, KindTEST06, KindTEST07, KindTEST09:
 		if _, err := submission.LookupCompliance(string(kind), bench); err != nil {
 			return "", "", nil, err
@@ -251,8 +252,8 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 		dest = filepath.Join(scenDir, string(kind))
 		perfDir = filepath.Join(dest, "performance", "run_1")
 		copies = []copySpec{
-			{submission.AccuracyLogFile, filepath.Join(dest, "accuracy"), true},
-			{submission.SummaryFile, perfDir, true}, {submission.DetailFile, perfDir, true}, {record.File, perfDir, false},
+			{mllog.AccuracyFile, filepath.Join(dest, "accuracy"), true},
+			{mllog.SummaryFile, perfDir, true}, {mllog.DetailFile, perfDir, true}, {record.File, perfDir, false},
 		}
 		for _, name := range VerifyFiles {
 			copies = append(copies, copySpec{name, dest, false})
@@ -295,7 +296,7 @@ func Precheck(r RunRecord, userConf []byte) error {
 	if treefs.Exists(dest) {
 		return fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file the new one, or choose another --results-dir", dest, r.Kind, submission.PreviousPrefix)
 	}
-	ucPath := filepath.Join(scenDir, submission.UserConfFile)
+	ucPath := filepath.Join(scenDir, record.UserConfFile)
 	if old, err := os.ReadFile(ucPath); err == nil && !bytes.Equal(old, userConf) && !r.Kind.IsCompliance() {
 		return fmt.Errorf("submission: %s differs from the user.conf this run would use; a scenario has one user.conf for all its runs: run with the same settings, or pass --replace to move the old one aside", ucPath)
 	}

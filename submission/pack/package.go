@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
@@ -220,9 +221,9 @@ func (plan *packagePlan) addScenario(system, bench, benchDir, sdir string) {
 		}
 	}
 	p.measurements = m
-	if txt := filepath.Join(p.src, "accuracy", submission.AccuracyTxtFile); treefs.IsDir(filepath.Dir(txt)) && !treefs.Exists(txt) {
+	if txt := filepath.Join(p.src, "accuracy", record.AccuracyTxtFile); treefs.IsDir(filepath.Dir(txt)) && !treefs.Exists(txt) {
 		plan.problems = append(plan.problems, fmt.Sprintf("%s: missing: score the accuracy run first (mlperf-go evaluate -b %s -l %s -d DATASET -o %s), or file the official evaluator's printed output with mlperf-go submission ingest-accuracy",
-			txt, bench, filepath.Join(filepath.Dir(txt), submission.AccuracyLogFile), txt))
+			txt, bench, filepath.Join(filepath.Dir(txt), mllog.AccuracyFile), txt))
 	}
 	plan.scenarios = append(plan.scenarios, p)
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -45,8 +47,8 @@ func TruncateAccuracyDir(dir, test string) (changed bool, err error) {
 		return false, nil
 	}
 	accDir := filepath.Join(dir, "accuracy")
-	logPath := filepath.Join(accDir, submission.AccuracyLogFile)
-	txtPath := filepath.Join(accDir, submission.AccuracyTxtFile)
+	logPath := filepath.Join(accDir, mllog.AccuracyFile)
+	txtPath := filepath.Join(accDir, record.AccuracyTxtFile)
 	st, err := os.Stat(logPath)
 	if err != nil {
 		return false, fmt.Errorf("submission: %s is missing: %w", logPath, err)

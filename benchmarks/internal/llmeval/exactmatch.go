@@ -2,7 +2,6 @@ package llmeval
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"strings"
@@ -24,13 +23,10 @@ func ExactMatchSamples(entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *
 	samples := make([]exactmatch.Sample, 0, len(entries))
 	skipped := 0
 	for i, e := range entries {
-		if e.QSLIndex >= d.Len() || len(e.Data)%4 != 0 {
+		ids, ok := mllog.AppendTokenIDs(make([]int, 0, len(e.Data)/mllog.Int32Size), e.Data, mllog.Int32Size)
+		if e.QSLIndex >= d.Len() || !ok {
 			skipped++
 			continue
-		}
-		ids := make([]int, len(e.Data)/4)
-		for k := range ids {
-			ids[k] = int(int32(binary.LittleEndian.Uint32(e.Data[4*k:])))
 		}
 		text, err := tok.Decode(ids, opt)
 		if err != nil {

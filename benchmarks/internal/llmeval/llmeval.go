@@ -5,7 +5,6 @@
 package llmeval
 
 import (
-	"encoding/binary"
 	"fmt"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -67,12 +66,9 @@ func FirstAnswers(entries []mllog.AccuracyEntry, n int) ([]Answer, error) {
 		if e.QSLIndex >= n {
 			return nil, fmt.Errorf("accuracy log entry %d: qsl_idx %d is outside the dataset's %d samples", i, e.QSLIndex, n)
 		}
-		if len(e.Data)%4 != 0 {
+		ids, ok := mllog.AppendTokenIDs(make([]int, 0, len(e.Data)/mllog.Int32Size), e.Data, mllog.Int32Size)
+		if !ok {
 			return nil, fmt.Errorf("accuracy log entry %d (qsl_idx %d): %d bytes are not whole int32 token IDs", i, e.QSLIndex, len(e.Data))
-		}
-		ids := make([]int, len(e.Data)/4)
-		for k := range ids {
-			ids[k] = int(int32(binary.LittleEndian.Uint32(e.Data[4*k:])))
 		}
 		out = append(out, Answer{QSLIndex: e.QSLIndex, Tokens: ids})
 	}

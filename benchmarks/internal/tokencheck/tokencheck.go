@@ -13,7 +13,6 @@
 package tokencheck
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -229,19 +228,17 @@ func (c *checker) count(idx int) (first bool) {
 // token_count that disagrees and out-of-vocabulary IDs; ok is false when
 // the data is not whole int32s (then there are no tokens to look at).
 func (c *checker) decode(ref EntryRef, en *mllog.AccuracyEntry) (n int, ok bool) {
-	if len(en.Data)%4 != 0 {
+	tokens, whole := mllog.AppendTokenIDs(c.tokens[:0], en.Data, mllog.Int32Size)
+	if !whole {
 		ref.Detail = fmt.Sprintf("%d bytes of data is not a whole number of int32 token IDs", len(en.Data))
 		c.r.BadLength = append(c.r.BadLength, ref)
 		return 0, false
 	}
-	n = len(en.Data) / 4
+	c.tokens = tokens
+	n = len(tokens)
 	if en.HasTokenCount && en.TokenCount != int64(n) {
 		ref.Detail = fmt.Sprintf("token_count %d, but data holds %d tokens", en.TokenCount, n)
 		c.r.CountMismatch = append(c.r.CountMismatch, ref)
-	}
-	c.tokens = c.tokens[:0]
-	for i := 0; i < n; i++ {
-		c.tokens = append(c.tokens, int32(binary.LittleEndian.Uint32(en.Data[4*i:])))
 	}
 	if c.d.Vocab > 0 {
 		for i, t := range c.tokens {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // FakeAccLog returns an ASCII accuracy log of exactly n bytes whose every
@@ -64,7 +66,7 @@ func WriteAccLog(t testing.TB, testDir string, samples []Sample) string {
 		b.WriteString(" }")
 	}
 	b.WriteString("\n]\n")
-	p := filepath.Join(testDir, "accuracy", "mlperf_log_accuracy.json")
+	p := filepath.Join(testDir, "accuracy", mllog.AccuracyFile)
 	MustWrite(t, p, b.String())
 	return p
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
 // KV is one detail-log message; Value is any JSON-encodable Go value, or
@@ -144,7 +146,7 @@ func PerfDetail(round, bench, scen string, testMode string) *DetailFixture {
 	if n.llm {
 		d.Set("requested_use_token_latencies", true)
 	}
-	d.Set("result_validity", "VALID")
+	d.Set("result_validity", mllog.ResultValid)
 	d.Set("early_stopping_met", true)
 	d.Set("result_99.00_percentile_latency_ns", int64(900000000))
 	// LoadGen logs the sample rates for every benchmark (results.cc), the
@@ -173,9 +175,9 @@ const ValidSummary = "================================================\nMLPerf R
 // accLog is not empty, the accuracy log.
 func WriteLogDir(t testing.TB, dir string, d *DetailFixture, summary, accLog string) {
 	t.Helper()
-	MustWrite(t, filepath.Join(dir, "mlperf_log_detail.txt"), d.Render())
-	MustWrite(t, filepath.Join(dir, "mlperf_log_summary.txt"), summary)
+	MustWrite(t, filepath.Join(dir, mllog.DetailFile), d.Render())
+	MustWrite(t, filepath.Join(dir, mllog.SummaryFile), summary)
 	if accLog != "" {
-		MustWrite(t, filepath.Join(dir, "mlperf_log_accuracy.json"), accLog)
+		MustWrite(t, filepath.Join(dir, mllog.AccuracyFile), accLog)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
@@ -63,7 +65,7 @@ func BuildTree(t testing.TB, round string) string {
 		for _, scen := range scens {
 			dir := filepath.Join(sub, "results", "sys1", bench, scen)
 			logtest.MustWrite(t, filepath.Join(dir, "README.md"), "# how\n")
-			logtest.MustWrite(t, filepath.Join(dir, "user.conf"), "*.Server.target_qps = 1\n")
+			logtest.MustWrite(t, filepath.Join(dir, record.UserConfFile), "*.Server.target_qps = 1\n")
 			logtest.WriteJSON(t, filepath.Join(dir, "measurements.json"), map[string]any{
 				"input_data_types": "int32", "retraining": "No", "starting_weights_filename": "w",
 				"weight_data_types": "bf16", "weight_transformations": "none"})
@@ -73,19 +75,19 @@ func BuildTree(t testing.TB, round string) string {
 				acc.Set("effective_accuracy_sample_count", 8000)
 			}
 			logtest.WriteLogDir(t, filepath.Join(dir, "accuracy"), acc, logtest.ValidSummary, logtest.FakeAccLog(8199))
-			logtest.MustWrite(t, filepath.Join(dir, "accuracy", "accuracy.txt"), logtest.AccuracyTxt(bench))
+			logtest.MustWrite(t, filepath.Join(dir, "accuracy", record.AccuracyTxtFile), logtest.AccuracyTxt(bench))
 			switch bench {
 			case logtest.BenchmarkLlama8B, logtest.BenchmarkDeepSeekR1, logtest.BenchmarkLlama2, logtest.BenchmarkLlama2_99:
 				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "verify_accuracy.txt"),
 					"First token check pass: Skipped\nEOS check pass: True\nSample length check pass: True\nTEST06 verification complete\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST06", "accuracy", mllog.AccuracyFile), "[\n]\n")
 			case logtest.BenchmarkGPTOSS:
 				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "verify_accuracy.txt"), "'exact_match': 70.1\n\nAccuracy check pass: True\nTEST PASS\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", "accuracy.txt"), logtest.TestHash)
+				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", mllog.AccuracyFile), "[\n]\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST07", "accuracy", record.AccuracyTxtFile), logtest.TestHash)
 				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "verify_output_len.txt"), "Min check pass: True\n\nTEST PASS\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "mlperf_log_accuracy.json"), "[\n]\n")
-				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", "accuracy.txt"), logtest.TestHash)
+				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", mllog.AccuracyFile), "[\n]\n")
+				logtest.MustWrite(t, filepath.Join(dir, "TEST09", "accuracy", record.AccuracyTxtFile), logtest.TestHash)
 			}
 		}
 	}
@@ -110,7 +112,7 @@ func EditDetail(t testing.TB, out, round, bench, scen, kind string, f func(d *lo
 	}
 	d := logtest.PerfDetail(round, bench, scen, mode)
 	f(d)
-	logtest.MustWrite(t, filepath.Join(dir, "mlperf_log_detail.txt"), d.Render())
+	logtest.MustWrite(t, filepath.Join(dir, mllog.DetailFile), d.Render())
 }
 
 // EditSystem rewrites the tree's systems JSON: the valid one, changed by f.

@@ -1,13 +1,15 @@
 package sut
 
 import (
-	"math/rand/v2"
-	"net/http"
-	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/internal/redact"
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
 // Endpoint health. A failing endpoint (no connection, a reset, a 5xx, a
@@ -23,20 +25,62 @@ const (
 	maxEject  = 15 * time.Second
 )
 
-// Retry waits when the server gives no Retry-After: short and growing,
-// since a 503 or a refused connection often clears within a second.
-const (
-	baseRetryWait = 50 * time.Millisecond
-	maxRetryWait  = 2 * time.Second
-	// maxRetryAfter is the longest Retry-After the pool honours; a server
-	// that asks for longer is treated as down for this sample.
-	maxRetryAfter = 60 * time.Second
-)
+// endpoints chooses the endpoint of each attempt and ejects the failing
+// ones. urls and shown are fixed at New and read without the lock.
+type endpoints struct {
+	urls  []string // request URLs, by index
+	shown []string // the same as logs show them (redact.URL)
+	log   *zap.Logger
 
-// endpoint is one endpoint's load and health, guarded by Pool.epMu.
+	mu    sync.Mutex
+	state []endpoint
+	rr    int // where the next scan starts
+	// ejections counts endpoints taken out of rotation (Stats.Ejections).
+	ejections atomic.Int64
+}
+
+// newEndpoints checks the base URLs of Config.Endpoints and turns them
+// into request URLs for api.
+func newEndpoints(bases []string, api protocol.Protocol, log *zap.Logger) (*endpoints, error) {
+	e := &endpoints{log: log}
+	for i, b := range bases {
+		u, err := endpointURLAt(i, b, api)
+		if err != nil {
+			return nil, err
+		}
+		e.urls = append(e.urls, u)
+		e.shown = append(e.shown, redact.URL(u))
+		e.state = append(e.state, endpoint{})
+	}
+	return e, nil
+}
+
+// endpointURL turns a base URL into the request URL for api.
+func endpointURL(base string, api protocol.Protocol) (string, error) {
+	return endpointURLAt(0, base, api)
+}
+
+func endpointURLAt(i int, base string, api protocol.Protocol) (string, error) {
+	u, err := checkEndpoint(i, base)
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimSuffix(strings.TrimRight(u.Path, "/"), api.Path())
+	u.Path = protocol.ServerRoot(p) + api.Path()
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// redactEndpoint is redact.URL, keeping "" as it is.
+func redactEndpoint(u string) string {
+	if u == "" {
+		return ""
+	}
+	return redact.URL(u)
+}
+
+// endpoint is one endpoint's load and health, guarded by endpoints.mu.
 type endpoint struct {
-	url         string
-	shown       string // url as logs and records show it (redact.URL)
 	outstanding int
 	failures    int       // consecutive failures; 0: healthy
 	ejections   int       // times it was ejected
@@ -65,37 +109,37 @@ type lease struct {
 // requests, rotating the start of the scan so ties spread evenly, and
 // other than avoid (the endpoint the sample just failed on) when another
 // is healthy. With none healthy it takes the one due back soonest.
-func (p *Pool) acquire(avoid int) lease {
-	p.epMu.Lock()
-	defer p.epMu.Unlock()
+func (es *endpoints) acquire(avoid int) lease {
+	es.mu.Lock()
+	defer es.mu.Unlock()
 	now := time.Now()
-	n := len(p.eps)
+	n := len(es.state)
 	healthy := func(e *endpoint) bool {
 		return e.failures == 0 || (!now.Before(e.until) && !e.probing)
 	}
 	best := -1
 	for pass := 0; pass < 2 && best < 0; pass++ {
 		for k := range n {
-			i := (p.rr + k) % n
-			e := &p.eps[i]
+			i := (es.rr + k) % n
+			e := &es.state[i]
 			if (pass == 0 && i == avoid && n > 1) || !healthy(e) {
 				continue
 			}
-			if best < 0 || e.outstanding < p.eps[best].outstanding {
+			if best < 0 || e.outstanding < es.state[best].outstanding {
 				best = i
 			}
 		}
 	}
 	if best < 0 {
 		for k := range n {
-			i := (p.rr + k) % n
-			if best < 0 || p.eps[i].until.Before(p.eps[best].until) {
+			i := (es.rr + k) % n
+			if best < 0 || es.state[i].until.Before(es.state[best].until) {
 				best = i
 			}
 		}
 	}
-	p.rr++
-	e := &p.eps[best]
+	es.rr++
+	e := &es.state[best]
 	e.outstanding++
 	l := lease{ep: best}
 	if e.failures > 0 && !now.Before(e.until) && !e.probing {
@@ -106,10 +150,10 @@ func (p *Pool) acquire(avoid int) lease {
 
 // release returns an endpoint with what the attempt learned; wait is the
 // Retry-After of a throttled attempt, msg what went wrong.
-func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
-	p.epMu.Lock()
-	defer p.epMu.Unlock()
-	e := &p.eps[l.ep]
+func (es *endpoints) release(l lease, o outcome, wait time.Duration, msg string) {
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	e := &es.state[l.ep]
 	e.outstanding--
 	if l.probe {
 		e.probing = false
@@ -117,7 +161,7 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 	switch o {
 	case outcomeOK:
 		if e.failures > 0 && logWorthy(e.ejections) {
-			p.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", e.shown), zap.Int("ejections", e.ejections))
+			es.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections))
 		}
 		e.failures, e.until = 0, time.Time{}
 	case outcomeFailed, outcomeThrottled:
@@ -128,11 +172,11 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 			e.until = t
 		}
 		if e.failures == 1 {
-			p.ejections.Add(1)
+			es.ejections.Add(1)
 			e.ejections++
 			if logWorthy(e.ejections) {
-				p.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
-					zap.String("endpoint", e.shown), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", msg))
+				es.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
+					zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", msg))
 			}
 		}
 	}
@@ -143,44 +187,15 @@ func (p *Pool) release(l lease, o outcome, wait time.Duration, msg string) {
 // the log (every failed sample is logged anyway).
 func logWorthy(n int) bool { return n&(n-1) == 0 }
 
-// retryAfter reads a Retry-After header (seconds or an HTTP date); ok is
-// false when there is none or it cannot be read.
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 {
-			return 0, false
-		}
-		return time.Duration(min(s, int64(maxRetryAfter/time.Second)+1)) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
-}
-
-// retryWait is the wait before retry number attempt+1 when the server
-// named none: exponential with jitter, so retries from many samples do
-// not arrive together.
-// lostWait is how long a sample whose connection to endpoint ep died waits
-// before it is sent again: not at all when another endpoint is healthy (it
-// goes there), else the usual backoff, so a restarting server is not
-// hammered.
-func (p *Pool) lostWait(ep, attempt int) time.Duration {
-	p.epMu.Lock()
-	defer p.epMu.Unlock()
-	for i := range p.eps {
-		if i != ep && p.eps[i].failures == 0 {
-			return 0
+// othersHealthy says whether an endpoint other than ep is healthy (not
+// failing), one a sample that failed on ep can go to at once.
+func (es *endpoints) othersHealthy(ep int) bool {
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	for i := range es.state {
+		if i != ep && es.state[i].failures == 0 {
+			return true
 		}
 	}
-	return retryWait(attempt)
-}
-
-func retryWait(attempt int) time.Duration {
-	d := min(baseRetryWait<<min(attempt, 16), maxRetryWait)
-	return d/2 + rand.N(d/2+1)
+	return false
 }
