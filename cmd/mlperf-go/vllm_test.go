@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -260,7 +259,10 @@ func TestVLLM(t *testing.T) {
 		wg.Wait()
 		stopped := 0
 		for _, e := range entries {
-			got := decodeTokenIDs(e.Data)
+			got, ok := mllog.AppendTokenIDs([]int32(nil), e.Data, 4)
+			if !ok {
+				t.Fatalf("sample %d: %d bytes are not int32 token IDs", e.QSLIndex, len(e.Data))
+			}
 			if len(got) < 128 {
 				stopped++
 			}
@@ -427,13 +429,4 @@ func TestVLLM(t *testing.T) {
 			t.Error("the launched vLLM still listens after the run")
 		}
 	})
-}
-
-// decodeTokenIDs reads int32 little-endian token IDs.
-func decodeTokenIDs(b []byte) []int32 {
-	out := make([]int32, len(b)/4)
-	for i := range out {
-		out[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return out
 }
