@@ -1,0 +1,168 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+)
+
+// Folders reached through symbolic links (issue 37): on a cluster the
+// dataset, the model and the results live on shared storage behind links,
+// and the Hugging Face cache is made of links. Through a link the harness
+// must do exactly what it does through the real path.
+
+// symlinkTo makes a symbolic link named name, in a new folder, to target
+// and returns its path.
+func symlinkTo(t *testing.T, target, name string) string {
+	t.Helper()
+	link := filepath.Join(t.TempDir(), name)
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
+
+// hubMirror lays the files under dir out as the Hugging Face cache does:
+// each file's bytes in blobs/<sha256>, and snapshots/<rev>/<its path> a
+// relative link to them (folders stay folders). It returns the snapshot
+// folder.
+func hubMirror(t *testing.T, dir string) string {
+	t.Helper()
+	cache := t.TempDir()
+	snap := filepath.Join(cache, "snapshots", "d5c517c509f5")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		blob := filepath.Join(cache, "blobs", hex.EncodeToString(sum[:]))
+		if err := os.MkdirAll(filepath.Dir(blob), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(blob, b, 0o644); err != nil {
+			return err
+		}
+		link := filepath.Join(snap, rel)
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			return err
+		}
+		target, _ := filepath.Rel(filepath.Dir(link), blob) // ../../blobs/<sha>, deeper for deeper files
+		return os.Symlink(target, link)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// rebase replaces the folder from at the head of each path by to.
+func rebase(paths []string, from, to string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Join(to, strings.TrimPrefix(p, from))
+	}
+	return out
+}
+
+// opened describes what opening a dataset gave: its size, or its error
+// with the folder it was given spelled as "DIR".
+func opened(b benchmark.Benchmark, paths []string, dir string) string {
+	d, err := b.OpenDataset(paths, nil)
+	if err != nil {
+		return "error: " + strings.ReplaceAll(err.Error(), dir, "DIR")
+	}
+	defer d.Close()
+	return "samples: " + itoa(d.Len())
+}
+
+// TestDatasetsThroughLinks: every benchmark's synthetic dataset, in its
+// real layout, opens through a linked folder, as the hub cache's links,
+// through a link to that cache, and as files each linked alone, the same
+// as from the real folder (`run -d`, the folder or its files), and the
+// fake endpoint's --dataset gives the same answers; one quick run of each
+// benchmark goes through the linked cache.
+func TestDatasetsThroughLinks(t *testing.T) {
+	loadgentest.Require(t)
+	for _, b := range benchmark.All() {
+		t.Run(b.Name, func(t *testing.T) {
+			real := t.TempDir()
+			files, err := b.Synth(real, 24, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap := hubMirror(t, real)
+			layouts := map[string]string{
+				"linked folder":         symlinkTo(t, real, "data"),
+				"hub cache":             snap,
+				"link to the hub cache": symlinkTo(t, snap, "q3link"),
+			}
+			wantFolder, wantFiles := opened(b, []string{real}, real), opened(b, files, real)
+			if !strings.HasPrefix(wantFiles, "samples") {
+				t.Fatalf("the real files do not open: %s", wantFiles)
+			}
+			for name, root := range layouts {
+				if got := opened(b, []string{root}, root); got != wantFolder {
+					t.Errorf("%s, the folder: %s; from the real folder: %s", name, got, wantFolder)
+				}
+				if got := opened(b, rebase(files, real, root), root); got != wantFiles {
+					t.Errorf("%s, its files: %s; from the real files: %s", name, got, wantFiles)
+				}
+			}
+			// Each file linked alone (absolute links), as where a user links
+			// only the dataset file, or only whisper's manifest.
+			lone := t.TempDir()
+			loneFiles := rebase(files, real, lone)
+			for i, f := range files {
+				if err := os.MkdirAll(filepath.Dir(loneFiles[i]), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(f, loneFiles[i]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := opened(b, loneFiles, lone); got != wantFiles {
+				t.Errorf("files linked alone: %s; from the real files: %s", got, wantFiles)
+			}
+
+			if b.Output == benchmark.Text {
+				want, _, err := fakeAnswers(b.Name, files, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _, err := fakeAnswers(b.Name, []string{layouts["link to the hub cache"]}, nil)
+				if err != nil || !reflect.DeepEqual(got, want) {
+					t.Errorf("fake-endpoint --dataset through links: %d answers, %v; want %d", len(got), err, len(want))
+				}
+			}
+
+			url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
+			args := []string{"run", "-b", b.Name, "-s", "Offline", "-m", "accuracy", "-e", url, "-o", filepath.Join(t.TempDir(), "out"),
+				"--quick", "--progress-interval", "0", "--engine-metrics-interval", "0"}
+			for _, f := range rebase(files, real, layouts["link to the hub cache"]) {
+				args = append(args, "-d", f)
+			}
+			out, err := runCLI(t, args...)
+			if err != nil {
+				t.Fatalf("run through links: %v\n%s", err, out)
+			}
+			if issued, completed, failed := issuedCompleted(t, out); issued == 0 || completed != issued || failed != 0 {
+				t.Errorf("run through links: %d issued, %d completed, %d failed", issued, completed, failed)
+			}
+		})
+	}
+}
