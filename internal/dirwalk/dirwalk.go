@@ -39,6 +39,11 @@ var ErrOutside = errors.New("symbolic link out of the tree")
 // that of the target, d.Name() the link's name). A folder reached through
 // two links is walked twice (as Python's os.walk(followlinks=True) does);
 // only a loop is refused.
+//
+// A link the walk cannot take (a loop, a dangling link, for Within one out
+// of the tree) is handed to fn with the link's own entry and an error
+// naming it: fn returning the error ends the walk with it, returning nil
+// goes on without following the link.
 func Walk(root string, fn fs.WalkDirFunc) error {
 	return walk(root, "", fn)
 }
@@ -46,10 +51,9 @@ func Walk(root string, fn fs.WalkDirFunc) error {
 // Within is Walk for a tree whose content must all lie inside it, such as
 // a results tree being packaged: copied elsewhere, a link out of the tree
 // would pull in files from outside it (and an archive of the links alone
-// would arrive broken). A link whose target is outside tree ends the walk
-// with an error naming the link (errors.Is ErrOutside); links inside it are
-// followed. A link to a folder is judged when the walk enters it (fn may
-// skip it first with fs.SkipDir), a link to a file before fn sees it.
+// would arrive broken). A link whose target is outside tree is not
+// followed: fn gets an error naming it (errors.Is ErrOutside). Links inside
+// the tree are followed.
 func Within(tree string, fn fs.WalkDirFunc) error {
 	real, err := filepath.EvalSymlinks(tree)
 	if err != nil {
@@ -58,9 +62,9 @@ func Within(tree string, fn fs.WalkDirFunc) error {
 	return walk(tree, real, fn)
 }
 
-// walker is one walk: fn, the real path of the tree links must stay in
-// ("" for any), and the folders being walked, outermost first, which a
-// folder entered again would be a loop of.
+// walker is one walk: fn, the tree links must stay in (its real path; ""
+// for any), and the folders being walked, outermost first, which a link
+// leading to one of them would make a loop of.
 type walker struct {
 	fn     fs.WalkDirFunc
 	within string
@@ -96,9 +100,11 @@ func (w *walker) walkDir(path string, d fs.DirEntry) error {
 		}
 		return err
 	}
-	if err := w.enter(path, d); err != nil {
-		return err
+	info, err := d.Info()
+	if err != nil {
+		return w.fn(path, d, err)
 	}
+	w.open = append(w.open, openDir{path, info})
 	defer func() { w.open = w.open[:len(w.open)-1] }()
 
 	ents, err := os.ReadDir(path)
@@ -123,11 +129,6 @@ func (w *walker) walkDir(path string, d fs.DirEntry) error {
 				}
 				continue
 			}
-			if !target.IsDir() {
-				if err := w.checkWithin(p); err != nil {
-					return err
-				}
-			}
 			e = fs.FileInfoToDirEntry(target)
 		}
 		if err := w.walkDir(p, e); err != nil {
@@ -140,74 +141,44 @@ func (w *walker) walkDir(path string, d fs.DirEntry) error {
 	return nil
 }
 
-// enter notes that the walk goes into folder path, after checking that
-// it is not a folder the walk is already in (a loop) nor, for Within, one
-// outside the tree.
-func (w *walker) enter(path string, d fs.DirEntry) error {
-	info, err := d.Info()
-	if err != nil {
-		return w.fn(path, d, err)
-	}
-	for _, o := range w.open {
-		if os.SameFile(o.info, info) {
-			return fmt.Errorf("%s%s, which leads back to %s, a folder it is in: remove the link or point it elsewhere: %w", path, linkText(path), o.path, ErrLoop)
-		}
-	}
-	if len(w.open) > 0 { // the root is the tree itself
-		if err := w.checkWithin(path); err != nil {
-			return err
-		}
-	}
-	w.open = append(w.open, openDir{path, info})
-	return nil
-}
-
-// follow stats the target of link p; an error names the link and what it
-// holds.
+// follow returns what link p leads to, or an error naming the link when
+// the walk cannot take it: it leads nowhere, in a circle of links, back
+// into a folder the walk is in, or out of a Within tree.
 func (w *walker) follow(p string) (os.FileInfo, error) {
 	st, err := os.Stat(p)
-	if err == nil {
-		return st, nil
-	}
-	if errors.Is(err, syscall.ELOOP) {
+	switch {
+	case errors.Is(err, syscall.ELOOP):
 		return nil, fmt.Errorf("%s%s never reaches a file (the links lead in a circle): %w", p, linkText(p), ErrLoop)
-	}
-	if errors.Is(err, fs.ErrNotExist) {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%s%s, which does not exist: %w", p, linkText(p), fs.ErrNotExist)
+	case err != nil:
+		return nil, err
 	}
-	return nil, err
-}
-
-// checkWithin returns the error of a link p that leads out of the tree of
-// a Within walk; nil for Walk, and for p inside.
-func (w *walker) checkWithin(p string) error {
-	if w.within == "" {
-		return nil
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(w.within, real)
-	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return nil
-	}
-	// Name the link itself: p, or the folder above it that is the link.
-	link := p
-	for d := p; d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
-		if st, err := os.Lstat(d); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-			link = d
-			break
+	if st.IsDir() {
+		for _, o := range w.open {
+			if os.SameFile(o.info, st) {
+				return nil, fmt.Errorf("%s%s, which leads back to %s, a folder it is in: remove the link or point it elsewhere: %w", p, linkText(p), o.path, ErrLoop)
+			}
 		}
 	}
-	return fmt.Errorf("%s%s, outside %s: the tree would take in files from elsewhere; copy them into it or remove the link: %w", link, linkText(link), w.within, ErrOutside)
+	if w.within != "" {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(w.within, real)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("%s%s, outside the tree %s: copy what it holds into the tree or remove the link: %w", p, linkText(p), w.open[0].path, ErrOutside)
+		}
+	}
+	return st, nil
 }
 
-// linkText says what the link at p holds (" is a symbolic link to X"), or
-// nothing when p is not a link.
+// linkText says what the link at p holds (" is a symbolic link to X").
 func linkText(p string) string {
-	if dest, err := os.Readlink(p); err == nil {
-		return " is a symbolic link to " + dest
+	dest, err := os.Readlink(p)
+	if err != nil {
+		return ""
 	}
-	return ""
+	return " is a symbolic link to " + dest
 }

@@ -140,17 +140,26 @@ func TestWalkLoops(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			root := tree(t, files)
-			err := bounded(t, func() error { return Walk(root, func(string, fs.DirEntry, error) error { return nil }) })
-			if name == "a circle of links" {
-				// A circle of links reaches no file: the callback is handed
-				// the error and may pass it over, as this one does.
-				err = Walk(root, func(_ string, _ fs.DirEntry, err error) error { return err })
-			}
+			err := bounded(t, func() error { return Walk(root, func(_ string, _ fs.DirEntry, err error) error { return err }) })
 			if !errors.Is(err, ErrLoop) {
 				t.Fatalf("err = %v, want a loop", err)
 			}
 			if !strings.Contains(err.Error(), "is a symbolic link to") || !strings.Contains(err.Error(), root) {
 				t.Errorf("the error does not name the link: %v", err)
+			}
+			// A callback that passes the loop over goes on past it.
+			var loops int
+			err = bounded(t, func() error {
+				return Walk(root, func(_ string, _ fs.DirEntry, err error) error {
+					if errors.Is(err, ErrLoop) {
+						loops++
+						return nil
+					}
+					return err
+				})
+			})
+			if err != nil || loops == 0 {
+				t.Errorf("passing over: %v, %d loops seen", err, loops)
 			}
 		})
 	}
@@ -219,8 +228,24 @@ func TestWithin(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrOutside) || !strings.Contains(err.Error(), filepath.Join(link, filepath.FromSlash(tc.link))+" is a symbolic link to") {
+			if !errors.Is(err, ErrOutside) || !strings.Contains(err.Error(), filepath.Join(link, filepath.FromSlash(tc.link))+" is a symbolic link to") ||
+				!strings.Contains(err.Error(), "outside the tree "+link) {
 				t.Errorf("err = %v, want one naming %s", err, tc.link)
+			}
+			// Passed over, the link is not followed and the walk goes on.
+			var outside []string
+			err = Within(link, func(p string, d fs.DirEntry, err error) error {
+				if errors.Is(err, ErrOutside) {
+					outside = append(outside, p)
+					return nil
+				}
+				if err == nil && d.Type().IsRegular() && strings.HasPrefix(p, filepath.Join(link, filepath.FromSlash(tc.link))) {
+					t.Errorf("followed %s", p)
+				}
+				return err
+			})
+			if err != nil || len(outside) != 1 {
+				t.Errorf("passing over: %v, outside links %q", err, outside)
 			}
 		})
 	}
