@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,9 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/results"
 )
 
 // Folders reached through symbolic links (issue 37): on a cluster the
@@ -164,5 +168,100 @@ func TestDatasetsThroughLinks(t *testing.T) {
 				t.Errorf("run through links: %d issued, %d completed, %d failed", issued, completed, failed)
 			}
 		})
+	}
+}
+
+// TestRunFoldersThroughLinks: the folders a run writes, each reached
+// through a symbolic link as on shared storage: --runs-dir (two runs, the
+// index lists both and not the latest link), -o (an existing linked
+// folder, and a new folder inside one), --results-dir (filed, then
+// indexed by `report`), and `evaluate -l/-d` with --tokenizer a linked
+// folder, all scoring as through the real paths.
+func TestRunFoldersThroughLinks(t *testing.T) {
+	loadgentest.Require(t)
+	const name = "llama3_1-8b"
+	realData := t.TempDir()
+	files, err := mustLookup(t, name).Synth(realData, 40, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := rebase(files, realData, symlinkTo(t, realData, "data"))[0]
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	base := []string{"run", "-b", name, "-s", "Offline", "-e", url, "-d", data, "--progress-interval", "0", "--engine-metrics-interval", "0"}
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := runCLI(t, append(append([]string{}, base...), args...)...)
+		if c := exitCode(err); c != 0 && c != 3 { // 3: a short run is INVALID
+			t.Fatalf("run %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+
+	realRuns := t.TempDir()
+	runs := symlinkTo(t, realRuns, "runs")
+	for range 2 {
+		if out := run("--quick", "--runs-dir", runs); strings.Contains(out, "incomplete") {
+			t.Errorf("the runs index through a link:\n%s", out)
+		}
+	}
+	stamps, _ := filepath.Glob(filepath.Join(realRuns, name, "Offline-performance", "2*"))
+	index, err := os.ReadFile(filepath.Join(realRuns, report.IndexMDFile))
+	if err != nil || len(stamps) != 2 {
+		t.Fatalf("runs through a linked --runs-dir: %d run folders, index: %v", len(stamps), err)
+	}
+	for _, s := range stamps {
+		if !strings.Contains(string(index), filepath.Base(s)) {
+			t.Errorf("the index does not list run %s:\n%s", filepath.Base(s), index)
+		}
+	}
+	if strings.Contains(string(index), record.LatestLink+"/") {
+		t.Errorf("the index lists the latest link as a run of its own:\n%s", index)
+	}
+
+	realOut := t.TempDir()
+	out := symlinkTo(t, realOut, "out")
+	run("--quick", "-o", out)
+	run("--quick", "-o", filepath.Join(out, "sub"))
+	for _, f := range []string{results.DetailFile, filepath.Join("sub", results.DetailFile)} {
+		if _, err := os.Stat(filepath.Join(realOut, f)); err != nil {
+			t.Errorf("-o through a link: %v", err)
+		}
+	}
+
+	realResults := t.TempDir()
+	tree := symlinkTo(t, realResults, "results")
+	filed := []string{"--results-dir", tree, "--system", "sys1", "--allow-unofficial-settings",
+		"--setting", "min_duration=300", "--min-query-count", "40", "-o", filepath.Join(out, "filed")}
+	run(filed...)
+	run(append(filed, "-m", "accuracy", "-o", filepath.Join(out, "acc"))...)
+	scen := filepath.Join(realResults, "sys1", "llama3.1-8b", "Offline")
+	for _, f := range []string{"performance/run_1/" + results.DetailFile, "accuracy/mlperf_log_accuracy.json", "user.conf"} {
+		if _, err := os.Stat(filepath.Join(scen, f)); err != nil {
+			t.Errorf("--results-dir through a link: %v", err)
+		}
+	}
+	if text, err := runCLI(t, "report", tree); err != nil {
+		t.Errorf("report over a linked results tree: %v\n%s", err, text)
+	}
+	if _, err := os.Stat(filepath.Join(realResults, report.IndexHTMLFile)); err != nil {
+		t.Errorf("report over a linked results tree wrote no index: %v", err)
+	}
+
+	tokDir, err := filepath.Abs(filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evaluate := func(log, dataset, tok string) string {
+		t.Helper()
+		text, err := runCLI(t, "evaluate", "-b", name, "-l", log, "-d", dataset, "--tokenizer", tok, "-o", filepath.Join(t.TempDir(), "accuracy.txt"))
+		if exitCode(err) != 1 { // the fake's answers are no summaries: FAIL
+			t.Fatalf("evaluate: %v, want exit 1\n%s", err, text)
+		}
+		return regexp.MustCompile(`(?m)^\s*ROUGE.*$`).FindString(text)
+	}
+	want := evaluate(filepath.Join(realOut, "acc", "mlperf_log_accuracy.json"), files[0], tokDir)
+	got := evaluate(filepath.Join(out, "acc", "mlperf_log_accuracy.json"), data, symlinkTo(t, tokDir, "tok"))
+	if want == "" || got != want {
+		t.Errorf("evaluate through links: %q; through the real paths: %q", got, want)
 	}
 }
