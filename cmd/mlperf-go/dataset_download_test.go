@@ -24,6 +24,7 @@ import (
 type miniHub struct {
 	srv      *httptest.Server
 	requests atomic.Int64
+	ranges   atomic.Int64 // requests for part of a file (resumed downloads)
 }
 
 func newMiniHub(t *testing.T, repoPath, revision, token string, files map[string][]byte) *miniHub {
@@ -43,6 +44,9 @@ func newMiniHub(t *testing.T, repoPath, revision, token string, files map[string
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.requests.Add(1)
 		if blob, ok := strings.CutPrefix(r.URL.Path, "/cdn/"); ok {
+			if r.Header.Get("Range") != "" {
+				h.ranges.Add(1)
+			}
 			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(blobs[blob]))
 			return
 		}

@@ -264,4 +264,80 @@ func TestRunFoldersThroughLinks(t *testing.T) {
 	if want == "" || got != want {
 		t.Errorf("evaluate through links: %q; through the real paths: %q", got, want)
 	}
+
+	// A link to storage that is not there is named, before any test runs.
+	gone := symlinkTo(t, filepath.Join(t.TempDir(), "unmounted"), "shared")
+	for _, args := range [][]string{
+		{"--quick", "-o", gone},
+		{"--quick", "--runs-dir", filepath.Join(gone, "runs")},
+		append(append([]string{"--results-dir", gone}, filed[2:len(filed)-2]...), "-o", filepath.Join(out, "refused")),
+	} {
+		text, err := runCLI(t, append(append([]string{}, base...), args...)...)
+		if err == nil || !strings.Contains(err.Error(), gone+" is a symbolic link to ") || !strings.Contains(err.Error(), "which does not exist") ||
+			strings.Contains(text, "Outcome") {
+			t.Errorf("%v under a dangling link: %v\n%s", args[:2], err, text)
+		}
+	}
+}
+
+// TestDatasetDownloadIntoLink: `dataset download --out` into an existing
+// folder reached through a symbolic link writes into the folder (the link
+// stays a link), resumes a partial file left there, and `run -d` opens it
+// through the link.
+func TestDatasetDownloadIntoLink(t *testing.T) {
+	b := mustLookup(t, "qwen3-vl-235b-a22b")
+	synthDir := t.TempDir()
+	paths, err := b.Synth(synthDir, 12, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"README.md": []byte("# catalogue\n")}
+	for _, p := range paths {
+		rel, _ := filepath.Rel(synthDir, p)
+		files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
+	}
+	hub := newMiniHub(t, "datasets/Shopify/product-catalogue", "d5c517c509f5aca99053897ef1de797d6d7e5aa5", "", files)
+	t.Setenv("HF_ENDPOINT", hub.srv.URL)
+	t.Setenv("HF_TOKEN", "")
+	t.Setenv("HF_HOME", t.TempDir())
+
+	real := t.TempDir()
+	dir := symlinkTo(t, real, "q3vl")
+	// A download cut short: half of a shard in its .part file.
+	shard := "data/train-00000-of-00001.parquet"
+	part := filepath.Join(dir, "dataset", filepath.FromSlash(shard)) + ".part"
+	if err := os.MkdirAll(filepath.Dir(part), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(part, files[shard][:len(files[shard])/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runCLI(t, "dataset", "download", "-b", b.Name, "--round", "v6.1", "--only", "dataset", "--out", dir, "--verify")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if hub.ranges.Load() == 0 {
+		t.Error("the partial file was not resumed (no Range request)")
+	}
+	if st, err := os.Lstat(dir); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("--out is no longer a link: %v", err)
+	}
+	for p, want := range files {
+		if got, err := os.ReadFile(filepath.Join(real, "dataset", filepath.FromSlash(p))); err != nil || string(got) != string(want) {
+			t.Errorf("%s in the linked folder: %d bytes, %v; want %d", p, len(got), err, len(want))
+		}
+	}
+	if got := opened(b, []string{dir}, dir); got != "samples: 12" {
+		t.Errorf("run -d through the link: %s", got)
+	}
+	before := hub.requests.Load()
+	out, err = runCLI(t, "dataset", "download", "-b", b.Name, "--round", "v6.1", "--only", "dataset", "--out", dir)
+	if err != nil || hub.requests.Load() != before || !strings.Contains(out, "no request made") {
+		t.Errorf("again into the link: %v, %d requests\n%s", err, hub.requests.Load()-before, out)
+	}
+	gone := symlinkTo(t, filepath.Join(t.TempDir(), "unmounted"), "q3vl")
+	if _, err := runCLI(t, "dataset", "download", "-b", b.Name, "--round", "v6.1", "--only", "dataset", "--out", gone); err == nil ||
+		!strings.Contains(err.Error(), gone+" is a symbolic link to ") || !strings.Contains(err.Error(), "which does not exist") {
+		t.Errorf("--out a dangling link: %v", err)
+	}
 }

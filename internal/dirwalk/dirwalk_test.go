@@ -250,3 +250,41 @@ func TestWithin(t *testing.T) {
 		})
 	}
 }
+
+func TestMkdirAll(t *testing.T) {
+	t.Parallel()
+	real := t.TempDir()
+	root := tree(t, map[string]string{"out": "-> " + real, "gone": "-> /nonexistent/storage"})
+	for _, p := range []string{"out", "out/run/1"} {
+		if err := MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Errorf("MkdirAll(%s) through a link: %v", p, err)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(real, "run", "1")); err != nil || !st.IsDir() {
+		t.Errorf("not made in the link's folder: %v", err)
+	}
+	for _, p := range []string{"gone", "gone/run/1"} {
+		err := MkdirAll(filepath.Join(root, p), 0o755)
+		if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), filepath.Join(root, "gone")+" is a symbolic link to /nonexistent/storage, which does not exist") {
+			t.Errorf("MkdirAll(%s) under a dangling link: %v", p, err)
+		}
+	}
+	file := filepath.Join(root, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := MkdirAll(filepath.Join(file, "x"), 0o755); err == nil || strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("under a file: %v, want os.MkdirAll's own error", err)
+	}
+}
+
+func TestDangling(t *testing.T) {
+	t.Parallel()
+	root := tree(t, map[string]string{"ok": "-> .", "gone": "-> /nonexistent/storage"})
+	for p, bad := range map[string]bool{"ok/new/x": false, "new/x": false, "gone": true, "gone/sys1/llama/Offline": true} {
+		err := Dangling(filepath.Join(root, p))
+		if got := err != nil && strings.Contains(err.Error(), filepath.Join(root, "gone")+" is a symbolic link to /nonexistent/storage"); got != bad {
+			t.Errorf("Dangling(%s) = %v", p, err)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func Package(opts PackageOptions) error {
 	// Build in a staging directory, then rename into place; a package that
 	// fails leaves no empty division folder behind.
 	defer record.Reserve(filepath.Join(opts.Out, opts.Division)).ReleaseUnused()
-	if err := os.MkdirAll(filepath.Join(opts.Out, opts.Division), 0o755); err != nil {
+	if err := dirwalk.MkdirAll(filepath.Join(opts.Out, opts.Division), 0o755); err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}
 	stage, err := os.MkdirTemp(opts.Out, ".package-")

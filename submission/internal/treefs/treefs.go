@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 )
 
 // Exists reports whether path names anything, a dangling symbolic link
@@ -71,7 +73,7 @@ func list(dir string, is func(fs.FileMode) bool) []string {
 // CopyFile copies src to dst (mode 0644, replacing dst), creating dst's
 // directory.
 func CopyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := dirwalk.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}
 	in, err := os.Open(src)
