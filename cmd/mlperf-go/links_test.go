@@ -285,22 +285,7 @@ func TestRunFoldersThroughLinks(t *testing.T) {
 // stays a link), resumes a partial file left there, and `run -d` opens it
 // through the link.
 func TestDatasetDownloadIntoLink(t *testing.T) {
-	b := mustLookup(t, "qwen3-vl-235b-a22b")
-	synthDir := t.TempDir()
-	paths, err := b.Synth(synthDir, 12, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{"README.md": []byte("# catalogue\n")}
-	for _, p := range paths {
-		rel, _ := filepath.Rel(synthDir, p)
-		files[filepath.ToSlash(rel)], _ = os.ReadFile(p)
-	}
-	hub := newMiniHub(t, "datasets/Shopify/product-catalogue", "d5c517c509f5aca99053897ef1de797d6d7e5aa5", "", files)
-	t.Setenv("HF_ENDPOINT", hub.srv.URL)
-	t.Setenv("HF_TOKEN", "")
-	t.Setenv("HF_HOME", t.TempDir())
-
+	b, files, hub := catalogueHub(t)
 	real := t.TempDir()
 	dir := symlinkTo(t, real, "q3vl")
 	// A download cut short: half of a shard in its .part file.
