@@ -6,11 +6,12 @@
 // follows neither a linked root nor a linked subfolder, so a folder reached
 // that way looks empty. Every walker of the harness goes through here.
 //
-// A link that leads back into a folder being walked is a loop: the walk
-// ends with an error naming the link (errors.Is ErrLoop) instead of
-// running forever. A link that leads nowhere is handed to the callback
-// with an error naming it (errors.Is fs.ErrNotExist), which the callback
-// may return or pass over.
+// A link the walk cannot take is not followed: one that leads back into a
+// folder being walked (a loop, errors.Is ErrLoop, which would otherwise
+// run forever) or nowhere (errors.Is fs.ErrNotExist). The callback gets an
+// error naming the link and where it leads, and ends the walk by returning
+// it or passes it over. MkdirAll and Dangling name a link that leads
+// nowhere among the folders of a path the harness is to write into.
 package dirwalk
 
 import (
@@ -81,6 +82,9 @@ func walk(root, within string, fn fs.WalkDirFunc) error {
 	w := &walker{fn: fn, within: within}
 	info, err := os.Stat(root)
 	if err != nil {
+		if st, lerr := os.Lstat(root); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			_, err = w.follow(root) // an error that names the link
+		}
 		err = fn(root, nil, err)
 	} else {
 		err = w.walkDir(root, fs.FileInfoToDirEntry(info))

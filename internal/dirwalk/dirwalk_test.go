@@ -189,6 +189,11 @@ func TestWalkDanglingLink(t *testing.T) {
 	if err := Walk(filepath.Join(root, "none"), func(_ string, _ fs.DirEntry, err error) error { return err }); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing root: %v", err)
 	}
+	gone := filepath.Join(root, "gone.parquet")
+	if err := Walk(gone, func(_ string, _ fs.DirEntry, err error) error { return err }); !errors.Is(err, fs.ErrNotExist) ||
+		!strings.Contains(err.Error(), gone+" is a symbolic link to /nonexistent/x.parquet") {
+		t.Errorf("a dangling root: %v", err)
+	}
 }
 
 func TestWithin(t *testing.T) {
