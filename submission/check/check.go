@@ -102,10 +102,11 @@ func (c *checker) add(file, fix, format string, args ...any) {
 // Stricter than the official checker, on purpose: a performance summary that
 // says "Result is : INVALID" (or result_validity not VALID) is refused, as are
 // LoadGen errors in the performance log, "TODO" template placeholders,
-// accuracy logs not from AccuracyOnly runs, leftover .previous-* directories,
-// symbolic links that lead out of the submitter's tree or nowhere
-// (checkLinks), and Interactive runs are held to the Interactive TTFT/TPOT and latency
-// limits (the checker, seeing effective_scenario Server, applies Server's).
+// accuracy logs not from AccuracyOnly runs, leftover .previous-* directories
+// and symbolic links that lead out of the submitter's tree or nowhere
+// (checkLinks), and Interactive runs are held to the Interactive TTFT/TPOT
+// and latency limits (the checker, seeing effective_scenario Server,
+// applies Server's).
 func Check(dir string, round string) []Problem {
 	r, err := submission.LookupRound(round)
 	if err != nil {
