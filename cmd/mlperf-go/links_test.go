@@ -113,7 +113,7 @@ func TestDatasetsThroughLinks(t *testing.T) {
 			layouts := map[string]string{
 				"linked folder":         symlinkTo(t, real, "data"),
 				"hub cache":             snap,
-				"link to the hub cache": symlinkTo(t, snap, "q3link"),
+				"link to the hub cache": symlinkTo(t, snap, "shared"),
 			}
 			wantFolder, wantFiles := opened(b, []string{real}, real), opened(b, files, real)
 			if !strings.HasPrefix(wantFiles, "samples") {
