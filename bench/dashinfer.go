@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/bench/internal/pyrandom"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/jsonenc"
 )
 
@@ -211,9 +212,17 @@ func listImages(dir string, maxPixels int) ([]string, error) {
 		return nil, nil
 	}
 	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	// The script's os.walk(args.image_folder) lists a folder reached
+	// through a symbolic link and linked image files, but does not go into
+	// linked subfolders (followlinks=False): the same images here.
+	err := dirwalk.Walk(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if d.IsDir() && p != dir {
+			if st, err := os.Lstat(p); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+				return filepath.SkipDir
+			}
 		}
 		if d.IsDir() || !(strings.HasSuffix(p, ".jpg") || strings.HasSuffix(p, ".jpeg") || strings.HasSuffix(p, ".png")) {
 			return nil

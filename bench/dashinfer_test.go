@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +174,40 @@ func TestDashInferRangesNative(t *testing.T) {
 	}
 	if w.Facts["images_reused"] != true {
 		t.Errorf("300 images from 10 files should be reused, facts %v", w.Facts)
+	}
+}
+
+// TestDashInferImagesThroughLinks: --image-folder reached through a
+// symbolic link finds its images (Go's WalkDir alone found none), a linked
+// image file counts, and a linked subfolder is not gone into, as the
+// script's os.walk (followlinks=False) does.
+func TestDashInferImagesThroughLinks(t *testing.T) {
+	t.Parallel()
+	_, images := dashInferData(t, 1, 4)
+	other := t.TempDir()
+	writePNG(t, filepath.Join(other, "linked-dir-img.png"), 10, 10)
+	writePNG(t, filepath.Join(other, "linked-file.png"), 10, 10)
+	for target, link := range map[string]string{
+		other:                                   filepath.Join(images, "more"),
+		filepath.Join(other, "linked-file.png"): filepath.Join(images, "one.png"),
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.Join(t.TempDir(), "share_textvqa")
+	if err := os.Symlink(images, root); err != nil {
+		t.Fatal(err)
+	}
+	got, err := listImages(root, DashInferMaxImagePixels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(root, "one.png")}
+	for i := range 4 {
+		want = append(want, filepath.Join(root, "sub", fmt.Sprintf("img%03d.png", i)))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("listImages = %q, want %q", got, want)
 	}
 }

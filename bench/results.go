@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 )
 
 // SchemaVersion names the results.json layout (docs/bench-results-schema.md).
@@ -111,7 +113,7 @@ type Record struct {
 
 // WriteFiles writes results.json and each run's requests JSONL into dir.
 func WriteFiles(dir string, res *Results, records [][]Record) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := dirwalk.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for i := range res.Runs {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 )
 
 // Options configure Fetch. The zero value fetches from the official hub and
@@ -156,7 +158,7 @@ func Fetch(ctx context.Context, dir string, req Request, o Options) (Result, err
 	if o.Offline || o.HF.Offline {
 		return res, offlineError(dir, todo)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := dirwalk.MkdirAll(dir, 0o755); err != nil {
 		return res, err
 	}
 	d := newDownloader(dir, o)

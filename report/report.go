@@ -20,6 +20,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -79,15 +80,20 @@ func WriteRun(dir string) (*results.Results, error) {
 }
 
 // FindRuns returns the directories under root (root included) that hold a
-// LoadGen detail log, sorted.
+// LoadGen detail log, sorted. Symbolic links are followed (a runs folder or
+// results tree on shared storage, a run linked in), except the run
+// history's record.LatestLink, which leads to a run listed already.
 func FindRuns(root string) ([]string, error) {
 	var dirs []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := dirwalk.Walk(root, func(p string, d fs.DirEntry, err error) error {
+		if p != root && d != nil && (strings.HasPrefix(d.Name(), ".") || d.Name() == record.LatestLink) {
+			if err == nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil // even a LatestLink to a run since deleted
+		}
 		if err != nil {
 			return err
-		}
-		if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
 		}
 		if !d.IsDir() && d.Name() == mllog.DetailFile {
 			dirs = append(dirs, filepath.Dir(p))

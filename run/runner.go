@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -225,7 +226,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 			reserved.ReleaseUnused()
 		}
 	}()
-	if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+	if err := dirwalk.MkdirAll(o.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating output directory: %w", err)
 	}
 	data := o.Data

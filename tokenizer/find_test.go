@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,84 @@ func TestFindNotFoundSaysWhereAndHow(t *testing.T) {
 	}
 	if _, err := Find(FindOptions{}); err == nil || !strings.Contains(err.Error(), "--tokenizer") {
 		t.Errorf("nothing given: %v", err)
+	}
+}
+
+// TestFindAndLoadThroughLinks: a --tokenizer folder reached through a
+// symbolic link, and the Hugging Face cache as huggingface_hub writes it
+// (snapshots/<rev>/tokenizer.json -> ../../blobs/<sha>, the cache itself
+// behind a link), give the tokenizer the real folder gives; its
+// tokenizer_config.json is found beside the link, where the cache keeps
+// it, not beside the blob (where there is none).
+func TestFindAndLoadThroughLinks(t *testing.T) {
+	t.Parallel()
+	src := filepath.Join("testdata", "bytelevel")
+	want, err := LoadJSON(filepath.Join(src, "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linkedDir := filepath.Join(t.TempDir(), "tok")
+	if err := os.Symlink(abs, linkedDir); err != nil {
+		t.Fatal(err)
+	}
+
+	hub := t.TempDir()
+	repo := filepath.Join(hub, "models--meta-llama--Llama-3.1-8B-Instruct")
+	const rev = "0e9e39f249a16976918f6564b8830bc894c89659"
+	writeFile(t, filepath.Join(repo, "refs", "main"), rev)
+	for i, f := range []string{"tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blob := filepath.Join(repo, "blobs", strings.Repeat(string(rune('a'+i)), 64))
+		writeFile(t, blob, string(b))
+		link := filepath.Join(repo, "snapshots", rev, f)
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join("..", "..", "blobs", filepath.Base(blob)), link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linkedHub := filepath.Join(t.TempDir(), "hub")
+	if err := os.Symlink(hub, linkedHub); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(linkedHub, "models--meta-llama--Llama-3.1-8B-Instruct", "snapshots", rev)
+
+	for _, c := range []struct {
+		name string
+		opt  FindOptions
+		path string // what Find must return
+	}{
+		{"--tokenizer a linked folder", FindOptions{Path: linkedDir}, filepath.Join(linkedDir, "tokenizer.json")},
+		{"the hub cache's links", FindOptions{Model: "meta-llama/Llama-3.1-8B-Instruct", Getenv: env(map[string]string{"HF_HUB_CACHE": linkedHub})}, filepath.Join(snap, "tokenizer.json")},
+		{"--tokenizer the snapshot", FindOptions{Path: snap}, filepath.Join(snap, "tokenizer.json")},
+	} {
+		p, err := Find(c.opt)
+		if err != nil || p != c.path {
+			t.Errorf("%s: Find = %q, %v; want %q", c.name, p, err, c.path)
+			continue
+		}
+		tok, err := Load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, source := tok.CleanUpSpaces()
+		if !strings.Contains(source, filepath.Join(filepath.Dir(p), "tokenizer_config.json")) {
+			t.Errorf("%s: clean-up from %q, want the tokenizer_config.json beside %s", c.name, source, p)
+		}
+		for _, text := range []string{"Hello, world!", " two  spaces\nand a line"} {
+			got, err1 := tok.Encode(text)
+			exp, err2 := want.Encode(text)
+			if err1 != nil || err2 != nil || !slices.Equal(got, exp) {
+				t.Errorf("%s: Encode(%q) = %v, %v; the real folder's %v, %v", c.name, text, got, err1, exp, err2)
+			}
+		}
 	}
 }

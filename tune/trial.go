@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -262,5 +263,5 @@ func (ts *Trials) mkdir() error {
 	if _, err := os.Stat(filepath.Join(ts.Dir, SummaryFile)); err == nil {
 		return fmt.Errorf("%s already holds a tune (%s): choose another folder", ts.Dir, SummaryFile)
 	}
-	return os.MkdirAll(ts.Dir, 0o755)
+	return dirwalk.MkdirAll(ts.Dir, 0o755)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/pyrepr"
 )
 
@@ -182,7 +183,10 @@ func Open(paths []string, opts Options) (*Dataset, error) {
 			shards = append(shards, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+		// Through links: the dataset folder, or a shard folder in it, is
+		// often a link to shared storage, and the hub cache's shards are
+		// links to its blobs.
+		err = dirwalk.Walk(p, func(path string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}

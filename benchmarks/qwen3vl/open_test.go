@@ -411,3 +411,57 @@ func FuzzQ3VLOpen(f *testing.F) {
 		_ = d.Builder(q3vlMinimalEncode).Build(idx, func(int, []byte) {})
 	})
 }
+
+// TestQ3VLThroughLinks: the dataset folder reached through a symbolic link,
+// a shard folder that is one, and the hub cache's layout (snapshots/<rev>/
+// files linking to ../../blobs/<sha>) open as the real folder does; a link
+// loop is an error naming the link.
+func TestQ3VLThroughLinks(t *testing.T) {
+	shared := t.TempDir()
+	q3vlWriteShard(t, shared, "data/train-00000-of-00001.parquet", q3vlRowsNamed(t, "tr"))
+	q3vlWriteShard(t, shared, "data/test-00000-of-00001.parquet", q3vlRowsNamed(t, "te"))
+	cache := t.TempDir()
+	snap := filepath.Join(cache, "snapshots", "d5c517c")
+	for _, split := range []string{"train", "test"} {
+		blob := filepath.Join(cache, "blobs", split+"sha")
+		q3vlWriteShard(t, filepath.Dir(blob), filepath.Base(blob), q3vlRowsNamed(t, "hub-"+split))
+		mustSymlink(t, filepath.Join("..", "..", "..", "blobs", split+"sha"), filepath.Join(snap, "data", split+"-00000-of-00001.parquet"))
+	}
+	links := t.TempDir()
+	mustSymlink(t, shared, filepath.Join(links, "q3link"))
+	mustSymlink(t, filepath.Join(shared, "data"), filepath.Join(links, "own", "data"))
+	mustSymlink(t, snap, filepath.Join(links, "hub"))
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{filepath.Join(links, "q3link"), []string{"tr", "te"}},
+		{filepath.Join(links, "own"), []string{"tr", "te"}},
+		{filepath.Join(links, "hub"), []string{"hub-train", "hub-test"}},
+	} {
+		d, err := Open([]string{tc.path}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if got := q3vlTitles(d); !cmp.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.path, got, tc.want)
+		}
+		d.Close()
+	}
+	loop := filepath.Join(shared, "data", "again")
+	mustSymlink(t, "..", loop)
+	_, err := Open([]string{filepath.Join(links, "q3link")}, Options{})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(links, "q3link", "data", "again")+" is a symbolic link to ..") {
+		t.Errorf("a loop: error = %v, want it to name the link", err)
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -60,7 +60,8 @@ type manifestEntry struct {
 // an audio path is resolved as the reference resolves it
 // (os.path.join(data_dir, fname), data_dir the manifest's folder) and,
 // failing that, as dev-all-repack/<base name> and <base name> in that
-// folder.
+// folder; a manifest given as a symbolic link (to shared storage) is
+// then looked beside where it leads, too.
 func Open(paths []string) (*Dataset, error) {
 	if len(paths) != 1 {
 		return nil, fmt.Errorf("whisper takes one dataset path (the folder holding %s, or the file), got %d", ManifestFile, len(paths))
@@ -78,9 +79,12 @@ func Open(paths []string) (*Dataset, error) {
 		return nil, fmt.Errorf("whisper dataset %s: not a manifest (a JSON list of entries): %w", path, err)
 	}
 	d := &Dataset{Manifest: path}
-	dir := filepath.Dir(path)
+	dirs := []string{filepath.Dir(path)}
+	if real, err := filepath.EvalSymlinks(path); err == nil && filepath.Dir(real) != dirs[0] {
+		dirs = append(dirs, filepath.Dir(real))
+	}
 	for i, e := range entries {
-		s, keep, err := readEntry(e, dir)
+		s, keep, err := readEntry(e, dirs)
 		if err != nil {
 			return nil, fmt.Errorf("whisper dataset %s: entry %d: %w", path, i, err)
 		}
@@ -101,7 +105,7 @@ func Open(paths []string) (*Dataset, error) {
 
 // readEntry turns a manifest entry into a sample; keep is false for one
 // the reference drops.
-func readEntry(e manifestEntry, dir string) (s Sample, keep bool, err error) {
+func readEntry(e manifestEntry, dirs []string) (s Sample, keep bool, err error) {
 	if e.OriginalDuration == nil {
 		return s, false, errors.New("no original_duration")
 	}
@@ -116,7 +120,7 @@ func readEntry(e manifestEntry, dir string) (s Sample, keep bool, err error) {
 	s.Transcript = openaiaudio.TextLabels(text)
 	for _, f := range e.Files {
 		if f.Speed == 1 {
-			s.Audio, err = resolve(dir, f.Fname)
+			s.Audio, err = resolve(dirs, f.Fname)
 			return s, true, err
 		}
 	}
@@ -143,14 +147,21 @@ func transcriptWarning(e manifestEntry) string {
 	return "WARNING: Got transcript: " + v + ". It is not a string. Dropping data point"
 }
 
-// resolve finds fname's audio file (see Open).
-func resolve(dir, fname string) (string, error) {
+// resolve finds fname's audio file in the first of dirs that has it (see
+// Open).
+func resolve(dirs []string, fname string) (string, error) {
 	if fname == "" {
 		return "", errors.New("an empty fname")
 	}
-	tries := []string{filepath.Join(dir, fname), filepath.Join(dir, "dev-all-repack", filepath.Base(fname)), filepath.Join(dir, filepath.Base(fname))}
+	var tries []string
 	if filepath.IsAbs(fname) {
-		tries[0] = fname
+		tries = append(tries, fname)
+	}
+	for _, dir := range dirs {
+		if !filepath.IsAbs(fname) {
+			tries = append(tries, filepath.Join(dir, fname))
+		}
+		tries = append(tries, filepath.Join(dir, "dev-all-repack", filepath.Base(fname)), filepath.Join(dir, filepath.Base(fname)))
 	}
 	for _, p := range tries {
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -60,7 +60,7 @@ func runBoth(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run
 		if err := one.SetSampling(c.String("generation-config"), samplingFlags(c)); err != nil {
 			return err
 		}
-		if err := os.MkdirAll(one.OutputDir, 0o755); err != nil {
+		if err := dirwalk.MkdirAll(one.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("--output-dir: %w", err)
 		}
 		fmt.Fprintf(c.App.Writer, "\n=== %s test → %s ===\n", modeDirNames[m], one.OutputDir)

@@ -18,6 +18,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/download"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
@@ -50,7 +51,7 @@ and prints their paths. The same --seed gives the same bytes.`,
 				if n <= 0 {
 					return fmt.Errorf("--samples must be positive, got %d", n)
 				}
-				if err := os.MkdirAll(out, 0o755); err != nil {
+				if err := dirwalk.MkdirAll(out, 0o755); err != nil {
 					return err
 				}
 				start := time.Now()

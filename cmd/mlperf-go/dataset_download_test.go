@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/download"
 )
 
@@ -24,6 +25,7 @@ import (
 type miniHub struct {
 	srv      *httptest.Server
 	requests atomic.Int64
+	ranges   atomic.Int64 // requests for part of a file (resumed downloads)
 }
 
 func newMiniHub(t *testing.T, repoPath, revision, token string, files map[string][]byte) *miniHub {
@@ -43,6 +45,9 @@ func newMiniHub(t *testing.T, repoPath, revision, token string, files map[string
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.requests.Add(1)
 		if blob, ok := strings.CutPrefix(r.URL.Path, "/cdn/"); ok {
+			if r.Header.Get("Range") != "" {
+				h.ranges.Add(1)
+			}
 			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(blobs[blob]))
 			return
 		}
@@ -67,12 +72,11 @@ func newMiniHub(t *testing.T, repoPath, revision, token string, files map[string
 	return h
 }
 
-// TestDatasetDownload: `dataset download` fetches qwen3-vl's catalogue from
-// a hub at the pinned commit, prints the folder, and `run -d` opens that
-// folder as it is (the registry resolves it through the manifest); a second
-// run makes no request; the Interactive variant's other dataset is refused
-// in the same folder, for download and for opening.
-func TestDatasetDownload(t *testing.T) {
+// catalogueHub serves qwen3-vl's catalogue, 12 synthetic samples, from a
+// miniHub at the pinned commit, and points the hub client at it (so the
+// test cannot be parallel); it returns the benchmark and the files by path.
+func catalogueHub(t *testing.T) (benchmark.Benchmark, map[string][]byte, *miniHub) {
+	t.Helper()
 	b := mustLookup(t, "qwen3-vl-235b-a22b")
 	synthDir := t.TempDir()
 	paths, err := b.Synth(synthDir, 12, 7)
@@ -88,6 +92,16 @@ func TestDatasetDownload(t *testing.T) {
 	t.Setenv("HF_ENDPOINT", hub.srv.URL)
 	t.Setenv("HF_TOKEN", "")
 	t.Setenv("HF_HOME", t.TempDir())
+	return b, files, hub
+}
+
+// TestDatasetDownload: `dataset download` fetches qwen3-vl's catalogue from
+// a hub at the pinned commit, prints the folder, and `run -d` opens that
+// folder as it is (the registry resolves it through the manifest); a second
+// run makes no request; the Interactive variant's other dataset is refused
+// in the same folder, for download and for opening.
+func TestDatasetDownload(t *testing.T) {
+	b, files, hub := catalogueHub(t)
 	dir := filepath.Join(t.TempDir(), "q3vl")
 	out, err := runCLI(t, "dataset", "download", "-b", "qwen3-vl-235b-a22b", "--round", "v6.1", "--only", "dataset", "--out", dir, "--verify")
 	if err != nil {

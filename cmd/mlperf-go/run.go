@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -161,7 +162,7 @@ func runAction(c *cli.Context) error {
 	defer sess.Close()
 	test := c.String("compliance")
 	if test != "" {
-		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
+		if err := dirwalk.MkdirAll(o.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("creating --output-dir: %w", err)
 		}
 		if err := precheckCompliance(c, o, test); err != nil {

@@ -9,8 +9,9 @@ import (
 )
 
 // TestOpenLayouts: the data set is found from its folder, its all/ folder,
-// one shard, and the hub's converted layout (test/0000.parquet); shards
-// are read in name order and numbered across them.
+// one shard, and the hub's converted layout (test/0000.parquet), also
+// through symbolic links; shards are read in name order and numbered
+// across them.
 func TestOpenLayouts(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -21,6 +22,22 @@ func TestOpenLayouts(t *testing.T) {
 	conv := filepath.Join(t.TempDir(), "all")
 	writeShard(t, filepath.Join(conv, "test"), "0000.parquet", []pqRow{row("anatomy", "c0", 0)})
 	writeShard(t, filepath.Join(conv, "dev"), "0000.parquet", devRows(2, "anatomy"))
+	// Through symbolic links: the folder on shared storage, and the hub
+	// cache's snapshot whose shards link to its blobs.
+	links := t.TempDir()
+	linked, hub := filepath.Join(links, "mmlu"), filepath.Join(links, "snapshot", "all")
+	if err := os.Symlink(root, linked); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(hub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shards, _ := filepath.Glob(filepath.Join(all, "*.parquet"))
+	for _, f := range shards {
+		if err := os.Symlink(f, filepath.Join(hub, filepath.Base(f))); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
 		path      string
 		questions []string
@@ -30,6 +47,8 @@ func TestOpenLayouts(t *testing.T) {
 		{all, []string{"a0", "vz", "v0", "v1"}, 10},
 		{first, []string{"a0", "vz"}, 10},
 		{conv, []string{"c0"}, 2},
+		{linked, []string{"a0", "vz", "v0", "v1"}, 10},
+		{hub, []string{"a0", "vz", "v0", "v1"}, 10},
 	} {
 		d, err := Open(c.path, "")
 		if err != nil {

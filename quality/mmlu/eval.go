@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/quality/ask"
 )
@@ -160,7 +161,7 @@ func (p *Plan) Questions() int { return len(p.questions) }
 // stopped early (the failure limit, ctx ended) is still scored and
 // written, with Results.Stopped saying why.
 func (p *Plan) Ask(ctx context.Context, cfg ask.Config) (*Results, error) {
-	if err := os.MkdirAll(p.opts.OutputDir, 0o755); err != nil {
+	if err := dirwalk.MkdirAll(p.opts.OutputDir, 0o755); err != nil {
 		return nil, fmt.Errorf("mmlu: output folder: %w", err)
 	}
 	started := time.Now()

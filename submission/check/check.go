@@ -6,6 +6,7 @@ package check
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,11 +15,32 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
+
+// checkLinks reports the symbolic links of a submitter's tree that would
+// not survive the trip to MLCommons. The official checker reads through
+// links (submission_checker/utils.py: list_dir and list_files filter
+// os.listdir with os.path.isdir and os.path.isfile, which follow them), so
+// a linked folder inside the tree is read as if it were there, and Check
+// does the same. But the tree travels as a git repository or a tarball
+// (tools/submission/pack_submission.sh: tar without -h), both of which
+// keep a link as a link: one leading out of the tree, or nowhere, arrives
+// broken (the checker of v5.x, submission_checker_old.py, refused "broken
+// symbolic links" outright). A link loop is named too.
+func (c *checker) checkLinks(dir string) {
+	const fix = "copy the files into the tree in place of the link (cp -rL), or package again with mlperf-go submission package"
+	dirwalk.Within(dir, func(p string, _ fs.DirEntry, err error) error { //nolint:errcheck // fn returns no error
+		if err != nil {
+			c.add(p, fix, "%v", err)
+		}
+		return nil
+	})
+}
 
 // Problem is one thing Check found wrong in a submission tree.
 type Problem struct {
@@ -80,9 +102,11 @@ func (c *checker) add(file, fix, format string, args ...any) {
 // Stricter than the official checker, on purpose: a performance summary that
 // says "Result is : INVALID" (or result_validity not VALID) is refused, as are
 // LoadGen errors in the performance log, "TODO" template placeholders,
-// accuracy logs not from AccuracyOnly runs, leftover .previous-* directories,
-// and Interactive runs are held to the Interactive TTFT/TPOT and latency
-// limits (the checker, seeing effective_scenario Server, applies Server's).
+// accuracy logs not from AccuracyOnly runs, leftover .previous-* directories
+// and symbolic links that lead out of the submitter's tree or nowhere
+// (checkLinks), and Interactive runs are held to the Interactive TTFT/TPOT
+// and latency limits (the checker, seeing effective_scenario Server,
+// applies Server's).
 func Check(dir string, round string) []Problem {
 	r, err := submission.LookupRound(round)
 	if err != nil {
@@ -121,6 +145,7 @@ func Check(dir string, round string) []Problem {
 }
 
 func (c *checker) checkSubmitter(dir, division, submitter string) {
+	c.checkLinks(dir)
 	for _, need := range []string{"src", "systems", "documentation", "results"} {
 		if !treefs.IsDir(filepath.Join(dir, need)) {
 			c.add(filepath.Join(dir, need), "re-run mlperf-go submission package, or create it", "required directory %s/ is missing", need)

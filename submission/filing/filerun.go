@@ -18,6 +18,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -289,6 +290,9 @@ func Precheck(r RunRecord, userConf []byte) error {
 	dest, _, _, err := runLayout(r.Kind, bench, scenDir)
 	if err != nil {
 		return err
+	}
+	if err := dirwalk.Dangling(dest); err != nil {
+		return fmt.Errorf("submission: %w", err)
 	}
 	if r.Replace {
 		return nil

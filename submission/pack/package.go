@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -95,7 +96,7 @@ func Package(opts PackageOptions) error {
 	// Build in a staging directory, then rename into place; a package that
 	// fails leaves no empty division folder behind.
 	defer record.Reserve(filepath.Join(opts.Out, opts.Division)).ReleaseUnused()
-	if err := os.MkdirAll(filepath.Join(opts.Out, opts.Division), 0o755); err != nil {
+	if err := dirwalk.MkdirAll(filepath.Join(opts.Out, opts.Division), 0o755); err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}
 	stage, err := os.MkdirTemp(opts.Out, ".package-")
@@ -159,6 +160,7 @@ type scenarioPlan struct {
 // collects every problem, so that one attempt lists them all.
 func planPackage(opts PackageOptions, round *submission.Round) (*packagePlan, error) {
 	plan := &packagePlan{systems: map[string][]byte{}}
+	plan.problems = linkProblems(opts.ResultsDir)
 	systems := visibleDirs(opts.ResultsDir)
 	if len(systems) == 0 {
 		return nil, fmt.Errorf("submission: %s holds no system directories: file runs with mlperf-go run --results-dir first", opts.ResultsDir)
@@ -297,6 +299,29 @@ func truncateAccuracyLogs(dst string) error {
 	return nil
 }
 
+// linkProblems lists the symbolic links of the results tree that packaging
+// must not follow: one leading out of the tree would pull files from
+// elsewhere into the submission, one leading nowhere or in a loop cannot
+// be copied. Links inside the tree are followed, their targets' files
+// copied, as the official tools copy a tree (truncate_accuracy_log.py and
+// preprocess_submission.py: shutil.copytree, which follows links), so the
+// package holds no link (see check.checkLinks for why). Hidden folders,
+// left out of the package, are not looked into.
+func linkProblems(results string) []string {
+	var problems []string
+	dirwalk.Within(results, func(p string, d fs.DirEntry, err error) error { //nolint:errcheck // fn returns no error
+		hidden := d != nil && p != results && strings.HasPrefix(d.Name(), ".")
+		switch {
+		case err != nil && !hidden:
+			problems = append(problems, err.Error())
+		case err == nil && hidden && d.IsDir():
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return problems
+}
+
 // visibleDirs lists subdirectories not starting with ".".
 func visibleDirs(dir string) []string {
 	var out []string
@@ -312,19 +337,19 @@ func visibleDirs(dir string) []string {
 // entries, the harness's own files (HarnessFiles: run info, report) and the
 // top-level README.md (regenerated).
 func copyScenario(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	return dirwalk.Walk(src, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(src, p)
+		if rel != "." && strings.HasPrefix(filepath.Base(p), ".") {
+			if err == nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil // left out, even a link that leads nowhere
+		}
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(src, p)
 		if rel == "." {
 			return os.MkdirAll(dst, 0o755)
-		}
-		if strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
 		}
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)

@@ -9,9 +9,12 @@ package treefs
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 )
 
 // Exists reports whether path names anything, a dangling symbolic link
@@ -28,32 +31,38 @@ func IsDir(p string) bool {
 }
 
 // ListDirs lists the subdirectories of dir, hidden ones included (the
-// official checker lists them too), sorted; nil when dir cannot be read.
+// official checker lists them too), sorted; nil when dir cannot be read. A
+// symbolic link to a folder counts as one, as in the official checker
+// (submission_checker/utils.py list_dir filters os.listdir with
+// os.path.isdir, which follows links).
 func ListDirs(dir string) []string {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if e.IsDir() {
-			out = append(out, e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out
+	return list(dir, fs.FileMode.IsDir)
 }
 
 // ListFiles lists the regular files of dir, sorted; nil when dir cannot be
-// read.
+// read. A symbolic link to a file counts as one (utils.py list_files:
+// os.path.isfile follows links); a dangling link is neither.
 func ListFiles(dir string) []string {
+	return list(dir, fs.FileMode.IsRegular)
+}
+
+// list lists the entries of dir whose type, links followed, is, sorted.
+func list(dir string, is func(fs.FileMode) bool) []string {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, e := range ents {
-		if e.Type().IsRegular() {
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			st, err := os.Stat(filepath.Join(dir, e.Name()))
+			if err != nil {
+				continue
+			}
+			mode = st.Mode()
+		}
+		if is(mode) {
 			out = append(out, e.Name())
 		}
 	}
@@ -64,7 +73,7 @@ func ListFiles(dir string) []string {
 // CopyFile copies src to dst (mode 0644, replacing dst), creating dst's
 // directory.
 func CopyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := dirwalk.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}
 	in, err := os.Open(src)
