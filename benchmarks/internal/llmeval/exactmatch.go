@@ -87,13 +87,31 @@ func WriteReport(rep *exactmatch.Report, path string) (string, error) {
 	return b.String(), nil
 }
 
-// Score runs the scorer, closing the runner after.
+// Score runs the scorer, closing the runner after. The report's Notes name
+// the modules the reference has loaded that the runner's interpreter lacks.
 func Score(s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.Sample) (*exactmatch.Report, error) {
 	if runner != nil {
 		defer runner.Close()
 		s.Code = runner
 	}
-	return s.Score(context.Background(), samples)
+	rep, err := s.Score(context.Background(), samples)
+	if err != nil || runner == nil {
+		return rep, err
+	}
+	if m := runner.Missing(); len(m) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the LiveCodeBench interpreter cannot import %s, which the reference's process has loaded: answers importing them failed here and may pass in the reference; install them (pip install %s) or pass --python with an interpreter that has them",
+			strings.Join(m, ", "), strings.Join(m, " ")))
+	}
+	return rep, nil
+}
+
+// NotesText is rep's notes as lines for the evaluation's report, or "".
+func NotesText(rep *exactmatch.Report) string {
+	var b strings.Builder
+	for _, n := range rep.Notes {
+		b.WriteString("Note: " + n + "\n")
+	}
+	return b.String()
 }
 
 // ScoreExactMatch scores an exact-match benchmark's log as its reference
