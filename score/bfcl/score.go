@@ -108,35 +108,47 @@ type Result struct {
 	// Answered marks the samples the log answered; Empty those answered
 	// with no text at all.
 	Answered, Empty []bool
-	// Approx lists the samples whose text fallback the port read
-	// approximately (see pyast), with what.
-	Approx []string
+	// Notes name the samples whose verdict the reference may not share,
+	// with why (see ScoreSample).
+	Notes []string
 }
 
 // ScoreSample scores one output of sample s: 1 or 0. The extraction runs
 // first for every subset, as the reference extracts every row before
 // scoring any.
-func ScoreSample(s Sample, text string) (float64, []string, error) {
+//
+// Its note, when not empty, says why the reference may not share the
+// verdict: an answer nested so deeply that the reference may have raised
+// RecursionError on it (pyval.UncertainDepth).
+func ScoreSample(s Sample, text string) (v float64, note string, err error) {
+	v, err = scoreSample(s, text)
+	if d := pyval.BracketDepth(text); err == nil && d >= pyval.UncertainDepth {
+		note = fmt.Sprintf("brackets nested %d deep: CPython's json.loads raises RecursionError from %d levels when called directly and 2 levels fewer for each C call between it and its caller, so the reference may have stopped with that error where the port scored %g", d, pyval.MaxDepth+1, v)
+	}
+	return v, note, err
+}
+
+// scoreSample is ScoreSample without the depth note.
+func scoreSample(s Sample, text string) (float64, error) {
 	ext, err := Extract(text)
 	if err != nil {
-		return 0, ext.Approx, err
+		return 0, err
 	}
 	switch {
 	case CategoryOf(s.Subset) == "hallucination":
 		made, err := HasNativeToolCalls(text)
-		return b2f(!made), ext.Approx, err
+		return b2f(!made), err
 	case relevanceSubsets[s.Subset]:
 		made, err := HasNativeToolCalls(text)
-		return b2f(made), ext.Approx, err
+		return b2f(made), err
 	}
 	var fd pyval.Value
 	if s.FuncDescription != "" {
 		if fd, err = pyval.Loads(s.FuncDescription); err != nil {
-			return 0, ext.Approx, err
+			return 0, err
 		}
 	}
-	v, err := scoreAST(ext.JSON, s.GroundTruth, fd, s.Subset)
-	return v, ext.Approx, err
+	return scoreAST(ext.JSON, s.GroundTruth, fd, s.Subset)
 }
 
 func b2f(b bool) float64 {
@@ -236,12 +248,12 @@ func Score(samples []Sample, outputs []Output) (*Result, error) {
 	var all []float64
 	for _, i := range answered {
 		text := byIndex[i]
-		v, approx, err := ScoreSample(samples[i], text)
+		v, note, err := ScoreSample(samples[i], text)
 		if err != nil {
 			return nil, &SampleError{Index: i, Subset: samples[i].Subset, Err: err}
 		}
-		for _, a := range approx {
-			r.Approx = append(r.Approx, fmt.Sprintf("sample %d: %s", i, a))
+		if note != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("sample %d: %s", i, note))
 		}
 		r.Scores[i], r.Answered[i], r.Empty[i] = v, true, text == ""
 		add(samples[i].Subset, v)
