@@ -1,7 +1,10 @@
 package answer
 
 import (
+	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -113,6 +116,23 @@ func matchExact(s []rune, i int, lit string) bool {
 func EvaluateAIME(parsed int, groundTruth string) bool {
 	gt, ok := PyInt(groundTruth, DefaultIntMaxStrDigits)
 	return ok && gt.IsInt64() && gt.Int64() == int64(parsed)
+}
+
+// EvaluateAIMEFloat is evaluate_aime for a ground truth the dataset holds
+// as a float, given as Python's repr of it: int() truncates toward zero
+// (int(42.0) is 42, as is int(42.9)). int() of an infinity raises
+// OverflowError, which evaluate_aime does not catch, so the reference's
+// evaluation stops: that is the error.
+func EvaluateAIMEFloat(parsed int, groundTruth string) (bool, error) {
+	f, err := strconv.ParseFloat(groundTruth, 64)
+	if err != nil || math.IsNaN(f) {
+		return false, fmt.Errorf("float ground truth %q is not a number", groundTruth)
+	}
+	if math.IsInf(f, 0) {
+		return false, fmt.Errorf("ground truth %s: int() raises OverflowError (cannot convert float infinity to integer), which evaluate_aime does not catch, so the reference's evaluation stops", groundTruth)
+	}
+	gt, _ := big.NewFloat(f).Int(nil)
+	return gt.Cmp(big.NewInt(int64(parsed))) == 0, nil
 }
 
 // PyInt parses s as Python's int(s) (base 10) does and reports whether it

@@ -105,7 +105,15 @@ func (s *Scorer) gradeSimple(g *Graded, k kind, validOpt string) error {
 	case aimeInt:
 		var n int
 		fmt.Sscan(g.Answer, &n)
-		g.Correct = answer.EvaluateAIME(n, g.GroundTruth)
+		if !g.GroundTruthFloat {
+			g.Correct = answer.EvaluateAIME(n, g.GroundTruth)
+			break
+		}
+		ok, err := answer.EvaluateAIMEFloat(n, g.GroundTruth)
+		if err != nil {
+			return fmt.Errorf("dataset %q sample %d: %w", g.Dataset, g.QSLIndex, err)
+		}
+		g.Correct = ok
 	case mathBoxed:
 		// evaluate_math500: an empty answer or ground truth is wrong.
 		if pyStripEmpty(g.Answer) || g.GroundTruth == "" {

@@ -36,10 +36,16 @@ func ExactMatchSamples(entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *
 		if err != nil {
 			return nil, 0, fmt.Errorf("accuracy log entry %d (qsl_idx %d): %w", i, e.QSLIndex, err)
 		}
-		gt := d.Reference(e.QSLIndex)
+		// pd.isna(ground_truth) skips None and NaN; an empty string grades
+		// wrong everywhere (`not ground_truth`, int("")), so it counts as
+		// missing too. A whitespace-only one is graded: MATH-500's
+		// grade_answer normalizes it to "", which an answer normalizing to ""
+		// matches.
+		gt, typ := d.Reference(e.QSLIndex), d.ReferenceType(e.QSLIndex)
 		samples = append(samples, exactmatch.Sample{
 			QSLIndex: e.QSLIndex, Dataset: d.Meta(e.QSLIndex).Dataset,
-			GroundTruth: gt, MissingGroundTruth: strings.TrimSpace(gt) == "",
+			GroundTruth: gt, GroundTruthFloat: typ == tokenset.RefFloat,
+			MissingGroundTruth: typ == tokenset.RefNone || gt == "",
 			Output: text, Tokens: len(ids),
 		})
 	}
