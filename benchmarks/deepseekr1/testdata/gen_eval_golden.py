@@ -26,6 +26,8 @@ It writes, into this folder:
                             need sympy (as --prm800k would, without Python)
   eval_expected.txt         what the script printed for eval_r1: accuracy.txt
   eval_expected_alt.txt     ... for eval_r1_alt
+  eval_verdicts.json        the script's extracted_answer and verdict (prompt_accuracy > 0)
+                            of each row it scored for eval_r1, in its order
 
 Pinned environment (CPython 3.11.7):
   python3 -m venv /tmp/venv-r1llama2
@@ -248,6 +250,15 @@ def main():
             with open(os.path.join(HERE, f"eval_expected{name}.txt"), "w") as f:
                 f.write(outputs[name][0])
         gzip_to(log, "eval_accuracy.json.gz")
+
+    # The script's per-row results for eval_r1, in its row order (the log's
+    # first entry of each sample): what mlperf-go's --verdicts writes.
+    rows_out = []
+    for _, r in outputs[""][1].iterrows():
+        ex = r["extracted_answer"]
+        rows_out.append([None if ex is None else str(ex), bool(r["prompt_accuracy"] > 0)])
+    with open(os.path.join(HERE, "eval_verdicts.json"), "w") as f:
+        f.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows_out) + "\n]\n")
 
     verdicts = set()
     for _, df in outputs.values():

@@ -143,5 +143,18 @@ func ScoreExactMatch(o benchmark.EvalOptions, entries []mllog.AccuracyEntry, d *
 	if err != nil {
 		return nil, "", err
 	}
+	if err := benchmark.WriteVerdicts(o.Verdicts, exactMatchVerdicts(res)); err != nil {
+		return nil, "", err
+	}
 	return res, out, nil
+}
+
+// exactMatchVerdicts are the graded samples as per-sample verdicts.
+func exactMatchVerdicts(res *exactmatch.Report) []benchmark.SampleVerdict {
+	vs := make([]benchmark.SampleVerdict, len(res.Samples))
+	for i, g := range res.Samples {
+		vs[i] = benchmark.SampleVerdict{Index: g.QSLIndex, Subset: g.DatasetKey,
+			Extracted: benchmark.Extracted(g.Answer, g.HasAnswer), Correct: benchmark.Verdict(g.Correct), Why: g.Detail}
+	}
+	return vs
 }
