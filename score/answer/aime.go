@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // DefaultIntMaxStrDigits is CPython's default sys.int_info
@@ -26,7 +28,7 @@ const LCBIntMaxStrDigits = 50000
 // accept them. maxDigits is the interpreter's int max_str_digits: a longer
 // digit string makes int() raise, and the answer counts as missing.
 func ParseAIME(text string, maxDigits int) (int, bool) {
-	s := []rune(PyStrip(text))
+	s := []rune(pystr.Strip(text))
 	if len(s) == 0 {
 		return 0, false
 	}
@@ -88,7 +90,7 @@ func lastAnswerDigits(s []rune) ([]rune, bool) {
 		for d < len(s) && pyDigit(s[d]) >= 0 {
 			d++
 		}
-		if d == j || (d < len(s) && (s[d] == '.' || pyIsWord(s[d]))) {
+		if d == j || (d < len(s) && (s[d] == '.' || pystr.IsWord(s[d]))) {
 			continue
 		}
 		last, found = s[j:d], true
@@ -138,7 +140,7 @@ func EvaluateAIMEFloat(parsed int, groundTruth string) (bool, error) {
 // PyInt parses s as Python's int(s) (base 10) does and reports whether it
 // would succeed under the given max_str_digits.
 func PyInt(s string, maxDigits int) (*big.Int, bool) {
-	s = PyStrip(s)
+	s = pystr.Strip(s)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'

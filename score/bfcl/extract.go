@@ -3,9 +3,9 @@ package bfcl
 import (
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyast"
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyval"
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
 )
 
 // Port of mlcommons/endpoints' FunctionCallExtractor

@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -192,7 +193,7 @@ func (h *hierCounts) add(pred, truth string) hierCounts {
 	ps := strings.Split(pred, categorySeparator)
 	ts := strings.Split(truth, categorySeparator)
 	n := 0
-	for n < len(ps) && n < len(ts) && pyStrip(ps[n]) == pyStrip(ts[n]) {
+	for n < len(ps) && n < len(ts) && pystr.Strip(ps[n]) == pystr.Strip(ts[n]) {
 		n++
 	}
 	h.inter += n
@@ -247,7 +248,7 @@ type brandCounts struct {
 }
 
 func (c *brandCounts) add(pred, truth string) bool {
-	ok := fuzzRatio(pyLower(pyStrip(truth)), pyLower(pyStrip(pred)), &c.buf) > brandThreshold
+	ok := fuzzRatio(pystr.Lower(pystr.Strip(truth)), pystr.Lower(pystr.Strip(pred)), &c.buf) > brandThreshold
 	if ok {
 		c.match++
 	}
@@ -353,11 +354,11 @@ func (t *tally) add(i int, e mllog.AccuracyEntry, gt Truth, local *pcg64) error 
 	}
 	gtCategory := gt.Category
 	if t.strip {
-		gtCategory = pyStrip(gtCategory)
+		gtCategory = pystr.Strip(gtCategory)
 	}
 	pm, err := ValidateResponse(response)
 	if err == nil && t.strip {
-		pm.Category = pyStrip(pm.Category)
+		pm.Category = pystr.Strip(pm.Category)
 	}
 	entry := Entry{QSLIndex: e.QSLIndex}
 	if err != nil {
