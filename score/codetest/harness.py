@@ -352,7 +352,7 @@ def run_test(job):
 def verdict(results):
     # The reference turns numpy scalars into Python values, then passes an
     # answer when every result is > 0; a comparison that raises fails it.
-    np = sys.modules.get("numpy")  # no numpy values exist unless the answer imported it
+    np = sys.modules.get("numpy")  # preloaded; None only where this interpreter lacks it
     fixed = []
     for r in results:
         if np is not None and isinstance(r, np.ndarray):
