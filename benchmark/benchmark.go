@@ -312,6 +312,10 @@ type EvalOptions struct {
 	// sympy or pylatexenc are graded by its grade_answer under Python ("":
 	// such an answer is an error naming the flag, never a wrong answer).
 	PRM800K string
+	// Verdicts, when set, is the file Evaluate writes one JSON line per
+	// scored sample to (SampleVerdict): index, what was extracted, the
+	// verdict or per-sample metrics, and why.
+	Verdicts string
 }
 
 // Evaluation is what an evaluator found.

@@ -63,8 +63,9 @@ func datasetFromMetric(metric string) string {
 // Every row must have a non-empty token list of integers in
 // [0, VocabSize); otherwise the error names the file and the row. A row's
 // ground truth reads as Python's str() of it (an AIME integer as its
-// digits); null is a missing ground truth, graded wrong as the reference
-// grades it.
+// digits) and keeps its type: a float (42.0) is int()ed by the AIME grader
+// as the reference's evaluate_aime does, and null is a missing ground
+// truth, graded wrong as the reference grades it.
 func Open(path string) (*tokenset.Dataset, error) {
 	return tokenset.Open(path, &Spec)
 }

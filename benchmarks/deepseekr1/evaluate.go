@@ -51,7 +51,7 @@ func (d dataset) evaluate(logPath string, o benchmark.EvalOptions, fallback math
 	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/deepseek-r1/eval_accuracy.py: tokenizer %s (special tokens skipped, clean_up_tokenization_spaces=%v from %s), MATH-500 by PRM800K's grade_answer (%s), LiveCodeBench %s tests in a network-less python3 sandbox",
 		tok.Path(), on, from, math.describe(), LiveCodeBenchRelease)
-	ev.Report += "\n" + subsetTable(res) + "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	ev.Report += "\n" + subsetTable(res) + "\n" + strings.TrimLeft(out, "\n") + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "; written to " + o.Out + "\n"
 	return ev, nil
 }
 

@@ -75,7 +75,8 @@ func TestEvaluateEqualsReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := filepath.Join(dir, tc.golden)
-		o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl")}
+		o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
+			Verdicts: filepath.Join(dir, tc.golden+".verdicts.jsonl")}
 		ev, err := dataset{ds}.evaluate(logPath, o, verdicts)
 		if err != nil && strings.Contains(err.Error(), "unshare") {
 			t.Skipf("the LiveCodeBench sandbox cannot run here: %v", err)
@@ -93,6 +94,9 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		}
 		if string(got) != string(want) {
 			t.Errorf("%s: accuracy.txt\n%q\nwant (eval_accuracy.py)\n%q\n%s", tc.data, got, want, ev.Report)
+		}
+		if tc.data == "eval_r1.json.gz" {
+			checkVerdicts(t, o.Verdicts)
 		}
 		// Duplicates and a stray index: scored like the reference, but
 		// the run fails its checks.
@@ -158,4 +162,40 @@ func TestEvaluateNeedsPRM800K(t *testing.T) {
 	if _, err := (dataset{ds}).Evaluate(logPath, o); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
 		t.Errorf("without LiveCodeBench problems: %v, want an error naming --livecodebench", err)
 	}
+}
+
+// checkVerdicts compares the per-sample verdicts (--verdicts) with the
+// script's own extracted_answer and prompt_accuracy of each row, in its
+// row order (testdata/eval_verdicts.json).
+func checkVerdicts(t *testing.T, path string) {
+	t.Helper()
+	got, err := benchmark.ReadVerdicts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "eval_verdicts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [][2]any
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d verdicts, the script scored %d rows", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		wantEx, _ := w[0].(string)
+		if (g.Extracted == nil) != (w[0] == nil) || (g.Extracted != nil && *g.Extracted != wantEx) || g.Correct == nil || *g.Correct != w[1].(bool) {
+			t.Errorf("row %d (qsl_idx %d, %s): extracted %v correct %v (%s); the script: %q %v", i, g.Index, g.Subset, deref(g.Extracted), deref(g.Correct), g.Why, w[0], w[1])
+		}
+	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

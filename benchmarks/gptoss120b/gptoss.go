@@ -117,12 +117,12 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 	}
 	cleanUp, _, _ := llmeval.CleanUp(o, tok)
 	opt := tokenizer.DecodeOptions{CleanUp: cleanUp} // special tokens kept
-	_, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, "release_v6", &exactmatch.Scorer{Variant: answer.GPTOSS})
+	res, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, "release_v6", &exactmatch.Scorer{Variant: answer.GPTOSS})
 	if err != nil {
 		return ev, err
 	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/gpt-oss-120b/eval_mlperf_accuracy.py: tokenizer %s (special tokens kept), LiveCodeBench tests in a network-less python3 sandbox", tok.Path())
-	ev.Report += "\n" + out + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	ev.Report += "\n" + out + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "; written to " + o.Out + "\n"
 	return ev, nil
 }
 

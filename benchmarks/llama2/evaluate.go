@@ -51,6 +51,9 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 	if err != nil {
 		return ev, err
 	}
+	if err := llmeval.WriteSummaryVerdicts(o, answers, preds, res); err != nil {
+		return ev, err
+	}
 	out := res.Llama2Output(genTokLen)
 	if err := os.WriteFile(o.Out, []byte(out), 0o644); err != nil {
 		return ev, fmt.Errorf("writing %s: %w", o.Out, err)

@@ -3,11 +3,14 @@ package llama2
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/golden"
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 )
 
 // spmLegacy is tokenizer/testdata's sentencepiece byte-fallback tokenizer in
@@ -36,10 +39,12 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "accuracy.txt")
-	ev, err := dataset{ds}.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: spmLegacy})
+	verdicts := filepath.Join(dir, "verdicts.jsonl")
+	ev, err := dataset{ds}.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: spmLegacy, Verdicts: verdicts})
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkVerdicts(t, verdicts, filepath.Join("testdata", "eval_expected.txt"))
 	got, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -79,5 +84,47 @@ func BenchmarkEvaluate(b *testing.B) {
 		if _, err := (dataset{ds}).Evaluate(logPath, o); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// checkVerdicts: the per-sample lines (--verdicts) add up to what the
+// reference printed: each ROUGE F-measure's numpy mean × 100 rounded to 4
+// places, the summed gen_len and token counts, one line per answer.
+func checkVerdicts(t *testing.T, path, printed string) {
+	t.Helper()
+	vs, err := benchmark.ReadVerdicts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(printed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{}
+	for _, m := range regexp.MustCompile(`'(\w+)': ([0-9.]+)`).FindAllStringSubmatch(string(raw), -1) {
+		want[m[1]], _ = strconv.ParseFloat(m[2], 64)
+	}
+	if len(vs) != int(want["gen_num"]) {
+		t.Fatalf("%d verdict lines, the reference scored %v answers", len(vs), want["gen_num"])
+	}
+	for _, k := range []string{"rouge1", "rouge2", "rougeL", "rougeLsum"} {
+		f := make([]float64, len(vs))
+		for i, v := range vs {
+			f[i] = v.Metrics[k]
+		}
+		if got := pyfloat.RoundNumpy(pyfloat.Mean(f)*100, 4); got != want[k] {
+			t.Errorf("%s: the lines' mean is %v, the reference printed %v", k, got, want[k])
+		}
+	}
+	var genLen, toks float64
+	for _, v := range vs {
+		genLen += v.Metrics["gen_len"]
+		toks += v.Metrics["tokens"]
+		if v.Extracted == nil {
+			t.Fatalf("sample %d: no prediction text", v.Index)
+		}
+	}
+	if genLen != want["gen_len"] || toks != want["gen_tok_len"] {
+		t.Errorf("gen_len %v, tokens %v; the reference printed %v and %v", genLen, toks, want["gen_len"], want["gen_tok_len"])
 	}
 }

@@ -72,6 +72,9 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 	if err := os.WriteFile(out, []byte(AccuracyTxt(res)), 0o644); err != nil {
 		return benchmark.Evaluation{}, fmt.Errorf("writing %s: %w", out, err)
 	}
+	if err := benchmark.WriteVerdicts(o.Verdicts, d.verdicts(res)); err != nil {
+		return benchmark.Evaluation{}, err
+	}
 	ev := benchmark.Evaluation{
 		Report: d.report(res, dups, out),
 		Scorer: fmt.Sprintf("mlcommons/endpoints BFCLv4Scorer with bfcl-eval %s's ast_checker, ported to Go (score/bfcl)", bfclVersion),
@@ -80,6 +83,26 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 		ev.Failure = fmt.Errorf("the reference's accuracy gate: %s", strings.Join(fails, "; "))
 	}
 	return ev, nil
+}
+
+// verdicts are the samples as scored, in index order: the calls extract()
+// read (null for a sample the log does not answer, scored 0), the verdict
+// and how it was decided, with the note of a verdict the reference may not
+// share.
+func (d *Dataset) verdicts(r *bfcl.Result) []benchmark.SampleVerdict {
+	samples := d.Samples()
+	vs := make([]benchmark.SampleVerdict, len(samples))
+	for i, s := range samples {
+		why := bfcl.Why(s)
+		if !r.Answered[i] {
+			why = "not answered in the log: scored 0, as the reference scores a missing sample"
+		} else if r.Notes[i] != "" {
+			why += "; " + r.Notes[i]
+		}
+		vs[i] = benchmark.SampleVerdict{Index: i, Subset: s.Subset, Extracted: benchmark.Extracted(r.Calls[i], r.Answered[i]),
+			Correct: benchmark.Verdict(r.Scores[i] == 1), Why: why}
+	}
+	return vs
 }
 
 // AccuracyTxt is what accuracy.txt holds: the reference's entry, then the
@@ -125,8 +148,14 @@ func (d *Dataset) report(r *bfcl.Result, dups int, out string) string {
 		fmt.Fprintf(&b, "; %d repeated log entries (the first of each sample counts)", dups)
 	}
 	b.WriteString("\n")
-	if len(r.Approx) > 0 {
-		fmt.Fprintf(&b, "%d answers hold Python the port reads approximately (their text fallback may differ from CPython's):\n  %s\n", len(r.Approx), strings.Join(r.Approx, "\n  "))
+	var notes []string
+	for i, n := range r.Notes {
+		if n != "" {
+			notes = append(notes, fmt.Sprintf("sample %d: %s", i, n))
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(&b, "%d answers the reference may score otherwise:\n  %s\n", len(notes), strings.Join(notes, "\n  "))
 	}
 	if fails := Gate(r); len(fails) == 0 {
 		b.WriteString("reference gate (0.97 x reference, endpoints' ruleset and the policy): PASS\n")

@@ -178,12 +178,25 @@ func TestEvaluate(t *testing.T) {
 		}
 		logPath := writeLog(t, texts)
 		out := filepath.Join(t.TempDir(), "accuracy.txt")
-		ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out})
+		verdicts := filepath.Join(t.TempDir(), "verdicts.jsonl")
+		ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if (ev.Failure == nil) != tc.pass {
 			t.Errorf("%s: failure %v\n%s", tc.name, ev.Failure, ev.Report)
+		}
+		// One verdict per sample: the wrong answers exactly the wrong ones,
+		// each with the calls extracted from it.
+		vs, err := benchmark.ReadVerdicts(verdicts)
+		if err != nil || len(vs) != d.Len() {
+			t.Fatalf("%s: %d verdicts for %d samples (%v)", tc.name, len(vs), d.Len(), err)
+		}
+		for i, v := range vs {
+			wantRight := tc.wrong == 0 || i%tc.wrong != 0 || len(answers[lastUser(d.Row(i))].Wrongs) == 0
+			if v.Index != i || v.Correct == nil || *v.Correct != wantRight || v.Extracted == nil || v.Subset != d.Row(i).Sample().Subset || v.Why == "" {
+				t.Errorf("%s: sample %d: verdict %+v, want correct %v", tc.name, i, v, wantRight)
+			}
 		}
 		content, _ := os.ReadFile(out)
 		if !strings.HasPrefix(string(content), "{\n  \"dataset_name\": \"bfcl_v4::function_calling\"") || !strings.Contains(string(content), "\n"+CheckerLinePrefix) {

@@ -178,6 +178,9 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 	if err := eval.WriteAccuracyTxt(out, res, ""); err != nil {
 		return benchmark.Evaluation{}, err
 	}
+	if err := benchmark.WriteVerdicts(o.Verdicts, verdicts(res)); err != nil {
+		return benchmark.Evaluation{}, err
+	}
 	var b strings.Builder
 	fmt.Fprintln(&b, res.Table())
 	fmt.Fprintln(&b, res.Summary())
@@ -187,4 +190,28 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 		ev.Failure = fmt.Errorf("f1 %.6f is below the target %.6f", res.CategoryF1, res.Target)
 	}
 	return ev, nil
+}
+
+// verdicts are the log entries as scored, one per entry (duplicates too,
+// as the reference scores each): the validated response, or null and why
+// not when the padded response was scored instead, and the entry's own
+// category F1, brand and is_secondhand matches.
+func verdicts(res eval.Result) []benchmark.SampleVerdict {
+	vs := make([]benchmark.SampleVerdict, len(res.Entries))
+	for i, e := range res.Entries {
+		v := benchmark.SampleVerdict{Index: e.QSLIndex, Why: e.Reason, Metrics: map[string]float64{
+			"category_f1": e.CategoryF1(), "brand_match": b2f(e.BrandMatch), "is_secondhand_match": b2f(e.SecondhandMatch)}}
+		if p := e.Parsed; p != nil {
+			v.Extracted = benchmark.Extracted(productJSON(p.Category, p.Brand, p.IsSecondhand), true)
+		}
+		vs[i] = v
+	}
+	return vs
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

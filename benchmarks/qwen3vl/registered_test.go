@@ -80,11 +80,13 @@ func TestRegistered(t *testing.T) {
 		}
 	}
 
-	// Every answer empty: schema-invalid, far below the target.
+	// Every answer but the first empty: schema-invalid, far below the
+	// target.
 	var entries []mllog.AccuracyEntry
 	for i := 0; i < d.Len(); i++ {
 		entries = append(entries, mllog.AccuracyEntry{SeqID: uint64(i), QSLIndex: i, Data: []byte{}})
 	}
+	entries[0].Data = []byte(answers[0].Right)
 	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
 	f, err := os.Create(logPath)
 	if err != nil {
@@ -95,9 +97,24 @@ func TestRegistered(t *testing.T) {
 	}
 	f.Close()
 	seed := uint64(7)
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1})
+	verdicts := filepath.Join(dir, "verdicts.jsonl")
+	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1, Verdicts: verdicts})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// One verdict per entry: the right answer parsed and matching
+	// everywhere, the empty ones null with the schema's reason.
+	vs, err := benchmark.ReadVerdicts(verdicts)
+	if err != nil || len(vs) != len(entries) {
+		t.Fatalf("%d verdicts for %d entries (%v)", len(vs), len(entries), err)
+	}
+	if v := vs[0]; v.Extracted == nil || !strings.Contains(*v.Extracted, q.Sample(0).Category) || v.Metrics["category_f1"] != 1 || v.Metrics["brand_match"] != 1 || v.Metrics["is_secondhand_match"] != 1 {
+		t.Errorf("right answer's verdict %+v", v)
+	}
+	for _, v := range vs[1:] {
+		if v.Extracted != nil || v.Why == "" || v.Metrics["category_f1"] != 0 {
+			t.Errorf("empty answer's verdict %+v", v)
+		}
 	}
 	if ev.Failure == nil || !strings.Contains(ev.Failure.Error(), "below the target") {
 		t.Errorf("failure %v\n%s", ev.Failure, ev.Report)

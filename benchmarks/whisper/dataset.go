@@ -113,8 +113,10 @@ func readEntry(e manifestEntry, dirs []string) (s Sample, keep bool, err error) 
 	if len(e.Transcript) == 0 {
 		return s, false, errors.New("no transcript (the reference would read a text_filepath, which this manifest format does not have)")
 	}
+	// Only a JSON string is kept (manifest.py's isinstance(…, str)): null
+	// unmarshals into a Go string without error, so it is checked first.
 	var text string
-	if s.Duration > MaxDuration || json.Unmarshal(e.Transcript, &text) != nil {
+	if s.Duration > MaxDuration || !isJSONString(e.Transcript) || json.Unmarshal(e.Transcript, &text) != nil {
 		return s, false, nil
 	}
 	s.Transcript = openaiaudio.TextLabels(text)
@@ -132,10 +134,10 @@ func readEntry(e manifestEntry, dirs []string) (s Sample, keep bool, err error) 
 // data point", the value as Python's str() writes JSON numbers, null, true
 // and false (other values as their JSON text).
 func transcriptWarning(e manifestEntry) string {
-	v := strings.TrimSpace(string(e.Transcript))
-	if strings.HasPrefix(v, `"`) {
+	if isJSONString(e.Transcript) {
 		return ""
 	}
+	v := strings.TrimSpace(string(e.Transcript))
 	switch v {
 	case "", "null":
 		v = "None"
@@ -145,6 +147,12 @@ func transcriptWarning(e manifestEntry) string {
 		v = "False"
 	}
 	return "WARNING: Got transcript: " + v + ". It is not a string. Dropping data point"
+}
+
+// isJSONString reports whether raw is a JSON string, the only transcript
+// the reference keeps.
+func isJSONString(raw json.RawMessage) bool {
+	return strings.HasPrefix(strings.TrimSpace(string(raw)), `"`)
 }
 
 // resolve finds fname's audio file in the first of dirs that has it (see

@@ -30,9 +30,21 @@ func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.E
 	if err != nil {
 		return benchmark.Evaluation{}, err
 	}
-	res, covered, err := d.Score(entries)
+	// Every entry counts, duplicates too, as in the reference: one verdict
+	// line each.
+	var verdicts []benchmark.SampleVerdict
+	res, covered, err := d.score(entries, func(qsl int, s wer.Scored) {
+		if o.Verdicts != "" {
+			verdicts = append(verdicts, benchmark.SampleVerdict{Index: qsl, Extracted: &s.Hyp,
+				Metrics: map[string]float64{"word_errors": float64(s.Errors), "reference_words": float64(s.Words)},
+				Why:     "normalized reference: " + s.Ref})
+		}
+	})
 	if err != nil {
 		return benchmark.Evaluation{}, fmt.Errorf("%s: %w", logPath, err)
+	}
+	if err := benchmark.WriteVerdicts(o.Verdicts, verdicts); err != nil {
+		return benchmark.Evaluation{}, err
 	}
 	line, err := res.Line()
 	if err != nil {
@@ -72,6 +84,11 @@ func (d *Dataset) Output(line string) string {
 // int64 labels, or whose sample is not in d, is an error, as the reference
 // script stops there.
 func (d *Dataset) Score(entries []mllog.AccuracyEntry) (wer.Result, int, error) {
+	return d.score(entries, nil)
+}
+
+// score is Score, calling each (when not nil) with each entry's part.
+func (d *Dataset) score(entries []mllog.AccuracyEntry, each func(qsl int, s wer.Scored)) (wer.Result, int, error) {
 	var res wer.Result
 	seen := make([]bool, d.Len())
 	covered := 0
@@ -83,7 +100,10 @@ func (d *Dataset) Score(entries []mllog.AccuracyEntry) (wer.Result, int, error) 
 		if err != nil {
 			return res, 0, fmt.Errorf("entry %d (qsl_idx %d): %w", i, e.QSLIndex, err)
 		}
-		res.Add(hyp, d.samples[e.QSLIndex].Transcript)
+		s := res.Add(hyp, d.samples[e.QSLIndex].Transcript)
+		if each != nil {
+			each(e.QSLIndex, s)
+		}
 		if !seen[e.QSLIndex] {
 			seen[e.QSLIndex] = true
 			covered++

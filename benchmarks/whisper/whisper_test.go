@@ -13,6 +13,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaiaudio"
 	_ "github.com/mlperf-go/mlperf-go/protocol/openaichat" // an API whisper is not sent over
+	"github.com/mlperf-go/mlperf-go/score/wer"
 )
 
 // evalDir copies testdata/eval (a manifest whose fname values are absolute
@@ -46,8 +47,8 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // TestEvaluateGolden: over the golden manifest and log, accuracy.txt is
 // what the official accuracy_eval.py printed (testdata/gen_eval_golden.py),
-// the over-30-s entry and the non-string transcript dropped as it drops
-// them, and the audio found beside the manifest.
+// the over-30-s entry and the non-string transcripts (a number, null)
+// dropped as it drops them, and the audio found beside the manifest.
 func TestEvaluateGolden(t *testing.T) {
 	t.Parallel()
 	dir := evalDir(t)
@@ -55,14 +56,37 @@ func TestEvaluateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Len() != 38 || d.Dropped != 2 {
-		t.Fatalf("%d samples, %d dropped; want 38 and 2", d.Len(), d.Dropped)
+	if d.Len() != 37 || d.Dropped != 3 {
+		t.Fatalf("%d samples, %d dropped; want 37 and 3", d.Len(), d.Dropped)
 	}
 	out := filepath.Join(dir, "accuracy.txt")
 	b, _ := benchmark.Lookup(Name)
-	ev, err := d.Evaluate(filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out})
+	verdicts := filepath.Join(dir, "verdicts.jsonl")
+	ev, err := d.Evaluate(filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v", err, ev.Failure)
+	}
+	// One verdict line per log entry (duplicates too, as the reference
+	// counts them), whose word errors and reference words add up to the
+	// printed rate.
+	vs, err := benchmark.ReadVerdicts(verdicts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := mllog.ReadAccuracy(filepath.Join(dir, "mlperf_log_accuracy.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res wer.Result
+	for i, v := range vs {
+		if i < len(entries) && v.Index != entries[i].QSLIndex {
+			t.Errorf("line %d: index %d, the log's entry %d has qsl_idx %d", i, v.Index, i, entries[i].QSLIndex)
+		}
+		res.Errors += int(v.Metrics["word_errors"])
+		res.Words += int(v.Metrics["reference_words"])
+	}
+	if line, _ := res.Line(); len(vs) != len(entries) || !strings.Contains(string(mustRead(t, filepath.Join("testdata", "eval", "accuracy.txt"))), line) {
+		t.Errorf("%d verdict lines for %d entries, adding up to %q", len(vs), len(entries), line)
 	}
 	got, _ := os.ReadFile(out)
 	want, _ := os.ReadFile(filepath.Join("testdata", "eval", "accuracy.txt"))
@@ -227,4 +251,13 @@ func TestRegistered(t *testing.T) {
 	if err != nil || *p.(*openaiaudio.Params).MaxCompletionTokens != 200 || *p.(*openaiaudio.Params).Language != "en" {
 		t.Errorf("default sampling %+v, %v", p, err)
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

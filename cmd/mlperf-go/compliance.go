@@ -44,6 +44,7 @@ func verify(c *cli.Context, ctx context.Context, o run.Options, dir, test string
 	if err := evalOptions(c, &eo); err != nil {
 		return nil, err
 	}
+	eo.Verdicts = "" // --verdicts is the accuracy run's; a compliance test's scoring would overwrite it
 	vo := compliance.VerifyOptions{Scenario: o.SubmissionScenario(), AccuracyScript: c.String("accuracy-script"), Dataset: o.Data, Eval: eo}
 	if test == submission.TEST01 {
 		vo.TEST01 = test01Reference(c, o)

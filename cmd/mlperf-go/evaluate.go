@@ -25,6 +25,7 @@ func evalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "clean-up-spaces", Category: catEval, Value: "round", Usage: "decode's clean_up_tokenization_spaces: round (what the round's targets were computed with), true or false"},
 		&cli.StringFlag{Name: "livecodebench", Category: catEval, Usage: "LiveCodeBench code_generation_lite `PATH` (its .jsonl files or their folder) whose tests grade code answers"},
 		&cli.StringFlag{Name: "python", Category: catEval, Value: "python3", Usage: "`INTERPRETER` code answers run under (in a sandbox without network), and PRM800K's grader"},
+		&cli.StringFlag{Name: "verdicts", Category: catEval, Usage: "write one JSON line per scored sample to `FILE`: its index, what the scorer extracted from the answer, the verdict or per-sample metrics, and why, to audit the score against the reference's sample by sample"},
 		&cli.StringFlag{Name: "prm800k", Category: catEval, Usage: "PRM800K's prm800k `FOLDER` (holding grading/grader.py) whose grade_answer, under --python with sympy and pylatexenc, grades the MATH-500 answers only sympy can (deepseek-r1)"},
 	}
 }
@@ -33,6 +34,7 @@ func evalFlags() []cli.Flag {
 func evalOptions(c *cli.Context, o *benchmark.EvalOptions) error {
 	o.Tokenizer, o.TokenizerModel = c.String("tokenizer"), c.String("tokenizer-model")
 	o.LiveCodeBench, o.Python, o.PRM800K = c.String("livecodebench"), c.String("python"), c.String("prm800k")
+	o.Verdicts = c.String("verdicts")
 	switch v := c.String("clean-up-spaces"); v {
 	case "round", "":
 	case "true", "false":

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // goldenPrompt is one line of testdata/prompts.jsonl, which
@@ -79,7 +81,7 @@ func TestPromptsMatchLMEval(t *testing.T) {
 	}
 }
 
-// TestPyStripMatchesPython: pyStrip removes exactly what Python's
+// TestPyStripMatchesPython: pystr.Strip removes exactly what Python's
 // str.isspace() calls space (testdata/pyspace.json, from Python itself),
 // over every code point: the template's question.strip() quirk.
 func TestPyStripMatchesPython(t *testing.T) {
@@ -97,12 +99,12 @@ func TestPyStripMatchesPython(t *testing.T) {
 		py[c] = true
 	}
 	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if pyIsSpace(r) != py[r] {
-			t.Errorf("U+%04X: pyIsSpace %v, Python's isspace %v", r, pyIsSpace(r), py[r])
+		if pystr.IsSpace(r) != py[r] {
+			t.Errorf("U+%04X: pystr.IsSpace %v, Python's isspace %v", r, pystr.IsSpace(r), py[r])
 		}
 	}
-	if got := pyStrip("\x1c\u3000 x \u200b\x1f"); got != "x \u200b" {
-		t.Errorf("pyStrip = %q", got)
+	if got := pystr.Strip("\x1c\u3000 x \u200b\x1f"); got != "x \u200b" {
+		t.Errorf("pystr.Strip = %q", got)
 	}
 }
 

@@ -3,7 +3,8 @@ package mmlu
 import (
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // PromptFormat names the prompt format Prompt writes: the one
@@ -41,7 +42,9 @@ const MaxShots = 5
 //	Answer:
 //
 // The question is stripped of surrounding whitespace as Python's
-// str.strip() does (pyStrip); choices are kept as they are.
+// str.strip() does (the reference's Jinja template writes
+// {{question.strip()}}, which also strips U+001C..U+001F: pystr.Strip,
+// pinned by TestPyStripMatchesPython); choices are kept as they are.
 func Prompt(q Question, examples []Question) string {
 	var b strings.Builder
 	b.WriteString("The following are multiple choice questions (with answers) about ")
@@ -60,7 +63,7 @@ func Prompt(q Question, examples []Question) string {
 // writeQuestion writes lm-evaluation-harness's doc_to_text:
 // "{{question.strip()}}\nA. {{choices[0]}}\nB. …\nD. {{choices[3]}}\nAnswer:".
 func writeQuestion(b *strings.Builder, q Question) {
-	b.WriteString(pyStrip(q.Question))
+	b.WriteString(pystr.Strip(q.Question))
 	for i, c := range q.Choices {
 		b.WriteByte('\n')
 		b.WriteByte(Letters[i])
@@ -90,18 +93,4 @@ func Prompts(d *Dataset, qs []Question, shots int) ([]string, error) {
 		out[i] = Prompt(q, dev[:shots])
 	}
 	return out, nil
-}
-
-// pyStrip is Python's str.strip() without arguments: it removes the
-// leading and trailing runes str.isspace() calls space. That is Go's
-// unicode.IsSpace plus U+001C..U+001F (the information separators, which
-// Python's isspace counts by their bidirectional class): a quirk of the
-// reference's Jinja template ({{question.strip()}}), pinned by
-// TestPyStripMatchesPython over every code point.
-func pyStrip(s string) string {
-	return strings.TrimFunc(s, pyIsSpace)
-}
-
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
 }

@@ -1,8 +1,13 @@
 package answer
 
 import (
+	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // DefaultIntMaxStrDigits is CPython's default sys.int_info
@@ -23,7 +28,7 @@ const LCBIntMaxStrDigits = 50000
 // accept them. maxDigits is the interpreter's int max_str_digits: a longer
 // digit string makes int() raise, and the answer counts as missing.
 func ParseAIME(text string, maxDigits int) (int, bool) {
-	s := []rune(PyStrip(text))
+	s := []rune(pystr.Strip(text))
 	if len(s) == 0 {
 		return 0, false
 	}
@@ -85,7 +90,7 @@ func lastAnswerDigits(s []rune) ([]rune, bool) {
 		for d < len(s) && pyDigit(s[d]) >= 0 {
 			d++
 		}
-		if d == j || (d < len(s) && (s[d] == '.' || pyIsWord(s[d]))) {
+		if d == j || (d < len(s) && (s[d] == '.' || pystr.IsWord(s[d]))) {
 			continue
 		}
 		last, found = s[j:d], true
@@ -115,10 +120,27 @@ func EvaluateAIME(parsed int, groundTruth string) bool {
 	return ok && gt.IsInt64() && gt.Int64() == int64(parsed)
 }
 
+// EvaluateAIMEFloat is evaluate_aime for a ground truth the dataset holds
+// as a float, given as Python's repr of it: int() truncates toward zero
+// (int(42.0) is 42, as is int(42.9)). int() of an infinity raises
+// OverflowError, which evaluate_aime does not catch, so the reference's
+// evaluation stops: that is the error.
+func EvaluateAIMEFloat(parsed int, groundTruth string) (bool, error) {
+	f, err := strconv.ParseFloat(groundTruth, 64)
+	if err != nil || math.IsNaN(f) {
+		return false, fmt.Errorf("float ground truth %q is not a number", groundTruth)
+	}
+	if math.IsInf(f, 0) {
+		return false, fmt.Errorf("ground truth %s: int() raises OverflowError (cannot convert float infinity to integer), which evaluate_aime does not catch, so the reference's evaluation stops", groundTruth)
+	}
+	gt, _ := big.NewFloat(f).Int(nil)
+	return gt.Cmp(big.NewInt(int64(parsed))) == 0, nil
+}
+
 // PyInt parses s as Python's int(s) (base 10) does and reports whether it
 // would succeed under the given max_str_digits.
 func PyInt(s string, maxDigits int) (*big.Int, bool) {
-	s = PyStrip(s)
+	s = pystr.Strip(s)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'

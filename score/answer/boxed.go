@@ -1,13 +1,17 @@
 package answer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
+)
 
 // ParseBoxed returns the stripped contents of the last \boxed{...} of text,
 // matching braces, as parse_boxed_math does (identical in both evaluators).
 // It reports false when text has no "\boxed{" or its braces never close.
 // Only the last occurrence is tried: an unclosed last box hides earlier ones.
 func ParseBoxed(text string) (string, bool) {
-	text = PyStrip(text)
+	text = pystr.Strip(text)
 	idx := strings.LastIndex(text, `\boxed{`)
 	if idx < 0 {
 		return "", false
@@ -20,7 +24,7 @@ func ParseBoxed(text string) (string, bool) {
 			depth++
 		case '}':
 			if depth == 0 {
-				return PyStrip(text[start:i]), true
+				return pystr.Strip(text[start:i]), true
 			}
 			depth--
 		}

@@ -1,6 +1,10 @@
 package answer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
+)
 
 // ParseChoice extracts a multiple-choice letter A..maxOption ('D' for GPQA,
 // 'J' for MMLU-Pro) from a decoded output the way v's parse_multiple_choice
@@ -12,7 +16,7 @@ import "strings"
 // only the last two, on the whole text. The result is a string because
 // Python's upper() keeps U+0130 (İ) as itself, which then grades wrong.
 func ParseChoice(text string, maxOption byte, v Variant) (string, bool) {
-	text = PyStrip(text)
+	text = pystr.Strip(text)
 	if text == "" {
 		return "", false
 	}
@@ -27,7 +31,7 @@ func ParseChoice(text string, maxOption byte, v Variant) (string, bool) {
 		return "", false
 	}
 	final := unescape(cleanBrackets(StripMarkdownBold(ExtractFinalSection(text))))
-	if l, ok := leadingLetter([]rune(PyStrip(final)), maxOption); ok {
+	if l, ok := leadingLetter([]rune(pystr.Strip(final)), maxOption); ok {
 		return l, true
 	}
 	fr := []rune(final)
@@ -61,7 +65,7 @@ func cleanBrackets(s string) string {
 		if len(s) < 4 {
 			return ""
 		}
-		return PyStrip(s[2 : len(s)-2])
+		return pystr.Strip(s[2 : len(s)-2])
 	}
 	return s
 }

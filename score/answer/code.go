@@ -1,6 +1,10 @@
 package answer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
+)
 
 // ParseCode extracts the code of a LiveCodeBench answer the way v's
 // parse_code does, reporting false when there is no fenced block.
@@ -12,13 +16,13 @@ import "strings"
 // A found block may be empty; the caller grades empty code as wrong without
 // running it, as the reference does.
 func ParseCode(text string, v Variant) (string, bool) {
-	text = PyStrip(text)
+	text = pystr.Strip(text)
 	if text == "" {
 		return "", false
 	}
 	if v == DeepSeekR1 {
 		if body, ok := fencedBlock(text, "```python", false); ok {
-			return PyStrip(body), true
+			return pystr.Strip(body), true
 		}
 		return "", false
 	}
@@ -34,10 +38,10 @@ func ParseCode(text string, v Variant) (string, bool) {
 // ```(.*?)``` match with its language tag removed, both stripped.
 func lastCodeBlock(s string) (string, bool) {
 	if body, ok := fencedBlock(s, "```python", true); ok {
-		return PyStrip(body), true
+		return pystr.Strip(body), true
 	}
 	if body, ok := fencedBlock(s, "```", true); ok {
-		return dropLanguageTag(PyStrip(body)), true
+		return dropLanguageTag(pystr.Strip(body)), true
 	}
 	return "", false
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 var fuzzSeeds = []string{
@@ -78,7 +80,7 @@ func FuzzParseBoxed(f *testing.F) {
 			return
 		}
 		got, ok := ParseBoxed(s + `\boxed{` + inner + `}`)
-		if !ok || got != PyStrip(inner) {
+		if !ok || got != pystr.Strip(inner) {
 			t.Fatalf("ParseBoxed(...%q) = %q, %v", inner, got, ok)
 		}
 	})
@@ -96,7 +98,7 @@ func FuzzParseCode(f *testing.F) {
 			return
 		}
 		got, ok := ParseCode(s+"```python\n"+code+"\n```", GPTOSS)
-		if !ok || got != PyStrip(code) {
+		if !ok || got != pystr.Strip(code) {
 			t.Fatalf("ParseCode(...%q) = %q, %v", code, got, ok)
 		}
 	})

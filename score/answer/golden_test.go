@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // goldenCase is one line of testdata/golden.jsonl: a reference function's
@@ -155,11 +157,11 @@ func TestPyCharTables(t *testing.T) {
 			if unicode.Is(unicode.Cn, r) || !(unicode.IsPrint(r) || unicode.IsControl(r) || unicode.IsGraphic(r) || unicode.In(r, unicode.Co, unicode.Cs, unicode.Cf)) {
 				continue
 			}
-			if got, want := pyIsWord(r), in(tab.Word, r); got != want {
-				t.Errorf("pyIsWord(%U) = %v, Python %v", r, got, want)
+			if got, want := pystr.IsWord(r), in(tab.Word, r); got != want {
+				t.Errorf("pystr.IsWord(%U) = %v, Python %v", r, got, want)
 			}
-			if got := pyIsSpace(r); got != space[r] {
-				t.Errorf("pyIsSpace(%U) = %v, Python %v", r, got, space[r])
+			if got := pystr.IsSpace(r); got != space[r] {
+				t.Errorf("pystr.IsSpace(%U) = %v, Python %v", r, got, space[r])
 			}
 		}
 	}

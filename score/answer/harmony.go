@@ -1,6 +1,10 @@
 package answer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
+)
 
 const (
 	finalOpen   = "<|channel|>final"
@@ -18,7 +22,7 @@ const (
 // "<|message|>" (corrupted markers such as "final 明"), and the body ends at
 // the first "<|return|>" or at the end of the text.
 func ExtractFinalSection(text string) string {
-	text = PyStrip(text)
+	text = pystr.Strip(text)
 	if text == "" {
 		return ""
 	}
@@ -34,7 +38,7 @@ func ExtractFinalSection(text string) string {
 			if e := strings.Index(body, returnMark); e >= 0 {
 				body = body[:e]
 			}
-			return PyStrip(body)
+			return pystr.Strip(body)
 		}
 		from = i + 1
 	}

@@ -1,26 +1,10 @@
 package answer
 
 import (
-	"strings"
 	"unicode"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
-
-// pyIsSpace reports whether Python's str.isspace (and re's \s on str) holds
-// for r. It differs from unicode.IsSpace by the four information separators
-// U+001C..U+001F, which Python counts as whitespace (bidi class B/S).
-func pyIsSpace(r rune) bool {
-	if r >= 0x1c && r <= 0x1f {
-		return true
-	}
-	return unicode.IsSpace(r)
-}
-
-// pyIsWord reports whether re's \w matches r on a str pattern: str.isalnum()
-// or '_'. Over Python's Unicode 14 tables that is exactly the letter (L*) and
-// number (N*) categories plus '_' (checked by TestPyCharTables).
-func pyIsWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
-}
 
 // pyDigit returns the value of r when re's \d matches it (any Unicode decimal
 // digit, category Nd) and -1 otherwise. Nd characters come in runs of ten
@@ -90,11 +74,6 @@ func pyUpperOption(r rune) string {
 	return string(unicode.ToUpper(r))
 }
 
-// PyStrip is Python's str.strip() with no argument.
-func PyStrip(s string) string {
-	return strings.TrimFunc(s, pyIsSpace)
-}
-
 // matchFoldAt reports whether the runes of s at i spell word (lower-case
 // ASCII) under re.IGNORECASE.
 func matchFoldAt(s []rune, i int, word string) bool {
@@ -111,7 +90,7 @@ func matchFoldAt(s []rune, i int, word string) bool {
 
 // skipSpace returns the first index at or after i that is not \s.
 func skipSpace(s []rune, i int) int {
-	for i < len(s) && pyIsSpace(s[i]) {
+	for i < len(s) && pystr.IsSpace(s[i]) {
 		i++
 	}
 	return i
@@ -119,7 +98,7 @@ func skipSpace(s []rune, i int) int {
 
 // wordBoundary reports whether \b holds at i (between s[i-1] and s[i]).
 func wordBoundary(s []rune, i int) bool {
-	before := i > 0 && pyIsWord(s[i-1])
-	after := i < len(s) && pyIsWord(s[i])
+	before := i > 0 && pystr.IsWord(s[i-1])
+	after := i < len(s) && pystr.IsWord(s[i])
 	return before != after
 }

@@ -3,9 +3,9 @@ package bfcl
 import (
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyast"
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyval"
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
 )
 
 // Port of mlcommons/endpoints' FunctionCallExtractor
@@ -20,9 +20,6 @@ type Extraction struct {
 	// JSON is what extract(text, default="[]") returns: json.dumps of
 	// the calls, or "[]".
 	JSON string
-	// Approx names what the port read approximately (see
-	// pyast.Parsed.Approx); empty when the result is exact.
-	Approx []string
 }
 
 // Extract is FunctionCallExtractor.extract(text, default="[]"). Its error
@@ -40,14 +37,14 @@ func Extract(text string) (Extraction, error) {
 	if s, ok, err := functionArray(text); err != nil || ok {
 		return Extraction{JSON: s}, err
 	}
-	s, ok, approx, err := textCalls(text)
+	s, ok, err := textCalls(text)
 	if err != nil {
-		return Extraction{Approx: approx}, err
+		return Extraction{}, err
 	}
 	if !ok {
 		s = "[]"
 	}
-	return Extraction{JSON: s, Approx: approx}, nil
+	return Extraction{JSON: s}, nil
 }
 
 // HasNativeToolCalls is FunctionCallExtractor.has_native_tool_calls: text
@@ -182,10 +179,9 @@ var skipNames = map[string]bool{
 // points: each "name(" the pattern \b([A-Za-z_]\w*)\s*\( finds, outside
 // calls already taken, with balanced parentheses, whose arguments do not
 // look like a signature.
-func textCalls(text string) (string, bool, []string, error) {
+func textCalls(text string) (string, bool, error) {
 	rs := []rune(text)
 	var calls []pyval.Value
-	var approx []string
 	var consumed [][2]int
 	for _, m := range funcStarts(rs) {
 		if inRanges(consumed, m.start) || skipNames[string(rs[m.start:m.nameEnd])] {
@@ -200,17 +196,17 @@ func textCalls(text string) (string, bool, []string, error) {
 		if args != "" && looksLikeSignature(args) {
 			continue
 		}
-		parsed, err := parseArguments(args, &approx)
+		parsed, err := parseArguments(args)
 		if err != nil {
-			return "", false, approx, err
+			return "", false, err
 		}
 		calls = append(calls, pyval.Dict("name", pyval.Str(string(rs[m.start:m.nameEnd])), "arguments", parsed))
 	}
 	if len(calls) == 0 {
-		return "", false, approx, nil
+		return "", false, nil
 	}
 	s, err := pyval.Dumps(pyval.List(calls...))
-	return s, err == nil, approx, err
+	return s, err == nil, err
 }
 
 func inRanges(rs [][2]int, i int) bool {
@@ -323,13 +319,12 @@ func signaturePart(rs []rune) bool {
 // parseArguments is _parse_arguments_string: the keyword arguments of
 // ast.parse(f"dict({args})"), each literal_eval'd or, failing that,
 // ast.unparse'd; {"_raw": args} when it does not parse.
-func parseArguments(args string, approx *[]string) (pyval.Value, error) {
+func parseArguments(args string) (pyval.Value, error) {
 	var d pyval.DictBuilder
 	if args == "" {
 		return d.Dict(), nil
 	}
 	p, err := pyast.Parse("dict(" + args + ")")
-	*approx = append(*approx, p.Approx...)
 	if err != nil {
 		if pe, ok := err.(*pyval.Error); ok && (pe.Type == "SyntaxError" || pe.Type == "ValueError") {
 			return pyval.Dict("_raw", pyval.Str(args)), nil

@@ -3,8 +3,8 @@ package bfcl
 import (
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyval"
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
 )
 
 // Port of bfcl_eval/eval_checker/ast_eval/type_convertor/

@@ -108,35 +108,69 @@ type Result struct {
 	// Answered marks the samples the log answered; Empty those answered
 	// with no text at all.
 	Answered, Empty []bool
-	// Approx lists the samples whose text fallback the port read
-	// approximately (see pyast), with what.
-	Approx []string
+	// Calls are what extract() read from each answered sample's output,
+	// the calls as JSON ("[]" when none), by index.
+	Calls []string
+	// Notes say, by index, why the reference may not share a sample's
+	// verdict ("" for most; see ScoreSample).
+	Notes []string
 }
 
 // ScoreSample scores one output of sample s: 1 or 0. The extraction runs
 // first for every subset, as the reference extracts every row before
 // scoring any.
-func ScoreSample(s Sample, text string) (float64, []string, error) {
+//
+// Its note, when not empty, says why the reference may not share the
+// verdict: an answer nested so deeply that the reference may have raised
+// RecursionError on it (pyval.UncertainDepth).
+func ScoreSample(s Sample, text string) (v float64, note string, err error) {
+	v, _, note, err = scoreOne(s, text)
+	return v, note, err
+}
+
+// scoreOne is ScoreSample that also returns what extract() read: the
+// calls as JSON ("[]" when none).
+func scoreOne(s Sample, text string) (v float64, calls, note string, err error) {
+	v, calls, err = scoreSample(s, text)
+	if d := pyval.BracketDepth(text); err == nil && d >= pyval.UncertainDepth {
+		note = fmt.Sprintf("brackets nested %d deep: CPython's json.loads raises RecursionError from %d levels when called directly and 2 levels fewer for each C call between it and its caller, so the reference may have stopped with that error where the port scored %g", d, pyval.MaxDepth+1, v)
+	}
+	return v, calls, note, err
+}
+
+// scoreSample is ScoreSample without the depth note.
+func scoreSample(s Sample, text string) (float64, string, error) {
 	ext, err := Extract(text)
 	if err != nil {
-		return 0, ext.Approx, err
+		return 0, "", err
 	}
 	switch {
 	case CategoryOf(s.Subset) == "hallucination":
 		made, err := HasNativeToolCalls(text)
-		return b2f(!made), ext.Approx, err
+		return b2f(!made), ext.JSON, err
 	case relevanceSubsets[s.Subset]:
 		made, err := HasNativeToolCalls(text)
-		return b2f(made), ext.Approx, err
+		return b2f(made), ext.JSON, err
 	}
 	var fd pyval.Value
 	if s.FuncDescription != "" {
 		if fd, err = pyval.Loads(s.FuncDescription); err != nil {
-			return 0, ext.Approx, err
+			return 0, ext.JSON, err
 		}
 	}
 	v, err := scoreAST(ext.JSON, s.GroundTruth, fd, s.Subset)
-	return v, ext.Approx, err
+	return v, ext.JSON, err
+}
+
+// Why says how sample s's score was decided.
+func Why(s Sample) string {
+	switch {
+	case CategoryOf(s.Subset) == "hallucination":
+		return s.Subset + ": right when the answer makes no native tool call"
+	case relevanceSubsets[s.Subset]:
+		return s.Subset + ": right when the answer makes a native tool call"
+	}
+	return s.Subset + ": the extracted calls checked against the ground truth by ast_checker"
 }
 
 func b2f(b bool) float64 {
@@ -221,6 +255,7 @@ func Score(samples []Sample, outputs []Output) (*Result, error) {
 	r := &Result{
 		IssuedSamples: len(samples), TotalSamples: len(answered),
 		Scores: make([]float64, len(samples)), Answered: make([]bool, len(samples)), Empty: make([]bool, len(samples)),
+		Calls: make([]string, len(samples)), Notes: make([]string, len(samples)),
 	}
 	if len(answered) == 0 {
 		return r, nil
@@ -236,13 +271,11 @@ func Score(samples []Sample, outputs []Output) (*Result, error) {
 	var all []float64
 	for _, i := range answered {
 		text := byIndex[i]
-		v, approx, err := ScoreSample(samples[i], text)
+		v, calls, note, err := scoreOne(samples[i], text)
 		if err != nil {
 			return nil, &SampleError{Index: i, Subset: samples[i].Subset, Err: err}
 		}
-		for _, a := range approx {
-			r.Approx = append(r.Approx, fmt.Sprintf("sample %d: %s", i, a))
-		}
+		r.Calls[i], r.Notes[i] = calls, note
 		r.Scores[i], r.Answered[i], r.Empty[i] = v, true, text == ""
 		add(samples[i].Subset, v)
 		all = append(all, v)

@@ -35,6 +35,31 @@ PRELUDE = ("".join(f"from {m} import *\n" for m in _STAR)
            + "sys.setrecursionlimit(50000)\n")
 
 
+# Modules the reference's process has imported before it forks the test
+# process: LiveCodeBench's testing_util and compute_code_generation_metrics
+# import numpy, tqdm and multiprocessing (check_correctness forks through
+# it), both MLPerf evaluators import pandas. An answer's `import numpy` then
+# finds the module in sys.modules. Imported after reliability_guard instead,
+# they fail (numpy's and pandas' imports call os.putenv, multiprocessing's
+# os.getcwd, both of which the guard sets to None), so the warm server
+# imports them before it forks. A module this interpreter lacks is reported
+# in the ready line: answers importing it fail here though they pass in the
+# reference.
+PRELOADED = ["numpy", "pandas", "tqdm", "multiprocessing"]
+
+
+def preload():
+    """Imports PRELOADED and returns the names that could not be imported."""
+    import importlib
+    missing = []
+    for name in PRELOADED:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            missing.append(name)
+    return missing
+
+
 class TimeoutException(Exception):
     # The name matters: a failure counts as a timeout when
     # "timeoutexception" is in repr(e).lower().
@@ -327,7 +352,7 @@ def run_test(job):
 def verdict(results):
     # The reference turns numpy scalars into Python values, then passes an
     # answer when every result is > 0; a comparison that raises fails it.
-    np = sys.modules.get("numpy")  # no numpy values exist unless the answer imported it
+    np = sys.modules.get("numpy")  # preloaded; None only where this interpreter lacks it
     fixed = []
     for r in results:
         if np is not None and isinstance(r, np.ndarray):
@@ -432,7 +457,8 @@ def serve():
         os.dup2(null, fd)
     exec(PRELUDE, {})  # warm the module cache the forked tests import from
     sys.setrecursionlimit(1000)
-    out.write(json.dumps({"ready": sys.version.split()[0]}) + "\n")
+    missing = preload()
+    out.write(json.dumps({"ready": sys.version.split()[0], "missing": missing}) + "\n")
     out.flush()
     for line in inp:
         try:

@@ -34,9 +34,10 @@ const DefaultTimeoutSeconds = 60
 // Options configures a Runner.
 type Options struct {
 	// Python is the interpreter; default "python3" from PATH. It needs
-	// Python >= 3.9 (ast.unparse). Answers importing numpy or other
-	// packages pass only if this interpreter has them, as the reference's
-	// environment (which had numpy) did.
+	// Python >= 3.9 (ast.unparse), and numpy, pandas and tqdm, which the
+	// reference's process has loaded when it runs an answer (see
+	// Runner.Missing): answers importing other packages pass only if this
+	// interpreter has them.
 	Python string
 	// Workers is how many answers run at once; default runtime.NumCPU().
 	Workers int
@@ -81,7 +82,16 @@ type Runner struct {
 	dir     string
 	harness string
 	idle    chan *server
+
+	missingOnce sync.Once
+	missing     []string
 }
+
+// Missing names the modules the reference's process has loaded (numpy,
+// pandas, tqdm) that the interpreter could not import. An answer importing
+// one fails here though it passes in the reference, so a scorer says so
+// beside its result.
+func (r *Runner) Missing() []string { return r.missing }
 
 // New checks the interpreter and the isolation and writes the harness.
 // Close stops its processes and removes its files.

@@ -41,7 +41,8 @@ func (r *Runner) release(s *server) {
 }
 
 // start launches a server and waits for its ready line, which names the
-// Python version (>= 3.9 needed: the harness uses ast.unparse).
+// Python version (>= 3.9 needed: the harness uses ast.unparse) and the
+// preloaded modules the interpreter lacks.
 func (r *Runner) start() (*server, error) {
 	argv := []string{r.python, r.harness}
 	if r.opts.Isolation == NetNamespace {
@@ -71,7 +72,10 @@ func (r *Runner) start() (*server, error) {
 		}
 		close(s.lines)
 	}()
-	var ready struct{ Ready string }
+	var ready struct {
+		Ready   string
+		Missing []string
+	}
 	select {
 	case line, ok := <-s.lines:
 		if ok && json.Unmarshal(line, &ready) == nil && ready.Ready != "" {
@@ -89,6 +93,7 @@ func (r *Runner) start() (*server, error) {
 		s.stop()
 		return nil, fmt.Errorf("codetest: %s is Python %s; the harness needs >= 3.9 (ast.unparse)", r.python, ready.Ready)
 	}
+	r.missingOnce.Do(func() { r.missing = ready.Missing })
 	return s, nil
 }
 

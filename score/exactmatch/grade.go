@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/score/answer"
 )
 
@@ -105,16 +106,24 @@ func (s *Scorer) gradeSimple(g *Graded, k kind, validOpt string) error {
 	case aimeInt:
 		var n int
 		fmt.Sscan(g.Answer, &n)
-		g.Correct = answer.EvaluateAIME(n, g.GroundTruth)
+		if !g.GroundTruthFloat {
+			g.Correct = answer.EvaluateAIME(n, g.GroundTruth)
+			break
+		}
+		ok, err := answer.EvaluateAIMEFloat(n, g.GroundTruth)
+		if err != nil {
+			return fmt.Errorf("dataset %q sample %d: %w", g.Dataset, g.QSLIndex, err)
+		}
+		g.Correct = ok
 	case mathBoxed:
 		// evaluate_math500: an empty answer or ground truth is wrong.
-		if pyStripEmpty(g.Answer) || g.GroundTruth == "" {
+		if pystr.Strip(g.Answer) == "" || g.GroundTruth == "" {
 			break
 		}
 		if s.Math == nil {
 			return fmt.Errorf("dataset %q sample %d needs a MATH grader (PRM800K grade_answer); none is configured", g.Dataset, g.QSLIndex)
 		}
-		ok, err := s.Math.Grade(answer.PyStrip(g.Answer), g.GroundTruth)
+		ok, err := s.Math.Grade(pystr.Strip(g.Answer), g.GroundTruth)
 		if err != nil {
 			return fmt.Errorf("dataset %q sample %d: %w", g.Dataset, g.QSLIndex, err)
 		}
@@ -127,6 +136,3 @@ func (s *Scorer) gradeSimple(g *Graded, k kind, validOpt string) error {
 	}
 	return nil
 }
-
-// pyStripEmpty reports whether s is empty after Python's strip().
-func pyStripEmpty(s string) bool { return answer.PyStrip(s) == "" }

@@ -42,6 +42,10 @@ type Report struct {
 	// evaluator prints it (the checker bounds it); gpt-oss-120b's does not,
 	// so the checker's TOKENS_PER_SAMPLE limit never applies to it.
 	TokensPerSample float64
+	// Notes are what a reader of the score must know and the reference
+	// does not print (e.g. a module the reference has loaded that the
+	// answers' interpreter lacks); they never go into accuracy.txt.
+	Notes []string
 }
 
 // newReport tallies graded samples the way the variant's reference does.

@@ -22,6 +22,11 @@ type Sample struct {
 	// GroundTruth is the row's ground truth as text: a letter, an integer
 	// written in decimal, a MATH answer or a LiveCodeBench question_id.
 	GroundTruth string
+	// GroundTruthFloat is true when the row's ground truth is a Python
+	// float; GroundTruth is then Python's str() of it ("42.0"), and AIME's
+	// int() truncates the number (int(42.0) is 42) where int("42.0")
+	// would raise.
+	GroundTruthFloat bool
 	// MissingGroundTruth is true when the row's ground truth is None/NaN;
 	// such samples count as wrong, as in the references.
 	MissingGroundTruth bool

@@ -3,6 +3,8 @@ package mathgrade
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // Fallback grades a pair the Go port cannot settle, with the reference's
@@ -112,7 +114,7 @@ func splitTuple(expr string) []string {
 		!strings.ContainsAny(string(r[1:len(r)-1]), tupleChars) {
 		parts := strings.Split(string(r[1:len(r)-1]), ",")
 		for i := range parts {
-			parts[i] = pyStrip(parts[i])
+			parts[i] = pystr.Strip(parts[i])
 		}
 		return parts
 	}

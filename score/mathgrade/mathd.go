@@ -4,10 +4,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/mlperf-go/mlperf-go/score/answer"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
-
-var pyStrip = answer.PyStrip
 
 // errPython marks a step where the reference raises (IndexError,
 // AssertionError) and its caller's try/except takes over.
@@ -17,9 +15,9 @@ var errPython = errors.New("python exception")
 // normalisation): strip, drop an enclosing \text{...}, then _strip_string;
 // when a step raises, the stripped (and \text-unwrapped) answer is kept.
 func NormalizeAnswer(answer string) string {
-	answer = pyStrip(answer)
+	answer = pystr.Strip(answer)
 	if inner, ok := textWrapped(answer); ok {
-		answer = pyStrip(inner)
+		answer = pystr.Strip(inner)
 	}
 	s, err := stripString(answer)
 	if err != nil {

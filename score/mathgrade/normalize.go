@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // units are the words grader._normalize removes, in its order; each goes
@@ -144,7 +146,7 @@ func stripProperlyFormattedCommas(s string) string {
 // between digits, an optional fraction and exponent. ASCII digits only; the
 // callers see only ASCII text (normalize delegates the rest).
 func pyFloat(s string) (float64, bool) {
-	s = pyStrip(s)
+	s = pystr.Strip(s)
 	body := strings.TrimLeft(s, "+-")
 	if len(s)-len(body) > 1 {
 		return 0, false

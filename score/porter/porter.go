@@ -16,7 +16,7 @@
 package porter
 
 import (
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // pool is the irregular forms of NLTK_EXTENSIONS, word -> stem.

@@ -3,7 +3,7 @@ package punkt
 import (
 	"strings"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // firstPass is _first_pass_annotation: decisions from the token alone. An

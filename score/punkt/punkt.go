@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // Variant selects which nltk release's Punkt character classes to follow.

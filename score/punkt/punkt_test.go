@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/internal/golden"
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 type splitRow struct {

@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // token is nltk's PunktToken: a word of the text with the annotations the

@@ -18,7 +18,7 @@ import (
 	"sync"
 
 	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/score/punkt"
 	"github.com/mlperf-go/mlperf-go/score/rouge"
 )

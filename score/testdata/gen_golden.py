@@ -310,7 +310,7 @@ def gen_pystr():
     atoms = ["\u03a3", "\u0391", "\u03b1", ".", "'", ":", "\u0301", "\u00ad", " ", "a", "1",
              "\u1fbc", "\u02b0", "\u2019", "\u0130", "A"]
     strings = sorted({"".join(r.choice(atoms) for _ in range(r.randint(1, 6))) for _ in range(4000)})
-    write_jsonl(os.path.join(SCORE, "internal", "pystr", "testdata", "unicode.jsonl.gz"),
+    write_jsonl(os.path.join(SCORE, "..", "internal", "pystr", "testdata", "unicode.jsonl.gz"),
                 [{"unidata_version": unicodedata.unidata_version, "runs": runs, "lower": lower,
                   "lower_strings": [[x, x.lower()] for x in strings]}])
 

@@ -28,13 +28,25 @@ type Result struct {
 	Samples int
 }
 
+// Scored is one transcript as word_error_rate scores it.
+type Scored struct {
+	// Hyp and Ref are the normalized transcript and reference.
+	Hyp, Ref string
+	// Errors is the word-level edit distance after alignment; Words the
+	// number of reference words.
+	Errors, Words int
+}
+
 // Add scores one transcript (hyp) against its reference (ref), both raw
-// text, as word_error_rate does inside its loop.
-func (r *Result) Add(hyp, ref string) {
-	d, w := Sample(strings.Fields(whispernorm.Normalize(hyp)), strings.Fields(whispernorm.Normalize(ref)))
-	r.Errors += d
-	r.Words += w
+// text, as word_error_rate does inside its loop, and returns that sample's
+// part.
+func (r *Result) Add(hyp, ref string) Scored {
+	s := Scored{Hyp: whispernorm.Normalize(hyp), Ref: whispernorm.Normalize(ref)}
+	s.Errors, s.Words = Sample(strings.Fields(s.Hyp), strings.Fields(s.Ref))
+	r.Errors += s.Errors
+	r.Words += s.Words
 	r.Samples++
+	return s
 }
 
 // ErrNoWords is returned for a set whose references have no word: the

@@ -26,6 +26,8 @@ It writes, into this folder:
                             need sympy (as --prm800k would, without Python)
   eval_expected.txt         what the script printed for eval_r1: accuracy.txt
   eval_expected_alt.txt     ... for eval_r1_alt
+  eval_verdicts.json        the script's extracted_answer and verdict (prompt_accuracy > 0)
+                            of each row it scored for eval_r1, in its order
 
 Pinned environment (CPython 3.11.7):
   python3 -m venv /tmp/venv-r1llama2
@@ -104,10 +106,14 @@ CASES = {
                 ("x^2+1", "\\boxed{x^2+1}"), ("\\text{(B)}", "\\boxed{B}"), ("10\\%", "\\boxed{10}"),
                 ("90^\\circ", "\\boxed{90}"), ("-3", "\\boxed{-3}"), ("1,000", "\\boxed{1000}"), ("7", "\\boxed{8}"),
                 ("7", "the answer is 7"), ("\\frac{\\sqrt{3}}{2}", "\\boxed{\\frac{\\sqrt{3}}{2}}"),
-                ("3", "\\boxed{3"), ("3", "\\boxed{}"), ("3", "\\boxed{2} then \\boxed{3}"), ("3\\pi", "\\boxed{3\\pi}")],
+                ("3", "\\boxed{3"), ("3", "\\boxed{}"), ("3", "\\boxed{2} then \\boxed{3}"), ("3\\pi", "\\boxed{3\\pi}"),
+                # A whitespace-only truth is graded: normalized to "", as "\\!" is.
+                ("  ", "\\boxed{\\!}"), ("  ", "\\boxed{5}"), (0.5, "\\boxed{0.5}"), (5.0, "\\boxed{5.0}")],
     "aime": [(17, "\\boxed{17}"), (17, "\\boxed{ 17 }"), (17, "Answer: 17"), (17, "answer: 17."), (17, "Answer: 16"),
              (999, "\\boxed{1000}"), (17, "\\boxed{017}"), ("204", "\\boxed{204}"), (5, "\\boxed{5}\\boxed{6}"),
-             (None, "\\boxed{3}"), (42, "no number here")],
+             (None, "\\boxed{3}"), (42, "no number here"),
+             # Not strings or ints: the converter keeps a float a float, which int() truncates.
+             (42.0, "\\boxed{42}"), ("42.0", "\\boxed{42}"), (42.9, "\\boxed{42}")],
     "livecodebench": [("lcb_double", DOUBLE), ("lcb_double", "```python\nprint(6)\n```"), ("lcb_double", "no code at all"),
                       ("lcb_double", "```python\n```"), ("lcb_add", ADD),
                       ("lcb_add", "```py\nclass Solution:\n    def add(self, a, b):\n        return a + b\n```"),
@@ -244,6 +250,15 @@ def main():
             with open(os.path.join(HERE, f"eval_expected{name}.txt"), "w") as f:
                 f.write(outputs[name][0])
         gzip_to(log, "eval_accuracy.json.gz")
+
+    # The script's per-row results for eval_r1, in its row order (the log's
+    # first entry of each sample): what mlperf-go's --verdicts writes.
+    rows_out = []
+    for _, r in outputs[""][1].iterrows():
+        ex = r["extracted_answer"]
+        rows_out.append([None if ex is None else str(ex), bool(r["prompt_accuracy"] > 0)])
+    with open(os.path.join(HERE, "eval_verdicts.json"), "w") as f:
+        f.write("[\n" + ",\n".join(json.dumps(r, ensure_ascii=False) for r in rows_out) + "\n]\n")
 
     verdicts = set()
     for _, df in outputs.values():

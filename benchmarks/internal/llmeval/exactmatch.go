@@ -32,10 +32,16 @@ func ExactMatchSamples(entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *
 		if err != nil {
 			return nil, 0, fmt.Errorf("accuracy log entry %d (qsl_idx %d): %w", i, e.QSLIndex, err)
 		}
-		gt := d.Reference(e.QSLIndex)
+		// pd.isna(ground_truth) skips None and NaN; an empty string grades
+		// wrong everywhere (`not ground_truth`, int("")), so it counts as
+		// missing too. A whitespace-only one is graded: MATH-500's
+		// grade_answer normalizes it to "", which an answer normalizing to ""
+		// matches.
+		gt, typ := d.Reference(e.QSLIndex), d.ReferenceType(e.QSLIndex)
 		samples = append(samples, exactmatch.Sample{
 			QSLIndex: e.QSLIndex, Dataset: d.Meta(e.QSLIndex).Dataset,
-			GroundTruth: gt, MissingGroundTruth: strings.TrimSpace(gt) == "",
+			GroundTruth: gt, GroundTruthFloat: typ == tokenset.RefFloat,
+			MissingGroundTruth: typ == tokenset.RefNone || gt == "",
 			Output: text, Tokens: len(ids),
 		})
 	}
@@ -83,13 +89,31 @@ func WriteReport(rep *exactmatch.Report, path string) (string, error) {
 	return b.String(), nil
 }
 
-// Score runs the scorer, closing the runner after.
+// Score runs the scorer, closing the runner after. The report's Notes name
+// the modules the reference has loaded that the runner's interpreter lacks.
 func Score(s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.Sample) (*exactmatch.Report, error) {
 	if runner != nil {
 		defer runner.Close()
 		s.Code = runner
 	}
-	return s.Score(context.Background(), samples)
+	rep, err := s.Score(context.Background(), samples)
+	if err != nil || runner == nil {
+		return rep, err
+	}
+	if m := runner.Missing(); len(m) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the LiveCodeBench interpreter cannot import %s, which the reference's process has loaded: answers importing them failed here and may pass in the reference; install them (pip install %s) or pass --python with an interpreter that has them",
+			strings.Join(m, ", "), strings.Join(m, " ")))
+	}
+	return rep, nil
+}
+
+// NotesText is rep's notes as lines for the evaluation's report, or "".
+func NotesText(rep *exactmatch.Report) string {
+	var b strings.Builder
+	for _, n := range rep.Notes {
+		b.WriteString("Note: " + n + "\n")
+	}
+	return b.String()
 }
 
 // ScoreExactMatch scores an exact-match benchmark's log as its reference
@@ -115,5 +139,18 @@ func ScoreExactMatch(o benchmark.EvalOptions, entries []mllog.AccuracyEntry, d *
 	if err != nil {
 		return nil, "", err
 	}
+	if err := benchmark.WriteVerdicts(o.Verdicts, exactMatchVerdicts(res)); err != nil {
+		return nil, "", err
+	}
 	return res, out, nil
+}
+
+// exactMatchVerdicts are the graded samples as per-sample verdicts.
+func exactMatchVerdicts(res *exactmatch.Report) []benchmark.SampleVerdict {
+	vs := make([]benchmark.SampleVerdict, len(res.Samples))
+	for i, g := range res.Samples {
+		vs[i] = benchmark.SampleVerdict{Index: g.QSLIndex, Subset: g.DatasetKey,
+			Extracted: benchmark.Extracted(g.Answer, g.HasAnswer), Correct: benchmark.Verdict(g.Correct), Why: g.Detail}
+	}
+	return vs
 }

@@ -6,9 +6,11 @@ package llmeval
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/score/summarization"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
@@ -73,4 +75,25 @@ func FirstAnswers(entries []mllog.AccuracyEntry, n int) ([]Answer, error) {
 		out = append(out, Answer{QSLIndex: e.QSLIndex, Tokens: ids})
 	}
 	return out, nil
+}
+
+// WriteSummaryVerdicts writes o.Verdicts ("" writes nothing) for a ROUGE
+// evaluation: per answer, the prediction as scored (post-processed: split
+// into sentences, one a line), its ROUGE F-measures (0 to 1, before the
+// mean and the × 100 of the printed result), its length in code points
+// (what gen_len sums) and its token count.
+func WriteSummaryVerdicts(o benchmark.EvalOptions, answers []Answer, preds []string, res *summarization.Result) error {
+	if o.Verdicts == "" {
+		return nil
+	}
+	vs := make([]benchmark.SampleVerdict, len(answers))
+	for i, a := range answers {
+		pred := summarization.Options{}.Postprocess(preds[i])
+		p := res.Pairs[i]
+		vs[i] = benchmark.SampleVerdict{Index: a.QSLIndex, Extracted: &pred, Metrics: map[string]float64{
+			"rouge1": p.Rouge1.FMeasure, "rouge2": p.Rouge2.FMeasure, "rougeL": p.RougeL.FMeasure, "rougeLsum": p.RougeLsum.FMeasure,
+			"gen_len": float64(utf8.RuneCountInString(pred)), "tokens": float64(len(a.Tokens)),
+		}}
+	}
+	return benchmark.WriteVerdicts(o.Verdicts, vs)
 }

@@ -3,6 +3,7 @@ package tokenset_test
 import (
 	"bytes"
 	"compress/gzip"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,4 +151,42 @@ func FuzzTokenJSONAlternatives(f *testing.F) {
 		}
 		checkInvariants(t, d, &altSpec)
 	})
+}
+
+// TestReferenceTypes: a reference value reads as Python's str() of it and
+// keeps its Python type, as pandas' to_json writes the pickle's values
+// (a float with its fraction, 42.0) and as a parquet column holds them.
+func TestReferenceTypes(t *testing.T) {
+	t.Parallel()
+	type want struct {
+		ref string
+		typ tokenset.RefType
+	}
+	wants := []want{{"42.0", tokenset.RefFloat}, {"42", tokenset.RefInt}, {"42.0", tokenset.RefStr}, {"  ", tokenset.RefStr},
+		{"", tokenset.RefNone}, {"True", tokenset.RefBool}, {"1e+20", tokenset.RefFloat}, {"-7", tokenset.RefInt}}
+	d, err := openAlt(writeFile(t, "types.json", `[{"tok_input": [1], "ground_truth": 42.0}, {"tok_input": [1], "ground_truth": 42},
+		{"tok_input": [1], "ground_truth": "42.0"}, {"tok_input": [1], "ground_truth": "  "}, {"tok_input": [1], "ground_truth": null},
+		{"tok_input": [1], "ground_truth": true}, {"tok_input": [1], "ground_truth": 1.0e20}, {"tok_input": [1], "ground_truth": -7}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range wants {
+		if got := (want{d.Reference(i), d.ReferenceType(i)}); got != w {
+			t.Errorf("row %d: %+v, want %+v", i, got, w)
+		}
+	}
+	type row struct {
+		GroundTruth *float64 `parquet:"ground_truth,optional"`
+		TokInput    []*int64 `parquet:"tok_input,optional,list"`
+	}
+	nan, f := math.NaN(), 42.0
+	d, err = openAlt(writeParquet(t, []row{{&f, ints(1)}, {&nan, ints(2)}, {nil, ints(3)}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range []want{{"42.0", tokenset.RefFloat}, {"", tokenset.RefNone}, {"", tokenset.RefNone}} {
+		if got := (want{d.Reference(i), d.ReferenceType(i)}); got != w {
+			t.Errorf("parquet row %d: %+v, want %+v", i, got, w)
+		}
+	}
 }

@@ -117,8 +117,26 @@ type Dataset struct {
 	prompts [][]int32 // sample i's prompt tokens, capacity capped, in shared blocks
 	total   int       // tokens over all prompts
 	refs    []string
+	refType []RefType
 	meta    []SampleMeta
 }
+
+// RefType is the Python type of a sample's reference value in the
+// reference's DataFrame, as the file keeps it (JSON: a string, an integer,
+// a number with a fraction or exponent, true/false, null; parquet: the
+// column's physical type). Scorers that call int() or str() on the value
+// need it: int(42.0) is 42, int("42.0") raises.
+type RefType uint8
+
+const (
+	// RefNone is a missing value: null, an absent field or column, or a
+	// float NaN (pd.isna is true).
+	RefNone RefType = iota
+	RefStr
+	RefInt
+	RefFloat
+	RefBool
+)
 
 // tokenBlock is the most tokens a block of a Dataset's token storage holds
 // (4 MiB); the first blocks are smaller, so a small dataset stays small.
@@ -159,6 +177,10 @@ func (d *Dataset) TotalTokens() int { return d.total }
 // when the file has no such column or the value is null.
 func (d *Dataset) Reference(i int) string { return d.refs[i] }
 
+// ReferenceType is the Python type of sample i's reference value; its
+// Reference text is Python's str() of it.
+func (d *Dataset) ReferenceType(i int) RefType { return d.refType[i] }
+
 // Meta returns sample i's metadata.
 func (d *Dataset) Meta(i int) SampleMeta { return d.meta[i] }
 
@@ -174,6 +196,7 @@ func (d *Dataset) Head(n int) *Dataset {
 	h := *d
 	h.prompts = d.prompts[:n:n]
 	h.refs = d.refs[:n:n]
+	h.refType = d.refType[:n:n]
 	h.meta = d.meta[:n:n]
 	h.total = 0
 	for _, p := range h.prompts {
@@ -344,10 +367,11 @@ func (a *tokenAssembler) endTokens(where string) error {
 	return nil
 }
 
-// addMeta records the next sample's reference text and dataset name (the
-// meta column's text, through its Derive).
-func (a *tokenAssembler) addMeta(ref, dataset string) {
+// addMeta records the next sample's reference text and type and dataset
+// name (the meta column's text, through its Derive).
+func (a *tokenAssembler) addMeta(ref string, refType RefType, dataset string) {
 	a.d.refs = append(a.d.refs, ref)
+	a.d.refType = append(a.d.refType, refType)
 	if dataset != "" && a.metaCol != nil && a.metaCol.Derive != nil {
 		dataset = a.metaCol.Derive(dataset)
 	}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 )
 
 // readTokenJSON reads a token dataset written as JSON in any of the layouts
@@ -103,13 +105,14 @@ func (a *tokenAssembler) addRecord(where string, rec map[string]json.RawMessage)
 	}
 	has := func(c string) bool { _, ok := rec[c]; return ok }
 	var ref, ds string
+	refType := RefNone
 	if c := a.refField(has); c != "" {
-		ref = scalarText(rec[c])
+		ref, refType = scalar(rec[c])
 	}
 	if c := a.metaField(has); c != "" {
-		ds = scalarText(rec[c])
+		ds, _ = scalar(rec[c])
 	}
-	a.addMeta(ref, ds)
+	a.addMeta(ref, refType, ds)
 	return nil
 }
 
@@ -271,7 +274,9 @@ func readJSONColumns(a *tokenAssembler, columns map[string]*jsonColumn, keys []s
 		if err := a.endTokens(where); err != nil {
 			return err
 		}
-		a.addMeta(scalarText(refs[label]), scalarText(metas[label]))
+		ref, refType := scalar(refs[label])
+		ds, _ := scalar(metas[label])
+		a.addMeta(ref, refType, ds)
 	}
 	return nil
 }
@@ -329,7 +334,9 @@ func readJSONSplit(a *tokenAssembler, split map[string]json.RawMessage) error {
 		if err := a.endTokens(where); err != nil {
 			return err
 		}
-		a.addMeta(scalarText(at(row, refPos)), scalarText(at(row, metaPos)))
+		ref, refType := scalar(at(row, refPos))
+		ds, _ := scalar(at(row, metaPos))
+		a.addMeta(ref, refType, ds)
 	}
 	return nil
 }
@@ -368,20 +375,35 @@ func quoteList(s []string) string {
 	return strings.Join(q, ", ")
 }
 
-// scalarText renders a JSON value as the text the reference would see after
-// str(): a string's contents, "" for null or absent, the literal otherwise.
-func scalarText(raw json.RawMessage) string {
+// scalar renders a JSON value as the text the reference would see after
+// str() and says its Python type: a string's contents, "" for null or
+// absent, Python's repr of a number with a fraction or exponent (a float:
+// 42.0, not pandas' 42.0 or 4.2e1), True and False, the literal otherwise.
+func scalar(raw json.RawMessage) (string, RefType) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return ""
+		return "", RefNone
 	}
-	if raw[0] == '"' {
+	switch raw[0] {
+	case '"':
 		var s string
 		if err := json.Unmarshal(raw, &s); err == nil {
-			return s
+			return s, RefStr
+		}
+	case 't', 'f':
+		if v, err := strconv.ParseBool(string(raw)); err == nil {
+			return map[bool]string{true: "True", false: "False"}[v], RefBool
 		}
 	}
-	return string(raw)
+	if raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9') {
+		if !bytes.ContainsAny(raw, ".eE") {
+			return string(raw), RefInt
+		}
+		if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return pyfloat.Repr(f), RefFloat
+		}
+	}
+	return string(raw), RefStr // a list or an object: its JSON text
 }
 
 // addTokenJSON parses a JSON list of integers and appends it to the

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -193,23 +195,24 @@ func readTokenColumn(f *parquet.File, a *tokenAssembler, tok parquet.LeafColumn)
 // a column the file lacks).
 func readMetaColumns(f *parquet.File, a *tokenAssembler, leaves map[string][]parquet.LeafColumn, rows int) error {
 	has := func(c string) bool { _, ok := leaves[c]; return ok }
-	refs, err := stringColumn(f, a.path, leaves, a.refField(has), rows)
+	refs, refTypes, err := stringColumn(f, a.path, leaves, a.refField(has), rows)
 	if err != nil {
 		return err
 	}
-	metas, err := stringColumn(f, a.path, leaves, a.metaField(has), rows)
+	metas, _, err := stringColumn(f, a.path, leaves, a.metaField(has), rows)
 	if err != nil {
 		return err
 	}
 	for i := 0; i < rows; i++ {
 		var ref, ds string
+		refType := RefNone
 		if refs != nil {
-			ref = refs[i]
+			ref, refType = refs[i], refTypes[i]
 		}
 		if metas != nil {
 			ds = metas[i]
 		}
-		a.addMeta(ref, ds)
+		a.addMeta(ref, refType, ds)
 	}
 	return nil
 }
@@ -226,53 +229,62 @@ func describeLeaves(ls []parquet.LeafColumn) string {
 	return strings.Join(parts, "; ")
 }
 
-// stringColumn reads a scalar column as text, one entry per row; nil if the
-// file has no such column. Nulls are "", numbers their decimal form.
-func stringColumn(f *parquet.File, path string, leaves map[string][]parquet.LeafColumn, name string, rows int) ([]string, error) {
+// stringColumn reads a scalar column as text (Python's str() of each
+// value) and type, one entry per row; nil if the file has no such column.
+func stringColumn(f *parquet.File, path string, leaves map[string][]parquet.LeafColumn, name string, rows int) ([]string, []RefType, error) {
 	ls, ok := leaves[name]
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if len(ls) != 1 || ls[0].MaxRepetitionLevel != 0 {
-		return nil, fmt.Errorf("%s: column %q must be a plain (non-list) value, found %s", path, name, describeLeaves(ls))
+		return nil, nil, fmt.Errorf("%s: column %q must be a plain (non-list) value, found %s", path, name, describeLeaves(ls))
 	}
 	leaf := ls[0]
 	out := make([]string, 0, rows)
+	types := make([]RefType, 0, rows)
 	err := forEachValue(f, path, name, leaf.ColumnIndex, func(v parquet.Value) error {
 		if len(out) == rows {
 			return fmt.Errorf("%s: column %q has more than the file's %d rows", path, name, rows)
 		}
-		out = append(out, valueText(v))
+		text, typ := valueScalar(v)
+		out, types = append(out, text), append(types, typ)
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(out) != rows {
-		return nil, fmt.Errorf("%s: column %q has %d rows, the token column %d", path, name, len(out), rows)
+		return nil, nil, fmt.Errorf("%s: column %q has %d rows, the token column %d", path, name, len(out), rows)
 	}
-	return out, nil
+	return out, types, nil
 }
 
-func valueText(v parquet.Value) string {
+// valueScalar is Python's str() of a parquet value as pandas reads it, and
+// its type: null and NaN are missing, a float is written as Python's repr.
+func valueScalar(v parquet.Value) (string, RefType) {
 	if v.IsNull() {
-		return ""
+		return "", RefNone
 	}
 	switch v.Kind() {
 	case parquet.ByteArray, parquet.FixedLenByteArray:
-		return string(v.ByteArray())
+		return string(v.ByteArray()), RefStr
 	case parquet.Boolean:
-		return strconv.FormatBool(v.Boolean())
+		return map[bool]string{true: "True", false: "False"}[v.Boolean()], RefBool
 	case parquet.Int32:
-		return strconv.FormatInt(int64(v.Int32()), 10)
+		return strconv.FormatInt(int64(v.Int32()), 10), RefInt
 	case parquet.Int64:
-		return strconv.FormatInt(v.Int64(), 10)
-	case parquet.Float:
-		return strconv.FormatFloat(float64(v.Float()), 'g', -1, 32)
-	case parquet.Double:
-		return strconv.FormatFloat(v.Double(), 'g', -1, 64)
+		return strconv.FormatInt(v.Int64(), 10), RefInt
+	case parquet.Float, parquet.Double:
+		f := v.Double()
+		if v.Kind() == parquet.Float {
+			f = float64(v.Float())
+		}
+		if math.IsNaN(f) {
+			return "", RefNone
+		}
+		return pyfloat.Repr(f), RefFloat
 	default:
-		return v.String()
+		return v.String(), RefStr
 	}
 }
 

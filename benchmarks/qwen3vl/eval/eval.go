@@ -33,6 +33,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -148,7 +149,30 @@ type Result struct {
 	Duplicated []int
 	// Target is the category F1 the checker requires for the scenario.
 	Target float64
+	// Entries are the log entries as scored, in log order, for per-sample
+	// audits.
+	Entries []Entry
 }
+
+// Entry is one log entry as the evaluator scored it.
+type Entry struct {
+	// QSLIndex is the sample's dataset index.
+	QSLIndex int
+	// Parsed is the response as validated; nil when validation failed and
+	// the padded response was scored in its place (Reason says why).
+	Parsed *ProductMetadata
+	Reason string
+	// Category is this entry's part of the hierarchical counts: matching
+	// leading levels, predicted levels, true levels.
+	Category hierCounts
+	// BrandMatch and SecondhandMatch say whether the brand's fuzzy ratio
+	// passed the threshold and is_secondhand equals the truth.
+	BrandMatch, SecondhandMatch bool
+}
+
+// CategoryF1 is the entry's own hierarchical F1 (the corpus F1 sums the
+// counts first, so it is not the mean of these).
+func (e Entry) CategoryF1() float64 { return e.Category.f1() }
 
 // MeetsTarget reports whether CategoryF1 reaches Target, compared as the
 // checker compares float(repr(f1)) >= target.
@@ -165,16 +189,17 @@ func Evaluate(entries []mllog.AccuracyEntry, truth []Truth) (Result, error) {
 // hierCounts accumulates hierarchical precision/recall components.
 type hierCounts struct{ inter, pred, true int }
 
-func (h *hierCounts) add(pred, truth string) {
+func (h *hierCounts) add(pred, truth string) hierCounts {
 	ps := strings.Split(pred, categorySeparator)
 	ts := strings.Split(truth, categorySeparator)
 	n := 0
-	for n < len(ps) && n < len(ts) && pyStrip(ps[n]) == pyStrip(ts[n]) {
+	for n < len(ps) && n < len(ts) && pystr.Strip(ps[n]) == pystr.Strip(ts[n]) {
 		n++
 	}
 	h.inter += n
 	h.pred += len(ps)
 	h.true += len(ts)
+	return hierCounts{n, len(ps), len(ts)}
 }
 
 // f1 is calculate_hierarchical_f1's final step, in the same float order.
@@ -222,11 +247,13 @@ type brandCounts struct {
 	buf      []int
 }
 
-func (c *brandCounts) add(pred, truth string) {
-	if fuzzRatio(pyLower(pyStrip(truth)), pyLower(pyStrip(pred)), &c.buf) > brandThreshold {
+func (c *brandCounts) add(pred, truth string) bool {
+	ok := fuzzRatio(pystr.Lower(pystr.Strip(truth)), pystr.Lower(pystr.Strip(pred)), &c.buf) > brandThreshold
+	if ok {
 		c.match++
 	}
 	c.n++
+	return ok
 }
 
 func (c brandCounts) score() float64 { return float64(c.match) / float64(c.n) }
@@ -327,20 +354,27 @@ func (t *tally) add(i int, e mllog.AccuracyEntry, gt Truth, local *pcg64) error 
 	}
 	gtCategory := gt.Category
 	if t.strip {
-		gtCategory = pyStrip(gtCategory)
+		gtCategory = pystr.Strip(gtCategory)
 	}
 	pm, err := ValidateResponse(response)
 	if err == nil && t.strip {
-		pm.Category = pyStrip(pm.Category)
+		pm.Category = pystr.Strip(pm.Category)
 	}
+	entry := Entry{QSLIndex: e.QSLIndex}
 	if err != nil {
 		t.res.Unparsable++
 		t.res.Invalid = append(t.res.Invalid, Invalid{Entry: i, QSLIndex: e.QSLIndex, Reason: err.Error(), Response: response})
 		pm = paddedResponse(gtCategory, boolChoice[local.index(2)])
+		entry.Reason = err.Error()
+	} else {
+		parsed := pm
+		entry.Parsed = &parsed
 	}
-	t.cat.add(pm.Category, gtCategory)
+	entry.Category = t.cat.add(pm.Category, gtCategory)
 	t.sh.add(pm.IsSecondhand, gt.IsSecondhand)
-	t.brand.add(pm.Brand, gt.Brand)
+	entry.SecondhandMatch = pm.IsSecondhand == gt.IsSecondhand
+	entry.BrandMatch = t.brand.add(pm.Brand, gt.Brand)
+	t.res.Entries = append(t.res.Entries, entry)
 	if len(gt.Categories) == 0 {
 		return fmt.Errorf("q3vl: dataset sample %d (log entry %d) has no potential_product_categories; the random baseline needs at least one", e.QSLIndex, i)
 	}

@@ -147,31 +147,6 @@ func TestBrandScore(t *testing.T) {
 	}
 }
 
-func TestPythonStrings(t *testing.T) {
-	// Expected values as Python 3's str.lower() / str.strip() define them.
-	lower := map[string]string{
-		"ΟΔΥΣΣΕΑΣ": "οδυσσεας", // final sigma at the end only
-		"ΣΑ":       "σα",       // no cased letter before: not final
-		"ΑΣ.":      "ας.",      // "." is case-ignorable
-		"ΑΣΑ":      "ασα",
-		"Α'Σ":      "α'ς", // "'" is case-ignorable before Σ
-		"İSTANBUL": "i\u0307stanbul",
-		"Straße":   "straße",
-		"ABC":      "abc",
-	}
-	for in, want := range lower {
-		if got := pyLower(in); got != want {
-			t.Errorf("pyLower(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := pyStrip("\x1c Acme\x1f\u3000"); got != "Acme" {
-		t.Errorf("pyStrip = %q, want %q", got, "Acme")
-	}
-	if got := pyStrip("\u200bAcme"); got != "\u200bAcme" {
-		t.Errorf("pyStrip stripped U+200B (not whitespace in Python): %q", got)
-	}
-}
-
 func TestPyFloatRepr(t *testing.T) {
 	// Expected strings are Python 3's repr() of the same doubles.
 	tests := []struct {

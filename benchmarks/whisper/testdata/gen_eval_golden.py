@@ -16,8 +16,8 @@ is put on PYTHONPATH):
 
 Python 3.11.7, regex 2026.11.19, more-itertools 11.2.1. The manifest's
 fname values are absolute paths of the machine that made the set (as the
-published manifest's are), an entry is over 30 s and one transcript is not
-a string, so the reader's resolution and dropping rules are exercised.
+published manifest's are), an entry is over 30 s and two transcripts are not
+strings (a number and null), so the reader's resolution and dropping rules are exercised.
 """
 import array
 import io
@@ -54,6 +54,7 @@ for i in range(40):
     dur = 31.5 if i == 7 else round(rng.uniform(1, 30), 4)
     manifest.append(entry(t, "%d-%d_%d.wav" % (100 + i, 2000 + i, i), dur))
 manifest[11]["transcript"] = 42  # not a string: the reference drops it
+manifest[17]["transcript"] = None  # null: dropped too (Go's json keeps it as "")
 with open(os.path.join(out, "dev-all-repack.json"), "w") as f:
     json.dump(manifest, f, indent=2)
 

@@ -8,13 +8,12 @@
 // literal_eval succeeds, and unparse's spelling (quotes, parentheses,
 // spacing) where it does not.
 //
-// What the port does not reproduce is reported, not guessed silently:
-// Parsed.Approx names each construct whose reading may differ from
-// CPython's: \N{...} escapes, which need Unicode's name table, and
-// non-ASCII identifiers, which CPython NFKC-normalizes. F-strings are
-// read by a simpler scanner than PEP 701's tokenizer; the golden vectors
-// cover the forms a model writes (conversions, format specs, nested
-// fields and quotes, "=").
+// \N{...} escapes are resolved with Unicode's name table as CPython's
+// unicodedata does (names.go), and non-ASCII identifiers NFKC-normalized
+// as CPython normalizes them, both at Unicode 15.0.0. F-strings are read
+// by a simpler scanner than PEP 701's tokenizer; the golden vectors cover
+// the forms a model writes (conversions, format specs, nested fields and
+// quotes, "=").
 package pyast
 
 import "github.com/mlperf-go/mlperf-go/score/bfcl/pyval"

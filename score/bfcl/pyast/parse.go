@@ -8,33 +8,28 @@ import (
 type Parsed struct {
 	// Body is the expression (ast.Expression.body).
 	Body Node
-	// Approx names the constructs whose reading may differ from
-	// CPython's (see the package comment); empty when the reading is
-	// exact.
-	Approx []string
 }
 
 // Parse parses src as ast.parse(src, mode="eval") does. Its error is a
 // *pyval.Error: SyntaxError for what CPython's tokenizer or parser
 // rejects, ValueError for a NUL character.
 func Parse(src string) (Parsed, error) {
-	var approx []string
-	toks, err := tokenize(src, &approx)
+	toks, err := tokenize(src)
 	if err != nil {
-		return Parsed{Approx: approx}, err
+		return Parsed{}, err
 	}
 	p := &parser{toks: toks}
 	body, err := p.expressions()
 	if err != nil {
-		return Parsed{Approx: approx}, err
+		return Parsed{}, err
 	}
 	for p.peek().kind == tNewline {
 		p.pos++
 	}
 	if p.peek().kind != tEnd {
-		return Parsed{Approx: approx}, syntaxErr("invalid syntax")
+		return Parsed{}, syntaxErr("invalid syntax")
 	}
-	return Parsed{Body: body, Approx: approx}, nil
+	return Parsed{Body: body}, nil
 }
 
 // parser is a recursive-descent parser of the expression part of the

@@ -44,7 +44,7 @@ func (lx *lexer) stringTok(prefix string, start int) (token, error) {
 	}
 	if st.raw {
 		st.value = body
-	} else if st.value, err = unescape(body, st.bytes, lx.approx); err != nil {
+	} else if st.value, err = unescape(body, st.bytes); err != nil {
 		return token{}, err
 	}
 	return token{kind: tString, str: st, pos: start}, nil
@@ -79,7 +79,7 @@ func (lx *lexer) stringBody(q string) (string, error) {
 // unescape decodes a str or bytes literal body's escapes as CPython's
 // _PyUnicode_DecodeUnicodeEscapeInternal / _PyBytes_DecodeEscape do;
 // unknown escapes stay as written (CPython only warns).
-func unescape(s string, bytes bool, approx *[]string) (string, error) {
+func unescape(s string, bytes bool) (string, error) {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s, nil
 	}
@@ -143,11 +143,14 @@ func unescape(s string, bytes bool, approx *[]string) (string, error) {
 				continue
 			}
 			end := strings.IndexByte(s[i:], '}')
-			if i+1 >= len(s) || s[i+1] != '{' || end < 0 {
+			if i+1 >= len(s) || s[i+1] != '{' || end <= 2 {
 				return "", syntaxErr("(unicode error) malformed \\N character escape")
 			}
-			*approx = append(*approx, `\N{...} escape (Unicode character names are not in the port)`)
-			b.WriteRune(utf8.RuneError)
+			r, ok := lookupName(s[i+2 : i+end])
+			if !ok {
+				return "", syntaxErr("(unicode error) 'unicodeescape' codec can't decode bytes: unknown Unicode character name")
+			}
+			b.WriteRune(r)
 			i += end
 		default:
 			b.WriteByte('\\')
@@ -233,7 +236,7 @@ func (lx *lexer) fstring(q string, raw bool, end string) ([]Node, error) {
 				continue
 			}
 			n := escapeLen(rest)
-			s, err := unescape(rest[:n], false, lx.approx)
+			s, err := unescape(rest[:n], false)
 			if err != nil {
 				return nil, err
 			}
@@ -316,7 +319,7 @@ func (lx *lexer) field(q string, raw bool) (*FormattedValue, string, error) {
 	if strings.TrimSpace(exprSrc) == "" {
 		return nil, "", syntaxErr("f-string: valid expression required before '}'")
 	}
-	expr, err := parseNested(exprSrc, lx.approx)
+	expr, err := parseNested(exprSrc)
 	if err != nil {
 		return nil, "", err
 	}
@@ -358,8 +361,8 @@ func (lx *lexer) field(q string, raw bool) (*FormattedValue, string, error) {
 
 // parseNested parses a replacement field's expression, which may be a
 // tuple without parentheses.
-func parseNested(src string, approx *[]string) (Node, error) {
-	toks, err := tokenize("("+src+"\n)", approx)
+func parseNested(src string) (Node, error) {
+	toks, err := tokenize("(" + src + "\n)")
 	if err != nil {
 		return nil, err
 	}

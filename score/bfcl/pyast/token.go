@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/score/bfcl/pyval"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The tokenizer: CPython 3.12's Parser/tokenizer.c for the tokens an
@@ -68,7 +69,6 @@ type lexer struct {
 	i      int
 	depth  []byte // open brackets
 	toks   []token
-	approx *[]string
 	ended  bool // a depth-0 newline was seen
 	// lineStart is set at the start of a physical line outside brackets,
 	// where indentation matters.
@@ -79,12 +79,12 @@ func syntaxErr(msg string) error { return &pyval.Error{Type: "SyntaxError", Msg:
 
 // tokenize splits src into tokens, as the tokenizer would for
 // ast.parse(src, mode="eval"), after translating \r\n and \r to \n.
-func tokenize(src string, approx *[]string) ([]token, error) {
+func tokenize(src string) ([]token, error) {
 	if strings.IndexByte(src, 0) >= 0 {
 		return nil, syntaxErr("source code string cannot contain null bytes")
 	}
 	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
-	lx := &lexer{src: src, approx: approx, lineStart: true}
+	lx := &lexer{src: src, lineStart: true}
 	for {
 		t, err := lx.next()
 		if err != nil {
@@ -190,11 +190,14 @@ func (lx *lexer) token() (token, error) {
 		if lx.i < len(lx.src) && (lx.src[lx.i] == '"' || lx.src[lx.i] == '\'') && isStringPrefix(name) {
 			return lx.stringTok(name, start)
 		}
-		if nonASCII {
-			*lx.approx = append(*lx.approx, "non-ASCII identifier "+strconv.Quote(name)+" (CPython NFKC-normalizes it)")
-		}
 		if keywords[name] {
 			return token{kind: tKeyword, text: name, pos: start}, nil
+		}
+		if nonASCII {
+			// PEP 3131: the AST holds the identifier NFKC-normalized
+			// (ｌｏｃａｔｉｏｎ is location); keywords are matched before,
+			// on the text as written.
+			name = norm.NFKC.String(name)
 		}
 		return token{kind: tName, text: name, pos: start}, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mlperf-go/mlperf-go/score/internal/pystr"
+	"github.com/mlperf-go/mlperf-go/internal/pystr"
 )
 
 // toASCIIDigits is _PyUnicode_TransformDecimalAndSpaceToASCII: every

@@ -15,12 +15,36 @@ import (
 // of a longer integer, and str() of a larger int, raise ValueError.
 const MaxIntDigits = 4300
 
-// maxDepth is how deeply nested arrays and objects Loads reads before
+// MaxDepth is how deeply nested arrays and objects Loads reads before
 // raising RecursionError, as CPython 3.12's json C scanner does when it
-// reaches the C recursion limit (1500, less the C frames already in use:
-// json.loads nests 1,497 levels at top level; the scorer calls it a few
-// frames deeper, so the last few levels before this bound may differ).
-const maxDepth = 1497
+// reaches the C recursion limit (1500, less the C frames already in use):
+// json.loads called directly nests 1,497 levels, and each C call between
+// it and its caller costs two (testdata/json_depth.json, from
+// gen_json_depth.py). How many the reference scorer has is not known, so
+// from UncertainDepth on its outcome may be a RecursionError where Loads
+// reads the value: BracketDepth finds such text.
+const MaxDepth = 1497
+
+// UncertainDepth is the shallowest nesting json.loads refuses when reached
+// through four C calls.
+const UncertainDepth = 1490
+
+// BracketDepth is how deeply s nests brackets ([, {, ( counted alike, in
+// strings too): a bound on the nesting of any JSON or Python value read
+// from s, cheap to compute on a model's whole answer.
+func BracketDepth(s string) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[', '{', '(':
+			depth++
+			deepest = max(deepest, depth)
+		case ']', '}', ')':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
+}
 
 // Loads parses s as Python's json.loads (the C scanner, strict=True) does:
 // JSON whitespace around one value; integers of any size (up to
@@ -29,7 +53,7 @@ const maxDepth = 1497
 // keys keep the first key's place and the last value. Errors are
 // *Error values of Python's types: JSONDecodeError for malformed JSON,
 // ValueError for an integer past MaxIntDigits, RecursionError past
-// maxDepth.
+// MaxDepth.
 //
 // One difference: a lone UTF-16 surrogate escape (\ud800 unpaired), which
 // Python keeps in its str, becomes U+FFFD, as Go strings hold UTF-8.
@@ -80,12 +104,12 @@ func (p *jsonParser) value(depth int) (Value, error) {
 		s, err := p.str()
 		return Str(s), err
 	case c == '{':
-		if depth >= maxDepth {
+		if depth >= MaxDepth {
 			return None, Errorf("RecursionError", "maximum recursion depth exceeded while decoding a JSON object from a unicode string")
 		}
 		return p.object(depth + 1)
 	case c == '[':
-		if depth >= maxDepth {
+		if depth >= MaxDepth {
 			return None, Errorf("RecursionError", "maximum recursion depth exceeded while decoding a JSON array from a unicode string")
 		}
 		return p.array(depth + 1)
