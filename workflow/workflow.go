@@ -141,7 +141,7 @@ func (p *Plan) run(ctx context.Context) error {
 		return err
 	}
 	// A launched engine loads its model while the dataset is opened (here,
-	// not in Run, so --evaluate scores against the same open dataset).
+	// not in run.Run, so evaluation scores against the same open dataset).
 	sess, err := run.Open(&o, p.Launch)
 	if err != nil {
 		return err
