@@ -23,6 +23,7 @@ var layers = []struct {
 	packages []string
 }{
 	{"commands", []string{"cmd/"}},
+	{"the run workflow", []string{"workflow"}},
 	{"workflows", []string{"tune", "report", "submission", "quality", "bench"}},
 	{"one LoadGen test", []string{"run"}},
 	{"results and the fake endpoint", []string{"results", "fake"}},

@@ -106,6 +106,22 @@ func (s *Session) Engine() (kind engine.Kind, argv []string, ok bool) {
 	return s.kind, s.proc.Argv, true
 }
 
+// Describe completes rec with the launched engine: its kind where
+// rec.Engine is empty and its whole command line where rec.EngineFlags is
+// (what the user declared wins). Without a launched engine rec is returned
+// as it is.
+func (s *Session) Describe(rec Record) Record {
+	if kind, argv, ok := s.Engine(); ok {
+		if rec.Engine == "" {
+			rec.Engine = string(kind)
+		}
+		if rec.EngineFlags == nil {
+			rec.EngineFlags = argv
+		}
+	}
+	return rec
+}
+
 // Ready waits until a launched engine serves the model, printing progress
 // to progress, and returns the context tests run in: ctx, also ended (with
 // the engine's *engine.ExitError as cause) if the engine dies. Without a

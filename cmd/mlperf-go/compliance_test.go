@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -127,7 +126,7 @@ func test01References(t *testing.T, tc complianceCase, data, url string) []strin
 // record and results.json carry the test's own verdict, PASS, and LoadGen's
 // performance verdict is shown as information only; the verification's
 // file is filed where the checker reads it. TEST07 runs an accuracy script
-// that prints a passing score (TestComplianceTEST07ScoredInGo scores it in
+// that prints a passing score (workflow.TestComplianceTEST07ScoredInGo scores it in
 // Go).
 func TestComplianceVerdicts(t *testing.T) {
 	loadgentest.Require(t)
@@ -273,84 +272,5 @@ func TestComplianceFailures(t *testing.T) {
 				t.Errorf("run record: outcome %q (%q), submittable %v", info.Outcome, info.OutcomeReason, info.Submittable())
 			}
 		})
-	}
-}
-
-// TestComplianceTEST07ScoredInGo: without --accuracy-script TEST07 scores
-// the log with mlperf-go's gpt-oss-120b scorer, and its verify_accuracy.txt
-// is the scorer's printed block followed by the reference's summary: the
-// fake's answers score 0, which fails against the audit.config's 60.698.
-// Without a tokenizer the run is refused before its test.
-func TestComplianceTEST07ScoredInGo(t *testing.T) {
-	loadgentest.Require(t)
-	t.Parallel()
-	gpt := mustLookup(t, "gpt-oss-120b")
-	files, err := gpt.Synth(t.TempDir(), 24, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The synthetic set mixes in LiveCodeBench rows; the fake's answers
-	// hold no code, so no test of theirs runs.
-	lcb := filepath.Join(t.TempDir(), "test6.jsonl")
-	if err := os.WriteFile(lcb, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	url := startFake(t, fake.Config{Model: gpt.Model, OutputTokens: 64})
-	tc := complianceCase{gpt, submission.TEST07, "Offline"}
-	r := runCompliance(t, tc, files[0], url, "--tokenizer-model", filepath.Join(t.TempDir(), "no-such-model"))
-	if r.code != 1 || !strings.Contains(r.out, "--compliance TEST07 scores the run's log in Go") || !strings.Contains(r.out, "checked before the test") {
-		t.Errorf("without a tokenizer: exit %d, want 1 and a refusal before the test:\n%s", r.code, r.out)
-	}
-	if _, err := os.Stat(filepath.Join(r.dir, "mlperf_log_detail.txt")); err == nil {
-		t.Errorf("the test ran before the refusal")
-	}
-
-	r = runCompliance(t, tc, files[0], url, "--tokenizer", filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel"), "--livecodebench", lcb)
-	want := "=== Outcome: TEST07 FAIL: Accuracy check pass: False (exact_match 0.0 < threshold 60.698) ==="
-	if r.code != 1 || !strings.Contains(r.out, want) {
-		t.Fatalf("exit %d, want 1 and %q:\n%s", r.code, want, r.out)
-	}
-	verify, err := os.ReadFile(filepath.Join(r.dir, "verify_accuracy.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eq := strings.Repeat("=", 80)
-	tail := fmt.Sprintf("\n'exact_match': 0.000\n\n%s\nTEST07 Verification Summary\n%s\nAccuracy score: 0.0\nAccuracy threshold: 60.698\nAccuracy check pass: False\nTEST FAIL\n", eq, eq)
-	if !strings.HasPrefix(string(verify), "\n"+eq+"\nMLPerf Accuracy Evaluation Results\n") || !strings.HasSuffix(string(verify), tail) {
-		t.Errorf("verify_accuracy.txt is not the scorer's block and the reference's summary:\n%s", verify)
-	}
-	res, err := results.Read(r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome.Status != results.StatusFail || res.Compliance == nil || !strings.Contains(res.Compliance.Verifier, "eval_mlperf_accuracy.py") {
-		t.Errorf("results.json: status %q, compliance %+v", res.Outcome.Status, res.Compliance)
-	}
-}
-
-// TestComplianceRunsFolder: without --output-dir a compliance run gets a
-// folder of its own kind, <Scenario>-TEST06/, not the performance runs',
-// and the runs index lists it with its verdict.
-func TestComplianceRunsFolder(t *testing.T) {
-	loadgentest.Require(t)
-	t.Parallel()
-	llama := mustLookup(t, "llama3_1-8b")
-	runs := filepath.Join(t.TempDir(), "runs")
-	url := startFake(t, fake.Config{Model: llama.Model, OutputTokens: 8})
-	out, code := runSub(t, "run", "-b", llama.Name, "-s", "Offline", "--compliance", submission.TEST06, "-d", llamaData(t, 24), "-e", url,
-		"--runs-dir", runs, "--progress-interval", "0", "--engine-metrics-interval", "0")
-	if code != 0 {
-		t.Fatalf("exit %d:\n%s", code, out)
-	}
-	latest := filepath.Join(runs, llama.Name, "Offline-TEST06", record.LatestLink)
-	if _, err := os.Stat(filepath.Join(latest, "verify_accuracy.txt")); err != nil {
-		t.Errorf("no TEST06 run under %s: %v", latest, err)
-	}
-	if _, err := os.Stat(filepath.Join(runs, llama.Name, "Offline-performance")); err == nil {
-		t.Errorf("the compliance run went among the performance runs")
-	}
-	index, err := os.ReadFile(filepath.Join(runs, "index.md"))
-	if err != nil || !regexp.MustCompile(`Offline-TEST06/[0-9TZ]+/report\.md\) \| [0-9-]+ [0-9:]+ \| llama3_1-8b \| Offline \| PerformanceOnly \| PASS \|`).Match(index) {
-		t.Errorf("the runs index does not list the run as PASS (%v):\n%s", err, index)
 	}
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
 const catEval = "Accuracy evaluation"
@@ -30,20 +26,11 @@ func evalFlags() []cli.Flag {
 	}
 }
 
-// evalOptions reads evalFlags into o.
-func evalOptions(c *cli.Context, o *benchmark.EvalOptions) error {
-	o.Tokenizer, o.TokenizerModel = c.String("tokenizer"), c.String("tokenizer-model")
-	o.LiveCodeBench, o.Python, o.PRM800K = c.String("livecodebench"), c.String("python"), c.String("prm800k")
-	o.Verdicts = c.String("verdicts")
-	switch v := c.String("clean-up-spaces"); v {
-	case "round", "":
-	case "true", "false":
-		on := v == "true"
-		o.CleanUpSpaces = &on
-	default:
-		return fmt.Errorf("--clean-up-spaces %q: use round, true or false", v)
-	}
-	return nil
+// evalSettings reads evalFlags.
+func evalSettings(c *cli.Context) workflow.EvalSettings {
+	return workflow.EvalSettings{Tokenizer: c.String("tokenizer"), TokenizerModel: c.String("tokenizer-model"),
+		LiveCodeBench: c.String("livecodebench"), Python: c.String("python"), PRM800K: c.String("prm800k"),
+		CleanUpSpaces: c.String("clean-up-spaces"), Verdicts: c.String("verdicts")}
 }
 
 func evaluateCommand() *cli.Command {
@@ -100,93 +87,15 @@ in results.json. Exits 1 if the log fails its checks or a metric misses its boun
 			if o.Round, err = flagRound(c, nil); err != nil {
 				return err
 			}
-			if err := evalOptions(c, &o); err != nil {
+			if err := evalSettings(c).Apply(&o); err != nil {
 				return err
 			}
 			scenario := benchmark.ScenarioOffline
 			if o.Interactive {
 				scenario = benchmark.ScenarioInteractive
 			}
-			_, err = evaluate(c, d, logPath, o, scenario)
+			_, err = workflow.Evaluate(c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
 			return err
 		},
 	}
-}
-
-// evaluate scores one accuracy log with the benchmark's evaluator, prints
-// what it found and the verdict, and records the verdict in the run record
-// beside the log when there is one; `run --evaluate` calls it too. A log
-// that fails its checks or a metric below its bound is exit status 1.
-func evaluate(c *cli.Context, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
-	ev, err := d.Evaluate(logPath, o)
-	if err != nil {
-		fmt.Fprint(c.App.Writer, ev.Report)
-		return nil, err
-	}
-	fmt.Fprint(c.App.Writer, ev.Report)
-	content, err := os.ReadFile(o.Out)
-	if err != nil {
-		if ev.Failure != nil {
-			return nil, exitError{1, ev.Failure}
-		}
-		return nil, fmt.Errorf("the evaluator wrote no %s: %w", o.Out, err)
-	}
-	v, err := submission.JudgeAccuracy(o.Benchmark.Name, o.Round, scenario, content)
-	if err != nil {
-		return nil, err
-	}
-	v.Scorer = ev.Scorer
-	printVerdict(c, v)
-	if err := recordVerdict(filepath.Dir(logPath), v); err != nil {
-		fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
-	}
-	switch {
-	case ev.Failure != nil:
-		return v, exitError{1, ev.Failure}
-	case !v.Pass:
-		return v, exitError{1, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
-	}
-	return v, nil
-}
-
-// printVerdict prints the verdict table: each metric's value against its
-// bounds, as the round's checker judges accuracy.txt.
-func printVerdict(c *cli.Context, v *record.Accuracy) {
-	w := c.App.Writer
-	fmt.Fprintf(w, "\nAccuracy (%s rules, %s):\n", v.Round, v.Scenario)
-	fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", "metric", "value", "bound", "verdict")
-	for _, m := range v.Metrics {
-		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), m.Range(), m.Verdict())
-	}
-	for _, p := range v.Problems {
-		fmt.Fprintf(w, "  %s\n", p)
-	}
-	fmt.Fprintf(w, "=== Accuracy: %s ===\n", v.Verdict())
-}
-
-func failedMetrics(v *record.Accuracy) []string {
-	var out []string
-	for _, m := range v.Metrics {
-		if !m.Pass {
-			out = append(out, fmt.Sprintf("%s = %s (bound %s)", m.Name, orDash(m.Value), m.Bound))
-		}
-	}
-	if len(out) == 0 {
-		out = v.Problems
-	}
-	return out
-}
-
-// recordVerdict adds the verdict to the run record in dir, if there is one,
-// so results.json, the report and filing see it.
-func recordVerdict(dir string, v *record.Accuracy) error {
-	info, err := record.Read(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	info.Accuracy = v
-	return record.Write(dir, info)
 }

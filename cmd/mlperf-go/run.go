@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,18 +16,12 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
-	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
-	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/report"
-	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission/compliance"
-	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/sut"
+	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
 const (
@@ -139,160 +131,70 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer log.Sync() //nolint:errcheck // stderr
-	o, err := runOptions(c, log)
+	plan, err := runPlan(c, log)
 	if err != nil {
 		return err
 	}
-	runsRoot, err := chooseOutputDir(c, &o)
-	if err != nil {
-		return err
+	out := workflow.Run(c.Context, plan)
+	if out.Class == workflow.Passed {
+		return nil
 	}
-	// What this command makes of the output path goes again if no test
-	// ran (a compliance folder, a runs folder): a retry then starts clean.
-	defer record.Reserve(o.OutputDir).ReleaseUnused()
-	if err := precheckFiling(c, o); err != nil {
-		return err
-	}
-	// A launched engine loads its model while the dataset is opened (here,
-	// not in Run, so --evaluate scores against the same open dataset).
-	sess, err := openSession(c, &o)
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	test := c.String("compliance")
-	if test != "" {
-		if err := dirwalk.MkdirAll(o.OutputDir, 0o755); err != nil {
-			return fmt.Errorf("creating --output-dir: %w", err)
-		}
-		if err := precheckCompliance(c, o, test); err != nil {
-			return err
-		}
-		cleanup, err := compliance.WriteAuditConfig(o.OutputDir, test, o.Benchmark.Name)
-		if err != nil {
-			return err
-		}
-		defer cleanup() //nolint:errcheck // best effort; reported below if it stays
-		o.AuditConfig = filepath.Join(o.OutputDir, "audit.config")
-	}
-
-	ctx, stop := interruptible(c, log)
-	defer stop()
-	runCtx, err := whenReady(c, sess, ctx)
-	if err != nil {
-		return err
-	}
-	rec := runRecord(c, test, sess)
-	if isModeBoth(c) {
-		return runBoth(c, ctx, runCtx, o, rec, runsRoot)
-	}
-	return runTest(c, ctx, runCtx, o, rec, runsRoot)
+	return exitError{exitCodes[out.Class], out.Err}
 }
 
-// runRecord is what the run record says of how a test was made, beyond
-// the options: the command line, the compliance test and the engine. A
-// launched engine is described by its kind and the whole command line it
-// was started with, unless --engine and --engine-flag say otherwise.
-func runRecord(c *cli.Context, compliance string, sess *run.Session) run.Record {
-	rec := run.Record{Command: commandLine(c), Compliance: compliance, Engine: c.String("engine"), EngineFlags: engineFlagValues(c), Quick: c.Bool("quick")}
-	if kind, argv, ok := sess.Engine(); ok {
-		if rec.Engine == "" {
-			rec.Engine = string(kind)
-		}
-		if !c.IsSet("engine-flag") {
-			rec.EngineFlags = argv
-		}
+// exitCodes is the exit status of each way a run ends (run --help's "Exit
+// codes").
+var exitCodes = map[workflow.Class]int{
+	workflow.Passed:      0,
+	workflow.Failed:      1,
+	workflow.Invalid:     3,
+	workflow.Interrupted: 130,
+}
+
+// runPlan turns the run command's flags into the workflow's plan.
+func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
+	o, err := runOptions(c, log)
+	if err != nil {
+		return workflow.Plan{}, err
 	}
-	return rec
+	launch, err := engineLaunch(c)
+	if err != nil {
+		return workflow.Plan{}, err
+	}
+	return workflow.Plan{
+		Options:          o,
+		Both:             isModeBoth(c),
+		Compliance:       c.String("compliance"),
+		OutputDir:        c.String("output-dir"),
+		Overwrite:        c.Bool("overwrite"),
+		RunsDir:          c.String("runs-dir"),
+		ResultsDir:       c.String("results-dir"),
+		System:           c.String("system"),
+		Replace:          c.Bool("replace"),
+		Evaluate:         c.Bool("evaluate"),
+		Eval:             evalSettings(c),
+		AccuracyScript:   c.String("accuracy-script"),
+		GenerationConfig: c.String("generation-config"),
+		Sampling:         samplingFlags(c),
+		Launch:           launch,
+		Record:           runRecord(c),
+		Interruptible:    func(ctx context.Context) (context.Context, func()) { return interruptible(ctx, log) },
+		Stdout:           c.App.Writer,
+		Stderr:           c.App.ErrWriter,
+	}, nil
+}
+
+// runRecord is what the flags say of how a test was made, for the run
+// record: the command line and the engine as declared (Session.Describe
+// adds a launched one).
+func runRecord(c *cli.Context) run.Record {
+	return run.Record{Command: commandLine(c), Engine: c.String("engine"), EngineFlags: engineFlagValues(c), Quick: c.Bool("quick")}
 }
 
 // engineFlagValues is --engine-flag's values, one per flag as given.
 func engineFlagValues(c *cli.Context) []string {
 	if a, ok := c.Generic("engine-flag").(*engineArgs); ok && len(*a) > 0 {
 		return append([]string(nil), *a...)
-	}
-	return nil
-}
-
-// runTest runs one LoadGen test with the endpoints ready and the dataset
-// open, then reports, evaluates and files it. ctx is the user's (cancelled
-// by Ctrl-C); runCtx also ends if a launched engine dies.
-func runTest(c *cli.Context, ctx, runCtx context.Context, o run.Options, rec run.Record, runsRoot string) error {
-	rep, runErr, left := run.Abortable(ctx, runCtx, o)
-	if left != nil {
-		// LoadGen still plays its schedule (Server runs to min_duration):
-		// the folder is marked and the process leaves without it.
-		if err := run.WriteRunInfo(o, left, rec); err != nil {
-			fmt.Fprintln(c.App.ErrWriter, "mlperf-go:", err)
-		}
-		printOutcome(c, left, nil)
-		writeReport(c, left.LogDir)
-		return exitError{130, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))}
-	}
-	if rep == nil {
-		// The test never started: nothing to report or record.
-		if ctx.Err() != nil {
-			return exitError{130, errors.New("interrupted before the test started")}
-		}
-		return runErr
-	}
-	// A compliance run is judged by its verification, before anything
-	// reports its outcome.
-	var verdict *record.Compliance
-	if rec.Compliance != "" && runErr == nil && ctx.Err() == nil {
-		verdict = verifyCompliance(c, ctx, o, rep, rec.Compliance)
-	}
-	printReport(c, o, rep, verdict)
-	if err := run.WriteRunInfo(o, rep, rec); err != nil {
-		return err
-	}
-	if verdict != nil {
-		if err := recordCompliance(rep.LogDir, verdict); err != nil {
-			return err
-		}
-	}
-	// An aborted run is reported too, marked ABORTED: what it did before
-	// the stop is worth a look, and nothing in it reads as a result.
-	writeReport(c, rep.LogDir)
-	writeRunsIndex(c, runsRoot, o.OutputDir)
-	if ctx.Err() != nil {
-		return exitError{130, errors.New("interrupted: the test was aborted; the output folder is marked ABORTED in " + filepath.Join(o.OutputDir, record.File))}
-	}
-	if err := diedDuringRun(runCtx, o.OutputDir); err != nil {
-		return err
-	}
-	if rep.Outcome == record.Aborted {
-		if rep.Stats.Failed > 0 {
-			printFailures(c, rep)
-		}
-		return exitError{1, runErr}
-	}
-
-	evalErr := error(nil)
-	if c.Bool("evaluate") {
-		_, evalErr = evaluateRun(c, o, rep)
-	}
-	if dir := c.String("results-dir"); dir != "" {
-		// runErr without failed samples is a LoadGen log that is missing or
-		// damaged: such a run cannot be rechecked, so it is not filed either.
-		if rep.Stats.Failed > 0 || runErr != nil || (verdict != nil && !verdict.Pass) {
-			fmt.Fprintf(c.App.ErrWriter, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
-		} else if err := fileRun(c, o, rep, rec.Compliance); err != nil {
-			return errors.Join(runErr, err)
-		}
-	}
-	if runErr != nil {
-		printFailures(c, rep)
-		return exitError{1, runErr}
-	}
-	if evalErr != nil {
-		return exitError{1, evalErr}
-	}
-	if verdict != nil && !verdict.Pass {
-		return complianceError(rep, verdict)
-	}
-	if rep.Outcome == record.Invalid {
-		return exitError{3, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, mllog.SummaryFile))}
 	}
 	return nil
 }
@@ -452,177 +354,14 @@ func samplingFlags(c *cli.Context) map[string]any {
 	return flags
 }
 
-func printReport(c *cli.Context, o run.Options, rep *run.Report, verdict *record.Compliance) {
-	w := c.App.Writer
-	result := rep.Summary.Result
-	if rep.Settings.Mode == loadgen.AccuracyOnly {
-		result = "accuracy run (see " + mllog.AccuracyFile + ")"
-	}
-	fmt.Fprintln(w)
-	printOutcome(c, rep, verdict)
-	if verdict != nil {
-		printCompliance(c, rep, verdict)
-	} else {
-		fmt.Fprintf(w, "  %-42s %s\n", "LoadGen result", orDash(result))
-	}
-	for _, m := range rep.Summary.Metrics {
-		// LoadGen has no Interactive scenario: it runs the Interactive
-		// variant as Server, which is not what the user asked for by name.
-		if m[0] == "Scenario" && o.SubmissionScenario() != m[1] {
-			m[1] = o.SubmissionScenario() + " (LoadGen's " + m[1] + " scenario)"
-		}
-		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
-	}
-	// The LLM Server limits are on p99 TTFT and TPOT, which LoadGen prints
-	// after the result line; show them in milliseconds.
-	for _, l := range []struct{ key, label string }{
-		{"99.00 percentile first token latency (ns)", "p99 time to first token"},
-		{"99.00 percentile time to output token (ns)", "p99 time per output token"},
-	} {
-		if v, err := strconv.ParseFloat(rep.Summary.Values[l.key], 64); err == nil {
-			fmt.Fprintf(w, "  %-42s %.2f ms\n", l.label, v/1e6)
-		}
-	}
-	s := rep.Stats
-	fmt.Fprintf(w, "  %-42s %d issued, %d completed, %d failed\n", "Samples", s.Issued, s.Completed, s.Failed)
-	if s.OutputTokens > 0 {
-		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
-	}
-	if s.Retries > 0 {
-		fmt.Fprintf(w, "  %-42s %d (%s)\n", "Requests sent again (retries)", s.Retries, record.Counts(s.RetriesByCause))
-	}
-	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
-	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
-}
-
-// printOutcome prints the run's verdict, the line to trust: VALID only
-// when LoadGen said VALID and no sample failed; for a compliance run its
-// test's verdict ("TEST06 PASS", "TEST06 FAIL: …").
-func printOutcome(c *cli.Context, rep *run.Report, verdict *record.Compliance) {
-	w := c.App.Writer
-	if verdict != nil && rep.Verifiable() {
-		fmt.Fprintf(w, "=== Outcome: %s ===\n", verdict.Summary())
-		return
-	}
-	if rep.Outcome == record.Valid {
-		fmt.Fprintf(w, "=== Outcome: VALID ===\n")
-		return
-	}
-	fmt.Fprintf(w, "=== Outcome: %s: %s ===\n", rep.Outcome, rep.OutcomeReason)
-	for name, to := range rep.RenamedLogs {
-		fmt.Fprintf(w, "  %-42s renamed to %s\n", name, to)
-	}
-	for _, name := range rep.RemovedLogs {
-		fmt.Fprintf(w, "  %-42s removed (unfinished)\n", name)
-	}
-}
-
-func printFailures(c *cli.Context, rep *run.Report) {
-	w := c.App.ErrWriter
-	s := rep.Stats
-	fmt.Fprintf(w, "\n%d sample(s) failed:\n", s.Failed)
-	for reason, n := range s.FailuresByReason {
-		fmt.Fprintf(w, "  %-20s %d\n", reason, n)
-	}
-	for _, f := range s.FirstFailures {
-		fmt.Fprintf(w, "  sample %d: %s: %s\n", f.Index, f.Reason, f.Message)
-	}
-	if int64(len(s.FirstFailures)) < s.Failed {
-		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
-	}
-	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, record.FailuresFile))
-	if s.Stopped != "" {
-		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
-	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// precheckFiling makes, before the test, the checks filing into
-// --results-dir will make after it (an earlier run in place, another
-// user.conf filed for the scenario), for each test the command runs.
-func precheckFiling(c *cli.Context, o run.Options) error {
-	dir := c.String("results-dir")
-	if dir == "" {
-		return nil
-	}
-	conf, err := o.UserConfText()
-	if err != nil {
-		return err
-	}
-	kinds := []record.Kind{record.KindPerformance}
-	switch {
-	case c.String("compliance") != "":
-		kinds = []record.Kind{record.Kind(c.String("compliance"))}
-	case isModeBoth(c):
-		kinds = []record.Kind{record.KindAccuracy, record.KindPerformance}
-	case o.Mode == loadgen.AccuracyOnly:
-		kinds = []record.Kind{record.KindAccuracy}
-	}
-	for _, k := range kinds {
-		if err := filing.Precheck(filing.RunRecord{ResultsDir: dir, System: c.String("system"), Benchmark: o.Benchmark.Name,
-			Scenario: o.SubmissionScenario(), Kind: k, Replace: c.Bool("replace")}, conf); err != nil {
-			return fmt.Errorf("--results-dir: %w (checked before the test, so no run is wasted)", err)
-		}
-	}
-	return nil
-}
-
-// fileRun files the run into the results tree, a compliance run with its
-// verification's file (written beside its logs by verifyCompliance).
-func fileRun(c *cli.Context, o run.Options, rep *run.Report, test string) error {
-	dir, err := filing.FileRun(filing.RunRecord{
-		ResultsDir: c.String("results-dir"),
-		System:     c.String("system"),
-		Benchmark:  o.Benchmark.Name,
-		Scenario:   o.SubmissionScenario(),
-		Kind:       rep.Kind(test),
-		LogDir:     rep.LogDir,
-		UserConf:   rep.UserConf,
-		Command:    commandLine(c),
-		Replace:    c.Bool("replace"),
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Filed as", dir)
-	return nil
-}
-
-// evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
-func evaluateRun(c *cli.Context, o run.Options, rep *run.Report) (*record.Accuracy, error) {
-	if rep.Settings.Mode != loadgen.AccuracyOnly {
-		// --mode both turns --evaluate on for its accuracy test; only a
-		// user who asked for it on a performance run needs to be told.
-		if !isModeBoth(c) {
-			fmt.Fprintln(c.App.ErrWriter, "--evaluate applies to accuracy runs; skipped")
-		}
-		return nil, nil
-	}
-	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, record.AccuracyTxtFile), Round: o.Round,
-		Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
-	if err := evalOptions(c, &eo); err != nil {
-		return nil, err
-	}
-	v, err := evaluate(c, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
-	// The report drawn before the evaluation lacks the verdict.
-	writeReport(c, rep.LogDir)
-	return v, err
-}
-
 // interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
 // which aborts the test: LoadGen then completes every outstanding sample
 // with an empty response and writes its logs, but in the Server scenario it
-// still plays its schedule to the end of min_duration, so runAction leaves
+// still plays its schedule to the end of min_duration, so the workflow leaves
 // without it after run.AbortGrace (run.Abortable). A second signal exits
 // at once.
-func interruptible(c *cli.Context, log *zap.Logger) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(c.Context)
+func interruptible(parent context.Context, log *zap.Logger) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
 	sig := make(chan os.Signal, 2)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -655,33 +394,6 @@ func signalName(s os.Signal) string {
 		return "SIGINT (Ctrl-C)"
 	}
 	return s.String()
-}
-
-// writeReport writes results.json, report.html and report.md beside the
-// logs. A report that cannot be written is said, but does not change the
-// run's outcome: the logs are LoadGen's and stay the authority.
-func writeReport(c *cli.Context, dir string) {
-	res, err := report.WriteRun(dir)
-	if err != nil {
-		fmt.Fprintf(c.App.ErrWriter, "mlperf-go: no report for this run: %v (retry with `mlperf-go report %s`)\n", err, dir)
-		return
-	}
-	printReasons(c, res)
-	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Report", filepath.Join(dir, record.ReportHTMLFile))
-}
-
-// printReasons says why a run is not valid, one finding a line, as
-// results.json holds them (min_duration not met, how many more queries
-// early stopping needs, which samples failed), so the console answers the
-// first question an INVALID raises without opening a file.
-func printReasons(c *cli.Context, res *results.Results) {
-	if res == nil || len(res.Outcome.Reasons) == 0 {
-		return
-	}
-	fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "Why "+strings.ToUpper(res.Outcome.Status), res.Outcome.Reasons[0])
-	for _, r := range res.Outcome.Reasons[1:] {
-		fmt.Fprintf(c.App.Writer, "  %-42s %s\n", "", r)
-	}
 }
 
 // datasetHelp lists what --dataset takes for each benchmark.

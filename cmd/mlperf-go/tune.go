@@ -129,7 +129,7 @@ func tuneAction(c *cli.Context) error {
 	}
 	defer sess.Close()
 
-	ctx, stop := interruptible(c, log)
+	ctx, stop := interruptible(c.Context, log)
 	defer stop()
 	// runCtx also ends if a launched engine dies, which stops the trial
 	// under way and the search.
@@ -140,7 +140,7 @@ func tuneAction(c *cli.Context) error {
 	ts := &tune.Trials{
 		Base:   o,
 		Dir:    dir,
-		Record: runRecord(c, "", sess),
+		Record: sess.Describe(runRecord(c)),
 		Run: func(ctx context.Context, o run.Options) (*run.Report, error) {
 			rep, err, left := run.Abortable(ctx, ctx, o)
 			if left != nil {

@@ -1,0 +1,219 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/report"
+	"github.com/mlperf-go/mlperf-go/results"
+	"github.com/mlperf-go/mlperf-go/run"
+)
+
+// runTest runs one LoadGen test with the endpoints ready and the dataset
+// open, then reports, evaluates and files it. ctx is the user's (cancelled
+// by Ctrl-C); runCtx also ends if a launched engine dies.
+func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Record, runsRoot string) error {
+	rep, runErr, left := run.Abortable(ctx, runCtx, o)
+	if left != nil {
+		// LoadGen still plays its schedule (Server runs to min_duration):
+		// the folder is marked and the process leaves without it.
+		if err := run.WriteRunInfo(o, left, rec); err != nil {
+			fmt.Fprintln(p.Stderr, "mlperf-go:", err)
+		}
+		p.printOutcome(left, nil)
+		p.writeReport(left.LogDir)
+		return failure{Interrupted, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))}
+	}
+	if rep == nil {
+		// The test never started: nothing to report or record.
+		if ctx.Err() != nil {
+			return failure{Interrupted, errors.New("interrupted before the test started")}
+		}
+		return runErr
+	}
+	// A compliance run is judged by its verification, before anything
+	// reports its outcome.
+	var verdict *record.Compliance
+	if rec.Compliance != "" && runErr == nil && ctx.Err() == nil {
+		verdict = p.verifyCompliance(ctx, o, rep, rec.Compliance)
+	}
+	p.printReport(o, rep, verdict)
+	if err := run.WriteRunInfo(o, rep, rec); err != nil {
+		return err
+	}
+	if verdict != nil {
+		if err := amendRecord(rep.LogDir, func(r *record.Run) { r.Compliance = verdict }); err != nil {
+			return err
+		}
+	}
+	// An aborted run is reported too, marked ABORTED: what it did before
+	// the stop is worth a look, and nothing in it reads as a result.
+	p.writeReport(rep.LogDir)
+	p.writeRunsIndex(runsRoot, o.OutputDir)
+	if ctx.Err() != nil {
+		return failure{Interrupted, errors.New("interrupted: the test was aborted; the output folder is marked ABORTED in " + filepath.Join(o.OutputDir, record.File))}
+	}
+	if err := run.EngineDied(runCtx, o.OutputDir); err != nil {
+		return failure{Failed, err}
+	}
+	if rep.Outcome == record.Aborted {
+		if rep.Stats.Failed > 0 {
+			p.printFailures(rep)
+		}
+		return failure{Failed, runErr}
+	}
+
+	evalErr := error(nil)
+	if p.Evaluate {
+		_, evalErr = p.evaluateRun(o, rep)
+	}
+	if p.ResultsDir != "" {
+		// runErr without failed samples is a LoadGen log that is missing or
+		// damaged: such a run cannot be rechecked, so it is not filed either.
+		if rep.Stats.Failed > 0 || runErr != nil || (verdict != nil && !verdict.Pass) {
+			fmt.Fprintf(p.Stderr, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
+		} else if err := p.fileRun(o, rep, rec.Compliance); err != nil {
+			return errors.Join(runErr, err)
+		}
+	}
+	if runErr != nil {
+		p.printFailures(rep)
+		return failure{Failed, runErr}
+	}
+	if evalErr != nil {
+		return failure{Failed, evalErr}
+	}
+	if verdict != nil && !verdict.Pass {
+		return complianceError(rep, verdict)
+	}
+	if rep.Outcome == record.Invalid {
+		return failure{Invalid, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, mllog.SummaryFile))}
+	}
+	return nil
+}
+
+func (p *Plan) printReport(o run.Options, rep *run.Report, verdict *record.Compliance) {
+	w := p.Stdout
+	result := rep.Summary.Result
+	if rep.Settings.Mode == loadgen.AccuracyOnly {
+		result = "accuracy run (see " + mllog.AccuracyFile + ")"
+	}
+	fmt.Fprintln(w)
+	p.printOutcome(rep, verdict)
+	if verdict != nil {
+		p.printCompliance(rep, verdict)
+	} else {
+		fmt.Fprintf(w, "  %-42s %s\n", "LoadGen result", orDash(result))
+	}
+	for _, m := range rep.Summary.Metrics {
+		// LoadGen has no Interactive scenario: it runs the Interactive
+		// variant as Server, which is not what the user asked for by name.
+		if m[0] == "Scenario" && o.SubmissionScenario() != m[1] {
+			m[1] = o.SubmissionScenario() + " (LoadGen's " + m[1] + " scenario)"
+		}
+		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
+	}
+	// The LLM Server limits are on p99 TTFT and TPOT, which LoadGen prints
+	// after the result line; show them in milliseconds.
+	for _, l := range []struct{ key, label string }{
+		{"99.00 percentile first token latency (ns)", "p99 time to first token"},
+		{"99.00 percentile time to output token (ns)", "p99 time per output token"},
+	} {
+		if v, err := strconv.ParseFloat(rep.Summary.Values[l.key], 64); err == nil {
+			fmt.Fprintf(w, "  %-42s %.2f ms\n", l.label, v/1e6)
+		}
+	}
+	s := rep.Stats
+	fmt.Fprintf(w, "  %-42s %d issued, %d completed, %d failed\n", "Samples", s.Issued, s.Completed, s.Failed)
+	if s.OutputTokens > 0 {
+		fmt.Fprintf(w, "  %-42s %d\n", "Output tokens", s.OutputTokens)
+	}
+	if s.Retries > 0 {
+		fmt.Fprintf(w, "  %-42s %d (%s)\n", "Requests sent again (retries)", s.Retries, record.Counts(s.RetriesByCause))
+	}
+	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
+}
+
+// printOutcome prints the run's verdict, the line to trust: VALID only
+// when LoadGen said VALID and no sample failed; for a compliance run its
+// test's verdict ("TEST06 PASS", "TEST06 FAIL: …").
+func (p *Plan) printOutcome(rep *run.Report, verdict *record.Compliance) {
+	w := p.Stdout
+	if verdict != nil && rep.Verifiable() {
+		fmt.Fprintf(w, "=== Outcome: %s ===\n", verdict.Summary())
+		return
+	}
+	if rep.Outcome == record.Valid {
+		fmt.Fprintf(w, "=== Outcome: VALID ===\n")
+		return
+	}
+	fmt.Fprintf(w, "=== Outcome: %s: %s ===\n", rep.Outcome, rep.OutcomeReason)
+	for name, to := range rep.RenamedLogs {
+		fmt.Fprintf(w, "  %-42s renamed to %s\n", name, to)
+	}
+	for _, name := range rep.RemovedLogs {
+		fmt.Fprintf(w, "  %-42s removed (unfinished)\n", name)
+	}
+}
+
+func (p *Plan) printFailures(rep *run.Report) {
+	w := p.Stderr
+	s := rep.Stats
+	fmt.Fprintf(w, "\n%d sample(s) failed:\n", s.Failed)
+	for reason, n := range s.FailuresByReason {
+		fmt.Fprintf(w, "  %-20s %d\n", reason, n)
+	}
+	for _, f := range s.FirstFailures {
+		fmt.Fprintf(w, "  sample %d: %s: %s\n", f.Index, f.Reason, f.Message)
+	}
+	if int64(len(s.FirstFailures)) < s.Failed {
+		fmt.Fprintf(w, "  … and %d more\n", s.Failed-int64(len(s.FirstFailures)))
+	}
+	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, record.FailuresFile))
+	if s.Stopped != "" {
+		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// writeReport writes results.json, report.html and report.md beside the
+// logs. A report that cannot be written is said, but does not change the
+// run's outcome: the logs are LoadGen's and stay the authority.
+func (p *Plan) writeReport(dir string) {
+	res, err := report.WriteRun(dir)
+	if err != nil {
+		fmt.Fprintf(p.Stderr, "mlperf-go: no report for this run: %v (retry with `mlperf-go report %s`)\n", err, dir)
+		return
+	}
+	p.printReasons(res)
+	fmt.Fprintf(p.Stdout, "  %-42s %s\n", "Report", filepath.Join(dir, record.ReportHTMLFile))
+}
+
+// printReasons says why a run is not valid, one finding a line, as
+// results.json holds them (min_duration not met, how many more queries
+// early stopping needs, which samples failed), so the console answers the
+// first question an INVALID raises without opening a file.
+func (p *Plan) printReasons(res *results.Results) {
+	if res == nil || len(res.Outcome.Reasons) == 0 {
+		return
+	}
+	fmt.Fprintf(p.Stdout, "  %-42s %s\n", "Why "+strings.ToUpper(res.Outcome.Status), res.Outcome.Reasons[0])
+	for _, r := range res.Outcome.Reasons[1:] {
+		fmt.Fprintf(p.Stdout, "  %-42s %s\n", "", r)
+	}
+}

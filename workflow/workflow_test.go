@@ -1,0 +1,291 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
+)
+
+func mustLookup(t *testing.T, name string) benchmark.Benchmark {
+	t.Helper()
+	b, err := benchmark.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// synth writes n synthetic samples of b and returns its dataset paths.
+func synth(t *testing.T, b benchmark.Benchmark, n int) []string {
+	t.Helper()
+	files, err := b.Synth(t.TempDir(), n, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// startFake serves a fake endpoint on loopback until the test ends and
+// returns its URL.
+func startFake(t *testing.T, cfg fake.Config) string {
+	t.Helper()
+	srv, err := fake.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return url
+}
+
+// fakeAnswers are the answers of the dataset at paths, for a fake that
+// answers b's questions right.
+func fakeAnswers(t *testing.T, b benchmark.Benchmark, paths []string) []fake.Answer {
+	t.Helper()
+	d, err := b.OpenDataset(paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var out []fake.Answer
+	for _, a := range d.(benchmark.FakeAnswerer).FakeAnswers() {
+		out = append(out, fake.Answer(a))
+	}
+	return out
+}
+
+// round is the round the command defaults to: the linked LoadGen's.
+func round() string {
+	if r, err := buildinfo.Round(); err == nil {
+		return r
+	}
+	return submission.DefaultRound
+}
+
+// plan is a plan of an Offline test of n samples of b in mode against url,
+// whose output the test can read back.
+func plan(t *testing.T, b benchmark.Benchmark, mode loadgen.Mode, data []string, url string, n int, out *bytes.Buffer) Plan {
+	t.Helper()
+	return Plan{
+		Options: run.Options{
+			Benchmark: b, Scenario: loadgen.Offline, Mode: mode, Dataset: data, Endpoints: []string{url}, Round: round(),
+			TotalSampleCount: n,
+			Settings:         []string{"min_duration=0", "min_query_count=" + strconv.Itoa(n), "performance_sample_count_override=" + strconv.Itoa(n), "accuracy_sample_count_override=" + strconv.Itoa(n)},
+		},
+		RunsDir: filepath.Join(t.TempDir(), "runs"),
+		Record:  run.Record{Command: []string{"mlperf-go", "run", "(test)"}},
+		Stdout:  out, Stderr: out,
+	}
+}
+
+// TestRunHistory runs twice into RunsDir: each run gets its own timestamped
+// folder, `latest` follows the newest and the index lists both. A run that
+// fails before its test leaves no folder behind; an OutputDir that holds a
+// run is refused unless Overwrite.
+func TestRunHistory(t *testing.T) {
+	loadgentest.Require(t)
+	b := mustLookup(t, "llama3_1-8b")
+	data := synth(t, b, 20)
+	url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	var out bytes.Buffer
+	base := plan(t, b, loadgen.PerformanceOnly, data, url, 10, &out)
+	runs := base.RunsDir
+
+	// A run that fails before its test (here: no such dataset) leaves no
+	// empty run folder behind.
+	bad := base
+	bad.Options.Dataset = []string{filepath.Join(t.TempDir(), "missing.json")}
+	if o := Run(context.Background(), bad); o.Class != Failed {
+		t.Fatalf("a run on a missing dataset: %+v, want Failed\n%s", o, out.String())
+	}
+	if _, err := os.Stat(runs); !os.IsNotExist(err) {
+		t.Fatalf("a failed run left %s behind (%v)", runs, err)
+	}
+	// Nor does one whose preflight fails (nothing listens on port 9), with
+	// or without OutputDir, or a compliance run's folder.
+	failedOut := filepath.Join(t.TempDir(), "out", "perf")
+	for _, p := range []Plan{{}, {OutputDir: failedOut}, {OutputDir: failedOut, Compliance: submission.TEST06}} {
+		closed := base
+		closed.Options.Endpoints = []string{"http://127.0.0.1:9"}
+		closed.OutputDir, closed.Compliance = p.OutputDir, p.Compliance
+		if o := Run(context.Background(), closed); o.Class != Failed || o.Err == nil || !strings.Contains(o.Err.Error(), "preflight") {
+			t.Fatalf("%q %q against a closed port: %+v", p.OutputDir, p.Compliance, o)
+		}
+		for _, dir := range []string{runs, filepath.Dir(failedOut)} {
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Fatalf("a run whose preflight failed (%q %q) left %s behind (%v)", p.OutputDir, p.Compliance, dir, err)
+			}
+		}
+	}
+
+	for i := range 2 {
+		if o := Run(context.Background(), base); o.Class != Passed {
+			t.Fatalf("run %d: %+v\n%s", i, o, out.String())
+		}
+	}
+	parent := filepath.Join(runs, b.Name, "Offline-performance")
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) != 2 {
+		t.Fatalf("want two run folders in %s, got %v", parent, dirs)
+	}
+	for _, d := range dirs {
+		if _, err := time.Parse("20060102T150405Z", strings.SplitN(d, "-", 2)[0]); err != nil {
+			t.Errorf("run folder %q is not a UTC timestamp: %v", d, err)
+		}
+		if _, err := os.Stat(filepath.Join(parent, d, mllog.DetailFile)); err != nil {
+			t.Errorf("run folder %s has no LoadGen log: %v", d, err)
+		}
+	}
+	// ReadDir sorts by name, and names sort by time (same-second runs
+	// get -2): the second is the newest.
+	if got, err := os.Readlink(filepath.Join(parent, record.LatestLink)); err != nil || got != dirs[1] {
+		t.Errorf("latest -> %q (%v), want %q", got, err, dirs[1])
+	}
+	index, err := os.ReadFile(filepath.Join(runs, record.IndexHTMLFile))
+	if err != nil {
+		t.Fatalf("no index of runs: %v", err)
+	}
+	for _, d := range dirs {
+		if !strings.Contains(string(index), d) {
+			t.Errorf("the index does not list run %s", d)
+		}
+	}
+	if strings.Contains(string(index), record.LatestLink+"/") {
+		t.Errorf("the index lists the latest link as a run of its own")
+	}
+	if !strings.Contains(out.String(), filepath.Join(runs, record.IndexHTMLFile)) {
+		t.Errorf("the output does not name the index of runs:\n%s", out.String())
+	}
+
+	// An existing run folder is never silently replaced.
+	first := filepath.Join(parent, dirs[0])
+	before, err := os.ReadFile(filepath.Join(first, mllog.DetailFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reuse := base
+	reuse.OutputDir = first
+	if o := Run(context.Background(), reuse); o.Class != Failed || !strings.Contains(o.Err.Error(), "--overwrite") {
+		t.Fatalf("re-using a run's OutputDir: want a refusal naming --overwrite, got %+v", o)
+	}
+	if after, _ := os.ReadFile(filepath.Join(first, mllog.DetailFile)); string(after) != string(before) {
+		t.Fatal("a refused run changed the earlier run's log")
+	}
+	reuse.Overwrite = true
+	if o := Run(context.Background(), reuse); o.Class != Passed {
+		t.Fatalf("Overwrite: %+v\n%s", o, out.String())
+	}
+	// An empty or new OutputDir needs nothing.
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reuse.OutputDir, reuse.Overwrite = empty, false
+	if o := Run(context.Background(), reuse); o.Class != Passed {
+		t.Fatalf("empty OutputDir: %+v\n%s", o, out.String())
+	}
+}
+
+// TestModeBoth runs Qwen3-VL with Both: the accuracy test, scored, then
+// the performance test, each in its own folder from the same settings, and
+// both filed into the results tree. Against an engine that answers wrongly
+// the accuracy test FAILs, so the performance result, VALID as it is, is
+// neither submittable nor filed, and the outcome is Failed.
+func TestModeBoth(t *testing.T) {
+	loadgentest.Require(t)
+	b := mustLookup(t, "qwen3-vl-235b-a22b")
+	data := synth(t, b, 20)
+	truths := fakeAnswers(t, b, data)
+	dir := t.TempDir()
+	both := func(url, out, results string) (Outcome, string) {
+		var text bytes.Buffer
+		p := plan(t, b, loadgen.AccuracyOnly, data, url, 20, &text)
+		p.Options.Settings = []string{"min_duration=0", "min_query_count=20", "performance_sample_count_override=20"}
+		p.Options.TotalSampleCount = 0
+		p.Both, p.OutputDir, p.ResultsDir, p.System = true, out, results, "s1"
+		return Run(context.Background(), p), text.String()
+	}
+
+	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
+	o, text := both(startFake(t, fake.Config{Answers: truths, DefaultAnswer: b.FakeDefaultAnswer, Accuracy: 1}), out, results)
+	if o.Class != Passed {
+		t.Fatalf("Both: %+v\n%s", o, text)
+	}
+	if strings.Contains(text, "--evaluate applies to accuracy runs") {
+		t.Errorf("Both warns about an --evaluate nobody gave:\n%s", text)
+	}
+	acc, err := os.ReadFile(filepath.Join(out, "accuracy", "accuracy.txt"))
+	if err != nil || !regexp.MustCompile(`(?m)^\{"f1": 1\.0\}$`).Match(acc) {
+		t.Errorf("the accuracy test was not evaluated (%v):\n%s", err, acc)
+	}
+	if !regexp.MustCompile(`LoadGen result +VALID\n`).MatchString(text) || !strings.Contains(text, "=== Outcome: VALID ===") {
+		t.Errorf("no VALID performance result in the output:\n%s", text)
+	}
+	var confs []string
+	for _, m := range []string{"accuracy", "performance"} {
+		b, err := os.ReadFile(filepath.Join(out, m, "user.conf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		confs = append(confs, string(b))
+		if _, err := os.Stat(filepath.Join(out, m, "mlperf_log_detail.txt")); err != nil {
+			t.Errorf("%s test: %v", m, err)
+		}
+	}
+	if confs[0] != confs[1] || !strings.Contains(confs[0], "min_query_count = 20") {
+		t.Errorf("the tests did not read one user.conf:\n%s\n---\n%s", confs[0], confs[1])
+	}
+	scen := filepath.Join(results, "s1", b.Name, "Offline")
+	for _, f := range []string{"accuracy/accuracy.txt", "accuracy/mlperf_log_accuracy.json", "performance/run_1/mlperf_log_summary.txt"} {
+		if _, err := os.Stat(filepath.Join(scen, f)); err != nil {
+			t.Errorf("not filed: %v", err)
+		}
+	}
+	if s, err := os.ReadFile(filepath.Join(out, "performance", "mlperf_log_summary.txt")); err != nil || !strings.Contains(string(s), "PerformanceOnly") {
+		t.Errorf("the second test was not a performance run (%v)", err)
+	}
+	if rec, err := record.Read(filepath.Join(out, "performance")); err != nil || rec.PairedAccuracy == nil || !rec.PairedAccuracy.Pass {
+		t.Errorf("the performance record does not name its passing accuracy run (%v): %+v", err, rec.PairedAccuracy)
+	}
+
+	out2, results2 := filepath.Join(dir, "out2"), filepath.Join(dir, "results2")
+	o, text = both(startFake(t, fake.Config{Answers: truths, Accuracy: 0, DefaultAnswer: b.FakeDefaultAnswer}), out2, results2)
+	if o.Class != Failed || !strings.Contains(text, "=== Accuracy: FAIL ===") || !strings.HasPrefix(o.Err.Error(), "accuracy test: ") {
+		t.Fatalf("Both with wrong answers: %+v, want Failed by the accuracy test\n%s", o, text)
+	}
+	if rec, err := record.Read(filepath.Join(out2, "performance")); err != nil || rec.PairedAccuracy == nil || rec.PairedAccuracy.Pass || rec.Submittable() == nil {
+		t.Errorf("the performance record does not say its accuracy run failed (%v): %+v", err, rec.PairedAccuracy)
+	}
+	if _, err := os.Stat(filepath.Join(results2, "s1", b.Name, "Offline", "performance")); !os.IsNotExist(err) {
+		t.Errorf("a performance run beside a failed accuracy run was filed (%v)", err)
+	}
+}
