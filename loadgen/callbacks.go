@@ -4,7 +4,8 @@ package loadgen
 
 // The C++ shim calls these from LoadGen's main thread, which waits for
 // them: the QSL's load and unload. (Issued samples do not come through a
-// callback: see consume in bridge.go.) A file with //export may only declare
+// callback: LoadGen's IssueQuery queues them in C++, and a goroutine of the
+// bridge hands them to the SUT in batches; see StartTestContext in bridge.go.) A file with //export may only declare
 // in its preamble, so the C side lives in shim/mlpg_shim.h. Every trampoline
 // recovers: a panic must not unwind into C++, and it must not crash the
 // process while LoadGen's logs are half-written. It aborts the test instead

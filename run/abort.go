@@ -20,9 +20,9 @@ var AbortGrace = 3 * time.Second
 // signal) it waits AbortGrace for LoadGen to end; if LoadGen is still
 // running (the Server scenario keeps its schedule to min_duration), it marks
 // the output folder aborted, removing LoadGen's unfinished logs, and returns
-// that report as left, with the pool's counts so far. runCtx may end without
+// that report as left, with the pool's counts so far (rep is then nil). runCtx may end without
 // ctx (a launched engine died): LoadGen is then aborted by Run itself.
-func Abortable(ctx, runCtx context.Context, o Options) (rep *Report, err error, left *Report) {
+func Abortable(ctx, runCtx context.Context, o Options) (rep, left *Report, err error) {
 	type result struct {
 		rep *Report
 		err error
@@ -37,12 +37,12 @@ func Abortable(ctx, runCtx context.Context, o Options) (rep *Report, err error, 
 	}()
 	select {
 	case r := <-done:
-		return r.rep, r.err, nil
+		return r.rep, nil, r.err
 	case <-ctx.Done():
 	}
 	select {
 	case r := <-done:
-		return r.rep, r.err, nil
+		return r.rep, nil, r.err
 	case <-time.After(AbortGrace):
 	}
 	left = &Report{LogDir: o.OutputDir, UserConf: filepath.Join(o.OutputDir, record.UserConfFile), Start: start, End: time.Now()}
@@ -55,5 +55,5 @@ func Abortable(ctx, runCtx context.Context, o Options) (rep *Report, err error, 
 	if err := left.MarkAborted(reason, false); err != nil {
 		left.OutcomeReason += " (removing its logs: " + err.Error() + ")"
 	}
-	return nil, nil, left
+	return nil, left, nil
 }

@@ -1,4 +1,4 @@
-// Package runner runs one MLPerf test end to end: it opens and checks the
+// Package run runs one MLPerf test end to end: it opens and checks the
 // dataset, resolves LoadGen's settings from mlperf.conf and user.conf, builds
 // every request body once, drives the endpoint worker pool under the
 // official LoadGen and reports LoadGen's result with the pool's failures.

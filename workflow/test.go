@@ -21,7 +21,7 @@ import (
 // open, then reports, evaluates and files it. ctx is the user's (cancelled
 // by Ctrl-C); runCtx also ends if a launched engine dies.
 func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Record, runsRoot string) error {
-	rep, runErr, left := run.Abortable(ctx, runCtx, o)
+	rep, left, runErr := run.Abortable(ctx, runCtx, o)
 	if left != nil {
 		// LoadGen still plays its schedule (Server runs to min_duration):
 		// the folder is marked and the process leaves without it.

@@ -142,7 +142,7 @@ func tuneAction(c *cli.Context) error {
 		Dir:    dir,
 		Record: sess.Describe(runRecord(c)),
 		Run: func(ctx context.Context, o run.Options) (*run.Report, error) {
-			rep, err, left := run.Abortable(ctx, ctx, o)
+			rep, left, err := run.Abortable(ctx, ctx, o)
 			if left != nil {
 				return left, errors.New(left.OutcomeReason)
 			}
