@@ -18,6 +18,7 @@ import (
 // its defaults (random.seed(0xCADE); randint(88, 152)), from
 // internal/pyrandom's golden file written by CPython.
 func goldenLens(t *testing.T) []int {
+	t.Helper()
 	b, err := os.ReadFile("internal/pyrandom/testdata/golden.json")
 	if err != nil {
 		t.Fatal(err)

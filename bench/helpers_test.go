@@ -86,6 +86,7 @@ func dashInferData(t testing.TB, n, imgs int) (string, string) {
 }
 
 func writePNG(t testing.TB, path string, w, h int) {
+	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
 		for x := range w {

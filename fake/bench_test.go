@@ -57,6 +57,7 @@ func benchHandler(b *testing.B, cfg Config, path, body string) {
 }
 
 func benchHandlerServer(b *testing.B, s *Server, path, body string) {
+	b.Helper()
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
@@ -91,6 +92,7 @@ func BenchmarkHandlerCompletionsTokenIDs(b *testing.B) {
 }
 
 func benchHTTP(b *testing.B, cfg Config, path, body string) {
+	b.Helper()
 	s := benchServer(b, cfg)
 	url, err := s.Start("127.0.0.1:0")
 	if err != nil {
@@ -170,6 +172,7 @@ func q3vlBody(b *testing.B, imageBytes int, stream bool) string {
 func ptrInt(v int) *int { return &v }
 
 func rawMessages(b *testing.B, list []byte) []json.RawMessage {
+	b.Helper()
 	var out []json.RawMessage
 	if err := json.Unmarshal(list, &out); err != nil {
 		b.Fatal(err)

@@ -43,6 +43,7 @@ func TestIssueQueryThreads(t *testing.T) {
 }
 
 func issueQueryThreadsChild(t *testing.T) {
+	t.Helper()
 	const threads = 2
 	var wg sync.WaitGroup
 	errs := make(chan error, threads)

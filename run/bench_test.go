@@ -193,6 +193,7 @@ func (l *loadClock) Build(idx []int, emit func(int, []byte)) error {
 // queries times in total, placed as p says, and reports harness CPU per
 // sample.
 func benchOffline(b *testing.B, d benchmark.Dataset, bench string, queries int, stream bool, p placement) {
+	b.Helper()
 	if !cpuTimeKnown {
 		b.Skip("process CPU time is measured with getrusage (Unix only)")
 	}

@@ -216,6 +216,7 @@ func BenchmarkLoadMemory(b *testing.B) {
 }
 
 func loadMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int) {
+	b.Helper()
 	settle()
 	base := procStatus(b, "VmRSS")[0]
 	baseAnon := smapsRollup(b, "Anonymous")[0]
@@ -407,6 +408,7 @@ func BenchmarkRunMemory(b *testing.B) {
 }
 
 func runMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int, url string, queries int) {
+	b.Helper()
 	d, err := bm.OpenDataset(files, nil)
 	if err != nil {
 		b.Fatal(err)

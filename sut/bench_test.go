@@ -38,6 +38,7 @@ func (c *countingCompleter) FirstTokenComplete([]loadgen.Response) error { retur
 // the same process, so cpu-µs/sample is harness plus server (an upper
 // bound on the harness's own cost).
 func benchPool(b *testing.B, api protocol.Protocol, stream bool, body []byte, contentType string, response []byte) {
+	b.Helper()
 	if !cpuTimeKnown {
 		b.Skip("process CPU time is measured with getrusage (Unix only)")
 	}
@@ -75,6 +76,7 @@ func benchPool(b *testing.B, api protocol.Protocol, stream bool, body []byte, co
 }
 
 func benchChatBody(b *testing.B) []byte {
+	b.Helper()
 	recs := q3vlvectors.Load(b)
 	body, err := openaichat.Encode("Qwen/Qwen3-VL-235B-A22B-Instruct", q3vlvectors.Messages(b, recs[0].Messages), recs[0].ResponseFormat, openaichat.Params{}, false)
 	if err != nil {

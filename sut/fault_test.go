@@ -91,6 +91,7 @@ func faultServer(t testing.TB) http.HandlerFunc {
 }
 
 func hijackClose(t testing.TB, w http.ResponseWriter) {
+	t.Helper()
 	conn, _, err := w.(http.Hijacker).Hijack()
 	if err != nil {
 		t.Errorf("hijack: %v", err)

@@ -30,6 +30,7 @@ func benchSeqs(cases []decodeCase, n, l, vocab int) [][]int {
 }
 
 func benchBatchDecode(b *testing.B, tok *Tokenizer, golden string, opt DecodeOptions) {
+	b.Helper()
 	seqs := benchSeqs(readJSONL[decodeCase](&testing.T{}, golden), benchSamples, benchLen, tok.VocabSize())
 	b.ResetTimer()
 	for b.Loop() {

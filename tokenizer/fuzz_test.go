@@ -19,6 +19,7 @@ func idsFrom(b []byte, vocab int) []int {
 
 // decodeAll decodes with every option set; the text must be valid UTF-8 and nothing may panic.
 func decodeAll(t *testing.T, tok *Tokenizer, ids []int) {
+	t.Helper()
 	for _, o := range []DecodeOptions{{}, {SkipSpecialTokens: true, CleanUp: CleanUpOn}, {SlowLlama: true}, {Strict: true}} {
 		s, err := tok.Decode(ids, o)
 		if err == nil && !utf8.ValidString(s) {

@@ -83,6 +83,7 @@ func checkDecode(t *testing.T, tok *Tokenizer, cases []decodeCase) {
 // llama3Path returns Meta's Llama 3 tokenizer.model from MLPERF_GO_LLAMA3_TOKENIZER, or skips:
 // the file is not committed (Meta's licence); scripts/fetch-test-tokenizers.sh fetches it.
 func llama3Path(t testing.TB) string {
+	t.Helper()
 	p := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER")
 	if p == "" {
 		t.Skip("MLPERF_GO_LLAMA3_TOKENIZER is not set: run scripts/fetch-test-tokenizers.sh DIR and set it to DIR/llama3/tokenizer.model")

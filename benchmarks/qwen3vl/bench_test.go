@@ -124,6 +124,7 @@ func BenchmarkQ3VLMemory(b *testing.B) {
 // q3vlSettledRSS returns the resident set size once garbage is collected
 // and returned to the OS (Linux: /proc/self/statm).
 func q3vlSettledRSS(b *testing.B) int64 {
+	b.Helper()
 	runtime.GC()
 	debug.FreeOSMemory()
 	data, err := os.ReadFile("/proc/self/statm")

@@ -44,6 +44,7 @@ func askOf(r *chatRequest) any {
 // checkFast: where the fast path reads a body, encoding/json reads it too
 // and to the same request.
 func checkFast(t *testing.T, body []byte) {
+	t.Helper()
 	fast, ok := parseChatFast(body)
 	std, err := parseChatStd(body)
 	if !ok {

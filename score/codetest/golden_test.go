@@ -85,6 +85,7 @@ func TestGolden(t *testing.T) {
 
 // runGoldenGroup runs the golden cases idx, which share one time limit.
 func runGoldenGroup(t *testing.T, g goldenFile, timeout int, idx []int) {
+	t.Helper()
 	{
 		r := newTestRunner(t, Options{TimeoutSeconds: timeout, Workers: 2})
 		jobs := make([]Job, len(idx))
@@ -112,6 +113,7 @@ func runGoldenGroup(t *testing.T, g goldenFile, timeout int, idx []int) {
 }
 
 func wantCodes(t *testing.T, raw json.RawMessage, tests int) []int {
+	t.Helper()
 	var s string
 	if json.Unmarshal(raw, &s) == nil && s == "crash" {
 		codes := make([]int, tests)

@@ -27,6 +27,7 @@ type benchInput struct {
 // (to score exactly what the Python reference scored and compare its
 // output), else the golden rows cycled to full size in the real proportions.
 func fullSizeSamples(b *testing.B) ([]Sample, *benchInput) {
+	b.Helper()
 	if path := os.Getenv("EXACTMATCH_BENCH_INPUT"); path != "" {
 		raw, err := os.ReadFile(path)
 		if err != nil {

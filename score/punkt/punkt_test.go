@@ -20,6 +20,7 @@ type splitRow struct {
 // golden file: the corpus texts (raw and stripped) and thousands of short
 // strings dense in abbreviations, quotes, brackets and white space.
 func checkGolden(t *testing.T, tok *Tokenizer, path string) {
+	t.Helper()
 	bad, n := 0, 0
 	golden.JSONL(t, path, func(line int, r splitRow) {
 		n++

@@ -72,6 +72,7 @@ type llamaRec struct {
 }
 
 func decodeLlama(b *testing.B, p string) []llamaRec {
+	b.Helper()
 	raw, err := os.ReadFile(p)
 	if err != nil {
 		b.Fatal(err)

@@ -424,6 +424,7 @@ func benchBody() []byte {
 
 // benchSkip times Scanner.Skip over body.
 func benchSkip(b *testing.B, body []byte) {
+	b.Helper()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
