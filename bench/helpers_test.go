@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
@@ -42,15 +43,7 @@ func startFake(t testing.TB, cfg fake.Config, hook *seen) string {
 	if hook != nil {
 		cfg.OnRequest = hook.hook
 	}
-	s, err := fake.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := s.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	_, url := faketest.Start(t, cfg)
 	return url
 }
 

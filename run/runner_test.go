@@ -16,6 +16,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
@@ -62,15 +63,7 @@ func fakeAnswers(d benchmark.FakeAnswerer) []fake.Answer {
 
 func startFake(t *testing.T, cfg fake.Config) (string, *fake.Server) {
 	t.Helper()
-	srv, err := fake.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, url := faketest.Start(t, cfg)
 	return url, srv
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
@@ -46,15 +47,7 @@ func synth(t *testing.T, b benchmark.Benchmark, n int) []string {
 // returns its URL.
 func startFake(t *testing.T, cfg fake.Config) string {
 	t.Helper()
-	srv, err := fake.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	_, url := faketest.Start(t, cfg)
 	return url
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
@@ -50,16 +51,7 @@ func startFake(t *testing.T, cfg fake.Config) string {
 // wait on what it has served.
 func startFakeServer(t *testing.T, cfg fake.Config) (*fake.Server, string) {
 	t.Helper()
-	srv, err := fake.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv, url
+	return faketest.Start(t, cfg)
 }
 
 func mustLookup(t *testing.T, name string) benchmark.Benchmark {
