@@ -1,8 +1,8 @@
 // The layers of mlperf-go, from the commands at the top to the ground every
 // part stands on. A package may import packages of its own layer or of a
 // layer below it, never one above: the registry of benchmarks knows nothing
-// of the runner, the runner nothing of the submission tooling. README's
-// "Layout" section draws the same table.
+// of the runner, the runner nothing of the submission tooling.
+// docs/layout.md draws the same table.
 package mlperfgo_test
 
 import (
@@ -89,7 +89,7 @@ func TestLayers(t *testing.T) {
 		}
 		from := layerOf(rel)
 		if from < 0 {
-			t.Errorf("package %s is in no layer: add it to layers here and to README's Layout", rel)
+			t.Errorf("package %s is in no layer: add it to layers here and to docs/layout.md", rel)
 			continue
 		}
 		for _, imp := range p.Imports {

@@ -105,7 +105,7 @@ func startFakeProcess(b *testing.B, model, answer string, p placement) string {
 	cmd := exec.Command(bin, "-test.run=^$")
 	// GOGC=400: the fake keeps little alive, so its collections are mostly
 	// fixed cost; a quarter as many leaves more of its core for answering.
-	// (The fake's speed shows in the harness's figure: see README.)
+	// (The fake's speed shows in the harness's figure: see docs/performance.md.)
 	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, fakeAnswerEnv+"="+answer, "GOMAXPROCS="+strconv.Itoa(procs), "GOGC=400")
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()

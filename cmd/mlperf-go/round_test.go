@@ -111,10 +111,28 @@ func TestCheckFlagsAfterDirectory(t *testing.T) {
 	}
 }
 
-// TestReadmeCommandsParse: every `mlperf-go …` command in README.md's code
-// blocks names subcommands and flags the CLI defines.
+// TestReadmeCommandsParse: every `mlperf-go …` command in the code blocks
+// of README.md and docs/*.md names subcommands and flags the CLI defines.
 func TestReadmeCommandsParse(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "README.md"))
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, p := range append([]string{filepath.Join("..", "..", "README.md")}, docs...) {
+		cmds = append(cmds, docCommands(t, p)...)
+	}
+	if len(cmds) < 10 {
+		t.Fatalf("found only %d mlperf-go commands in README.md and docs/", len(cmds))
+	}
+	checkCommands(t, cmds)
+}
+
+// docCommands are the mlperf-go command lines in a Markdown file's code
+// blocks, continuation lines joined.
+func docCommands(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +161,15 @@ func TestReadmeCommandsParse(t *testing.T) {
 			cmds = append(cmds, line)
 		}
 	}
-	if len(cmds) < 10 {
-		t.Fatalf("found only %d mlperf-go commands in README.md", len(cmds))
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
+	return cmds
+}
+
+// checkCommands parses each command line with the CLI's own definitions.
+func checkCommands(t *testing.T, cmds []string) {
+	t.Helper()
 	app := newApp()
 	for _, line := range cmds {
 		// Shell substitutions, such as $(… | head -1), are not mlperf-go's.
