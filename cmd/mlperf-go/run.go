@@ -404,7 +404,7 @@ func datasetHelp() string {
 	for _, b := range benchmark.All() {
 		parts = append(parts, b.Name+": "+b.DatasetHelp)
 	}
-	return strings.Join(parts, "; ") + "; or, for any, a `mlperf-go dataset download` folder"
+	return strings.Join(parts, "; ") + "; or, for any, a folder `mlperf-go dataset download` or `dataset synth` wrote"
 }
 
 // complianceHelp lists the compliance tests each benchmark takes.
