@@ -40,7 +40,7 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:8000", Usage: "`ADDR` to listen on (host:port; port 0 picks a free one)"},
 			&cli.StringFlag{Name: "model", Value: fake.DefaultModel, DefaultText: "--benchmark's model, else " + fake.DefaultModel, Usage: "served model `NAME` (requests naming another model get a 404 like vLLM)"},
-			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, DefaultText: "the one whose answers the fake must be told", Usage: "benchmark whose answers chats get (of --dataset)"},
+			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, DefaultText: "the one whose answers the fake must be told", Usage: "benchmark whose model the fake serves (unless --model) and whose answers chats get (of --dataset)"},
 			&cli.StringSliceFlag{Name: "dataset", Usage: "dataset `PATH` (files or directory) whose ground truth the fake answers with"},
 			&cli.StringSliceFlag{Name: "dataset-split", Usage: "dataset splits, in the order the harness uses (default: the benchmark's official ones)"},
 			&cli.Float64Flag{Name: "accuracy", Value: 1, Usage: "fraction in [0,1] of --dataset's samples answered with the ground truth"},
