@@ -658,6 +658,9 @@ func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, 
 	if err != nil {
 		return nil, err
 	}
+	if paths, err = b.openSynth(paths); err != nil {
+		return nil, err
+	}
 	return b.Open(paths, splits)
 }
 

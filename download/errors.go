@@ -3,6 +3,8 @@ package download
 import (
 	"errors"
 	"fmt"
+	"net"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -116,6 +118,46 @@ func (e *GaveUpError) Error() string {
 }
 
 func (e *GaveUpError) Unwrap() error { return e.Last }
+
+// Mirror settings: what points each source at a mirror, for a machine
+// that cannot reach the source (an air-gapped cluster).
+const (
+	mirrorHub     = "HF_ENDPOINT (the Hugging Face hub)"
+	mirrorStorage = "--storage-url (MLCommons' storage)"
+	mirrorPyPI    = "--pypi-url (PyPI)"
+)
+
+// mirrorSetting is the setting that points rq's source at a mirror.
+func (rq request) mirrorSetting() string {
+	switch {
+	case rq.pypi != nil:
+		return mirrorPyPI
+	case rq.r2 != nil:
+		return mirrorStorage
+	}
+	return mirrorHub
+}
+
+// noSuchHost reports whether err is a DNS lookup that found no such host:
+// not a passing failure (a retry would find none again) but a machine
+// without a name for the source, as air-gapped clusters are.
+func noSuchHost(err error) bool {
+	var de *net.DNSError
+	return errors.As(err, &de) && de.IsNotFound
+}
+
+// noHostError is the error of a request whose host has no address here:
+// which setting points its source at a mirror first, then the others.
+func noHostError(what string, err error, setting string) error {
+	others := []string{}
+	for _, s := range []string{mirrorHub, mirrorStorage, mirrorPyPI} {
+		if s != setting {
+			others = append(others, s)
+		}
+	}
+	return fmt.Errorf("%s: %w: this machine cannot resolve the source's host (no DNS for it, as on an air-gapped cluster), so retrying would not help: point it at a mirror with %s (other sources: %s), or download on a machine with access and copy the folder here (this command then verifies it without a request)",
+		what, err, setting, strings.Join(others, ", "))
+}
 
 // statusError is an HTTP answer that was not what was asked for.
 type statusError struct {

@@ -194,6 +194,9 @@ func (d *downloader) do(ctx context.Context, u string, rq request) (*http.Respon
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if noSuchHost(err) {
+			return nil, noHostError(rq.what, err, rq.mirrorSetting())
+		}
 		return nil, retriable(fmt.Errorf("%s: %w", rq.what, err))
 	}
 	rq.capture.record(resp)

@@ -18,6 +18,11 @@ type FindOptions struct {
 	// Revision is a branch or tag (a file under refs/) or a commit hash (a snapshots/ folder) of
 	// the cached model. Default "main".
 	Revision string
+	// Download, when set, is how the caller's tool fetches the tokenizer
+	// (a command and the --tokenizer to pass then), suggested first when
+	// none is found: it pins the revision the evaluator expects, where
+	// huggingface-cli fetches whatever the hub holds. Default: unset.
+	Download string
 	// Getenv reads environment variables (HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME, HOME).
 	// Default os.Getenv; tests pass their own.
 	Getenv func(string) string
@@ -143,7 +148,12 @@ func notFound(opt FindOptions, looked []string) error {
 	for _, p := range looked {
 		b.WriteString("\n  " + p)
 	}
-	b.WriteString("\nPass --tokenizer PATH (a tokenizer.json, a tokenizer.model or a directory holding one)")
+	if opt.Download != "" {
+		b.WriteString("\nGet it with: " + opt.Download + ";\nor pass --tokenizer PATH")
+	} else {
+		b.WriteString("\nPass --tokenizer PATH")
+	}
+	b.WriteString(" (a tokenizer.json, a tokenizer.model or a directory holding one)")
 	if org, name, ok := strings.Cut(opt.Model, "/"); ok && org != "" && name != "" {
 		fmt.Fprintf(&b, ", or download it into the Hugging Face cache: huggingface-cli download %s tokenizer.json tokenizer_config.json", opt.Model)
 		if opt.Revision != "" {

@@ -18,7 +18,8 @@ import (
 // Offline run measured the same model on the same system. A --quick run is
 // skipped: its samples/s come from seconds of load on a ten-sample library
 // (ramp-up and tail dominate), not from the system at its pace. Finding no
-// such run is an error saying to run the Offline test first.
+// such run is an error saying to run the Offline test first; the caller
+// adds its own way round (run: a --target-qps number; tune: --start-qps).
 func OfflineThroughput(b benchmark.Benchmark, dirs func(benchmark.Benchmark) []string) (float64, string, error) {
 	if b.IsInteractive() {
 		base, err := benchmark.Lookup(b.Base)
@@ -48,8 +49,8 @@ func OfflineThroughput(b benchmark.Benchmark, dirs func(benchmark.Benchmark) []s
 		}
 	}
 	if best == nil {
-		return 0, "", errors.New("--target-qps auto: no valid Offline performance run of " + b.Name +
-			" found in --runs-dir (or --results-dir for --system; --quick runs do not count): run the Offline performance test first, or give --target-qps a number")
+		return 0, "", errors.New("no valid Offline performance run of " + b.Name +
+			" found in --runs-dir (or --results-dir for --system; --quick runs do not count): run the Offline performance test first")
 	}
 	return best.Metrics.SamplesPerSecond.Value, bestDir, nil
 }

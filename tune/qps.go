@@ -143,10 +143,17 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	ceilingTried := s.Ceiling <= 0
 	q := roundSig(s.Start, qpsDigits)
 	for n := 1; n <= s.MaxTrials; n++ {
+		// The loaded set is cut to the trial's queries: mlperf.conf's
+		// sample_concatenate_permutation (the LLM benchmarks') pads a
+		// Server run to whole passes over the loaded set, which would make
+		// every trial issue the whole official sample count (13,368 for
+		// llama3_1-8b: minutes at tens of QPS, whatever TrialDuration).
+		queries := s.trialQueries(q)
 		t, err := ts.run(ctx, fmt.Sprintf("trial-%02d-qps-%s", n, FormatQPS(q)), []string{
 			"target_qps=" + FormatQPS(q),
 			fmt.Sprintf("min_duration=%d", s.TrialDuration.Milliseconds()),
-			fmt.Sprintf("min_query_count=%d", s.TrialMinQueries),
+			fmt.Sprintf("min_query_count=%d", queries),
+			fmt.Sprintf("performance_sample_count_override=%d", queries),
 		}, 0, q)
 		if err != nil {
 			return res, ts.finishQPS(res, err)
@@ -250,6 +257,45 @@ func nextQPS(res QPSResult, s QPSSearch, ceilingTried bool) (next float64, done 
 		return 0, true
 	}
 	return next, false
+}
+
+// scheduleMargin is how many standard deviations of LoadGen's Poisson
+// schedule a trial's query count allows past QPS x TrialDuration, so that
+// its last query is scheduled after TrialDuration: else LoadGen, padding
+// to whole passes over the loaded set (sample_concatenate_permutation),
+// would add another pass and double the trial.
+const scheduleMargin = 4
+
+// trialQueries is how many queries a trial at q issues: TrialMinQueries,
+// or QPS x TrialDuration and a margin for the schedule's randomness
+// (scheduleMargin), whichever is more. SearchQPS makes it the trial's
+// min_query_count and its loaded set, so LoadGen issues exactly these,
+// each sample once, with or without sample_concatenate_permutation.
+func (s QPSSearch) trialQueries(q float64) int {
+	mean := q * s.TrialDuration.Seconds()
+	return max(s.TrialMinQueries, int(math.Ceil(mean+scheduleMargin*math.Sqrt(mean))))
+}
+
+// TrialLength estimates how long a trial at q issues queries (its queries
+// at q per second), for the user to plan the search's time on; loading
+// and the last answers come on top. TrialMinQueries 0 means its default.
+func (s QPSSearch) TrialLength(q float64) time.Duration {
+	if s.TrialMinQueries <= 0 {
+		s.TrialMinQueries = DefaultTrialMinQueries
+	}
+	return time.Duration(float64(s.trialQueries(q)) / q * float64(time.Second)).Round(100 * time.Millisecond)
+}
+
+// FirstSteps says what the search tries first, for the user before it
+// starts: s.Start, then, as nextQPS decides after it, s.Ceiling (or twice
+// Start) if that trial is VALID, else half of Start.
+func (s QPSSearch) FirstSteps() string {
+	start := roundSig(s.Start, qpsDigits)
+	up := QPSResult{Best: start}
+	down := QPSResult{InvalidAbove: start}
+	ifValid, _ := nextQPS(up, QPSSearch{Ceiling: roundSig(s.Ceiling, qpsDigits)}, s.Ceiling <= 0)
+	ifInvalid, _ := nextQPS(down, s, false)
+	return fmt.Sprintf("the first trial at %s QPS; if it is VALID the next at %s, if INVALID at %s", FormatQPS(start), FormatQPS(ifValid), FormatQPS(ifInvalid))
 }
 
 // finishQPS records the result in tune.json; err is the search's error,

@@ -396,3 +396,21 @@ func TestSearchStopsWhenLatencyIsNotLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstSteps: what the search says it tries first is what nextQPS
+// tries: from 80 under a 100 ceiling, 100 after a VALID trial and 40 after
+// an INVALID one (not "that throughput next" whatever happens).
+func TestFirstSteps(t *testing.T) {
+	for _, tc := range []struct {
+		s    QPSSearch
+		want string
+	}{
+		{QPSSearch{Start: 80, Ceiling: 100}, "the first trial at 80 QPS; if it is VALID the next at 100, if INVALID at 40"},
+		{QPSSearch{Start: 12.345678}, "the first trial at 12.35 QPS; if it is VALID the next at 24.7, if INVALID at 6.175"},
+		{QPSSearch{Start: 100, Ceiling: 100}, "the first trial at 100 QPS; if it is VALID the next at 125, if INVALID at 50"},
+	} {
+		if got := tc.s.FirstSteps(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}

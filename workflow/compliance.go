@@ -6,13 +6,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/compliance"
-	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 // verifyCompliance runs compliance test test's verification on the
@@ -36,8 +34,8 @@ func (p *Plan) verifyCompliance(ctx context.Context, o run.Options, rep *run.Rep
 }
 
 func (p *Plan) verify(ctx context.Context, o run.Options, dir, test string) (*record.Compliance, error) {
-	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Round: o.Round, Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
-	if err := p.Eval.Apply(&eo); err != nil {
+	eo, err := p.evalOptions(o)
+	if err != nil {
 		return nil, err
 	}
 	eo.Verdicts = "" // --verdicts is the accuracy run's; a compliance test's scoring would overwrite it
@@ -87,26 +85,11 @@ func fileExists(path string) bool {
 
 // precheckCompliance makes, before the test, the checks its verification
 // will need, rather than after an hour-long run: TEST01 compares with the
-// scenario's accuracy and performance runs, which must exist; TEST07
-// scored in Go decodes the log with the model's tokenizer, which must be
-// found.
+// scenario's accuracy and performance runs, which must exist. (TEST07's
+// tokenizer is precheckEvaluation's.)
 func (p *Plan) precheckCompliance(o run.Options) error {
-	test := p.Compliance
-	if test == submission.TEST01 {
-		if p.test01Reference(o).AccuracyLog == "" {
-			return fmt.Errorf("--compliance TEST01 compares the run with this scenario's accuracy and performance runs, and there are none in --runs-dir %s (or --results-dir for --system): run them first, with -m accuracy and -m performance (checked before the test, so no run is wasted)", p.RunsDir)
-		}
-		return nil
-	}
-	if test != submission.TEST07 || p.AccuracyScript != "" {
-		return nil
-	}
-	model := p.Eval.TokenizerModel
-	if model == "" {
-		model = o.Benchmark.Model
-	}
-	if _, err := tokenizer.Open(tokenizer.FindOptions{Path: p.Eval.Tokenizer, Model: model}); err != nil {
-		return fmt.Errorf("--compliance TEST07 scores the run's log in Go, decoding it with %s's tokenizer: %w (or pass --accuracy-script with the official accuracy command; checked before the test, so no run is wasted)", model, err)
+	if p.Compliance == submission.TEST01 && p.test01Reference(o).AccuracyLog == "" {
+		return fmt.Errorf("--compliance TEST01 compares the run with this scenario's accuracy and performance runs, and there are none in --runs-dir %s (or --results-dir for --system): run them first, with -m accuracy and -m performance (checked before the test, so no run is wasted)", p.RunsDir)
 	}
 	return nil
 }

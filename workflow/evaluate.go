@@ -9,11 +9,13 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
+	"github.com/mlperf-go/mlperf-go/submission/filing"
 )
 
 // EvalSettings say how to score an accuracy log, as the evaluator's flags
@@ -45,6 +47,46 @@ func (s EvalSettings) Apply(o *benchmark.EvalOptions) error {
 	return nil
 }
 
+// evalOptions are the options every evaluation of a test of o scores with:
+// the plan's Eval settings for o's benchmark, round and scenario.
+func (p *Plan) evalOptions(o run.Options) (benchmark.EvalOptions, error) {
+	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Round: o.Round, Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
+	return eo, p.Eval.Apply(&eo)
+}
+
+// precheckEvaluation opens, before the first test, the tokenizer the
+// plan's scoring will decode a token-ID log with (an accuracy run's
+// evaluation, --mode both's, TEST07's verification in Go), so a missing
+// tokenizer costs seconds, not the tests: --mode both would otherwise find
+// out after its performance test too.
+func (p *Plan) precheckEvaluation(o run.Options) error {
+	var why string
+	switch {
+	case p.Compliance == submission.TEST07 && p.AccuracyScript == "":
+		why = "--compliance TEST07 scores the run's log in Go"
+	case p.Compliance != "":
+	case p.Both:
+		why = "--mode both scores its accuracy test in Go"
+	case p.Evaluate && o.Mode == loadgen.AccuracyOnly:
+		why = "--evaluate scores the accuracy run in Go"
+	}
+	if why == "" || !o.Benchmark.Output.NeedsTokenizer() {
+		return nil
+	}
+	eo, err := p.evalOptions(o)
+	if err != nil {
+		return err
+	}
+	if _, err := eo.OpenTokenizer(); err != nil {
+		fix := ""
+		if p.Compliance != "" {
+			fix = "; or pass --accuracy-script with the official accuracy command"
+		}
+		return fmt.Errorf("%s: %w%s (checked before the test, so no run is wasted)", why, err, fix)
+	}
+	return nil
+}
+
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
 func (p *Plan) evaluateRun(o run.Options, rep *run.Report) (*record.Accuracy, error) {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
@@ -55,11 +97,11 @@ func (p *Plan) evaluateRun(o run.Options, rep *run.Report) (*record.Accuracy, er
 		}
 		return nil, nil
 	}
-	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Out: filepath.Join(rep.LogDir, record.AccuracyTxtFile), Round: o.Round,
-		Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
-	if err := p.Eval.Apply(&eo); err != nil {
+	eo, err := p.evalOptions(o)
+	if err != nil {
 		return nil, err
 	}
+	eo.Out = filepath.Join(rep.LogDir, record.AccuracyTxtFile)
 	v, err := Evaluate(p.Stdout, p.Stderr, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
 	// The report drawn before the evaluation lacks the verdict.
 	p.writeReport(rep.LogDir)
@@ -71,13 +113,52 @@ func (p *Plan) evaluateRun(o run.Options, rep *run.Report) (*record.Accuracy, er
 // run record beside the log when there is one (a record it cannot write is
 // said on stderr); `mlperf-go evaluate` calls it too. A log that fails its
 // checks or a metric below its bound is an error of Class Failed.
+//
+// A log filed into a results tree (filing.Filed) gets its accuracy.txt and
+// verdict only when they pass: a results tree holds only submittable runs,
+// so a filed copy never gets a FAIL (or a failed evaluation) written into
+// it, whatever accuracy.txt it was filed with staying as it was; stderr says
+// so and how to keep the new one.
 func Evaluate(stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
+	logDir, out := filepath.Dir(logPath), o.Out
+	filedLog, filedOut := filing.Filed(logDir), filing.Filed(filepath.Dir(out))
+	if filedOut {
+		tmp, err := os.MkdirTemp("", "mlperf-go-evaluate-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		o.Out = filepath.Join(tmp, record.AccuracyTxtFile)
+	}
+	v, err := evaluate(stdout, d, logPath, o, scenario)
+	if err != nil && (filedLog || filedOut) {
+		fmt.Fprintf(stderr, "mlperf-go: %s is a run filed into a results tree, which holds only submittable runs: this evaluation did not pass, so nothing was written into it (what it was filed with stays). Pass --output FILE to keep this accuracy.txt; a run that fails belongs out of the tree (file a new one with --replace)\n", logDir)
+		return v, err
+	}
+	if filedOut {
+		content, err := os.ReadFile(o.Out)
+		if err != nil {
+			return v, err
+		}
+		if err := atomicfile.Write(out, content, 0o644); err != nil {
+			return v, err
+		}
+	}
+	if v != nil {
+		if err := amendRecord(logDir, func(r *record.Run) { r.Accuracy = v }); err != nil {
+			fmt.Fprintln(stderr, "mlperf-go:", err)
+		}
+	}
+	return v, err
+}
+
+// evaluate is Evaluate's scoring and verdict, which writes only o.Out.
+func evaluate(stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
 	ev, err := d.Evaluate(logPath, o)
+	fmt.Fprint(stdout, ev.Report)
 	if err != nil {
-		fmt.Fprint(stdout, ev.Report)
 		return nil, err
 	}
-	fmt.Fprint(stdout, ev.Report)
 	content, err := os.ReadFile(o.Out)
 	if err != nil {
 		if ev.Failure != nil {
@@ -91,9 +172,6 @@ func Evaluate(stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o b
 	}
 	v.Scorer = ev.Scorer
 	printVerdict(stdout, v)
-	if err := amendRecord(filepath.Dir(logPath), func(r *record.Run) { r.Accuracy = v }); err != nil {
-		fmt.Fprintln(stderr, "mlperf-go:", err)
-	}
 	switch {
 	case ev.Failure != nil:
 		return v, failure{Failed, ev.Failure}

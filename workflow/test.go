@@ -76,10 +76,8 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 		_, evalErr = p.evaluateRun(o, rep)
 	}
 	if p.ResultsDir != "" {
-		// runErr without failed samples is a LoadGen log that is missing or
-		// damaged: such a run cannot be rechecked, so it is not filed either.
-		if rep.Stats.Failed > 0 || runErr != nil || (verdict != nil && !verdict.Pass) {
-			fmt.Fprintf(p.Stderr, "mlperf-go: not filed into --results-dir: the run is %s (%s)\n", rep.Outcome, rep.OutcomeReason)
+		if why := p.unsubmittable(rep, rec, verdict, runErr, evalErr); why != "" {
+			fmt.Fprintf(p.Stderr, "mlperf-go: not filed into --results-dir, which holds only submittable runs: %s; the run stays in %s\n", why, rep.LogDir)
 		} else if err := p.fileRun(o, rep, rec.Compliance); err != nil {
 			return errors.Join(runErr, err)
 		}
@@ -98,6 +96,34 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 		return failure{Invalid, fmt.Errorf("LoadGen result is %s: see the recommendations in %s", rep.Summary.Result, filepath.Join(rep.LogDir, mllog.SummaryFile))}
 	}
 	return nil
+}
+
+// unsubmittable says why a finished run is not filed, "" when it is: a
+// results tree gets only what is submittable, so a failed try never takes
+// the place the next one needs (which would then need --replace) nor gets
+// packaged. Not submittable: any outcome but VALID (failed samples,
+// LoadGen's INVALID, a compliance verification that did not pass), LoadGen
+// logs missing or damaged (runErr: such a run cannot be rechecked), an
+// evaluation that failed or could not run, and a performance run beside a
+// failed accuracy run (--mode both). With AllowUnofficial, LoadGen's own
+// INVALID is filed all the same: the settings it allows (short runs) make
+// it, and the rehearsal of the workflow is what was asked for.
+func (p *Plan) unsubmittable(rep *run.Report, rec run.Record, verdict *record.Compliance, runErr, evalErr error) string {
+	loadgenInvalid := rep.Outcome == record.Invalid && rep.Verifiable() && verdict == nil
+	switch {
+	case loadgenInvalid && p.AllowUnofficial && runErr == nil:
+	case rep.Outcome != record.Valid:
+		return fmt.Sprintf("the run is %s (%s)", rep.Outcome, rep.OutcomeReason)
+	case runErr != nil:
+		return fmt.Sprintf("LoadGen's logs cannot be read (%v)", runErr)
+	}
+	switch {
+	case evalErr != nil:
+		return fmt.Sprintf("its evaluation did not pass (%v)", evalErr)
+	case rec.PairedAccuracy != nil && !rec.PairedAccuracy.Pass:
+		return fmt.Sprintf("the accuracy run made with it (%s) did not pass", rec.PairedAccuracy.Dir)
+	}
+	return ""
 }
 
 func (p *Plan) printReport(o run.Options, rep *run.Report, verdict *record.Compliance) {

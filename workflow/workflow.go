@@ -50,6 +50,12 @@ type Plan struct {
 	ResultsDir string
 	System     string
 	Replace    bool
+	// AllowUnofficial is --allow-unofficial-settings: the run rehearses
+	// the workflow with settings that cannot make a valid submission, so
+	// LoadGen's INVALID, which they cause, is filed all the same (the
+	// submission check still refuses it). Anything else not submittable
+	// is never filed.
+	AllowUnofficial bool
 	// Evaluate scores an accuracy run after it (Both turns it on for its
 	// accuracy test); Eval says how, for it and for TEST07.
 	Evaluate bool
@@ -138,6 +144,9 @@ func (p *Plan) run(ctx context.Context) error {
 	// (a compliance folder, a runs folder): a retry then starts clean.
 	defer record.Reserve(o.OutputDir).ReleaseUnused()
 	if err := p.precheckFiling(o); err != nil {
+		return err
+	}
+	if err := p.precheckEvaluation(o); err != nil {
 		return err
 	}
 	// A launched engine loads its model while the dataset is opened (here,

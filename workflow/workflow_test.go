@@ -282,3 +282,45 @@ func TestModeBoth(t *testing.T) {
 		t.Errorf("a performance run beside a failed accuracy run was filed (%v)", err)
 	}
 }
+
+// TestEvaluationNeedsTokenizerFirst: an accuracy run to be evaluated
+// (--evaluate, --mode both) of a token-ID benchmark whose tokenizer cannot
+// be found is refused before any test runs, pointing at `mlperf-go dataset
+// download --only tokenizer` first; with the tokenizer, it runs.
+func TestEvaluationNeedsTokenizerFirst(t *testing.T) {
+	loadgentest.Require(t)
+	b := mustLookup(t, "llama3_1-8b")
+	data := synth(t, b, 10)
+	url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4})
+	missing := EvalSettings{TokenizerModel: filepath.Join(t.TempDir(), "no-such-model")}
+	for _, tc := range []struct {
+		name, why string
+		both      bool
+	}{
+		{"evaluate", "--evaluate scores the accuracy run in Go", false},
+		{"both", "--mode both scores its accuracy test in Go", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := plan(t, b, loadgen.AccuracyOnly, data, url, 10, &out)
+			p.Evaluate, p.Both, p.Eval = true, tc.both, missing
+			p.OutputDir = filepath.Join(t.TempDir(), "out")
+			o := Run(context.Background(), p)
+			if o.Class != Failed || o.Err == nil {
+				t.Fatalf("without a tokenizer: %+v, want Failed\n%s", o, out.String())
+			}
+			msg := o.Err.Error()
+			for _, want := range []string{tc.why, "checked before the test", "mlperf-go dataset download -b llama3_1-8b --round " + p.Options.Round + " --only tokenizer --out DIR, then pass --tokenizer DIR/tokenizer"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("the refusal does not say %q:\n%s", want, msg)
+				}
+			}
+			if i, j := strings.Index(msg, "mlperf-go dataset download"), strings.Index(msg, "huggingface-cli"); i < 0 || j >= 0 && j < i {
+				t.Errorf("the refusal does not point at mlperf-go's download first:\n%s", msg)
+			}
+			if _, err := os.Stat(p.OutputDir); !os.IsNotExist(err) {
+				t.Errorf("a test ran before the refusal (%v):\n%s", err, out.String())
+			}
+		})
+	}
+}

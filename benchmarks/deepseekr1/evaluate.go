@@ -37,7 +37,7 @@ func (d dataset) evaluate(logPath string, o benchmark.EvalOptions, fallback math
 	if err != nil {
 		return ev, err
 	}
-	tok, err := llmeval.OpenTokenizer(o)
+	tok, err := o.OpenTokenizer()
 	if err != nil {
 		return ev, err
 	}

@@ -26,7 +26,7 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 	if err != nil {
 		return ev, err
 	}
-	tok, err := llmeval.OpenTokenizer(o)
+	tok, err := o.OpenTokenizer()
 	if err != nil {
 		return ev, err
 	}

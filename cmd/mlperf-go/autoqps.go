@@ -36,7 +36,7 @@ func targetQPS(c *cli.Context, b benchmark.Benchmark) (float64, error) {
 	}
 	offline, dir, err := offlineThroughput(c, b)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("--target-qps auto: %w, or give --target-qps a number", err)
 	}
 	qps := frac * offline
 	fmt.Fprintf(c.App.ErrWriter, "--target-qps auto: %g x %.4g samples/s of the Offline run in %s = %.4g\n",

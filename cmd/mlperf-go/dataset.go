@@ -32,7 +32,8 @@ func datasetCommand() *cli.Command {
 			Usage: "write a small synthetic dataset in a benchmark's real format (for tests and demos)",
 			Description: `Writes the files --dataset takes, in the benchmark's real on-disk format (parquet shards
 named as on the hub with real JPEG/PNG images, or the reference's token-ID JSON or parquet),
-and prints their paths. The same --seed gives the same bytes.`,
+and prints their paths. The same --seed gives the same bytes. --dataset takes the folder too
+(` + benchmark.SynthManifestFile + ` lists its files).`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 				&cli.IntFlag{Name: "samples", Aliases: []string{"n"}, Value: 100, Usage: "number of samples"},
@@ -44,9 +45,6 @@ and prints their paths. The same --seed gives the same bytes.`,
 				if err != nil {
 					return err
 				}
-				if b.Synth == nil {
-					return fmt.Errorf("benchmark %s has no synthetic dataset writer", b.Name)
-				}
 				n, out, seed := c.Int("samples"), c.String("out"), c.Uint64("seed")
 				if n <= 0 {
 					return fmt.Errorf("--samples must be positive, got %d", n)
@@ -55,7 +53,7 @@ and prints their paths. The same --seed gives the same bytes.`,
 					return err
 				}
 				start := time.Now()
-				files, err := b.Synth(out, n, seed)
+				files, err := b.WriteSynth(out, n, seed)
 				if err != nil {
 					return err
 				}

@@ -53,7 +53,9 @@ each metric, its value, its bound and PASS or FAIL.
                       tokenizer (decoded as the slow sentencepiece LlamaTokenizer)
 
 When the run's folder holds its run record (mlperf_go_run.json), the verdict is recorded in it and
-in results.json. Exits 1 if the log fails its checks or a metric misses its bound.`,
+in results.json. A run filed into a results tree (<Scenario>/accuracy/) gets accuracy.txt and the
+verdict only when they pass: the tree holds only submittable runs, so a FAIL leaves it as filed
+(--output keeps the new accuracy.txt elsewhere). Exits 1 if the log fails its checks or a metric misses its bound.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to"},
 			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`"},

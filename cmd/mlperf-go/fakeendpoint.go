@@ -39,8 +39,8 @@ non-streamed ones under a stream-only mode, are answered normally). --keep-alive
 connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:8000", Usage: "`ADDR` to listen on (host:port; port 0 picks a free one)"},
-			&cli.StringFlag{Name: "model", Value: fake.DefaultModel, Usage: "served model `NAME` (requests naming another model get a 404 like vLLM)"},
-			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, DefaultText: "the one whose answers the fake must be told", Usage: "benchmark whose answers chats get (of --dataset)"},
+			&cli.StringFlag{Name: "model", Value: fake.DefaultModel, DefaultText: "--benchmark's model, else " + fake.DefaultModel, Usage: "served model `NAME` (requests naming another model get a 404 like vLLM)"},
+			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, DefaultText: "the one whose answers the fake must be told", Usage: "benchmark whose model the fake serves (unless --model) and whose answers chats get (of --dataset)"},
 			&cli.StringSliceFlag{Name: "dataset", Usage: "dataset `PATH` (files or directory) whose ground truth the fake answers with"},
 			&cli.StringSliceFlag{Name: "dataset-split", Usage: "dataset splits, in the order the harness uses (default: the benchmark's official ones)"},
 			&cli.Float64Flag{Name: "accuracy", Value: 1, Usage: "fraction in [0,1] of --dataset's samples answered with the ground truth"},
@@ -62,24 +62,8 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 			if err != nil {
 				return err
 			}
-			cfg := fake.Config{
-				Model:             c.String("model"),
-				TTFT:              c.Duration("ttft"),
-				TPOT:              c.Duration("tpot"),
-				PrefillPerToken:   c.Duration("prefill-per-token"),
-				PrefixCache:       c.Bool("prefix-cache"),
-				OutputTokens:      c.Int("output-tokens"),
-				MaxConcurrency:    c.Int("max-concurrency"),
-				StreamInterval:    c.Int("stream-interval"),
-				IncrementalStream: c.Bool("sglang-incremental"),
-				FailRate:          c.Float64("fail-rate"),
-				FailMode:          c.String("fail-mode"),
-				KeepAlive:         c.Duration("keep-alive"),
-				Seed:              c.Int64("seed"),
-				Accuracy:          c.Float64("accuracy"),
-				Logger:            log,
-			}
-			if cfg.Answers, cfg.DefaultAnswer, err = fakeAnswers(c.String("benchmark"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
+			cfg, err := fakeConfig(c, log)
+			if err != nil {
 				return err
 			}
 			srv, err := fake.New(cfg)
@@ -105,6 +89,40 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 			return srv.Close()
 		},
 	}
+}
+
+// fakeConfig is the fake's configuration as the flags give it.
+func fakeConfig(c *cli.Context, log *zap.Logger) (fake.Config, error) {
+	var err error
+	cfg := fake.Config{
+		Model:             c.String("model"),
+		TTFT:              c.Duration("ttft"),
+		TPOT:              c.Duration("tpot"),
+		PrefillPerToken:   c.Duration("prefill-per-token"),
+		PrefixCache:       c.Bool("prefix-cache"),
+		OutputTokens:      c.Int("output-tokens"),
+		MaxConcurrency:    c.Int("max-concurrency"),
+		StreamInterval:    c.Int("stream-interval"),
+		IncrementalStream: c.Bool("sglang-incremental"),
+		FailRate:          c.Float64("fail-rate"),
+		FailMode:          c.String("fail-mode"),
+		KeepAlive:         c.Duration("keep-alive"),
+		Seed:              c.Int64("seed"),
+		Accuracy:          c.Float64("accuracy"),
+		Logger:            log,
+	}
+	if cfg.Answers, cfg.DefaultAnswer, err = fakeAnswers(c.String("benchmark"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
+		return cfg, err
+	}
+	if name := c.String("benchmark"); name != "" && !c.IsSet("model") {
+		// `run -b NAME` asks for the benchmark's model: serve it.
+		b, err := benchmark.Lookup(name)
+		if err != nil {
+			return cfg, fmt.Errorf("--benchmark: %w", err)
+		}
+		cfg.Model = b.Model
+	}
+	return cfg, nil
 }
 
 // fakeAnswers returns what the fake answers chats with: the answers of
@@ -137,7 +155,10 @@ func fakeAnswers(name string, paths, splits []string) ([]fake.Answer, string, er
 	defer d.Close()
 	fa, ok := d.(benchmark.FakeAnswerer)
 	if !ok {
-		return nil, "", fmt.Errorf("--dataset: the fake needs no answers for %s (it derives token IDs from the prompt); drop --dataset", b.Name)
+		// The fake derives a token-ID benchmark's answers from the
+		// prompt: the --dataset given to run too is opened (checked)
+		// and adds none.
+		return nil, b.FakeDefaultAnswer, nil
 	}
 	answers := fa.FakeAnswers()
 	out := make([]fake.Answer, len(answers))

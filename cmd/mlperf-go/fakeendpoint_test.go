@@ -3,6 +3,11 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
+	"go.uber.org/zap"
+
+	"github.com/mlperf-go/mlperf-go/fake"
 )
 
 // TestFakeAnswersDefault: without --dataset the fake answers chats with the
@@ -43,5 +48,48 @@ func TestFakeAnswersDefault(t *testing.T) {
 	}
 	if _, _, err := fakeAnswers("no-such", nil, nil); err == nil || !strings.Contains(err.Error(), "--benchmark") {
 		t.Errorf("unknown --benchmark: error %v", err)
+	}
+}
+
+// TestFakeServesBenchmarkModel: `fake-endpoint -b NAME` serves NAME's model,
+// the one `run -b NAME` asks for; --model still wins, and without -b the
+// fake's default stays.
+func TestFakeServesBenchmarkModel(t *testing.T) {
+	model := func(args ...string) string {
+		t.Helper()
+		cmd := fakeEndpointCommand()
+		var got fake.Config
+		cmd.Action = func(c *cli.Context) (err error) {
+			got, err = fakeConfig(c, zap.NewNop())
+			return err
+		}
+		app := &cli.App{Commands: []*cli.Command{cmd}}
+		if err := app.Run(append([]string{"mlperf-go", "fake-endpoint"}, args...)); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return got.Model
+	}
+	llama2 := mustLookup(t, "llama2-70b")
+	if got := model("-b", "llama2-70b"); got != llama2.Model {
+		t.Errorf("-b llama2-70b serves %q, want %q", got, llama2.Model)
+	}
+	if got := model("-b", "llama2-70b", "--model", "mine"); got != "mine" {
+		t.Errorf("-b llama2-70b --model mine serves %q", got)
+	}
+	if got := model(); got != fake.DefaultModel {
+		t.Errorf("no flags: serves %q, want %q", got, fake.DefaultModel)
+	}
+}
+
+// TestFakeTakesTokenDatasetFolder: `fake-endpoint -b deepseek-r1 --dataset
+// DIR` takes the folder `dataset synth` wrote, as `run -d DIR` does, and
+// answers from the prompt.
+func TestFakeTakesTokenDatasetFolder(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := runCLI(t, "dataset", "synth", "-b", "deepseek-r1", "-n", "8", "-o", dir); err != nil {
+		t.Fatalf("dataset synth: %v\n%s", err, out)
+	}
+	if answers, _, err := fakeAnswers("deepseek-r1", []string{dir}, nil); err != nil || answers != nil {
+		t.Errorf("-b deepseek-r1 --dataset %s: %d answers, %v; want none and no error", dir, len(answers), err)
 	}
 }

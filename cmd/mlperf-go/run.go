@@ -49,8 +49,9 @@ Every sample LoadGen issues is completed exactly once; a failed request complete
 empty response and is listed in failures.jsonl. The outcome line says VALID only when
 LoadGen said VALID (accuracy runs: finished) and no sample failed; otherwise INVALID with
 the reason, or ABORTED. The run record mlperf_go_run.json carries the outcome and the
-counts; --results-dir and ` + "`submission check`" + ` refuse runs with failed samples or
-an abort (and ` + "`submission check`" + ` refuses LoadGen's INVALID).
+counts. --results-dir files only a submittable run: VALID and, with --evaluate, scored as
+passing; any other stays in its run folder, the reason printed (LoadGen's INVALID is filed
+with --allow-unofficial-settings, to rehearse the workflow; ` + "`submission check`" + ` refuses it).
 
 After SIGINT/SIGTERM the test is aborted and the command exits within a few seconds, even
 while LoadGen plays a Server schedule; the summary is renamed mlperf_log_summary.aborted.txt
@@ -171,6 +172,7 @@ func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
 		ResultsDir:       c.String("results-dir"),
 		System:           c.String("system"),
 		Replace:          c.Bool("replace"),
+		AllowUnofficial:  c.Bool("allow-unofficial-settings"),
 		Evaluate:         c.Bool("evaluate"),
 		Eval:             evalSettings(c),
 		AccuracyScript:   c.String("accuracy-script"),
@@ -402,7 +404,7 @@ func datasetHelp() string {
 	for _, b := range benchmark.All() {
 		parts = append(parts, b.Name+": "+b.DatasetHelp)
 	}
-	return strings.Join(parts, "; ") + "; or, for any, a `mlperf-go dataset download` folder"
+	return strings.Join(parts, "; ") + "; or, for any, a folder `mlperf-go dataset download` or `dataset synth` wrote"
 }
 
 // complianceHelp lists the compliance tests each benchmark takes.

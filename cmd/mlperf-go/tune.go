@@ -33,10 +33,14 @@ var tuneOnlyRunFlags = []string{
 
 // tuneSharedFlags are the run flags tune takes as they are: the benchmark,
 // dataset, endpoints, sampling, LoadGen settings, the pool's limits and
-// the engine to launch (one engine serves every trial).
+// the engine to launch (one engine serves every trial). Not the accuracy
+// evaluation's (catEval): every trial is a performance run.
 func tuneSharedFlags() []cli.Flag {
 	var flags []cli.Flag
 	for _, f := range runCommand().Flags {
+		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() == catEval {
+			continue
+		}
 		if !slices.Contains(tuneOnlyRunFlags, f.Names()[0]) {
 			flags = append(flags, f)
 		}
@@ -56,12 +60,14 @@ from the run history and the results tree, one folder each, with tune.json listi
 --scenario Server or Interactive: searches the highest target QPS that stays VALID. The
 first trial runs at --start-qps, or at --target-qps-fraction of the samples/s of the newest
 valid Offline performance run (not --quick) in --runs-dir (and --results-dir's --system),
-and the second at that Offline throughput; then the search halves (no VALID trial yet;
+and, if that trial is VALID, the second at that Offline throughput; then the search halves (no VALID trial yet;
 it gives up when halving left the latency over its limit where it was: the endpoint's own),
 grows (no INVALID one), or bisects between the highest VALID and the lowest INVALID QPS
 until they are within --tolerance, or --max-trials ran. Each trial lasts --trial-duration,
 and at least --trial-min-queries queries (LoadGen's early stopping needs 459 at the 99th
-percentile). A QPS a little above what the server sustains only shows as INVALID once its
+percentile): it issues exactly that many, each sample once (mlperf.conf's
+sample_concatenate_permutation would pad it to the whole dataset), and tune says how long
+that is before the first trial. A QPS a little above what the server sustains only shows as INVALID once its
 queue's wait, about (excess fraction x trial duration), breaks the latency limit: longer
 trials resolve finer. Prints one line per trial and, at the end, the user.conf line (under
 the model name LoadGen reads the run under: *-interactive for llama3_1-8b and gpt-oss-120b
@@ -180,10 +186,17 @@ func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
 		}
 		offline, dir, err := offlineThroughput(c, ts.Base.Benchmark)
 		if err != nil {
-			return fmt.Errorf("tune: %w; or pass --start-qps", err)
+			return fmt.Errorf("tune: %w, or give the first trial's QPS with --start-qps", err)
 		}
 		s.Start, s.Ceiling = frac*offline, offline
-		fmt.Fprintf(c.App.ErrWriter, "tune: starting at %g x %.4g samples/s of the Offline run in %s; trying that throughput next\n", frac, offline, dir)
+		fmt.Fprintf(c.App.ErrWriter, "tune: starting at %g x %.4g samples/s of the Offline run in %s; %s\n", frac, offline, dir, s.FirstSteps())
+	}
+	if s.Start > 0 && s.TrialDuration > 0 {
+		// Say before the search what it costs: a trial lasts its queries'
+		// length, not --trial-duration, when --trial-min-queries is more.
+		one := s.TrialLength(s.Start)
+		fmt.Fprintf(c.App.ErrWriter, "tune: each trial issues max(--trial-min-queries, QPS x --trial-duration and a margin) queries, each sample once (its loaded set cut to them, so mlperf.conf's sample_concatenate_permutation does not pad it to the whole dataset): about %s at %s QPS, longer at lower QPS; at most %d trials, about %s\n",
+			one, tune.FormatQPS(s.Start), s.MaxTrials, time.Duration(s.MaxTrials)*one)
 	}
 	ts.Done = func(t tune.Trial) {
 		lat := "no latency logged"

@@ -290,8 +290,8 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 		t.Errorf("tune -s SingleStream: want an error naming --scenario, got %v", err)
 	}
 	if _, err := runCLI(t, append(common, "-s", "Server", "--runs-dir", filepath.Join(dir, "none"))...); err == nil ||
-		!strings.Contains(err.Error(), "--start-qps") {
-		t.Errorf("tune without an Offline run or --start-qps: want an error naming --start-qps, got %v", err)
+		!strings.Contains(err.Error(), "--start-qps") || strings.Contains(err.Error(), "--target-qps") {
+		t.Errorf("tune without an Offline run or --start-qps: want an error naming --start-qps and no run flag, got %v", err)
 	}
 }
 
@@ -362,5 +362,22 @@ func TestTuneEngineDies(t *testing.T) {
 	}
 	if elapsed := time.Since(begin); elapsed > 25*time.Second {
 		t.Errorf("the tune took %s: not stopped promptly when the engine died", elapsed)
+	}
+}
+
+// TestTuneHelpOmitsEvaluation: every trial is a performance run, so tune
+// takes none of the accuracy evaluation's flags, and its help lists none.
+func TestTuneHelpOmitsEvaluation(t *testing.T) {
+	out, err := runCLI(t, "tune", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range evalFlags() {
+		if strings.Contains(out, "--"+f.Names()[0]+" ") {
+			t.Errorf("tune --help lists --%s:\n%s", f.Names()[0], out)
+		}
+	}
+	if strings.Contains(out, catEval) || !strings.Contains(out, "--trial-duration") {
+		t.Errorf("tune --help: want the tuning flags and no %q section:\n%s", catEval, out)
 	}
 }

@@ -360,3 +360,34 @@ func moveAside(path, stamp string) (string, error) {
 		return dst, nil
 	}
 }
+
+// Filed reports whether dir is, by its place, a run FileRun filed into a
+// results tree: …/<benchmark>/<Scenario>/accuracy or performance/run_1,
+// or a compliance test's TEST0x/accuracy or TEST0x/performance/run_1
+// under <Scenario>, the benchmark and scenario spelled as filed. What
+// changes a run after it ended (an evaluation) must not make a filed copy
+// say what would have kept it out of the tree.
+func Filed(dir string) bool {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	switch filepath.Base(dir) {
+	case string(record.KindAccuracy):
+	case "run_1":
+		if filepath.Base(parent) != string(record.KindPerformance) {
+			return false
+		}
+		parent = filepath.Dir(parent)
+	default:
+		return false
+	}
+	switch record.Kind(filepath.Base(parent)) {
+	case KindTEST01, KindTEST06, KindTEST07, KindTEST09:
+		parent = filepath.Dir(parent)
+	}
+	scen, bench := filepath.Base(parent), filepath.Base(filepath.Dir(parent))
+	if s, err := submission.CanonicalScenario(scen); err != nil || s != scen {
+		return false
+	}
+	b, err := submission.CanonicalBenchmark(bench)
+	return err == nil && b == bench
+}

@@ -1,7 +1,8 @@
-// Package llmeval holds what the token-ID LLM evaluators share: finding and
-// opening the model's tokenizer as the options say, reading an accuracy
-// log into the first answer of each sample, as the references do, and
-// scoring exact-match answers (exactmatch.go).
+// Package llmeval holds what the token-ID LLM evaluators share (each opens
+// the model's tokenizer with benchmark.EvalOptions.OpenTokenizer): the
+// decode's clean-up of spaces, reading an accuracy log into the first
+// answer of each sample, as the references do, and scoring exact-match
+// answers (exactmatch.go).
 package llmeval
 
 import (
@@ -13,22 +14,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/score/summarization"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
-
-// OpenTokenizer finds and loads the tokenizer of o's benchmark: o.Tokenizer
-// (a file or folder) when given, else the model o.TokenizerModel names (the
-// benchmark's Model by default) as a folder or in the Hugging Face cache.
-// The error says where it looked and how to get the files.
-func OpenTokenizer(o benchmark.EvalOptions) (*tokenizer.Tokenizer, error) {
-	model := o.TokenizerModel
-	if model == "" {
-		model = o.Benchmark.Model
-	}
-	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: o.Tokenizer, Model: model})
-	if err != nil {
-		return nil, fmt.Errorf("%s's evaluator decodes the logged token IDs with %s's tokenizer: %w", o.Benchmark.Name, model, err)
-	}
-	return tok, nil
-}
 
 // CleanUp returns how a decode with tok cleans up tokenization spaces
 // under o: the decode option (tokenizer.CleanUpDefault, tok's own setting,

@@ -1,0 +1,50 @@
+package benchmark
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
+)
+
+// NeedsTokenizer reports whether scoring an accuracy log of this output
+// needs the model's tokenizer: token-ID answers are decoded to text before
+// they are scored, so an evaluation (run --evaluate, --mode both, TEST07)
+// can check for it before the test rather than after it.
+func (o Output) NeedsTokenizer() bool { return o == TokenIDs }
+
+// OpenTokenizer finds and loads the tokenizer that decodes o.Benchmark's
+// token-ID answers: o.Tokenizer (a file or folder) when given, else the
+// model o.TokenizerModel names (the benchmark's Model by default) as a
+// folder or in the Hugging Face cache. The error says where it looked and
+// how to get the files, `mlperf-go dataset download --only tokenizer`
+// first where the benchmark pins its tokenizer for o.Round.
+func (o EvalOptions) OpenTokenizer() (*tokenizer.Tokenizer, error) {
+	model := o.TokenizerModel
+	if model == "" {
+		model = o.Benchmark.Model
+	}
+	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: o.Tokenizer, Model: model, Download: o.tokenizerDownload()})
+	if err != nil {
+		return nil, fmt.Errorf("%s's evaluator decodes the logged token IDs with %s's tokenizer: %w", o.Benchmark.Name, model, err)
+	}
+	return tok, nil
+}
+
+// tokenizerDownload is the command that fetches the tokenizer the round
+// pins for the benchmark, and the --tokenizer to pass then ("" when it pins
+// none).
+func (o EvalOptions) tokenizerDownload() string {
+	pins, _ := o.Benchmark.DownloadPins(o.Round)
+	i := slices.IndexFunc(pins, func(p download.Pin) bool { return p.Role == download.RoleTokenizer })
+	if i < 0 {
+		return ""
+	}
+	round := ""
+	if o.Round != "" {
+		round = " --round " + o.Round
+	}
+	return fmt.Sprintf("mlperf-go dataset download -b %s%s --only %s --out DIR, then pass --tokenizer DIR/%s",
+		o.Benchmark.Name, round, download.RoleTokenizer, pins[i].Dir)
+}
