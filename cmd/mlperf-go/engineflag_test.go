@@ -12,7 +12,8 @@ import (
 // --limit-mm-per-prompt JSON, a shell command) is not cut into several, so
 // the run record and the submission README show the flags the engine got.
 func TestEngineFlagKeepsCommas(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it runs the CLI in this process, and urfave/cli's runs
+	// share package-level flags (cli.HelpFlag), which parsing writes.
 	// engineFlags parses a run command line and returns its --engine-flag
 	// values as the run record gets them.
 	engineFlags := func(extra ...string) []string {

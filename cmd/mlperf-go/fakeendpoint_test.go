@@ -18,7 +18,8 @@ import (
 // opens it; a token-ID benchmark has no default (the fake's own applies)
 // and takes no --dataset.
 func TestFakeAnswersDefault(t *testing.T) {
-	t.Parallel()
+	// Not parallel: synthCLI runs the CLI in this process, and urfave/cli's
+	// runs share package-level flags (cli.HelpFlag), which parsing writes.
 	text := textBenchmarks()
 	if len(text) == 0 || text[0].FakeDefaultAnswer == "" {
 		t.Fatalf("want benchmarks with text answers and a default answer, got %d", len(text))

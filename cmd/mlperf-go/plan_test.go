@@ -36,8 +36,10 @@ func runPlanOf(t *testing.T, args ...string) (workflow.Plan, error) {
 
 // TestRunPlan: the run command's flags reach the workflow's plan, each
 // where the workflow reads it, with the defaults run --help states.
+//
+// Not parallel: it runs the CLI in this process, and urfave/cli's runs
+// share package-level flags (cli.HelpFlag), which parsing writes.
 func TestRunPlan(t *testing.T) {
-	t.Parallel()
 	p, err := runPlanOf(t)
 	if err != nil {
 		t.Fatal(err)
