@@ -346,9 +346,29 @@ type FakeAnswer struct {
 
 // FakeAnswerer is implemented by datasets whose answers the fake endpoint
 // must be told (chat answers keyed on the request text). Token-ID
-// benchmarks need not: the fake derives their output from the prompt.
+// benchmarks need not (the fake derives their output from the prompt);
+// they give reference answers through FakeTokenAnswerer.
 type FakeAnswerer interface {
 	FakeAnswers() []FakeAnswer
+}
+
+// FakeTokenAnswer is one sample of a token-ID benchmark the fake endpoint
+// can answer with its ground truth: Prompt, the prompt's token IDs as the
+// harness sends them, identifies the sample; Right and Wrongs are answer
+// texts in the format the benchmark's evaluator extracts, which the
+// fake's caller encodes with the model's tokenizer (so the evaluator,
+// decoding the logged IDs, reads them back).
+type FakeTokenAnswer struct {
+	Prompt []int32
+	Right  string
+	Wrongs []string
+}
+
+// FakeTokenAnswerer is implemented by token-ID datasets whose reference
+// answers the fake endpoint can give (with a tokenizer), so a run against
+// the fake scores what its --accuracy says rather than random tokens.
+type FakeTokenAnswerer interface {
+	FakeTokenAnswers() []FakeTokenAnswer
 }
 
 // Compliance is one compliance test of a benchmark.

@@ -126,3 +126,15 @@ type dataset struct{ *tokenset.Dataset }
 func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo {
 	return tokencheck.DatasetInfo{Benchmark: benchmark, Samples: d.Len(), Vocab: VocabSize, Extra: NewChecks}
 }
+
+// fakeWrongAnswer is the fake endpoint's wrong answer: one that shares
+// almost no words with a reference.
+const fakeWrongAnswer = "I am not able to answer that."
+
+// FakeTokenAnswers gives the fake endpoint each sample's reference answer
+// as its right answer, so a run against the fake scores its --accuracy.
+func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
+	return d.Dataset.FakeTokenAnswers(func(i int) (string, []string, bool) {
+		return d.Reference(i), []string{fakeWrongAnswer}, true
+	})
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+)
+
+// fakeAccuracyRun synthesizes n samples of benchmark name, serves them
+// from the fake with their reference answers at accuracy (the answers set
+// as fake-endpoint sets them, token IDs encoded with the test tokenizer),
+// runs an Offline accuracy run through LoadGen and returns evaluate's
+// output and exit code.
+func fakeAccuracyRun(t *testing.T, name string, n int, accuracy float64) (string, int) {
+	t.Helper()
+	b := mustLookup(t, name)
+	dir := t.TempDir()
+	files, err := b.Synth(dir, n, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")
+	cfg := fake.Config{Model: b.Model, Accuracy: accuracy, Seed: 1}
+	if err := setFakeAnswers(&cfg, name, tok, files, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.TokenAnswers)+len(cfg.Answers) < n/2 {
+		t.Fatalf("the fake was told %d answers for %d samples", len(cfg.TokenAnswers)+len(cfg.Answers), n)
+	}
+	url := startFake(t, cfg)
+	data := filepath.Dir(files[0])
+	if len(files) == 1 {
+		data = files[0]
+	}
+	out, err := runCLI(t, "run", "-b", name, "-s", "Offline", "-m", "accuracy", "-d", data, "-e", url,
+		"-o", filepath.Join(dir, "acc"), "--progress-interval", "0")
+	if err != nil {
+		t.Fatalf("accuracy run: %v\n%s", err, out)
+	}
+	out, err = runCLI(t, "evaluate", "-b", name, "-l", filepath.Join(dir, "acc", "mlperf_log_accuracy.json"),
+		"-d", data, "--tokenizer", tok)
+	return out, exitCode(err)
+}
+
+// metric reads a metric's value from evaluate's verdict table.
+func metric(t *testing.T, out, name string) (float64, string) {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(name) + ` +([0-9.]+) +.* (PASS|FAIL)$`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no %s row in:\n%s", name, out)
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, m[2]
+}
+
+// TestFakeTokenAnswersScore: the fake answers llama3.1-8b with the
+// dataset's reference summaries, so an accuracy run against it at
+// --accuracy 1 passes every ROUGE bound, and at 0.5 scores about half.
+// GEN_LEN, the answers' total length, is bounded for the whole 13,368
+// samples, so a 40-sample run fails it; its per-sample length is the
+// fake's target (capped by max_tokens).
+func TestFakeTokenAnswersScore(t *testing.T) {
+	loadgentest.Require(t)
+	full, code := fakeAccuracyRun(t, "llama3_1-8b", 40, 1)
+	for _, m := range []string{"ROUGE1", "ROUGE2", "ROUGEL", "ROUGELSUM"} {
+		if _, verdict := metric(t, full, m); verdict != "PASS" {
+			t.Errorf("%s at --accuracy 1: %s\n%s", m, verdict, full)
+		}
+	}
+	if _, verdict := metric(t, full, "GEN_LEN"); verdict != "FAIL" || code != 1 {
+		t.Errorf("GEN_LEN of 40 samples: %s (exit %d), want FAIL: the bound is the whole set's", verdict, code)
+	}
+	half, _ := fakeAccuracyRun(t, "llama3_1-8b", 40, 0.5)
+	r1, _ := metric(t, full, "ROUGE1")
+	h1, _ := metric(t, half, "ROUGE1")
+	if h1 < 0.3*r1 || h1 > 0.7*r1 {
+		t.Errorf("ROUGE1 at --accuracy 0.5 is %v, at 1 %v: want about half", h1, r1)
+	}
+}
