@@ -13,8 +13,9 @@
 # and llama3.1-8b's gen_len bound, a total over all 13,368 samples, holds
 # only for answers of Llama 3's length in tokens.
 #
-# OFFICIAL=1 runs at official settings (10-minute performance runs, every
-# sample; about an hour) for the official checker:
+# OFFICIAL=1 drops the overrides, for a tree at official settings
+# (10-minute performance runs, 270,336 Server queries, every sample; QPS
+# must suit the machine; not yet run) for the official checker:
 #   cd inference/tools/submission && python3 -m submission_checker.main --input $OUT/sub --version v6.1
 # Otherwise (the default) runs are short (DURATION ms, the QSL of
 # performance runs holding PERF_SAMPLES, qwen3-vl's set QWEN_SAMPLES
