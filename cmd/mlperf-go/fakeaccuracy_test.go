@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/fake"
@@ -64,8 +65,8 @@ func metric(t *testing.T, out, name string) (float64, string) {
 // dataset's reference summaries, so an accuracy run against it at
 // --accuracy 1 passes every ROUGE bound, and at 0.5 scores about half.
 // GEN_LEN, the answers' total length, is bounded for the whole 13,368
-// samples, so a 40-sample run fails it; its per-sample length is the
-// fake's target (capped by max_tokens).
+// samples, so a 40-sample run fails it (TestRehearsal passes it over the
+// whole set).
 func TestFakeTokenAnswersScore(t *testing.T) {
 	loadgentest.Require(t)
 	full, code := fakeAccuracyRun(t, "llama3_1-8b", 40, 1)
@@ -82,5 +83,35 @@ func TestFakeTokenAnswersScore(t *testing.T) {
 	h1, _ := metric(t, half, "ROUGE1")
 	if h1 < 0.3*r1 || h1 > 0.7*r1 {
 		t.Errorf("ROUGE1 at --accuracy 0.5 is %v, at 1 %v: want about half", h1, r1)
+	}
+}
+
+// TestFakeAnswersScore: the benchmarks whose answers the fake is told as
+// text (whisper's transcripts, qwen3.6-27b's ground-truth calls) pass at
+// --accuracy 1, through LoadGen, and score less at 0.5: about half for
+// qwen3.6-27b, whose metric counts right answers; for whisper, whose
+// wrong transcripts each carry one word error, a word error rate of a
+// few percent.
+func TestFakeAnswersScore(t *testing.T) {
+	loadgentest.Require(t)
+	for _, tc := range []struct {
+		bench, metric string
+		lo, hi        float64 // the half-accuracy run's metric over the full one's
+	}{
+		{"whisper", "ACCURACY", 0.85, 0.99},
+		{"qwen3.6-27b", "mAP", 0.3, 0.8},
+	} {
+		t.Run(tc.bench, func(t *testing.T) {
+			full, code := fakeAccuracyRun(t, tc.bench, 40, 1)
+			if code != 0 || !strings.Contains(full, "=== Accuracy: PASS ===") {
+				t.Fatalf("--accuracy 1: exit %d\n%s", code, full)
+			}
+			half, _ := fakeAccuracyRun(t, tc.bench, 40, 0.5)
+			f, _ := metric(t, full, tc.metric)
+			h, _ := metric(t, half, tc.metric)
+			if h < tc.lo*f || h > tc.hi*f {
+				t.Errorf("%s at --accuracy 0.5 is %v, at 1 %v: want %v–%v of it", tc.metric, h, f, tc.lo, tc.hi)
+			}
+		})
 	}
 }
