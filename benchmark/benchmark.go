@@ -362,6 +362,11 @@ type FakeTokenAnswer struct {
 	Prompt []int32
 	Right  string
 	Wrongs []string
+	// Tokens, when > 0, is the length in tokens the encoded right answer
+	// is brought to, for a checker that bounds the mean output length
+	// (llama2-70b's tokens_per_sample): cut there, or followed by its own
+	// text again until it is that long.
+	Tokens int
 }
 
 // FakeTokenAnswerer is implemented by token-ID datasets whose reference
@@ -427,6 +432,27 @@ type Rules struct {
 	// where it overrides the scenario's usual one
 	// (RESULT_FIELD_BENCHMARK_OVERWRITE), per effective_scenario.
 	ResultField map[string]string
+}
+
+// BoundsMiddle is the middle of metric's lower bound (for every scenario)
+// and upper bound: the value a run aims at to land safely inside both
+// (the fake's answers' length). It is 0 unless the metric has both.
+func (r *Rules) BoundsMiddle(metric string) float64 {
+	var lo, hi float64
+	for _, b := range r.Accuracy[""] {
+		if b.Metric == metric {
+			lo = b.Value
+		}
+	}
+	for _, b := range r.Upper {
+		if b.Metric == metric {
+			hi = b.Value
+		}
+	}
+	if lo == 0 || hi == 0 {
+		return 0
+	}
+	return (lo + hi) / 2
 }
 
 // TokenLimit is a p99 time-to-first-token / time-per-output-token limit in

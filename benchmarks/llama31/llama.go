@@ -129,21 +129,7 @@ func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
 
 // fakeAnswerChars is the length of the fake's right answers: the middle of
 // the GEN_LEN bounds per sample of the whole set.
-func fakeAnswerChars() int {
-	r := rules()
-	var lo, hi float64
-	for _, b := range r.Accuracy[""] {
-		if b.Metric == "GEN_LEN" {
-			lo = b.Value
-		}
-	}
-	for _, b := range r.Upper {
-		if b.Metric == "GEN_LEN" {
-			hi = b.Value
-		}
-	}
-	return int((lo + hi) / 2 / Samples)
-}
+func fakeAnswerChars() int { return int(rules().BoundsMiddle("GEN_LEN") / Samples) }
 
 // repeatTo returns s, then s again after a space, until it is n bytes
 // long, cut there at a word's end.

@@ -185,6 +185,16 @@ func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchma
 		if t.Right, err = encode(a.Right); err != nil {
 			return nil, fmt.Errorf("--dataset sample %d: encoding its answer with %s: %w", i, tok.Path(), err)
 		}
+		if a.Tokens > 0 && len(t.Right) != a.Tokens {
+			again, err := encode(" " + a.Right)
+			if err != nil {
+				return nil, fmt.Errorf("--dataset sample %d: encoding its answer with %s: %w", i, tok.Path(), err)
+			}
+			for len(t.Right) < a.Tokens && len(again) > 0 {
+				t.Right = append(t.Right, again...)
+			}
+			t.Right = t.Right[:min(a.Tokens, len(t.Right))]
+		}
 		for _, w := range a.Wrongs {
 			ids, err := encode(w)
 			if err != nil {
