@@ -364,9 +364,13 @@ type FakeTokenAnswer struct {
 	Wrongs []string
 	// Tokens, when > 0, is the length in tokens the encoded right answer
 	// is brought to, for a checker that bounds the mean output length
-	// (llama2-70b's tokens_per_sample): cut there, or followed by its own
-	// text again until it is that long.
+	// (tokens_per_sample): cut there, or preceded by Filler's tokens, over
+	// and over, until it is that long.
 	Tokens int
+	// Filler is what a short right answer is preceded by ("": its own
+	// text and a space; a reasoning benchmark's answer, read from its end,
+	// gives the model's thinking).
+	Filler string
 }
 
 // FakeTokenAnswerer is implemented by token-ID datasets whose reference

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -20,14 +23,18 @@ func fakeAccuracyRun(t *testing.T, name string, n int, accuracy float64) (string
 	return fakeAccuracyRunTok(t, name, "bytelevel", n, accuracy)
 }
 
+// fakeSynthSeed is the seed of the tests' synthetic datasets, so a test
+// can write what goes with one (LiveCodeBench problems) before the run.
+const fakeSynthSeed = 3
+
 // fakeAccuracyRunTok is fakeAccuracyRun with the test tokenizer of
 // tokenizer/testdata/TOK (llama2-70b's evaluator decodes as the slow
 // SentencePiece tokenizer does, so it needs one of those).
-func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy float64) (string, int) {
+func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy float64, evalArgs ...string) (string, int) {
 	t.Helper()
 	b := mustLookup(t, name)
 	dir := t.TempDir()
-	files, err := b.Synth(dir, n, 3)
+	files, err := b.Synth(dir, n, fakeSynthSeed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +56,8 @@ func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy floa
 	if err != nil {
 		t.Fatalf("accuracy run: %v\n%s", err, out)
 	}
-	out, err = runCLI(t, "evaluate", "-b", name, "-l", filepath.Join(dir, "acc", "mlperf_log_accuracy.json"),
-		"-d", data, "--tokenizer", tok)
+	out, err = runCLI(t, append([]string{"evaluate", "-b", name, "-l", filepath.Join(dir, "acc", "mlperf_log_accuracy.json"),
+		"-d", data, "--tokenizer", tok}, evalArgs...)...)
 	if err != nil {
 		out += "\nerror: " + err.Error()
 	}
@@ -112,13 +119,18 @@ func TestFakeAnswersScore(t *testing.T) {
 		{"llama2-70b", "spm-legacy", "ROUGE1", 0.3, 0.7},
 		{"whisper", "bytelevel", "ACCURACY", 0.85, 0.99},
 		{"qwen3.6-27b", "bytelevel", "mAP", 0.3, 0.8},
+		{"deepseek-r1", "bytelevel", "exact_match", 0.3, 0.7},
 	} {
 		t.Run(tc.bench, func(t *testing.T) {
-			full, code := fakeAccuracyRunTok(t, tc.bench, tc.tok, 40, 1)
+			var evalArgs []string
+			if tc.bench == "deepseek-r1" {
+				evalArgs = []string{"--livecodebench", lcbProblems(t, tc.bench, 40)}
+			}
+			full, code := fakeAccuracyRunTok(t, tc.bench, tc.tok, 40, 1, evalArgs...)
 			if code != 0 || !strings.Contains(full, "=== Accuracy: PASS ===") {
 				t.Fatalf("--accuracy 1: exit %d\n%s", code, full)
 			}
-			half, _ := fakeAccuracyRunTok(t, tc.bench, tc.tok, 40, 0.5)
+			half, _ := fakeAccuracyRunTok(t, tc.bench, tc.tok, 40, 0.5, evalArgs...)
 			f, _ := metric(t, full, tc.metric)
 			h, _ := metric(t, half, tc.metric)
 			if h < tc.lo*f || h > tc.hi*f {
@@ -126,4 +138,38 @@ func TestFakeAnswersScore(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lcbProblems writes LiveCodeBench problems for the LiveCodeBench samples
+// of benchmark's synthetic n samples, each tested as the fake's right
+// answer passes (read n, print n+1), and returns the file.
+func lcbProblems(t *testing.T, benchmark string, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	files, err := mustLookup(t, benchmark).Synth(dir, n, fakeSynthSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		Dataset     string `json:"dataset"`
+		GroundTruth any    `json:"ground_truth"`
+	}
+	if err := json.Unmarshal(b, &rows); err != nil {
+		t.Fatal(err)
+	}
+	var lcb strings.Builder
+	for _, r := range rows {
+		if strings.Contains(r.Dataset, "livecodebench") {
+			fmt.Fprintf(&lcb, `{"question_id": %q, "public_test_cases": "[{\"input\": \"41\\n\", \"output\": \"42\\n\", \"testtype\": \"stdin\"}]", "private_test_cases": "[]", "metadata": "{}"}`+"\n", fmt.Sprint(r.GroundTruth))
+		}
+	}
+	path := filepath.Join(dir, "test.jsonl")
+	if err := os.WriteFile(path, []byte(lcb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -185,15 +185,22 @@ func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchma
 		if t.Right, err = encode(a.Right); err != nil {
 			return nil, fmt.Errorf("--dataset sample %d: encoding its answer with %s: %w", i, tok.Path(), err)
 		}
-		if a.Tokens > 0 && len(t.Right) != a.Tokens {
-			again, err := encode(" " + a.Right)
-			if err != nil {
-				return nil, fmt.Errorf("--dataset sample %d: encoding its answer with %s: %w", i, tok.Path(), err)
+		if a.Tokens > 0 && len(t.Right) > a.Tokens {
+			t.Right = t.Right[:a.Tokens]
+		} else if short := a.Tokens - len(t.Right); short > 0 {
+			filler := a.Filler
+			if filler == "" {
+				filler = a.Right + " "
 			}
-			for len(t.Right) < a.Tokens && len(again) > 0 {
-				t.Right = append(t.Right, again...)
+			lead, err := encode(filler)
+			if err != nil || len(lead) == 0 {
+				return nil, fmt.Errorf("--dataset sample %d: encoding its filler %q with %s: %v", i, filler, tok.Path(), err)
 			}
-			t.Right = t.Right[:min(a.Tokens, len(t.Right))]
+			pad := make([]int32, 0, a.Tokens)
+			for len(pad) < short {
+				pad = append(pad, lead[:min(len(lead), short-len(pad))]...)
+			}
+			t.Right = append(pad, t.Right...)
 		}
 		for _, w := range a.Wrongs {
 			ids, err := encode(w)
