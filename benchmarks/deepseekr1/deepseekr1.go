@@ -34,9 +34,9 @@ package deepseekr1
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/test06"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
@@ -131,42 +131,15 @@ func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo 
 const fakeThinking = "Let me work through this carefully, one step at a time. "
 
 // FakeTokenAnswers gives the fake endpoint each sample's answer in the form
-// the evaluator extracts, preceded by thinking up to the middle of the
-// round's tokens_per_sample bounds: "ANSWER: X" for GPQA and MMLU-Pro,
-// \boxed{} for AIME and MATH-500, and for LiveCodeBench a program that
-// reads n and prints n+1, which passes where the LiveCodeBench data given
-// to evaluate tests that (as tests' synthetic problems do: the fake cannot
-// know a real problem's solution). Wrong answers: another letter, no boxed
-// answer, a program that does nothing.
+// the evaluator extracts (llmeval.FakeAnswer), after thinking up to the
+// middle of the round's tokens_per_sample bounds.
 func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
 	tokens := int(rules().BoundsMiddle("TOKENS_PER_SAMPLE"))
 	a := d.Dataset.FakeTokenAnswers(func(i int) (string, []string, bool) {
-		return fakeAnswer(d.Meta(i).Dataset, d.Reference(i))
+		return llmeval.FakeAnswer(d.Meta(i).Dataset, d.Reference(i), "</think>\n\n")
 	})
 	for i := range a {
 		a[i].Tokens, a[i].Filler = tokens, fakeThinking
 	}
 	return a
-}
-
-// fakeAnswer is a sample's right and wrong answers by its sub-dataset.
-func fakeAnswer(sub, truth string) (string, []string, bool) {
-	const think = "</think>\n\n"
-	sub = strings.ToLower(sub)
-	switch {
-	case strings.Contains(sub, "gpqa"), strings.Contains(sub, "mmlu"):
-		wrong := "A"
-		if truth == "A" {
-			wrong = "B"
-		}
-		return think + "ANSWER: " + truth, []string{think + "ANSWER: " + wrong}, truth != ""
-	case strings.Contains(sub, "aime"), strings.Contains(sub, "math"):
-		// No boxed answer: a wrong number would need PRM800K's sympy
-		// grading to be told from a MATH-500 expression.
-		return think + "So \\boxed{" + truth + "}", []string{think + "I could not finish the computation."}, truth != ""
-	case strings.Contains(sub, "livecodebench"):
-		return think + "Read n, print n+1.\n```python\nprint(int(input()) + 1)\n```\n",
-			[]string{think + "```python\npass\n```\n"}, true
-	}
-	return "", nil, false
 }

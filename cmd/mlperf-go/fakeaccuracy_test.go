@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/benchmarks/deepseekr1"
+	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
@@ -120,10 +121,11 @@ func TestFakeAnswersScore(t *testing.T) {
 		{"whisper", "bytelevel", "ACCURACY", 0.85, 0.99},
 		{"qwen3.6-27b", "bytelevel", "mAP", 0.3, 0.8},
 		{"deepseek-r1", "bytelevel", "exact_match", 0.3, 0.7},
+		{"gpt-oss-120b", "bytelevel", "exact_match", 0.3, 0.7},
 	} {
 		t.Run(tc.bench, func(t *testing.T) {
 			var evalArgs []string
-			if tc.bench == "deepseek-r1" {
+			if tc.bench == "deepseek-r1" || tc.bench == "gpt-oss-120b" {
 				evalArgs = []string{"--livecodebench", lcbProblems(t, tc.bench, 40)}
 			}
 			full, code := fakeAccuracyRunTok(t, tc.bench, tc.tok, 40, 1, evalArgs...)
@@ -150,22 +152,29 @@ func lcbProblems(t *testing.T, benchmark string, n int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []struct {
-		Dataset     string `json:"dataset"`
-		GroundTruth any    `json:"ground_truth"`
-	}
-	if err := json.Unmarshal(b, &rows); err != nil {
-		t.Fatal(err)
-	}
 	var lcb strings.Builder
-	for _, r := range rows {
-		if strings.Contains(r.Dataset, "livecodebench") {
-			fmt.Fprintf(&lcb, `{"question_id": %q, "public_test_cases": "[{\"input\": \"41\\n\", \"output\": \"42\\n\", \"testtype\": \"stdin\"}]", "private_test_cases": "[]", "metadata": "{}"}`+"\n", fmt.Sprint(r.GroundTruth))
+	add := func(n int, sub, truth func(i int) string) {
+		for i := range n {
+			if strings.Contains(sub(i), "livecodebench") {
+				fmt.Fprintf(&lcb, `{"question_id": %q, "public_test_cases": "[{\"input\": \"41\\n\", \"output\": \"42\\n\", \"testtype\": \"stdin\"}]", "private_test_cases": "[]", "metadata": "{}"}`+"\n", truth(i))
+			}
 		}
+	}
+	switch benchmark {
+	case "deepseek-r1":
+		d, err := deepseekr1.Open(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(d.Len(), func(i int) string { return d.Meta(i).Dataset }, d.Reference)
+	case "gpt-oss-120b":
+		d, err := gptoss120b.Open(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(d.Len(), func(i int) string { return d.Meta(i).Dataset }, d.Reference)
+	default:
+		t.Fatalf("no LiveCodeBench samples in %s", benchmark)
 	}
 	path := filepath.Join(dir, "test.jsonl")
 	if err := os.WriteFile(path, []byte(lcb.String()), 0o644); err != nil {
