@@ -27,10 +27,11 @@ func fakeEndpointCommand() *cli.Command {
 		Description: `Serves every --api at its path, streaming and not, in the real servers' wire formats:
 ` + strings.Join(apis, ", ") + `;
 vLLM's /v1/models and /health; and /metrics with vLLM's and SGLang's engine metrics
-(running, waiting, cache usage, tokens) taken from the fake's own state. Output token IDs are
-derived from the prompt, so runs are reproducible. Chats get the answers of --benchmark (by
-default the one benchmark with text answers): given its --dataset, it answers --accuracy of
-the samples with the ground truth and the rest with a plausible wrong answer.
+(running, waiting, cache usage, tokens) taken from the fake's own state. Chats get the answers
+of --benchmark (by default the one benchmark with text answers): given its --dataset, it answers
+--accuracy of the samples with the ground truth and the rest with a plausible wrong answer. A
+token-ID benchmark's prompts get its references' answers the same way, encoded with --tokenizer;
+other token prompts get output token IDs derived from the prompt, so runs are reproducible.
 
 Latency model: each request waits for one of --max-concurrency slots (FIFO), then its first
 token after --ttft (plus --prefill-per-token for each prompt token not in the --prefix-cache)
