@@ -362,14 +362,14 @@ type FakeTokenAnswer struct {
 	Prompt []int32
 	Right  string
 	Wrongs []string
-	// Tokens, when > 0, is the length in tokens the encoded right answer
-	// is brought to, for a checker that bounds the mean output length
-	// (tokens_per_sample): cut there, or preceded by Filler's tokens, over
-	// and over, until it is that long.
+	// Tokens, when > 0, is the length in tokens every encoded answer,
+	// right or wrong, is brought to, for a checker that bounds the mean
+	// output length (tokens_per_sample): cut there, or preceded by
+	// Filler's tokens, over and over, until it is that long.
 	Tokens int
-	// Filler is what a short right answer is preceded by ("": its own
-	// text and a space; a reasoning benchmark's answer, read from its end,
-	// gives the model's thinking).
+	// Filler is what a short answer is preceded by ("": its own text and
+	// a space; a reasoning benchmark's answer, read from its end, gives
+	// the model's thinking).
 	Filler string
 }
 

@@ -107,7 +107,7 @@ func TestFakeTokenAnswersScore(t *testing.T) {
 // TestFakeAnswersScore: the benchmarks whose answers pass every bound,
 // in few samples, against the fake at --accuracy 1 through LoadGen, and
 // score less at 0.5: llama2-70b's reference answers (brought to the
-// tokens_per_sample the checker wants) about half the ROUGE, qwen3.6-27b's
+// tokens_per_sample the checker wants, wrong ones too) about half the ROUGE, qwen3.6-27b's
 // ground-truth calls about half the mAP, and whisper's transcripts a word
 // error rate of a few percent (its wrong transcripts carry one word error
 // each).
@@ -116,12 +116,13 @@ func TestFakeAnswersScore(t *testing.T) {
 	for _, tc := range []struct {
 		bench, tok, metric string
 		lo, hi             float64 // the half-accuracy run's metric over the full one's
+		length             string  // a bounded output length, which half the answers right keep
 	}{
-		{"llama2-70b", "spm-legacy", "ROUGE1", 0.3, 0.7},
-		{"whisper", "bytelevel", "ACCURACY", 0.85, 0.99},
-		{"qwen3.6-27b", "bytelevel", "mAP", 0.3, 0.8},
-		{"deepseek-r1", "bytelevel", "exact_match", 0.3, 0.7},
-		{"gpt-oss-120b", "bytelevel", "exact_match", 0.3, 0.7},
+		{"llama2-70b", "spm-legacy", "ROUGE1", 0.3, 0.7, "TOKENS_PER_SAMPLE"},
+		{"whisper", "bytelevel", "ACCURACY", 0.85, 0.99, ""},
+		{"qwen3.6-27b", "bytelevel", "mAP", 0.3, 0.8, ""},
+		{"deepseek-r1", "bytelevel", "exact_match", 0.3, 0.7, "TOKENS_PER_SAMPLE"},
+		{"gpt-oss-120b", "bytelevel", "exact_match", 0.3, 0.7, ""},
 	} {
 		t.Run(tc.bench, func(t *testing.T) {
 			var evalArgs []string
@@ -137,6 +138,11 @@ func TestFakeAnswersScore(t *testing.T) {
 			h, _ := metric(t, half, tc.metric)
 			if h < tc.lo*f || h > tc.hi*f {
 				t.Errorf("%s at --accuracy 0.5 is %v, at 1 %v: want %v–%v of it", tc.metric, h, f, tc.lo, tc.hi)
+			}
+			if tc.length != "" {
+				if v, verdict := metric(t, half, tc.length); verdict != "PASS" {
+					t.Errorf("%s at --accuracy 0.5 is %v, %s: wrong answers must be as long as right ones", tc.length, v, verdict)
+				}
 			}
 		})
 	}

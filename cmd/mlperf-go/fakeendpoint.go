@@ -180,31 +180,40 @@ func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchma
 		}
 		return out, err
 	}
+	// fit encodes text, brought to a's length (FakeTokenAnswer.Tokens):
+	// cut, or preceded by its filler over and over.
+	fit := func(a benchmark.FakeTokenAnswer, text string) ([]int32, error) {
+		ids, err := encode(text)
+		if err != nil || a.Tokens == 0 {
+			return ids, err
+		}
+		if len(ids) >= a.Tokens {
+			return ids[:a.Tokens], nil
+		}
+		filler := a.Filler
+		if filler == "" {
+			filler = text + " "
+		}
+		lead, err := encode(filler)
+		if err != nil || len(lead) == 0 {
+			return nil, fmt.Errorf("encoding the filler %q: %v", filler, err)
+		}
+		pad := make([]int32, 0, a.Tokens)
+		for short := a.Tokens - len(ids); len(pad) < short; {
+			pad = append(pad, lead[:min(len(lead), short-len(pad))]...)
+		}
+		return append(pad, ids...), nil
+	}
 	out := make([]fake.TokenAnswer, 0, len(answers))
 	for i, a := range answers {
 		t := fake.TokenAnswer{Prompt: a.Prompt}
-		if t.Right, err = encode(a.Right); err != nil {
+		if t.Right, err = fit(a, a.Right); err != nil {
 			return nil, fmt.Errorf("--dataset sample %d: encoding its answer with %s: %w", i, tok.Path(), err)
 		}
-		if a.Tokens > 0 && len(t.Right) > a.Tokens {
-			t.Right = t.Right[:a.Tokens]
-		} else if short := a.Tokens - len(t.Right); short > 0 {
-			filler := a.Filler
-			if filler == "" {
-				filler = a.Right + " "
-			}
-			lead, err := encode(filler)
-			if err != nil || len(lead) == 0 {
-				return nil, fmt.Errorf("--dataset sample %d: encoding its filler %q with %s: %v", i, filler, tok.Path(), err)
-			}
-			pad := make([]int32, 0, a.Tokens)
-			for len(pad) < short {
-				pad = append(pad, lead[:min(len(lead), short-len(pad))]...)
-			}
-			t.Right = append(pad, t.Right...)
-		}
+		// Wrong answers are as long as right ones, so --accuracy moves
+		// the score and not the checked output length.
 		for _, w := range a.Wrongs {
-			ids, err := encode(w)
+			ids, err := fit(a, w)
 			if err != nil {
 				return nil, fmt.Errorf("--dataset sample %d: encoding a wrong answer with %s: %w", i, tok.Path(), err)
 			}
