@@ -346,9 +346,38 @@ type FakeAnswer struct {
 
 // FakeAnswerer is implemented by datasets whose answers the fake endpoint
 // must be told (chat answers keyed on the request text). Token-ID
-// benchmarks need not: the fake derives their output from the prompt.
+// benchmarks need not (the fake derives their output from the prompt);
+// they give reference answers through FakeTokenAnswerer.
 type FakeAnswerer interface {
 	FakeAnswers() []FakeAnswer
+}
+
+// FakeTokenAnswer is one sample of a token-ID benchmark the fake endpoint
+// can answer with its ground truth: Prompt, the prompt's token IDs as the
+// harness sends them, identifies the sample; Right and Wrongs are answer
+// texts in the format the benchmark's evaluator extracts, which the
+// fake's caller encodes with the model's tokenizer (so the evaluator,
+// decoding the logged IDs, reads them back).
+type FakeTokenAnswer struct {
+	Prompt []int32
+	Right  string
+	Wrongs []string
+	// Tokens, when > 0, is the length in tokens every encoded answer,
+	// right or wrong, is brought to, for a checker that bounds the mean
+	// output length (tokens_per_sample): cut there, or preceded by
+	// Filler's tokens, over and over, until it is that long.
+	Tokens int
+	// Filler is what a short answer is preceded by ("": its own text and
+	// a space; a reasoning benchmark's answer, read from its end, gives
+	// the model's thinking).
+	Filler string
+}
+
+// FakeTokenAnswerer is implemented by token-ID datasets whose reference
+// answers the fake endpoint can give (with a tokenizer), so a run against
+// the fake scores what its --accuracy says rather than random tokens.
+type FakeTokenAnswerer interface {
+	FakeTokenAnswers() []FakeTokenAnswer
 }
 
 // Compliance is one compliance test of a benchmark.
@@ -407,6 +436,27 @@ type Rules struct {
 	// where it overrides the scenario's usual one
 	// (RESULT_FIELD_BENCHMARK_OVERWRITE), per effective_scenario.
 	ResultField map[string]string
+}
+
+// BoundsMiddle is the middle of metric's lower bound (for every scenario)
+// and upper bound: the value a run aims at to land safely inside both
+// (the fake's answers' length). It is 0 unless the metric has both.
+func (r *Rules) BoundsMiddle(metric string) float64 {
+	var lo, hi float64
+	for _, b := range r.Accuracy[""] {
+		if b.Metric == metric {
+			lo = b.Value
+		}
+	}
+	for _, b := range r.Upper {
+		if b.Metric == metric {
+			hi = b.Value
+		}
+	}
+	if lo == 0 || hi == 0 {
+		return 0
+	}
+	return (lo + hi) / 2
 }
 
 // TokenLimit is a p99 time-to-first-token / time-per-output-token limit in

@@ -1,5 +1,7 @@
 package fake
 
+import "encoding/binary"
+
 // Answer is one sample whose chat answer the fake is told, by the
 // benchmark it belongs to (benchmark.FakeAnswer has the same fields, so
 // one converts to the other). Keys are the exact request texts that
@@ -94,4 +96,59 @@ func buildAnswers(answers []Answer, def *textAnswer, accuracy float64, seed int6
 // score.
 func IsCorrectAnswer(key string, accuracy float64, seed int64) bool {
 	return unitFloat(hashString(uint64(seed), key)) < accuracy
+}
+
+// TokenAnswer is one sample of a token-ID benchmark whose answer the fake
+// is told (benchmark.FakeTokenAnswerer gives the texts; the caller encodes
+// them with the model's tokenizer). Prompt, the prompt's token IDs as the
+// harness sends them, identifies the sample; PromptKey(Prompt) plays the
+// part of an Answer's first key in deciding whether it is answered Right
+// and, if not, with which of Wrongs (with none, the tokens the fake
+// derives from the prompt, as for an unknown prompt).
+type TokenAnswer struct {
+	Prompt []int32
+	Right  []int32
+	Wrongs [][]int32
+}
+
+// PromptKey is the key a token prompt is known by: its IDs' bytes. Tests
+// give it to IsCorrectAnswer to predict which samples are answered right.
+func PromptKey(p []int32) string {
+	b := make([]byte, 4*len(p))
+	for i, v := range p {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
+	}
+	return string(b)
+}
+
+// buildTokenAnswers picks every token sample's answer as buildAnswers
+// does, keyed on PromptKey; a sample answered wrong with no Wrongs is
+// left out, so it gets the derived tokens.
+func buildTokenAnswers(answers []TokenAnswer, accuracy float64, seed int64) map[string][]int32 {
+	m := make(map[string][]int32, len(answers))
+	for _, a := range answers {
+		k := PromptKey(a.Prompt)
+		h := hashString(uint64(seed), k)
+		switch {
+		case unitFloat(h) < accuracy:
+			m[k] = a.Right
+		case len(a.Wrongs) > 0:
+			m[k] = a.Wrongs[splitmix64(h)%uint64(len(a.Wrongs))]
+		}
+	}
+	return m
+}
+
+// cycleTokens returns the first n tokens of ans repeated: an answer asked
+// to run past its end (min_tokens, ignore_eos, a stream that never ends)
+// goes on with itself again, as a chat's text does.
+func cycleTokens(ans []int32, n int) []int32 {
+	out := make([]int32, n)
+	if len(ans) == 0 {
+		return out
+	}
+	for i := range out {
+		out[i] = ans[i%len(ans)]
+	}
+	return out
 }

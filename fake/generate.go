@@ -93,7 +93,9 @@ func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
 // answer, which ends of itself: it stops at the request's max tokens only
 // when it is longer. Token prompts are answered with Config.OutputTokens
 // tokens derived from each prompt (Tokens), which reach the max tokens,
-// when that many are asked, as a length cap. A fault that fails the
+// when that many are asked, as a length cap; a one-prompt request whose
+// prompt the fake was told an answer for (Config.TokenAnswers) gets that
+// answer, which ends of itself as a chat's does. A fault that fails the
 // finish stops the answer after a token; one that never ends it has one
 // at least.
 func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
@@ -107,15 +109,38 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 	}}
 	rep := &st.rep
 	var ans *textAnswer
+	var known []int32 // the told answer of a one-prompt token request
 	n := s.cfg.OutputTokens
-	if ask.Messages != nil {
+	if ask.Messages == nil {
+		rep.Prompts = ask.Prompts
+		if ask.TextPrompts != nil {
+			rep.Prompts = make([][]int32, len(ask.TextPrompts))
+			for i, t := range ask.TextPrompts {
+				rep.Prompts[i] = textPromptIDs(t)
+			}
+		}
+		if len(rep.Prompts) == 1 && len(s.tokenAns) > 0 {
+			if known = s.tokenAns[PromptKey(rep.Prompts[0])]; known != nil {
+				n = len(known)
+			}
+		}
+	}
+	switch {
+	case ask.Messages != nil:
 		ans = s.answerFor(ask.Messages)
 		n = ans.pieces()
 		if m := ask.MaxTokens; m != protocol.NoLimit && m < n {
 			n, rep.Finish = m, protocol.FinishLength
 		}
-	} else if m := ask.MaxTokens; m != protocol.NoLimit && n >= m {
-		n, rep.Finish = m, protocol.FinishLength
+	case known != nil:
+		// A told answer ends of itself, as a chat's does.
+		if m := ask.MaxTokens; m != protocol.NoLimit && m < n {
+			n, rep.Finish = m, protocol.FinishLength
+		}
+	default:
+		if m := ask.MaxTokens; m != protocol.NoLimit && n >= m {
+			n, rep.Finish = m, protocol.FinishLength
+		}
 	}
 	// ignore_eos runs the answer to its cap; min_tokens lengthens a short
 	// one (a chat's text then repeats).
@@ -148,20 +173,17 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 		}
 		return rep
 	}
-	rep.Prompts = ask.Prompts
-	if ask.TextPrompts != nil {
-		rep.Prompts = make([][]int32, len(ask.TextPrompts))
-		for i, t := range ask.TextPrompts {
-			rep.Prompts[i] = textPromptIDs(t)
-		}
-	}
 	outs := st.tok[:]
 	rep.Outputs = st.one[:]
 	if len(rep.Prompts) != 1 {
 		outs, rep.Outputs = make([]tokenOutput, len(rep.Prompts)), make([]protocol.Output, len(rep.Prompts))
 	}
 	for i, p := range rep.Prompts {
-		outs[i] = tokenOutput{prompt: p, toks: s.endTokens(Tokens(p, n))}
+		if known != nil {
+			outs[i] = tokenOutput{prompt: p, told: known, toks: s.endTokens(cycleTokens(known, n))}
+		} else {
+			outs[i] = tokenOutput{prompt: p, toks: s.endTokens(Tokens(p, n))}
+		}
 		rep.Outputs[i] = &outs[i]
 		rep.PromptTokens += len(p)
 	}
@@ -228,9 +250,10 @@ func (o *textOutput) AppendIDs(dst []byte, _, _ int) []byte { return append(dst,
 // they are written; once some are written again (SGLang's cumulative
 // stream events repeat the answer so far), they are encoded once
 // (encodedTokens) and copied from then on. Past its length (a stream that
-// never ends) it grows: Tokens(p, k) extends Tokens(p, n).
+// never ends) it grows: Tokens(p, k) extends Tokens(p, n), or the told answer repeats.
 type tokenOutput struct {
 	prompt []int32
+	told   []int32 // the answer the fake was told (TokenAnswer), if any
 	toks   []int32
 	enc    *encodedTokens // nil until tokens are written a second time
 	// textTo and idsTo are how far text and IDs have been written.
@@ -241,7 +264,11 @@ type tokenOutput struct {
 // written up to *done; once they are encoded, only growing needs it.
 func (o *tokenOutput) prepare(from, to int, done *int) {
 	if to > len(o.toks) {
-		o.toks = Tokens(o.prompt, 2*to)
+		if o.told != nil {
+			o.toks = cycleTokens(o.told, 2*to)
+		} else {
+			o.toks = Tokens(o.prompt, 2*to)
+		}
 		if o.enc != nil {
 			o.enc = encodeTokens(o.toks)
 		}

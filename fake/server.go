@@ -102,6 +102,11 @@ type Config struct {
 	// their Wrongs. The zero value makes every answer wrong, so callers
 	// normally set it (the CLI defaults it to 1).
 	Accuracy float64
+	// TokenAnswers are the samples of a token-ID benchmark whose answers
+	// the fake is told, keyed on their prompts; chosen right or wrong
+	// under Accuracy as Answers are. A token prompt none has is answered
+	// with tokens derived from it (Tokens).
+	TokenAnswers []TokenAnswer
 	// DefaultAnswer is the answer to a chat whose key no Answer has, in
 	// the benchmark's answer format (benchmark.Benchmark.FakeDefaultAnswer).
 	// Default FallbackAnswer.
@@ -181,8 +186,9 @@ type Server struct {
 	log      *zap.Logger
 	mux      *http.ServeMux
 	answers  map[string]*textAnswer
-	fallback *textAnswer   // the answer to a key answers lacks
-	slots    chan struct{} // nil when unlimited
+	tokenAns map[string][]int32 // by PromptKey; absent: derived tokens
+	fallback *textAnswer        // the answer to a key answers lacks
+	slots    chan struct{}      // nil when unlimited
 
 	done      chan struct{} // closed by Close
 	mu        sync.Mutex
@@ -274,6 +280,18 @@ func New(cfg Config) (*Server, error) {
 		}
 		seen[a.Keys[0]] = i
 	}
+	seenPrompt := make(map[string]int, len(cfg.TokenAnswers))
+	for i, a := range cfg.TokenAnswers {
+		if len(a.Right) == 0 {
+			errs = append(errs, fmt.Errorf("token answer %d has no right answer; encode its sample's reference output", i))
+			break
+		}
+		if j, dup := seenPrompt[PromptKey(a.Prompt)]; dup {
+			errs = append(errs, fmt.Errorf("token answers %d and %d have the same prompt; the prompt identifies the sample, so give each sample once", j, i))
+			break
+		}
+		seenPrompt[PromptKey(a.Prompt)] = i
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("fake endpoint: invalid config: %w", err)
 	}
@@ -284,6 +302,7 @@ func New(cfg Config) (*Server, error) {
 		log:      cfg.Logger,
 		fallback: fallback,
 		answers:  buildAnswers(cfg.Answers, fallback, cfg.Accuracy, cfg.Seed),
+		tokenAns: buildTokenAnswers(cfg.TokenAnswers, cfg.Accuracy, cfg.Seed),
 		done:     make(chan struct{}),
 		mux:      http.NewServeMux(),
 	}

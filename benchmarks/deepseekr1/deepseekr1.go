@@ -36,6 +36,7 @@ import (
 	"encoding/json"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/test06"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
@@ -123,4 +124,22 @@ func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo 
 		info.Datasets[i] = d.Meta(i).Dataset
 	}
 	return info
+}
+
+// fakeThinking is what the fake's answers think before answering, repeated
+// to the length the checker's tokens_per_sample bounds expect.
+const fakeThinking = "Let me work through this carefully, one step at a time. "
+
+// FakeTokenAnswers gives the fake endpoint each sample's answer in the form
+// the evaluator extracts (llmeval.FakeAnswer), after thinking up to the
+// middle of the round's tokens_per_sample bounds.
+func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
+	tokens := int(rules().BoundsMiddle("TOKENS_PER_SAMPLE"))
+	a := d.Dataset.FakeTokenAnswers(func(i int) (string, []string, bool) {
+		return llmeval.FakeAnswer(d.Meta(i).Dataset, d.Reference(i), "</think>\n\n")
+	})
+	for i := range a {
+		a[i].Tokens, a[i].Filler = tokens, fakeThinking
+	}
+	return a
 }

@@ -146,3 +146,17 @@ func EvaluatorCommand(accLog, dataset string) string {
 	return "python3 language/gpt-oss-120b/eval_mlperf_accuracy.py --mlperf-log " + tokencheck.ShellQuote(tokencheck.AbsPath(accLog)) +
 		" --reference-data " + tokencheck.ShellQuote(tokencheck.AbsPath(dataset)) + " --tokenizer openai/gpt-oss-120b"
 }
+
+// fakeLead is how the fake's answers begin: a short analysis channel, then
+// the final channel the evaluator reads the answer from.
+const fakeLead = "<|channel|>analysis<|message|>Let me work through this carefully.<|end|><|start|>assistant<|channel|>final<|message|>"
+
+// FakeTokenAnswers gives the fake endpoint each sample's answer in the form
+// the evaluator extracts (llmeval.FakeAnswer) in the harmony final channel.
+// The round bounds tokens_per_sample only from above, so answers keep
+// their length.
+func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
+	return d.Dataset.FakeTokenAnswers(func(i int) (string, []string, bool) {
+		return llmeval.FakeAnswer(d.Meta(i).Dataset, d.Reference(i), fakeLead)
+	})
+}

@@ -126,3 +126,26 @@ type dataset struct{ *tokenset.Dataset }
 func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo {
 	return tokencheck.DatasetInfo{Benchmark: benchmark, Samples: d.Len(), Vocab: VocabSize, Extra: NewChecks}
 }
+
+// fakeWrongAnswer is the fake endpoint's wrong answer: one that shares
+// almost no words with a reference.
+const fakeWrongAnswer = "I am not able to answer that."
+
+// FakeTokenAnswers gives the fake endpoint each sample's reference answer
+// as its right answer, so a run against the fake scores its --accuracy,
+// brought to the middle of the round's tokens_per_sample bounds (the
+// checker bounds the answers' mean length, and the references are
+// shorter than Llama 2's answers).
+func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
+	tokens := fakeAnswerTokens()
+	a := d.Dataset.FakeTokenAnswers(func(i int) (string, []string, bool) {
+		return d.Reference(i), []string{fakeWrongAnswer}, true
+	})
+	for i := range a {
+		a[i].Tokens = tokens
+	}
+	return a
+}
+
+// fakeAnswerTokens is the middle of the TOKENS_PER_SAMPLE bounds.
+func fakeAnswerTokens() int { return int(rules(bounds999).BoundsMiddle("TOKENS_PER_SAMPLE")) }

@@ -6,6 +6,7 @@ package llama31
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/test06"
@@ -107,4 +108,45 @@ func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo 
 func EvaluatorCommand(accLog, dataset string) string {
 	return "python3 language/llama3.1-8b/evaluation.py --mlperf-accuracy-file " + tokencheck.ShellQuote(tokencheck.AbsPath(accLog)) +
 		" --dataset-file " + tokencheck.ShellQuote(tokencheck.AbsPath(dataset)) + " --dtype int32"
+}
+
+// fakeWrongSummary is the fake endpoint's wrong answer: a summary of no
+// article, which shares almost no words with a reference.
+const fakeWrongSummary = "Officials declined to comment on the report."
+
+// FakeTokenAnswers gives the fake endpoint each sample's reference summary
+// as its right answer, so a run against the fake scores its --accuracy:
+// the summary repeated up to fakeAnswerChars, since the checker also
+// bounds gen_len, the answers' total length, and the model's summaries are
+// longer than CNN's highlights (repeating keeps every ROUGE recall at 1 and
+// F-measures well above their bounds).
+func (d dataset) FakeTokenAnswers() []benchmark.FakeTokenAnswer {
+	n := fakeAnswerChars()
+	return d.Dataset.FakeTokenAnswers(func(i int) (string, []string, bool) {
+		return repeatTo(d.Reference(i), n), []string{fakeWrongSummary}, true
+	})
+}
+
+// fakeAnswerChars is the length of the fake's right answers: the middle of
+// the GEN_LEN bounds per sample of the whole set.
+func fakeAnswerChars() int { return int(rules().BoundsMiddle("GEN_LEN") / Samples) }
+
+// repeatTo returns s, then s again after a space, until it is n bytes
+// long, cut there at a word's end.
+func repeatTo(s string, n int) string {
+	if s == "" || len(s) >= n {
+		return s
+	}
+	var b strings.Builder
+	for b.Len() < n {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	out := b.String()
+	if i := strings.LastIndexByte(out[:n], ' '); i > len(s) {
+		out = out[:i]
+	}
+	return out
 }

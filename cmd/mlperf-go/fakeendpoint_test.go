@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,14 +85,24 @@ func TestFakeServesBenchmarkModel(t *testing.T) {
 }
 
 // TestFakeTakesTokenDatasetFolder: `fake-endpoint -b deepseek-r1 --dataset
-// DIR` takes the folder `dataset synth` wrote, as `run -d DIR` does, and
-// answers from the prompt.
+// DIR` takes the folder `dataset synth` wrote, as `run -d DIR` does: with a
+// tokenizer it answers every sample with its reference answer encoded, and
+// without one it says to give --tokenizer (it is not refused as a folder).
 func TestFakeTakesTokenDatasetFolder(t *testing.T) {
 	dir := t.TempDir()
 	if out, err := runCLI(t, "dataset", "synth", "-b", "deepseek-r1", "-n", "8", "-o", dir); err != nil {
 		t.Fatalf("dataset synth: %v\n%s", err, out)
 	}
-	if answers, _, err := fakeAnswers("deepseek-r1", []string{dir}, nil); err != nil || answers != nil {
-		t.Errorf("-b deepseek-r1 --dataset %s: %d answers, %v; want none and no error", dir, len(answers), err)
+	var cfg fake.Config
+	if err := setFakeAnswers(&cfg, "deepseek-r1", filepath.Join(t.TempDir(), "none"), []string{dir}, nil); err == nil || !strings.Contains(err.Error(), "--tokenizer") {
+		t.Errorf("-b deepseek-r1 --dataset %s without a tokenizer: %v, want an error naming --tokenizer", dir, err)
+	}
+	tok := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER")
+	if tok == "" {
+		t.Skip("MLPERF_GO_LLAMA3_TOKENIZER is not set: the answers were not encoded (scripts/fetch-test-tokenizers.sh)")
+	}
+	cfg = fake.Config{}
+	if err := setFakeAnswers(&cfg, "deepseek-r1", tok, []string{dir}, nil); err != nil || len(cfg.TokenAnswers) != 8 {
+		t.Errorf("-b deepseek-r1 --dataset %s --tokenizer: %d answers, %v; want 8", dir, len(cfg.TokenAnswers), err)
 	}
 }

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# A submission rehearsal with the embedded default: a complete results tree
+# for llama3.1-8b and qwen3-vl-235b-a22b (Offline and Server: accuracy,
+# evaluated by mlperf-go, and performance; llama3.1-8b's TEST06), made
+# against the fake endpoint answering the synthetic datasets' references,
+# then packaged and checked. Every accuracy.txt is mlperf-go's own PASS.
+#
+#   TOKENIZER=PATH scripts/rehearsal.sh
+#
+# TOKENIZER is Llama 3's tokenizer (tokenizer.json, tokenizer.model or a
+# folder holding one; scripts/fetch-test-tokenizers.sh fetches one): the
+# fake encodes the reference summaries with it and evaluate decodes them,
+# and llama3.1-8b's gen_len bound, a total over all 13,368 samples, holds
+# only for answers of Llama 3's length in tokens.
+#
+# OFFICIAL=1 drops the overrides, for a tree at official settings
+# (10-minute performance runs, 270,336 Server queries, every sample; QPS
+# must suit the machine; not yet run) for the official checker:
+#   cd inference/tools/submission && python3 -m submission_checker.main --input $OUT/sub --version v6.1
+# Otherwise (the default) runs are short (DURATION ms, the QSL of
+# performance runs holding PERF_SAMPLES, qwen3-vl's set QWEN_SAMPLES
+# samples) and filed with --allow-unofficial-settings, so `submission check`
+# objects only to what short runs cannot satisfy. Everything goes under OUT.
+set -euo pipefail
+
+BIN=${BIN:-build/bin/mlperf-go}
+OUT=${OUT:-build/rehearsal}
+TOKENIZER=${TOKENIZER:?set TOKENIZER to Llama 3\'s tokenizer (scripts/fetch-test-tokenizers.sh fetches one)}
+OFFICIAL=${OFFICIAL:-0}
+DURATION=${DURATION:-1000}
+PERF_SAMPLES=${PERF_SAMPLES:-200}
+QWEN_SAMPLES=${QWEN_SAMPLES:-200}
+QPS=${QPS:-400}
+SYSTEM=${SYSTEM:-rehearsal}
+SUBMITTER=${SUBMITTER:-Rehearsal}
+LLAMA=llama3_1-8b
+QWEN=qwen3-vl-235b-a22b
+
+[[ -x $BIN ]] || { echo "rehearsal: $BIN not found; run 'make' first" >&2; exit 1; }
+rm -rf "$OUT"
+mkdir -p "$OUT"
+step() { printf '\n== %s\n' "$*"; }
+
+if [[ $OFFICIAL == 1 ]]; then
+  QWEN_SAMPLES=48289
+  short=()
+else
+  short=(--allow-unofficial-settings --min-duration "$DURATION" --min-query-count 1 --performance-sample-count "$PERF_SAMPLES")
+fi
+
+step "Synthetic datasets: all 13,368 llama3.1-8b samples (gen_len is a whole-set total), $QWEN_SAMPLES qwen3-vl"
+"$BIN" dataset synth --benchmark $LLAMA --samples 13368 --out "$OUT/data/llama" >/dev/null
+"$BIN" dataset synth --benchmark $QWEN --samples "$QWEN_SAMPLES" --out "$OUT/data/qwen" >/dev/null
+
+# fake NAME BENCHMARK MODEL DATASET...: a fake endpoint answering every
+# sample right; its URL lands in $OUT/NAME.url.
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done' EXIT
+fake() {
+  local name=$1 bench=$2 model=$3
+  shift 3
+  "$BIN" fake-endpoint --listen 127.0.0.1:0 -b "$bench" --model "$model" --accuracy 1 \
+    --tokenizer "$TOKENIZER" "$@" >"$OUT/$name.url" 2>"$OUT/$name.log" &
+  pids+=($!)
+  for _ in $(seq 600); do [[ -s $OUT/$name.url ]] && return; sleep 0.1; done
+  echo "rehearsal: the $name fake did not start:" >&2
+  cat "$OUT/$name.log" >&2
+  exit 1
+}
+step "Fake endpoints answering the references"
+fake llama $LLAMA meta-llama/Llama-3.1-8B-Instruct --dataset "$OUT/data/llama/cnn_eval.json"
+fake qwen $QWEN Qwen/Qwen3-VL-235B-A22B-Instruct --dataset "$OUT/data/qwen"
+
+# run BENCHMARK SCENARIO DATASET URL ARGS...: one filed run. A short
+# performance run is INVALID (exit 3: too short for early stopping or the
+# minimum duration) and filed all the same; anything else stops the script.
+run() {
+  local bench=$1 scen=$2 data=$3 url=$4
+  shift 4
+  local rc=0
+  "$BIN" --log-level warn run -b "$bench" -s "$scen" -d "$data" -e "$(head -n1 "$url")" \
+    --results-dir "$OUT/results" --system "$SYSTEM" --tokenizer "$TOKENIZER" \
+    --target-qps "$QPS" --progress-interval 0 "$@" || rc=$?
+  if [[ $rc != 0 && ! ($rc == 3 && $OFFICIAL != 1) ]]; then
+    echo "rehearsal: $bench $scen $* exited $rc" >&2
+    exit 1
+  fi
+}
+for scen in Offline Server; do
+  step "$LLAMA $scen: accuracy (every sample) and performance, then TEST06"
+  run $LLAMA $scen "$OUT/data/llama/cnn_eval.json" "$OUT/llama.url" --mode both -o "$OUT/runs/llama-$scen" "${short[@]}"
+  run $LLAMA $scen "$OUT/data/llama/cnn_eval.json" "$OUT/llama.url" --compliance TEST06 -o "$OUT/runs/llama-$scen-TEST06" "${short[@]}"
+  step "$QWEN $scen: accuracy and performance"
+  run $QWEN $scen "$OUT/data/qwen" "$OUT/qwen.url" --mode both -o "$OUT/runs/qwen-$scen" "${short[@]}"
+done
+
+step "Systems and measurements, then package and check"
+mkdir -p "$OUT/systems"
+"$BIN" submission system-template --out "$OUT/systems/$SYSTEM.json" >/dev/null
+sed -i -e "s/\"division\": \"TODO[^\"]*\"/\"division\": \"closed\"/" \
+  -e "s/\"submitter\": \"TODO[^\"]*\"/\"submitter\": \"$SUBMITTER\"/" \
+  -e 's/"status": "TODO[^"]*"/"status": "available"/' \
+  -e 's/"accelerators_per_node": "TODO[^"]*"/"accelerators_per_node": "1"/' \
+  -e 's/"TODO[^"]*"/"fake endpoint (rehearsal)"/' "$OUT/systems/$SYSTEM.json"
+for b in $LLAMA:llama3.1-8b $QWEN:qwen3-vl-235b-a22b; do
+  "$BIN" submission measurements-template -b "${b%%:*}" --out "$OUT/results/$SYSTEM/${b#*:}/measurements.json" >/dev/null
+  sed -i 's/"TODO[^"]*"/"rehearsal"/' "$OUT/results/$SYSTEM/${b#*:}/measurements.json"
+done
+"$BIN" submission package --division closed --submitter "$SUBMITTER" --results "$OUT/results" \
+  --systems "$OUT/systems" --out "$OUT/sub"
+rc=0
+"$BIN" submission check "$OUT/sub" || rc=$?
+if [[ $OFFICIAL == 1 && $rc != 0 ]]; then
+  exit "$rc"
+fi
+echo "submission: $OUT/sub/closed/$SUBMITTER (check exit $rc)"
