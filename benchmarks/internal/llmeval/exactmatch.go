@@ -42,7 +42,8 @@ func ExactMatchSamples(entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *
 			QSLIndex: e.QSLIndex, Dataset: d.Meta(e.QSLIndex).Dataset,
 			GroundTruth: gt, GroundTruthFloat: typ == tokenset.RefFloat,
 			MissingGroundTruth: typ == tokenset.RefNone || gt == "",
-			Output: text, Tokens: len(ids),
+			Output:             text,
+			Tokens:             len(ids),
 		})
 	}
 	return samples, skipped, nil

@@ -65,11 +65,11 @@ const ops1 = "+-*/%@&|^~<>()[]{},:.;="
 const maxLevel = 200
 
 type lexer struct {
-	src    string
-	i      int
-	depth  []byte // open brackets
-	toks   []token
-	ended  bool // a depth-0 newline was seen
+	src   string
+	i     int
+	depth []byte // open brackets
+	toks  []token
+	ended bool // a depth-0 newline was seen
 	// lineStart is set at the start of a physical line outside brackets,
 	// where indentation matters.
 	lineStart bool
