@@ -19,6 +19,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -247,7 +248,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		if err := preflight(ctx, o, data, api, model, rep.Stream); err != nil {
 			return nil, err
 		}
-		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
+		log.Info("preflight passed", zap.Strings("endpoints", redact.URLs(o.Endpoints)), zap.Duration("took", time.Since(start)))
 	}
 	lib, err := loadLibrary(o, data, api, model, rep, log)
 	if err != nil {
@@ -286,7 +287,7 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 		zap.String("benchmark", o.Benchmark.Name), zap.String("scenario", o.Scenario.String()),
 		zap.Stringer("mode", rep.Settings.Mode), zap.Int("total_samples", rep.Total),
 		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
-		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
+		zap.Strings("endpoints", redact.URLs(o.Endpoints)), zap.String("output_dir", o.OutputDir))
 	stopWatching, err := startWatching(o, rep, pool, lib)
 	if err != nil {
 		pool.Close()

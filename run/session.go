@@ -13,6 +13,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
@@ -92,7 +93,7 @@ func (s *Session) start(o *Options, l Launch) error {
 		o.Model = spec.ServedModel()
 	}
 	o.Endpoints = []string{p.URL}
-	s.log.Info("engine started", zap.String("url", p.URL), zap.String("log", p.LogPath), zap.Strings("argv", p.Argv))
+	s.log.Info("engine started", zap.String("url", redact.URL(p.URL)), zap.String("log", p.LogPath), zap.Strings("argv", redact.Args(p.Argv)))
 	s.proc, s.kind, s.model, s.launch = p, spec.Kind, o.ModelName(), l
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
@@ -146,7 +147,7 @@ func benchAction(c *cli.Context) error {
 	// Each finished load point is saved before the next starts, so an
 	// interrupted sweep keeps what it measured.
 	o.Finished = func(res *bench.Results, recs [][]bench.Record) error {
-		res.Version, res.Command = buildinfo.Version, commandLine(c)
+		res.Version, res.Command = buildinfo.Version, redact.Args(commandLine(c))
 		if err := bench.WriteFiles(out, res, recs); err != nil {
 			return fmt.Errorf("--out %s: %w", out, err)
 		}
@@ -202,7 +203,7 @@ func benchTargets(c *cli.Context) ([]bench.Target, error) {
 	for _, t := range c.StringSlice("target") {
 		name, urls, ok := strings.Cut(t, "=")
 		if !ok || name == "" || urls == "" {
-			return nil, fmt.Errorf("--target %q: want NAME=URL", t)
+			return nil, fmt.Errorf("--target %q: want NAME=URL", redact.Text(t))
 		}
 		ts = append(ts, bench.Target{Name: name, URLs: strings.Split(urls, ",")})
 	}
