@@ -303,7 +303,7 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
 	rep.Latency = pool.Latency()
-	recordLatency(o.OutputDir, rep.Stream, rep.Latency, log)
+	recordLatency(o.OutputDir, o.Scenario, rep.Stream, rep.Latency, log)
 	if err := failures.close(); err != nil {
 		log.Error("the failure list is incomplete", zap.Error(err))
 	}
