@@ -1,0 +1,104 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// walkFlags calls fn with every flag of app and of its commands, at any
+// depth, and the command path that takes it.
+func walkFlags(app *cli.App, fn func(path string, f cli.Flag)) {
+	for _, f := range app.Flags {
+		fn(app.Name, f)
+	}
+	var walk func(path string, cmds []*cli.Command)
+	walk = func(path string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := path + " " + c.Name
+			for _, f := range c.Flags {
+				fn(p, f)
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(app.Name, app.Commands)
+}
+
+// TestFlagHelpLines checks every flag as --help renders it: the value
+// placeholder (the first `quoted` word of its usage) is one word, a flag
+// that takes no value shows none, and a default is stated once (by Value
+// or DefaultText, not also in the usage text).
+func TestFlagHelpLines(t *testing.T) {
+	t.Parallel()
+	n := 0
+	walkFlags(newApp(), func(path string, f cli.Flag) {
+		n++
+		df, ok := f.(cli.DocGenerationFlag)
+		if !ok {
+			t.Errorf("%s --%s: %T has no usage text", path, f.Names()[0], f)
+			return
+		}
+		placeholder := firstQuoted(df.GetUsage())
+		name, line := f.Names()[0], f.String()
+		switch {
+		case !df.TakesValue() && placeholder != "":
+			t.Errorf("%s --%s takes no value but help shows %q as one (backquotes in its usage): %s", path, name, placeholder, line)
+		case strings.ContainsAny(placeholder, " \t"):
+			t.Errorf("%s --%s: placeholder %q is not one word: %s", path, name, placeholder, line)
+		}
+		if strings.Count(line, "default:") > 1 {
+			t.Errorf("%s --%s: two defaults (one in the usage text: give it as DefaultText): %s", path, name, line)
+		}
+	})
+	if n < 100 {
+		t.Fatalf("walked %d flags: the walk missed commands", n)
+	}
+}
+
+// TestMistypedFlag: a flag the command does not know gets the error, the
+// nearest flag when one is close, and the command's usage line, not the
+// whole help; so do a flag without its value, a value that does not parse
+// and a required flag left out.
+func TestMistypedFlag(t *testing.T) {
+	t.Parallel()
+	walkFlags(newApp(), func(path string, f cli.Flag) {
+		if r, ok := f.(cli.RequiredFlag); ok && r.IsRequired() {
+			t.Errorf("%s --%s: urfave/cli checks this required flag itself, printing the whole help (%T: teach unrequire its type)", path, f.Names()[0], f)
+		}
+	})
+	for _, tc := range []struct {
+		args []string
+		want []string
+		not  string
+	}{
+		{[]string{"run", "-b", "llama3_1-8b", "--dataste", "x"}, []string{"unknown flag --dataste; did you mean --dataset?", "usage: mlperf-go run --benchmark BENCHMARK --dataset PATH [options]\n", "mlperf-go run --help"}, ""},
+		{[]string{"run", "--bogus"}, []string{"unknown flag --bogus\n", "usage: mlperf-go run "}, "did you mean"},
+		{[]string{"run", "-enpoint", "x"}, []string{"did you mean --endpoint?"}, ""},
+		{[]string{"dataset", "download", "--onyl", "tokenizer"}, []string{"did you mean --only?", "usage: mlperf-go dataset download --out DIR [options]\n"}, ""},
+		{[]string{"bench", "--targt", "a=http://h"}, []string{"did you mean --target?", "usage: mlperf-go bench [options] COMMAND\n"}, ""},
+		{[]string{"--log-levle", "debug", "version"}, []string{"did you mean --log-level?", "usage: mlperf-go [options] COMMAND\n"}, ""},
+		{[]string{"run", "-o"}, []string{"flag -o needs a value", "usage: mlperf-go run "}, ""},
+		{[]string{"run", "--concurrency", "many"}, []string{`invalid value "many" for flag --concurrency`, "usage: mlperf-go run "}, ""},
+		{[]string{"run", "-b", "llama3_1-8b"}, []string{"flag --dataset is required\n", "usage: mlperf-go run --benchmark BENCHMARK --dataset PATH [options]\n"}, ""},
+		{[]string{"dataset", "download", "-b", "llama3_1-8b"}, []string{"flag --out is required\n", "usage: mlperf-go dataset download --out DIR [options]\n"}, ""},
+	} {
+		out, err := runCLI(t, tc.args...)
+		if err == nil {
+			t.Errorf("%q passed", tc.args)
+			continue
+		}
+		if out != "" {
+			t.Errorf("%q printed %d lines besides the error, want none:\n%s", tc.args, strings.Count(out, "\n"), out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %q does not say %q", tc.args, err, w)
+			}
+		}
+		if tc.not != "" && strings.Contains(err.Error(), tc.not) {
+			t.Errorf("%q: error %q says %q", tc.args, err, tc.not)
+		}
+	}
+}
