@@ -55,6 +55,10 @@ Writes results.json, requests-<target>-<load>.jsonl and report.html into --out.
 	}
 }
 
+// benchRunsDir is where bench writes without --out, below the current
+// folder (.gitignore lists it, for runs from a checkout).
+const benchRunsDir = "bench-runs"
+
 func benchFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Category: catEndpoint, Usage: "`NAME=URL` of an endpoint under test (repeat for A/B; URL may be several, comma-separated)"},
@@ -99,7 +103,7 @@ func benchFlags() []cli.Flag {
 
 		&cli.StringFlag{Name: "slo", Aliases: []string{"goodput"}, Category: catOutput, Usage: "goodput objectives, e.g. ttft=500ms,tpot=50ms,e2el=10s (vllm's ttft:500 in ms works too)"},
 		&cli.StringFlag{Name: "percentiles", Aliases: []string{"metric-percentiles"}, Value: "50,90,95,99", Category: catOutput, Usage: "latency percentiles to report"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o", "result-dir"}, Category: catOutput, Usage: "`DIR` for results.json, requests JSONL and report.html (default bench-runs/<UTC time>)"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o", "result-dir"}, Category: catOutput, Usage: "`DIR` for results.json, requests JSONL and report.html (default " + benchRunsDir + "/<UTC time>)"},
 		&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Category: catOutput, Usage: "progress line interval when stderr is not a terminal (0: none)"},
 	}
 }
@@ -142,7 +146,7 @@ func benchAction(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = filepath.Join("bench-runs", time.Now().UTC().Format("20060102T150405Z"))
+		out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z"))
 	}
 	// Each finished load point is saved before the next starts, so an
 	// interrupted sweep keeps what it measured.

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,6 +102,47 @@ func TestMistypedFlag(t *testing.T) {
 		}
 		if tc.not != "" && strings.Contains(err.Error(), tc.not) {
 			t.Errorf("%q: error %q says %q", tc.args, err, tc.not)
+		}
+	}
+}
+
+// TestDefaultOutputFoldersIgnored: the folders the commands write below
+// the current one by default (every --runs-dir, bench's --out) are in the
+// checkout's .gitignore, so a run from a checkout leaves git status clean.
+func TestDefaultOutputFoldersIgnored(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile(filepath.Join("..", "..", ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignored := strings.Split(string(b), "\n")
+	dirs := []string{benchRunsDir}
+	walkFlags(newApp(), func(path string, f cli.Flag) {
+		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "runs-dir" {
+			dirs = append(dirs, sf.Value)
+		}
+	})
+	if len(dirs) < 3 {
+		t.Fatalf("found the default folders %q: the walk missed --runs-dir", dirs)
+	}
+	for _, d := range dirs {
+		if !slices.Contains(ignored, "/"+d+"/") {
+			t.Errorf(".gitignore lacks /%s/", d)
+		}
+	}
+}
+
+// TestModeErrorListsBoth: the refusal of an unknown --mode lists every
+// mode run takes, both included.
+func TestModeErrorListsBoth(t *testing.T) {
+	t.Parallel()
+	_, err := runCLI(t, "run", "-b", "llama3_1-8b", "-d", t.TempDir(), "-m", "perf")
+	if err == nil {
+		t.Fatal("--mode perf was accepted")
+	}
+	for _, m := range []string{"performance", "accuracy", "both", "find-peak-performance", "submission"} {
+		if !strings.Contains(err.Error(), m) {
+			t.Errorf("error %q does not list %s", err, m)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/workflow"
@@ -312,7 +313,7 @@ func parseMode(s string) (loadgen.Mode, error) {
 	case "submission", "submissionrun":
 		return loadgen.SubmissionRun, nil
 	}
-	return 0, fmt.Errorf("--mode %q: use performance, accuracy, find-peak-performance or submission", s)
+	return 0, fmt.Errorf("--mode %q: use performance, accuracy, %s (accuracy, evaluated, then performance), find-peak-performance or submission", s, record.ModeBoth)
 }
 
 // apiKey reads the API key from a file or an environment variable; a key
