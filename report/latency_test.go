@@ -59,3 +59,21 @@ func TestHarnessLatencySection(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineHasNoLatencyCard: an Offline run's headline cards leave out
+// the p99 latency (every sample issued at the start: it is about the run's
+// length, 641067 ms in a quick start); a Server run's keep it.
+func TestOfflineHasNoLatencyCard(t *testing.T) {
+	t.Parallel()
+	for _, sc := range []string{"Offline", "Server"} {
+		r := &results.Results{Run: results.Run{Scenario: sc, DurationSeconds: 641.1},
+			Metrics: results.Metrics{Latency: &results.Distribution{Percentiles: map[string]float64{"99.00": 641067e6}}}}
+		found := false
+		for _, c := range cards(r) {
+			found = found || c.Label == "p99 latency"
+		}
+		if found != (sc == "Server") {
+			t.Errorf("%s: p99 latency card shown: %v", sc, found)
+		}
+	}
+}
