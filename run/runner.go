@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -266,6 +267,11 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol, lib *qsl.Library, log *zap.Logger) (*Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A test aborted earlier in this folder (--overwrite) left its summary
+	// renamed (abortedName): beside this test's own it would contradict it.
+	if err := os.Remove(filepath.Join(o.OutputDir, abortedName(mllog.SummaryFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("removing an earlier aborted test's summary: %w", err)
+	}
 	failures, err := newFailureLog(filepath.Join(o.OutputDir, record.FailuresFile))
 	if err != nil {
 		return nil, err
