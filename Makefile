@@ -10,7 +10,7 @@
 #   make test-engines    the harness against a real vLLM (its CPU build from PyPI, pinned, in
 #                        build/venv-vllm) serving a tiny Llama 3.1 made here (scripts/engines/)
 #   make lint-docker     only the Dockerfile lint (hadolint)
-#   make bench           harness benchmarks (CPU per sample/token, memory, load rate) + bench-loadgen + bench-latency;
+#   make bench           harness benchmarks (CPU per sample/token, memory, load rate, tune's known answer) + bench-loadgen + bench-latency;
 #                        BENCH=<regexp> picks benchmarks (default all), FULL=1 loads the official
 #                        sample counts in the memory benchmarks (make bench FULL=1
 #                        BENCH='(Load|Run)Memory': ~3 GiB of Qwen3-VL bodies; the synthetic

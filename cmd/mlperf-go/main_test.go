@@ -29,7 +29,7 @@ import (
 // runCLI runs mlperf-go in-process with args and returns its output and
 // error. LoadGen runs one test per process at a time, so CLI tests are
 // sequential.
-func runCLI(t *testing.T, args ...string) (string, error) {
+func runCLI(t testing.TB, args ...string) (string, error) {
 	t.Helper()
 	app := newApp()
 	var out bytes.Buffer
@@ -40,7 +40,7 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 
 // startFake serves a fake endpoint on loopback until the test ends and
 // returns its URL.
-func startFake(t *testing.T, cfg fake.Config) string {
+func startFake(t testing.TB, cfg fake.Config) string {
 	t.Helper()
 	_, url := startFakeServer(t, cfg)
 	return url
@@ -48,7 +48,7 @@ func startFake(t *testing.T, cfg fake.Config) string {
 
 // startFakeServer is startFake that also returns the server, for tests that
 // wait on what it has served.
-func startFakeServer(t *testing.T, cfg fake.Config) (*fake.Server, string) {
+func startFakeServer(t testing.TB, cfg fake.Config) (*fake.Server, string) {
 	t.Helper()
 	srv, err := fake.New(cfg)
 	if err != nil {
@@ -62,7 +62,7 @@ func startFakeServer(t *testing.T, cfg fake.Config) (*fake.Server, string) {
 	return srv, url
 }
 
-func mustLookup(t *testing.T, name string) benchmark.Benchmark {
+func mustLookup(t testing.TB, name string) benchmark.Benchmark {
 	t.Helper()
 	b, err := benchmark.Lookup(name)
 	if err != nil {
