@@ -15,6 +15,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Launch says how to start the engine a command's tests run against.
@@ -78,7 +79,7 @@ func (s *Session) start(o *Options, l Launch) error {
 		spec.Model = o.ModelName()
 	}
 	if l.LogPath == "" {
-		l.LogPath = filepath.Join(o.OutputDir, "engine.log")
+		l.LogPath = filepath.Join(o.OutputDir, record.EngineLogFile)
 	}
 	if err := os.MkdirAll(filepath.Dir(l.LogPath), 0o755); err != nil {
 		return fmt.Errorf("engine log %s: %w", l.LogPath, err)
