@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,6 +87,10 @@ func TestMistypedFlag(t *testing.T) {
 		{[]string{"run", "--concurrency", "many"}, []string{`invalid value "many" for flag --concurrency`, "usage: mlperf-go run "}, ""},
 		{[]string{"run", "-b", "llama3_1-8b"}, []string{"flag --dataset is required\n", "usage: mlperf-go run --benchmark BENCHMARK --dataset PATH [options]\n"}, ""},
 		{[]string{"dataset", "download", "-b", "llama3_1-8b"}, []string{"flag --out is required\n", "usage: mlperf-go dataset download --out DIR [options]\n"}, ""},
+		// A mistyped command, not "No help topic" and exit 3.
+		{[]string{"rnu", "-b", "x"}, []string{`unknown command "rnu"; did you mean run?`, "usage: mlperf-go [options] COMMAND\n"}, ""},
+		{[]string{"dataset", "downlod"}, []string{`unknown command "downlod"; did you mean download?`, "usage: mlperf-go dataset [options] COMMAND\n"}, ""},
+		{[]string{"xyzzy"}, []string{"unknown command \"xyzzy\"\n"}, "did you mean"},
 	} {
 		out, err := runCLI(t, tc.args...)
 		if err == nil {
@@ -103,6 +108,14 @@ func TestMistypedFlag(t *testing.T) {
 		if tc.not != "" && strings.Contains(err.Error(), tc.not) {
 			t.Errorf("%q: error %q says %q", tc.args, err, tc.not)
 		}
+		var ee exitError
+		if errors.As(err, &ee) {
+			t.Errorf("%q: exit code %d, want 1", tc.args, ee.code)
+		}
+	}
+	// A command that groups others, given none, still shows its help.
+	if out, err := runCLI(t, "dataset"); err != nil || !strings.Contains(out, "COMMANDS:") {
+		t.Errorf("dataset alone: %v\n%s", err, out)
 	}
 }
 

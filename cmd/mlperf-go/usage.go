@@ -17,6 +17,12 @@ import (
 // which scrolls the error away.
 func shortUsageErrors(app *cli.App) {
 	app.OnUsageError = func(c *cli.Context, err error, _ bool) error { return usageError(c.Command, nil, err) }
+	// A command name urfave/cli does not know gets "No help topic" and
+	// exit 3 (README's code for LoadGen INVALID); the app and each command
+	// that only groups others answer it like a mistyped flag instead.
+	if app.Action == nil {
+		app.Action = unknownCommand
+	}
 	// urfave/cli checks required flags itself and prints the whole help
 	// before saying which is missing: each command checks its own
 	// instead, in Before. The names are collected first, as commands may
@@ -55,6 +61,9 @@ func shortUsageErrors(app *cli.App) {
 		for _, c := range cmds {
 			names := required[c]
 			c.OnUsageError = func(ctx *cli.Context, err error, _ bool) error { return usageError(ctx.Command, names, err) }
+			if c.Action == nil && len(c.Subcommands) > 0 {
+				c.Action = unknownCommand
+			}
 			walk(c.Subcommands)
 		}
 	}
@@ -71,6 +80,30 @@ func unrequire(f cli.Flag) {
 	case *cli.StringSliceFlag:
 		f.Required = false
 	}
+}
+
+// unknownCommand is the Action of the app and of each command that only
+// groups others: without arguments it shows the help, as urfave/cli does;
+// with one it is a command name not known.
+func unknownCommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		if c.Command.HelpName == c.App.HelpName {
+			return cli.ShowAppHelp(c)
+		}
+		return cli.ShowSubcommandHelp(c)
+	}
+	typed := c.Args().First()
+	var names []string
+	for _, sub := range c.Command.Subcommands {
+		if sub.Name != "help" && !sub.Hidden {
+			names = append(names, sub.Names()...)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q", typed)
+	if near := nearest(names, typed); near != "" {
+		msg += "; did you mean " + near + "?"
+	}
+	return fmt.Errorf("%s\nusage: %s\n(`%s --help` lists the commands)", msg, usageLine(c.Command, nil), c.Command.HelpName)
 }
 
 // usageError is the error for a command line of cmd that did not parse;
@@ -107,13 +140,20 @@ func dashed(name string) string {
 // when none is close enough to be what was meant: at most a third of the
 // longer name's letters edited, and at least one kept.
 func nearestFlag(flags []cli.Flag, typed string) string {
-	best, bestDist := "", 0
+	var names []string
 	for _, f := range flags {
-		for _, n := range f.Names() {
-			d := editDistance(n, typed)
-			if d*3 <= max(len(n), len(typed)) && d < max(len(n), len(typed)) && (best == "" || d < bestDist) {
-				best, bestDist = n, d
-			}
+		names = append(names, f.Names()...)
+	}
+	return nearest(names, typed)
+}
+
+// nearest is the name closest to typed by nearestFlag's measure, or "".
+func nearest(names []string, typed string) string {
+	best, bestDist := "", 0
+	for _, n := range names {
+		d := editDistance(n, typed)
+		if d*3 <= max(len(n), len(typed)) && d < max(len(n), len(typed)) && (best == "" || d < bestDist) {
+			best, bestDist = n, d
 		}
 	}
 	return best
