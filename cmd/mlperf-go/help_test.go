@@ -66,7 +66,8 @@ func TestFlagHelpLines(t *testing.T) {
 // whole help; so do a flag without its value, a value that does not parse
 // and a required flag left out.
 func TestMistypedFlag(t *testing.T) {
-	t.Parallel()
+	// Not parallel: runCLI runs the app, and urfave/cli's global help
+	// flag is written by every run.
 	walkFlags(newApp(), func(path string, f cli.Flag) {
 		if r, ok := f.(cli.RequiredFlag); ok && r.IsRequired() {
 			t.Errorf("%s --%s: urfave/cli checks this required flag itself, printing the whole help (%T: teach unrequire its type)", path, f.Names()[0], f)
@@ -148,7 +149,7 @@ func TestDefaultOutputFoldersIgnored(t *testing.T) {
 // TestModeErrorListsBoth: the refusal of an unknown --mode lists every
 // mode run takes, both included.
 func TestModeErrorListsBoth(t *testing.T) {
-	t.Parallel()
+	// Not parallel: see TestMistypedFlag.
 	_, err := runCLI(t, "run", "-b", "llama3_1-8b", "-d", t.TempDir(), "-m", "perf")
 	if err == nil {
 		t.Fatal("--mode perf was accepted")
