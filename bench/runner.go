@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -33,7 +34,7 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 	}
 	res := &Results{Schema: SchemaVersion, Created: time.Now().UTC(), Workload: w, Requests: w.Requests(),
 		Conversations: len(w.Conversations), API: o.API.Name(), Model: o.Model, Stream: o.Stream,
-		ExactOutput: o.ExactOutput, Warmup: o.Warmup, Targets: o.Targets}
+		ExactOutput: o.ExactOutput, Warmup: o.Warmup, Targets: shownTargets(o.Targets)}
 	if o.SLO.Set() {
 		ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
 		res.SLO = &SLOms{TTFT: ms(o.SLO.TTFT), TPOT: ms(o.SLO.TPOT), E2EL: ms(o.SLO.E2EL)}
@@ -57,6 +58,16 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 		}
 	}
 	return res, records, nil
+}
+
+// shownTargets are ts as results.json records them: URLs without keys
+// (redact.URL), since a gateway may take its key in the query.
+func shownTargets(ts []Target) []Target {
+	out := make([]Target, len(ts))
+	for i, t := range ts {
+		out[i] = Target{Name: t.Name, URLs: redact.URLs(t.URLs)}
+	}
+	return out
 }
 
 // preflight checks, before anything is sent, that every target URL is up

@@ -56,6 +56,7 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 		defer cancel()
 	}
 	base = serverRoot(base)
+	shown := redact.URL(base) // a gateway's key may be in the query
 	client := &http.Client{Timeout: 10 * time.Second}
 	start := time.Now()
 	lastProgress := start
@@ -67,7 +68,7 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 		}
 		if ok {
 			if o.Progress != nil {
-				fmt.Fprintf(o.Progress, "engine ready at %s serving %s after %s\n", base, model, time.Since(start).Round(time.Second))
+				fmt.Fprintf(o.Progress, "engine ready at %s serving %s after %s\n", shown, model, time.Since(start).Round(time.Second))
 			}
 			return nil
 		}
@@ -77,7 +78,7 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 		}
 		if o.Progress != nil && time.Since(lastProgress) >= o.ProgressEvery {
 			lastProgress = time.Now()
-			fmt.Fprintf(o.Progress, "waiting for the engine at %s (%s of %s): %s%s\n", base,
+			fmt.Fprintf(o.Progress, "waiting for the engine at %s (%s of %s): %s%s\n", shown,
 				time.Since(start).Round(time.Second), orUnbounded(o.Timeout), state, lastLogLine(o.LogPath))
 		}
 		select {
@@ -85,7 +86,7 @@ func WaitReady(ctx context.Context, base, model string, o ReadyOptions) error {
 			cause := context.Cause(ctx)
 			if errors.Is(cause, errReadyTimeout) {
 				return fmt.Errorf("engine at %s not ready after %s: %s; raise --engine-ready-timeout if it is still loading%s",
-					base, o.Timeout, state, lastLogLine(o.LogPath))
+					shown, o.Timeout, state, lastLogLine(o.LogPath))
 			}
 			return cause
 		case <-time.After(o.Poll):

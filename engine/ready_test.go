@@ -71,3 +71,29 @@ func TestWaitReadyStopsOnAuth(t *testing.T) {
 		t.Fatalf("WaitReady with the key: %v", err)
 	}
 }
+
+// TestWaitReadyHidesQueryKey: the progress lines and the timeout error of
+// a wait on an endpoint whose key is in its query name the endpoint
+// without the key.
+func TestWaitReadyHidesQueryKey(t *testing.T) {
+	t.Parallel()
+	const secret = "S3cretQ"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("api_key") != secret {
+			t.Errorf("%s arrived without its key", r.URL)
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	var progress strings.Builder
+	err := WaitReady(context.Background(), srv.URL+"/v1?api_key="+secret, "m", ReadyOptions{
+		Timeout: 300 * time.Millisecond, Poll: 20 * time.Millisecond, Progress: &progress, ProgressEvery: time.Nanosecond})
+	if err == nil {
+		t.Fatal("WaitReady passed on a server answering 503")
+	}
+	for what, s := range map[string]string{"progress": progress.String(), "error": err.Error()} {
+		if strings.Contains(s, secret) || !strings.Contains(s, "api_key=REDACTED") {
+			t.Errorf("%s %q: want the endpoint named without its key", what, s)
+		}
+	}
+}

@@ -36,6 +36,11 @@ const (
 	// AccuracyTxtFile is an accuracy run's evaluation (accuracy.txt), the
 	// evaluators' output beside the accuracy log, filed with it.
 	AccuracyTxtFile = "accuracy.txt"
+	// EngineLogFile is a launched engine's output, appended to (package
+	// run's Launch, by default in the output folder). An engine that
+	// never came up leaves it there for the diagnosis; a retry into the
+	// same folder appends to it (RefuseNonEmpty).
+	EngineLogFile = "engine.log"
 )
 
 // HarnessFiles are the files mlperf-go writes beside LoadGen's logs for

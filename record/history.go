@@ -3,7 +3,6 @@ package record
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -95,21 +94,19 @@ func NewestRun(root, bench, scenario, kind string) string {
 	return newest
 }
 
-// RefuseNonEmpty returns an error if dir exists and holds anything: an
-// earlier run's logs are never silently replaced.
+// RefuseNonEmpty returns an error if dir exists and holds anything but
+// the EngineLogFile of a launch that failed before its test started (a
+// retry appends to it): an earlier run's logs are never silently replaced.
 func RefuseNonEmpty(dir string) error {
-	f, err := os.Open(dir)
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("--output-dir: %w", err)
-	}
-	defer f.Close()
-	if _, err := f.Readdirnames(1); errors.Is(err, io.EOF) {
-		return nil
-	} else if err != nil {
 		return fmt.Errorf("--output-dir %s: %w", dir, err)
+	}
+	if len(entries) == 0 || (len(entries) == 1 && entries[0].Name() == EngineLogFile && entries[0].Type().IsRegular()) {
+		return nil
 	}
 	return fmt.Errorf("--output-dir %s already holds files (an earlier run?): choose a new folder, leave out --output-dir "+
 		"for a new timestamped one under --runs-dir, or add --overwrite to replace its logs", dir)

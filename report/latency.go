@@ -36,10 +36,18 @@ func latencyRows(h *results.HarnessLatency) []latencyRow {
 	return rows
 }
 
+// offlineVerdict replaces latencyVerdict where LoadGen issued every
+// sample at once (results.Results.IssuedAtOnce).
+const offlineVerdict = "Offline: LoadGen issued every sample at once, so the harness's parts below (queue, send and their sums) hold all its workers waking and opening their connections together, once per run, not a cost per sample; Offline is judged by throughput."
+
 // latencyVerdict is the section's one-line summary: what the harness added
-// to TTFT and latency next to those totals, at p50 and p99.
-func latencyVerdict(h *results.HarnessLatency) string {
-	b := breakdown.Breakdown{Parts: h.Parts}
+// to TTFT and latency next to those totals, at p50 and p99; in Offline,
+// what its parts hold instead.
+func latencyVerdict(r *results.Results) string {
+	if r.IssuedAtOnce() {
+		return offlineVerdict
+	}
+	b := breakdown.Breakdown{Parts: r.HarnessLatency.Parts}
 	ms := func(ns int64) string { return fmt.Sprintf("%.2f ms", float64(ns)/1e6) }
 	var parts []string
 	for _, pair := range [][3]string{
@@ -78,7 +86,7 @@ func harnessLatencyHTML(r *results.Results) template.HTML {
 	if err := latencyTemplate.Execute(&b, struct {
 		Verdict string
 		Rows    []latencyRow
-	}{latencyVerdict(h), latencyRows(h)}); err != nil {
+	}{latencyVerdict(r), latencyRows(h)}); err != nil {
 		return template.HTML(template.HTMLEscapeString("harness latency: " + err.Error()))
 	}
 	return template.HTML(b.String()) //nolint:gosec // rendered by html/template above
@@ -93,7 +101,7 @@ func harnessLatencyMarkdown(r *results.Results) string {
 	}
 	var b strings.Builder
 	b.WriteString("\n## Where the time went (ms, by the harness's clock)\n\n")
-	if v := latencyVerdict(h); v != "" {
+	if v := latencyVerdict(r); v != "" {
 		b.WriteString(v + "\n\n")
 	}
 	b.WriteString("| part | owner | samples | p50 | p90 | p99 | p99.9 | max |\n|---|---|---|---|---|---|---|---|\n")

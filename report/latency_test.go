@@ -15,7 +15,7 @@ func TestHarnessLatencySection(t *testing.T) {
 		return breakdown.Part{Name: name, Harness: harness, Sum: sum, What: "spans " + name,
 			Summary: lathist.Summary{Count: count, P50: p50, P90: p50, P99: p99, P999: p99, Max: p99}}
 	}
-	r := &results.Results{HarnessLatency: &results.HarnessLatency{Stream: true, Parts: []breakdown.Part{
+	r := &results.Results{Run: results.Run{Scenario: "Server"}, HarnessLatency: &results.HarnessLatency{Stream: true, Parts: []breakdown.Part{
 		part("queue", true, false, 10, 10_000, 90_000),
 		part("endpoint_first_token", false, false, 10, 50_500_000, 61_000_000),
 		part("endpoint_rest", false, false, 10, 600_000_000, 640_000_000),
@@ -48,5 +48,32 @@ func TestHarnessLatencySection(t *testing.T) {
 	}
 	if harnessLatencyHTML(&results.Results{}) != "" || harnessLatencyMarkdown(&results.Results{}) != "" {
 		t.Error("a run without a breakdown gets a section")
+	}
+	// In Offline every sample is issued at once: the harness's parts
+	// are the workers' start-up burst, shown as such, never as what the
+	// harness added.
+	r.Run.Scenario = "Offline"
+	for what, s := range map[string]string{"HTML": string(harnessLatencyHTML(r)), "Markdown": harnessLatencyMarkdown(r)} {
+		if strings.Contains(s, "harness added") || !strings.Contains(s, "Offline: LoadGen issued every sample at once") || !strings.Contains(s, "harness_completion") {
+			t.Errorf("Offline %s: want the parts shown and called a start-up burst, not what the harness added:\n%s", what, s)
+		}
+	}
+}
+
+// TestOfflineHasNoLatencyCard: an Offline run's headline cards leave out
+// the p99 latency (every sample issued at the start: it is about the run's
+// length, 641067 ms in a quick start); a Server run's keep it.
+func TestOfflineHasNoLatencyCard(t *testing.T) {
+	t.Parallel()
+	for _, sc := range []string{"Offline", "Server"} {
+		r := &results.Results{Run: results.Run{Scenario: sc, DurationSeconds: 641.1},
+			Metrics: results.Metrics{Latency: &results.Distribution{Percentiles: map[string]float64{"99.00": 641067e6}}}}
+		found := false
+		for _, c := range cards(r) {
+			found = found || c.Label == "p99 latency"
+		}
+		if found != (sc == "Server") {
+			t.Errorf("%s: p99 latency card shown: %v", sc, found)
+		}
 	}
 }

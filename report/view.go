@@ -120,10 +120,17 @@ func cards(r *results.Results) []card {
 		val, unit := figureParts(f.Value, f.Unit)
 		cs = append(cs, card{"Tokens per second", val, unit, f.Key})
 	}
+	latency := m.Latency
+	if r.IssuedAtOnce() {
+		// Every sample was issued at the start, so its latency is when
+		// its answer came in the run: the p99 is about the run's length
+		// (the duration card), not a latency of the system.
+		latency = nil
+	}
 	for _, d := range []struct {
 		label string
 		dist  *results.Distribution
-	}{{"p99 latency", m.Latency}, {"p99 TTFT", m.TTFT}, {"p99 TPOT", m.TPOT}} {
+	}{{"p99 latency", latency}, {"p99 TTFT", m.TTFT}, {"p99 TPOT", m.TPOT}} {
 		if d.dist != nil {
 			if p, ok := d.dist.Percentiles["99.00"]; ok {
 				cs = append(cs, card{d.label, strings.TrimSuffix(ms(p), " ms"), "ms", ""})

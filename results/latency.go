@@ -31,11 +31,18 @@ type HarnessLatency struct {
 // finding before blaming the engine.
 const HarnessWarnP99 = 10 * time.Millisecond
 
+// IssuedAtOnce reports whether LoadGen issued every sample at once
+// (Offline). The harness's parts of each sample's time (queue, send, and
+// their sums) then hold all its workers waking and opening their
+// connections together, once per run: hundreds of milliseconds in the
+// tail that are not what the harness adds to a sample, and are not
+// reported as such.
+func (r *Results) IssuedAtOnce() bool { return r.Run.Scenario == loadgen.Offline.String() }
+
 // addHarnessLatency reads the run's latency breakdown, when there is one,
 // and warns when the harness added a long tail to a run judged by its
-// latencies: not Offline (judged by throughput; LoadGen issues every
-// sample at once, so waking a thousand workers and opening their
-// connections shows in its tail) nor an accuracy run.
+// latencies: not Offline (judged by throughput; see IssuedAtOnce) nor an
+// accuracy run.
 func (r *Results) addHarnessLatency(dir string) error {
 	b, err := breakdown.Read(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -46,7 +53,7 @@ func (r *Results) addHarnessLatency(dir string) error {
 	}
 	r.Sources = append(r.Sources, breakdown.File)
 	r.HarnessLatency = &HarnessLatency{Stream: b.Stream, Parts: b.Parts}
-	if r.Run.Scenario == loadgen.Offline.String() || r.accuracyRun() {
+	if r.IssuedAtOnce() || r.accuracyRun() {
 		return nil
 	}
 	for _, name := range []string{"harness_first_token", "harness_completion"} {

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,11 +11,14 @@ import (
 
 // failureLog writes sut.Failures as JSON lines. The pool calls write one
 // failure at a time; the file is created even when nothing fails, so an
-// empty file says so.
+// empty file says so. Each line goes to the file as it is written, not
+// through a buffer: an interrupted Server run leaves Run behind, still
+// playing LoadGen's schedule (Abortable), and the process exits without
+// close, which left the file empty while results.json counted the
+// cancelled samples. Failures are few, so a write each costs nothing.
 type failureLog struct {
 	mu     sync.Mutex
 	f      *os.File
-	w      *bufio.Writer
 	err    error // the first write error
 	n      int64
 	closed bool
@@ -27,7 +29,7 @@ func newFailureLog(path string) (*failureLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the failure list: %w", err)
 	}
-	return &failureLog{f: f, w: bufio.NewWriter(f)}, nil
+	return &failureLog{f: f}, nil
 }
 
 // write appends one failure; the first error is kept for close.
@@ -40,7 +42,7 @@ func (l *failureLog) write(f sut.Failure) {
 	b, err := json.Marshal(f)
 	if err == nil {
 		b = append(b, '\n')
-		_, err = l.w.Write(b)
+		_, err = l.f.Write(b)
 	}
 	if err != nil {
 		l.err = fmt.Errorf("writing %s: %w", l.f.Name(), err)
@@ -57,9 +59,6 @@ func (l *failureLog) close() error {
 		return l.err
 	}
 	l.closed = true
-	if err := l.w.Flush(); err != nil && l.err == nil {
-		l.err = fmt.Errorf("writing %s: %w", l.f.Name(), err)
-	}
 	if err := l.f.Close(); err != nil && l.err == nil {
 		l.err = fmt.Errorf("closing %s: %w", l.f.Name(), err)
 	}

@@ -93,3 +93,22 @@ func TestMaxFailuresStopsTheRun(t *testing.T) {
 	}
 	t.Logf("%s; %d requests sent", rep.Stats.Stopped, sent)
 }
+
+// TestFailureLogWrittenAsItGoes: each failure is in the file as soon as
+// it is written, before close: an interrupted Server run's process exits
+// without closing the list (Abortable leaves Run behind).
+func TestFailureLogWrittenAsItGoes(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), record.FailuresFile)
+	l, err := newFailureLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.close()
+	for i := range 3 {
+		l.write(sut.Failure{Index: i, Reason: sut.ReasonCanceled, Message: "run stopped"})
+	}
+	if got := readFailures(t, filepath.Dir(path)); len(got) != 3 || got[2].Index != 2 || got[2].Reason != sut.ReasonCanceled {
+		t.Errorf("before close the file holds %+v, want the 3 failures written", got)
+	}
+}

@@ -51,7 +51,13 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 			want = rules.AccuracySampleCount[""]
 		}
 		if want > 0 && int64(total) < want {
-			refuse("an accuracy run over %d samples cannot be submitted: the rules want all %d; drop --total-sample-count and use the whole dataset", total, want)
+			// Name the cause: --total-sample-count only where it was
+			// passed and capped the run, else the dataset itself.
+			fix := fmt.Sprintf("the dataset holds %d: pass the whole one (%s)", dataset, o.Benchmark.DatasetHelp)
+			if o.TotalSampleCount > 0 && o.TotalSampleCount < dataset {
+				fix = "drop --total-sample-count and use the whole dataset"
+			}
+			refuse("an accuracy run over %d samples cannot be submitted: the rules want all %d; %s", total, want, fix)
 		}
 		if s.AccuracySampleCountOverride > 0 && int64(s.AccuracySampleCountOverride) < want {
 			refuse("accuracy_sample_count_override = %d covers a subset; the rules want all %d samples: remove the override", s.AccuracySampleCountOverride, want)

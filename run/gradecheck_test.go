@@ -67,7 +67,14 @@ func TestGradeCheckQwen3VLInteractive(t *testing.T) {
 	if err := checkSubmissionGrade(o, acc, 8000, 8000); err != nil {
 		t.Errorf("an accuracy run over the 8k dataset is refused: %v", err)
 	}
-	if err := checkSubmissionGrade(o, acc, 7999, 7999); err == nil || !strings.Contains(err.Error(), "the rules want all 8000") {
-		t.Errorf("an accuracy run over 7999 samples: error %v", err)
+	// The fix names what made the run short: a dataset too small, or
+	// --total-sample-count only where it was passed.
+	if err := checkSubmissionGrade(o, acc, 7999, 7999); err == nil || !strings.Contains(err.Error(), "the rules want all 8000; the dataset holds 7999: pass the whole one") {
+		t.Errorf("an accuracy run over a 7999-sample dataset: error %v", err)
+	}
+	capped := o
+	capped.TotalSampleCount = 100
+	if err := checkSubmissionGrade(capped, acc, 100, 8000); err == nil || !strings.Contains(err.Error(), "the rules want all 8000; drop --total-sample-count") {
+		t.Errorf("an accuracy run capped by --total-sample-count 100: error %v", err)
 	}
 }

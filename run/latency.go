@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/internal/breakdown"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -21,10 +22,17 @@ func latencyBreakdown(stream bool, b sut.Breakdown) breakdown.Breakdown {
 }
 
 // recordLatency writes the breakdown beside LoadGen's logs and logs what
-// the harness added. A failure to write loses the breakdown, not the run.
-func recordLatency(dir string, stream bool, b sut.Breakdown, log *zap.Logger) {
+// the harness added, except in Offline: LoadGen issues every sample at
+// once there, so the harness's parts hold all the workers waking and
+// opening their connections together (hundreds of milliseconds at p99),
+// which is not what it adds to a sample (results.Results.IssuedAtOnce).
+// A failure to write loses the breakdown, not the run.
+func recordLatency(dir string, scenario loadgen.Scenario, stream bool, b sut.Breakdown, log *zap.Logger) {
 	if err := breakdown.Write(dir, latencyBreakdown(stream, b)); err != nil {
 		log.Warn("recording where the samples' time went", zap.Error(err))
+	}
+	if scenario == loadgen.Offline {
+		return
 	}
 	ms := func(ns int64) float64 { return float64(time.Duration(ns)) / float64(time.Millisecond) }
 	part := func(p sut.Part) zap.Field {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -128,7 +129,7 @@ func probeRequest(ctx context.Context, o Options, endpoint string, api protocol.
 	pool.Close() //nolint:errcheck // the outcome is the failure, if any
 	mu.Lock()
 	defer mu.Unlock()
-	what := fmt.Sprintf("preflight: the probe request (sample 0, %d tokens, %s %s%s)", ProbeTokens, api.Name(), endpoint, api.Path())
+	what := fmt.Sprintf("preflight: the probe request (sample 0, %d tokens, %s %s to %s)", ProbeTokens, api.Name(), api.Path(), redact.URL(endpoint))
 	switch {
 	case failure != nil && failure.Reason == sut.ReasonTimeout, failure == nil && errors.Is(context.Cause(ctx), errProbeTimeout):
 		return fmt.Errorf("%s got no answer within %s: the engine is up but does not answer; if it is still warming up (a cold engine can take minutes over its first request), pass a longer --preflight-timeout, else look at the engine's log", what, timeout)

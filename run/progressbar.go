@@ -55,29 +55,35 @@ func renderBar(s progressSnapshot) string {
 // bar's total and ETA, from the settings it runs with; 0 when the number
 // depends on the run itself. An accuracy run issues every QSL sample
 // once; an Offline query holds max(min_query_count, expected QPS x
-// min_duration) samples, rounded up to whole passes over the loaded set
-// when sample_concatenate_permutation is on; a Server run issues
-// target_qps x min_duration queries, at least min_query_count. The single-
-// and multi-stream scenarios issue queries one after the other until both
+// min_duration) samples; a Server run issues target_qps x min_duration
+// queries, at least min_query_count. With sample_concatenate_permutation
+// on (mlperf.conf's for the LLMs) LoadGen rounds either up to whole
+// passes over the loaded set (the query's samples in Offline, the query
+// count in the other scenarios: loadgen.cc pads min_queries and bumps it
+// a pass at a time until the duration is met), so a Server bar that
+// stopped at 320 saw 400 issued over 100 loaded samples. The single- and
+// multi-stream scenarios issue queries one after the other until both
 // limits pass, so their count is a lower bound, which the bar outgrows.
 func expectedSamples(s loadgen.TestSettings, total, performance int) int64 {
 	if s.Mode == loadgen.AccuracyOnly {
 		return int64(total)
 	}
+	passes := func(n int64) int64 {
+		if !s.SampleConcatenatePermutation || performance <= 0 {
+			return n
+		}
+		p := int64(performance)
+		return (n + p - 1) / p * p
+	}
 	minDur := float64(s.MinDurationMs) / 1000
 	switch s.Scenario {
 	case loadgen.Offline:
-		n := max(int64(s.MinQueryCount), int64(math.Ceil(s.OfflineExpectedQPS*minDur)))
-		if s.SampleConcatenatePermutation && performance > 0 {
-			p := int64(performance)
-			n = (n + p - 1) / p * p
-		}
-		return n
+		return passes(max(int64(s.MinQueryCount), int64(math.Ceil(s.OfflineExpectedQPS*minDur))))
 	case loadgen.Server:
-		return max(int64(s.MinQueryCount), int64(math.Ceil(s.ServerTargetQPS*minDur)))
+		return passes(max(int64(s.MinQueryCount), int64(math.Ceil(s.ServerTargetQPS*minDur))))
 	case loadgen.MultiStream:
-		return int64(s.MinQueryCount * max(s.MultiStreamSamplesPerQuery, 1))
+		return passes(int64(s.MinQueryCount)) * int64(max(s.MultiStreamSamplesPerQuery, 1))
 	default:
-		return int64(s.MinQueryCount)
+		return passes(int64(s.MinQueryCount))
 	}
 }

@@ -54,6 +54,10 @@ func TestExpectedSamples(t *testing.T) {
 		{"offline rounded to passes", loadgen.TestSettings{Scenario: loadgen.Offline, MinQueryCount: 25, SampleConcatenatePermutation: true}, 20, 20, 40},
 		{"offline duration", loadgen.TestSettings{Scenario: loadgen.Offline, MinQueryCount: 1, MinDurationMs: 10000, OfflineExpectedQPS: 7.5}, 100, 100, 75},
 		{"server", loadgen.TestSettings{Scenario: loadgen.Server, MinQueryCount: 100, MinDurationMs: 600000, ServerTargetQPS: 2}, 10, 10, 1200},
+		// loadgen.cc pads Server's min_queries to whole passes over the
+		// loaded samples and bumps it a pass at a time: 320 -> 400.
+		{"server rounded to passes", loadgen.TestSettings{Scenario: loadgen.Server, MinQueryCount: 100, MinDurationMs: 10000, ServerTargetQPS: 32, SampleConcatenatePermutation: true}, 100, 100, 400},
+		{"server min_query_count rounded", loadgen.TestSettings{Scenario: loadgen.Server, MinQueryCount: 130, MinDurationMs: 1000, ServerTargetQPS: 1, SampleConcatenatePermutation: true}, 100, 100, 200},
 		{"single stream lower bound", loadgen.TestSettings{Scenario: loadgen.SingleStream, MinQueryCount: 64}, 10, 10, 64},
 		{"multi stream", loadgen.TestSettings{Scenario: loadgen.MultiStream, MinQueryCount: 10, MultiStreamSamplesPerQuery: 8}, 10, 10, 80},
 	} {

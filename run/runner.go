@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -247,7 +249,7 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 		if err := preflight(ctx, o, data, api, model, rep.Stream); err != nil {
 			return nil, err
 		}
-		log.Info("preflight passed", zap.Strings("endpoints", o.Endpoints), zap.Duration("took", time.Since(start)))
+		log.Info("preflight passed", zap.Strings("endpoints", redact.URLs(o.Endpoints)), zap.Duration("took", time.Since(start)))
 	}
 	lib, err := loadLibrary(o, data, api, model, rep, log)
 	if err != nil {
@@ -265,6 +267,11 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol, lib *qsl.Library, log *zap.Logger) (*Report, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// A test aborted earlier in this folder (--overwrite) left its summary
+	// renamed (abortedName): beside this test's own it would contradict it.
+	if err := os.Remove(filepath.Join(o.OutputDir, abortedName(mllog.SummaryFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("removing an earlier aborted test's summary: %w", err)
+	}
 	failures, err := newFailureLog(filepath.Join(o.OutputDir, record.FailuresFile))
 	if err != nil {
 		return nil, err
@@ -286,7 +293,7 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 		zap.String("benchmark", o.Benchmark.Name), zap.String("scenario", o.Scenario.String()),
 		zap.Stringer("mode", rep.Settings.Mode), zap.Int("total_samples", rep.Total),
 		zap.Int("performance_samples", rep.Performance), zap.Bool("stream", rep.Stream),
-		zap.Strings("endpoints", o.Endpoints), zap.String("output_dir", o.OutputDir))
+		zap.Strings("endpoints", redact.URLs(o.Endpoints)), zap.String("output_dir", o.OutputDir))
 	stopWatching, err := startWatching(o, rep, pool, lib)
 	if err != nil {
 		pool.Close()
@@ -302,7 +309,7 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 	closeErr := pool.Close()
 	rep.Stats = pool.Stats()
 	rep.Latency = pool.Latency()
-	recordLatency(o.OutputDir, rep.Stream, rep.Latency, log)
+	recordLatency(o.OutputDir, o.Scenario, rep.Stream, rep.Latency, log)
 	if err := failures.close(); err != nil {
 		log.Error("the failure list is incomplete", zap.Error(err))
 	}

@@ -13,7 +13,9 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Launch says how to start the engine a command's tests run against.
@@ -77,7 +79,7 @@ func (s *Session) start(o *Options, l Launch) error {
 		spec.Model = o.ModelName()
 	}
 	if l.LogPath == "" {
-		l.LogPath = filepath.Join(o.OutputDir, "engine.log")
+		l.LogPath = filepath.Join(o.OutputDir, record.EngineLogFile)
 	}
 	if err := os.MkdirAll(filepath.Dir(l.LogPath), 0o755); err != nil {
 		return fmt.Errorf("engine log %s: %w", l.LogPath, err)
@@ -92,7 +94,7 @@ func (s *Session) start(o *Options, l Launch) error {
 		o.Model = spec.ServedModel()
 	}
 	o.Endpoints = []string{p.URL}
-	s.log.Info("engine started", zap.String("url", p.URL), zap.String("log", p.LogPath), zap.Strings("argv", p.Argv))
+	s.log.Info("engine started", zap.String("url", redact.URL(p.URL)), zap.String("log", p.LogPath), zap.Strings("argv", redact.Args(p.Argv)))
 	s.proc, s.kind, s.model, s.launch = p, spec.Kind, o.ModelName(), l
 	return nil
 }

@@ -176,7 +176,7 @@ func (es *endpoints) release(l lease, o outcome, wait time.Duration, msg string)
 			e.ejections++
 			if logWorthy(e.ejections) {
 				es.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
-					zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", msg))
+					zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", redact.Text(msg)))
 			}
 		}
 	}

@@ -130,7 +130,7 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, ep int, pre
 	}
 	if resp.StatusCode != http.StatusOK {
 		snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		f := fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.eps.urls[ep], clip(bytes.TrimSpace(snippet), 300)))
+		f := fail(ReasonHTTPStatus, fmt.Errorf("%s from %s: %s", resp.Status, p.eps.shown[ep], clip(bytes.TrimSpace(snippet), 300)))
 		f.status = resp.StatusCode
 		return answer{f: f, status: resp.StatusCode, header: resp.Header}
 	}

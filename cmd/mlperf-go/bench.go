@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
@@ -54,6 +55,10 @@ Writes results.json, requests-<target>-<load>.jsonl and report.html into --out.
 	}
 }
 
+// benchRunsDir is where bench writes without --out, below the current
+// folder (.gitignore lists it, for runs from a checkout).
+const benchRunsDir = "bench-runs"
+
 func benchFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Category: catEndpoint, Usage: "`NAME=URL` of an endpoint under test (repeat for A/B; URL may be several, comma-separated)"},
@@ -62,14 +67,14 @@ func benchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` requests carry (default: a --benchmark's, else none)"},
 		&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key"},
 		&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key"},
-		&cli.DurationFlag{Name: "timeout", Category: catEndpoint, Usage: "bound on each request (default: the API's)"},
+		&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "the API's", Usage: "bound on each request, a `DURATION` such as 10m"},
 		&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the check, before anything is sent, that every target answers /health or /v1/models and lists --model"},
 
 		&cli.StringFlag{Name: "prompt-file", Category: catWorkload, Usage: "DashInfer conversation `JSONL` (InternVL/LLaVA records with <image> placeholders)"},
 		&cli.StringFlag{Name: "image-folder", Category: catWorkload, Usage: "`DIR` of .jpg/.jpeg/.png images for --prompt-file"},
 		&cli.BoolFlag{Name: "image-file-urls", Category: catWorkload, Usage: "send images as file:// URLs, as DashInfer does (vLLM --allowed-local-media-path), not data URLs"},
 		&cli.StringFlag{Name: "agentic", Category: catWorkload, Usage: "mlcommons/endpoints agentic replay `JSONL` (one row per message)"},
-		&cli.IntFlag{Name: "trajectories", Aliases: []string{"num-trajectories-to-issue"}, Category: catWorkload, Usage: "agentic conversations to run (default: each once; more repeat them)"},
+		&cli.IntFlag{Name: "trajectories", Aliases: []string{"num-trajectories-to-issue"}, Category: catWorkload, DefaultText: "each once", Usage: "run `N` agentic conversations (more than the workload holds repeat them)"},
 		&cli.BoolFlag{Name: "tool-delays", Aliases: []string{"inject-tool-delay"}, Category: catWorkload, Usage: "wait each agentic row's delay_seconds before sending it"},
 		&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Category: catWorkload, Usage: "registered benchmark whose --dataset to send (its own request bodies)"},
 		&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Category: catWorkload, Usage: "the --benchmark's dataset `PATH`"},
@@ -83,7 +88,7 @@ func benchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tokenizer", Category: catWorkload, Usage: "tokenizer `PATH` (tokenizer.json, tokenizer.model or a folder holding one) whose tokens --input-len counts, as vllm bench serve's random prompts are token-exact"},
 		&cli.IntFlag{Name: "input-len-range", Category: catWorkload, Usage: "synthetic prompt length range R: [len-R/2, len+R/2]"},
 		&cli.StringFlag{Name: "image-size", Value: "512x512", Category: catWorkload, Usage: "synthetic image `WxH`"},
-		&cli.Uint64Flag{Name: "seed", Category: catWorkload, Usage: "seed of the draws (default: DashInfer's 0xCADE for --prompt-file, else 0)"},
+		&cli.Uint64Flag{Name: "seed", Category: catWorkload, DefaultText: "DashInfer's 0xCADE for --prompt-file, else 0", Usage: "random `SEED` of the draws"},
 		&cli.BoolFlag{Name: "exact-output", Aliases: []string{"ignore-eos"}, Value: true, Category: catWorkload, Usage: "make answers exactly their length (ignore_eos and min tokens; vLLM, SGLang)"},
 		&cli.StringFlag{Name: "sampling", Category: catWorkload, Usage: "sampling parameters as a JSON object of wire names (default: DashInfer's for --prompt-file)"},
 
@@ -98,7 +103,7 @@ func benchFlags() []cli.Flag {
 
 		&cli.StringFlag{Name: "slo", Aliases: []string{"goodput"}, Category: catOutput, Usage: "goodput objectives, e.g. ttft=500ms,tpot=50ms,e2el=10s (vllm's ttft:500 in ms works too)"},
 		&cli.StringFlag{Name: "percentiles", Aliases: []string{"metric-percentiles"}, Value: "50,90,95,99", Category: catOutput, Usage: "latency percentiles to report"},
-		&cli.StringFlag{Name: "out", Aliases: []string{"o", "result-dir"}, Category: catOutput, Usage: "`DIR` for results.json, requests JSONL and report.html (default bench-runs/<UTC time>)"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o", "result-dir"}, Category: catOutput, Usage: "`DIR` for results.json, requests JSONL and report.html (default " + benchRunsDir + "/<UTC time>)"},
 		&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Category: catOutput, Usage: "progress line interval when stderr is not a terminal (0: none)"},
 	}
 }
@@ -141,12 +146,12 @@ func benchAction(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = filepath.Join("bench-runs", time.Now().UTC().Format("20060102T150405Z"))
+		out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z"))
 	}
 	// Each finished load point is saved before the next starts, so an
 	// interrupted sweep keeps what it measured.
 	o.Finished = func(res *bench.Results, recs [][]bench.Record) error {
-		res.Version, res.Command = buildinfo.Version, commandLine(c)
+		res.Version, res.Command = buildinfo.Version, redact.Args(commandLine(c))
 		if err := bench.WriteFiles(out, res, recs); err != nil {
 			return fmt.Errorf("--out %s: %w", out, err)
 		}
@@ -202,7 +207,7 @@ func benchTargets(c *cli.Context) ([]bench.Target, error) {
 	for _, t := range c.StringSlice("target") {
 		name, urls, ok := strings.Cut(t, "=")
 		if !ok || name == "" || urls == "" {
-			return nil, fmt.Errorf("--target %q: want NAME=URL", t)
+			return nil, fmt.Errorf("--target %q: want NAME=URL", redact.Text(t))
 		}
 		ts = append(ts, bench.Target{Name: name, URLs: strings.Split(urls, ",")})
 	}

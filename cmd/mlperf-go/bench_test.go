@@ -217,3 +217,38 @@ func TestBenchCompareKeepsRunsApart(t *testing.T) {
 		t.Errorf("no warning for different workloads:\n%s", stdout)
 	}
 }
+
+// TestBenchHidesQueryKey: a key in a target's query string reaches the
+// server but neither the console nor the files bench writes (results.json
+// keeps the targets and the command line), also when requests fail.
+func TestBenchHidesQueryKey(t *testing.T) {
+	const secret = "S3cretB"
+	url := startFake(t, fake.Config{FailRate: 0.5, Seed: 4})
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, err := runCLI(t, "bench", "--target", "a="+url+"/v1?api_key="+secret, "--endpoint", url+"?api_key="+secret,
+		"--model", fake.DefaultModel, "-n", "8", "--input-len", "4", "--output-len", "2", "--out", out, "--progress-interval", "0")
+	if err == nil {
+		t.Fatal("bench passed with half its requests failing")
+	}
+	if strings.Contains(stdout+err.Error(), secret) {
+		t.Errorf("the console shows the key:\n%s\n%v", stdout, err)
+	}
+	files, marked := 0, 0
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s holds the key", p)
+		}
+		if bytes.Contains(b, []byte("api_key=REDACTED")) {
+			marked++
+		}
+		return nil
+	})
+	if files < 3 || marked == 0 {
+		t.Errorf("%d files written, %d naming the redacted endpoint: the test saw too little", files, marked)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/engine"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 )
 
@@ -33,7 +34,7 @@ func engineFlags() []cli.Flag {
 		&cli.StringFlag{Name: "engine-host", Category: catEngine, DefaultText: engine.DefaultHost, Usage: "`HOST` the engine listens on"},
 		&cli.IntFlag{Name: "engine-port", Category: catEngine, DefaultText: "vllm 8000, sglang 30000", Usage: "`PORT` the engine listens on (0 picks a free one)"},
 		&cli.DurationFlag{Name: "engine-ready-timeout", Category: catEngine, Value: 30 * time.Minute, Usage: "how long to wait for the engine to answer /health and list the model"},
-		&cli.StringFlag{Name: "engine-log", Category: catEngine, DefaultText: "--output-dir/engine.log", Usage: "`FILE` the engine's stdout and stderr are appended to"},
+		&cli.StringFlag{Name: "engine-log", Category: catEngine, DefaultText: "--output-dir/" + record.EngineLogFile, Usage: "`FILE` the engine's stdout and stderr are appended to"},
 		&cli.DurationFlag{Name: "engine-stop-grace", Category: catEngine, Value: engine.DefaultStopGrace, Usage: "after the run, how long the engine gets after SIGTERM before SIGKILL"},
 	}
 }

@@ -211,3 +211,24 @@ func readFileQuiet(p string) string {
 	b, _ := os.ReadFile(p)
 	return string(b)
 }
+
+// TestRetryAfterFailedLaunch: an engine that fails to come up leaves its
+// log in the output folder for the diagnosis, and a retry into the same
+// folder is not refused for it: it appends to the log.
+func TestRetryAfterFailedLaunch(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	args := []string{"run", "-b", "llama3_1-8b", "-d", llamaData(t, 4), "-o", out, "--progress-interval", "0",
+		"--launch", "vllm", "--engine-command", "echo engine says no; exit 3", "--engine-port", "0"}
+	for try := 1; try <= 2; try++ {
+		stdout, err := runCLI(t, args...)
+		if err == nil {
+			t.Fatalf("try %d: the run passed with an engine that exits at once:\n%s", try, stdout)
+		}
+		if strings.Contains(err.Error(), "already holds files") || !strings.Contains(err.Error(), "engine exited") {
+			t.Errorf("try %d: %v, want the engine's exit, not a refusal of the folder", try, err)
+		}
+	}
+	if log := readFile(t, filepath.Join(out, record.EngineLogFile)); strings.Count(log, "\nengine says no\n") != 2 {
+		t.Errorf("engine.log after two tries:\n%s\nwant both tries' output", log)
+	}
+}

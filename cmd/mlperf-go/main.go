@@ -65,7 +65,7 @@ func commandLine(c *cli.Context) []string {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:    "mlperf-go",
 		Usage:   "MLPerf Inference harness for LLM and VLM HTTP endpoints, on the official LoadGen",
 		Version: buildinfo.Version,
@@ -89,6 +89,8 @@ func newApp() *cli.App {
 			versionCommand(),
 		},
 	}
+	shortUsageErrors(app)
+	return app
 }
 
 // newLogger returns the console logger every command logs through (to

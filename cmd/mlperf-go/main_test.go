@@ -30,7 +30,7 @@ import (
 // runCLI runs mlperf-go in-process with args and returns its output and
 // error. LoadGen runs one test per process at a time, so CLI tests are
 // sequential.
-func runCLI(t *testing.T, args ...string) (string, error) {
+func runCLI(t testing.TB, args ...string) (string, error) {
 	t.Helper()
 	app := newApp()
 	var out bytes.Buffer
@@ -41,7 +41,7 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 
 // startFake serves a fake endpoint on loopback until the test ends and
 // returns its URL.
-func startFake(t *testing.T, cfg fake.Config) string {
+func startFake(t testing.TB, cfg fake.Config) string {
 	t.Helper()
 	_, url := startFakeServer(t, cfg)
 	return url
@@ -49,12 +49,12 @@ func startFake(t *testing.T, cfg fake.Config) string {
 
 // startFakeServer is startFake that also returns the server, for tests that
 // wait on what it has served.
-func startFakeServer(t *testing.T, cfg fake.Config) (*fake.Server, string) {
+func startFakeServer(t testing.TB, cfg fake.Config) (*fake.Server, string) {
 	t.Helper()
 	return faketest.Start(t, cfg)
 }
 
-func mustLookup(t *testing.T, name string) benchmark.Benchmark {
+func mustLookup(t testing.TB, name string) benchmark.Benchmark {
 	t.Helper()
 	b, err := benchmark.Lookup(name)
 	if err != nil {

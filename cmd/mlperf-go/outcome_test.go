@@ -241,7 +241,10 @@ func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
 	}{
 		{"short min_duration", []string{"-s", "Server", "--min-duration", "1000"}, []string{"min_duration 1000 ms is below the rules' 600000 ms", "drop --min-duration"}},
 		{"sample count override", []string{"-s", "Server", "--setting", "performance_sample_count_override=10"}, []string{"performance_sample_count_override = 10", "remove the override"}},
-		{"accuracy subset", []string{"-s", "Offline", "-m", "accuracy"}, []string{"accuracy run over 20 samples", "use the whole dataset"}},
+		// The fix names the cause: a 20-sample dataset, or the flag that
+		// cut the run short, only where it was passed.
+		{"accuracy subset", []string{"-s", "Offline", "-m", "accuracy"}, []string{"accuracy run over 20 samples", "the dataset holds 20: pass the whole one"}},
+		{"accuracy capped", []string{"-s", "Offline", "-m", "accuracy", "--total-sample-count", "10"}, []string{"accuracy run over 10 samples", "drop --total-sample-count"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -16,7 +16,7 @@ import (
 
 // synthCLI writes n synthetic samples of a benchmark with `dataset synth`
 // and returns the --dataset arguments for them.
-func synthCLI(t *testing.T, name string, n int) []string {
+func synthCLI(t testing.TB, name string, n int) []string {
 	t.Helper()
 	dir := t.TempDir()
 	out, err := runCLI(t, "dataset", "synth", "-b", name, "-n", strconv.Itoa(n), "-o", dir)

@@ -19,8 +19,9 @@ import (
 func roundFlag(category string) *cli.StringFlag {
 	return &cli.StringFlag{
 		Name: "round", Value: defaultRound(), Category: category,
+		DefaultText: defaultRound() + ", the round whose seeds the linked LoadGen writes",
 		Usage: "MLPerf round `ROUND` whose reference the requests and scoring follow, for benchmarks whose rounds differ: " +
-			strings.Join(submission.RoundNames(), ", ") + " (default: the round whose seeds the linked LoadGen writes)",
+			strings.Join(submission.RoundNames(), ", "),
 	}
 }
 

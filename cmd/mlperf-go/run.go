@@ -19,6 +19,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/workflow"
@@ -111,7 +112,7 @@ Example:
 			&cli.BoolFlag{Name: "evaluate", Category: catResults, Usage: "after an accuracy run, evaluate it (scored in Go and accuracy.txt written where the benchmark can be; else log checks and the official evaluator command)"},
 			&cli.StringFlag{Name: "results-dir", Category: catResults, Usage: "file the run into the submission results tree `DIR`/<system>/<benchmark>/<Scenario>/…"},
 			&cli.StringFlag{Name: "system", Category: catResults, Usage: "system `NAME` for --results-dir"},
-			&cli.BoolFlag{Name: "allow-unofficial-settings", Category: catResults, Usage: "with --results-dir, file a run whose settings cannot make a valid submission (min_duration, sample counts, Offline query size, accuracy over a subset) instead of refusing before it starts: for trying the workflow; `submission check` still refuses it"},
+			&cli.BoolFlag{Name: "allow-unofficial-settings", Category: catResults, Usage: "with --results-dir, file a run whose settings cannot make a valid submission (min_duration, sample counts, Offline query size, accuracy over a subset) instead of refusing before it starts: for trying the workflow; mlperf-go submission check still refuses it"},
 			&cli.BoolFlag{Name: "replace", Category: catResults, Usage: "with --results-dir, move an earlier run of the same kind aside instead of refusing"},
 			&cli.StringFlag{Name: "compliance", Category: catResults, Usage: "run compliance `TEST`: " + complianceHelp()},
 			&cli.StringFlag{Name: "accuracy-script", Category: catResults, DefaultText: "scored in Go", Usage: "TEST07: official accuracy `COMMAND` template, {accuracy_log} replaced by the log path, to score the run with instead of mlperf-go's scorer"},
@@ -314,7 +315,7 @@ func parseMode(s string) (loadgen.Mode, error) {
 	case "submission", "submissionrun":
 		return loadgen.SubmissionRun, nil
 	}
-	return 0, fmt.Errorf("--mode %q: use performance, accuracy, find-peak-performance or submission", s)
+	return 0, fmt.Errorf("--mode %q: use performance, accuracy, %s (accuracy, evaluated, then performance), find-peak-performance or submission", s, record.ModeBoth)
 }
 
 // apiKey reads the API key from a file or an environment variable; a key

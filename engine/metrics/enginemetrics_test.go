@@ -111,6 +111,12 @@ func TestMetricsURL(t *testing.T) {
 	if _, err := MetricsURL("gpu0:8000"); err == nil {
 		t.Error("a URL without scheme was accepted")
 	}
+	// The refusal names the endpoint without its key.
+	for _, in := range []string{"ftp://u:S3cret@host/v1?api_key=S3cret", "http://host/v1?api_key=S3cret\x7f"} {
+		if _, err := MetricsURL(in); err == nil || strings.Contains(err.Error(), "S3cret") {
+			t.Errorf("MetricsURL(%q): %v, want a refusal without the key", in, err)
+		}
+	}
 }
 
 // TestRecorderAgainstServers scrapes a vLLM-like, an SGLang-like, a server

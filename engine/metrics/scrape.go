@@ -60,12 +60,18 @@ type Scrape struct {
 // as --endpoint takes it) serves its metrics: vLLM and SGLang both serve
 // /metrics at the root, beside /v1.
 func MetricsURL(endpoint string) (string, error) {
+	// Errors name the endpoint as redact.Text shows it: a key may be in
+	// its query or user information.
 	u, err := url.Parse(strings.TrimSpace(endpoint))
 	if err != nil {
-		return "", fmt.Errorf("endpoint %q: %w", endpoint, err)
+		var ue *url.Error
+		if errors.As(err, &ue) { // it repeats the whole URL
+			err = ue.Err
+		}
+		return "", fmt.Errorf("endpoint %q: %w", redact.Text(endpoint), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("endpoint %q: want an http:// or https:// URL with a host", endpoint)
+		return "", fmt.Errorf("endpoint %q: want an http:// or https:// URL with a host", redact.Text(endpoint))
 	}
 	u.Path, u.RawPath, u.RawQuery, u.Fragment = protocol.ServerRoot(u.Path)+"/metrics", "", "", ""
 	return u.String(), nil

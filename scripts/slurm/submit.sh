@@ -111,6 +111,10 @@ fi
 [[ $BIN == /* ]] || BIN=$PWD/$BIN
 [[ -x $BIN || ${#CONTAINER[@]} -gt 0 ]] || die "mlperf-go not found at $BIN: run make, or pass --bin PATH"
 [[ $OUT_ROOT == /* ]] || OUT_ROOT=$PWD/$OUT_ROOT
+# Without Slurm's client tools bash would only say "sbatch: command not
+# found", after the output folder was made.
+[[ $DRY -eq 1 ]] || command -v sbatch >/dev/null 2>&1 ||
+  die "sbatch not found on PATH: submit.sh submits Slurm jobs, so run it where Slurm's client tools are (a login node); --dry-run prints the sbatch commands instead"
 [[ $DRY -eq 1 ]] || mkdir -p "$OUT_ROOT"
 
 COMMON=(--bin "$BIN" --out-root "$OUT_ROOT" "${CONTAINER[@]}")
