@@ -152,12 +152,9 @@ func (b *builder) textAPI() (protocol.TextEncoder, bool) {
 // the API: an API of text prompts takes one turn of text per request, so
 // images, tools and later turns need a chat API.
 func (b *builder) checkAPI(w *Workload) error {
-	if _, chat := b.api.(protocol.MessagesEncoder); chat {
-		return nil
-	}
 	if _, ok := b.textAPI(); !ok {
-		if w.Kind == "benchmark" {
-			return nil // the benchmark's own encoder built every body
+		if _, chat := b.api.(protocol.MessagesEncoder); chat || w.Kind == "benchmark" {
+			return nil // chat takes any workload; a benchmark's own encoder built its bodies
 		}
 		return fmt.Errorf("--api %s takes neither chat messages nor a text prompt: a %s workload needs openai-chat, openai-completions or sglang-generate", b.api.Name(), w.Kind)
 	}

@@ -62,22 +62,9 @@ func probeLibrary(o Options, data benchmark.Dataset, api protocol.Protocol, mode
 	if err := protocol.SetOutputLength(params, ProbeTokens, false); err != nil {
 		return nil, fmt.Errorf("preflight: the probe's output length: %w", err)
 	}
-	builder, prefix, err := data.Bodies(benchmark.BodyOptions{
-		Benchmark: o.Benchmark, API: api, Model: model, Stream: stream, Guided: o.Guided,
-		Sampling: params, Round: o.Round, Logger: o.logger(),
-	})
-	if err != nil {
-		return nil, err
-	}
-	lib, err := qsl.NewLibrary(o.Benchmark.Name, 1, 1, builder)
-	if err != nil {
-		return nil, err
-	}
-	if err := lib.SharePrefix(prefix); err != nil {
-		lib.Close() //nolint:errcheck // the error is the one above
-		return nil, err
-	}
-	return lib, nil
+	po := o
+	po.Sampling, po.wrapBuilder = params, nil
+	return loadLibrary(po, data, api, model, &Report{Stream: stream, Total: 1, Performance: 1}, o.logger())
 }
 
 // probeTimeout is the options' probe bound, or DefaultPreflightTimeout.

@@ -412,6 +412,7 @@ func loadLibrary(o Options, data benchmark.Dataset, api protocol.Protocol, model
 		return nil, err
 	}
 	if err := lib.SharePrefix(prefix); err != nil {
+		lib.Close() //nolint:errcheck // the error is the one above
 		return nil, err
 	}
 	return lib, nil
