@@ -52,13 +52,15 @@ func lineChart(name, xLabel, yLabel string, series []Series) template.HTML {
 	yTicks := niceTicks(0, maxY, 5)
 	top := yTicks[len(yTicks)-1]
 	legend, legendRows := legendLayout(series)
-	padT := padT + (legendRows-1)*legendRowH
-	chartH := chartH + (legendRows-1)*legendRowH
+	// Each legend row past the first pushes the plot down and the chart
+	// taller.
+	plotTop := padT + (legendRows-1)*legendRowH
+	height := chartH + (legendRows-1)*legendRowH
 	sx := func(x float64) float64 { return padL + (x-minX)/(maxX-minX)*plotW }
-	sy := func(y float64) float64 { return float64(padT) + plotH - y/top*plotH }
+	sy := func(y float64) float64 { return float64(plotTop) + plotH - y/top*plotH }
 
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" data-chart="%s" viewBox="0 0 %d %d" role="img" aria-label="%s">`, html.EscapeString(name), chartW, chartH, html.EscapeString(yLabel+" over "+xLabel))
+	fmt.Fprintf(&b, `<svg class="chart" data-chart="%s" viewBox="0 0 %d %d" role="img" aria-label="%s">`, html.EscapeString(name), chartW, height, html.EscapeString(yLabel+" over "+xLabel))
 	for _, t := range yTicks {
 		y := sy(t)
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" x2="%d" y1="%.1f" y2="%.1f"/>`, padL, chartW-padR, y, y)
@@ -69,12 +71,12 @@ func lineChart(name, xLabel, yLabel string, series []Series) template.HTML {
 			continue
 		}
 		x := sx(t)
-		fmt.Fprintf(&b, `<line class="xtick" x1="%.1f" x2="%.1f" y1="%d" y2="%d"/>`, x, x, padT+plotH, padT+plotH+4)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`, x, padT+plotH+16, fmtTick(t))
+		fmt.Fprintf(&b, `<line class="xtick" x1="%.1f" x2="%.1f" y1="%d" y2="%d"/>`, x, x, plotTop+plotH, plotTop+plotH+4)
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`, x, plotTop+plotH+16, fmtTick(t))
 	}
-	fmt.Fprintf(&b, `<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d"/>`, padL, chartW-padR, padT+plotH, padT+plotH)
-	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" text-anchor="middle">%s</text>`, padL+plotW/2, chartH-4, html.EscapeString(xLabel))
-	fmt.Fprintf(&b, `<text class="label" transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, padT+plotH/2, html.EscapeString(yLabel))
+	fmt.Fprintf(&b, `<line class="axis" x1="%d" x2="%d" y1="%d" y2="%d"/>`, padL, chartW-padR, plotTop+plotH, plotTop+plotH)
+	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d" text-anchor="middle">%s</text>`, padL+plotW/2, height-4, html.EscapeString(xLabel))
+	fmt.Fprintf(&b, `<text class="label" transform="translate(14 %d) rotate(-90)" text-anchor="middle">%s</text>`, plotTop+plotH/2, html.EscapeString(yLabel))
 	for i, s := range series {
 		r := 2.5
 		if len(s.Points) == 1 {
