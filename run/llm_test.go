@@ -92,7 +92,7 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 						t.Errorf("sample %d logged twice", e.QSLIndex)
 					}
 					seen[e.QSLIndex] = true
-					want := fake.Tokens(d.(interface{ Tokens(int) []int32 }).Tokens(e.QSLIndex), outTokens)
+					want := fake.Tokens(d.(benchmark.TokenPrompts).Tokens(e.QSLIndex), outTokens)
 					wantCount := int64(outTokens)
 					got := decodeInt32(e.Data)
 					if rep.Stream && mustBenchmark(t, bench).FinalResponseOmitsFirstToken {

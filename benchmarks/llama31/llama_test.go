@@ -49,7 +49,7 @@ func TestRegistered(t *testing.T) {
 	if err != nil || prefix != nil {
 		t.Fatalf("Bodies: prefix %q, err %v", prefix, err)
 	}
-	prompts := d.(interface{ Tokens(int) []int32 })
+	prompts := d.(benchmark.TokenPrompts)
 	err = builder.Build([]int{4}, func(i int, body []byte) {
 		var req struct {
 			Model     string  `json:"model"`

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
@@ -168,6 +169,9 @@ func (d *Dataset) Len() int { return len(d.prompts) }
 // storage and must not be modified; its capacity is capped so appending to
 // it copies. It panics if i is out of range, like a slice index.
 func (d *Dataset) Tokens(i int) []int32 { return d.prompts[i] }
+
+// A Dataset gives its prompts' token IDs to serving benchmarks.
+var _ benchmark.TokenPrompts = (*Dataset)(nil)
 
 // TotalTokens is the number of prompt tokens over all samples.
 func (d *Dataset) TotalTokens() int { return d.total }
