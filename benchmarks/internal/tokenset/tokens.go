@@ -429,7 +429,11 @@ func openTokensFile(path string, spec *tokenSpec) (*Dataset, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give the dataset file", path)
+		file, err := datasetFileIn(path)
+		if err != nil {
+			return nil, err
+		}
+		return openTokensFile(file, spec)
 	}
 	head := make([]byte, 512)
 	n, err := io.ReadFull(f, head)
@@ -457,6 +461,41 @@ func openTokensFile(path string, spec *tokenSpec) (*Dataset, error) {
 		return nil, fmt.Errorf("%s is empty", path)
 	default:
 		return nil, fmt.Errorf("%s is neither JSON nor parquet (it starts with %q)", path, trimPreview(head))
+	}
+}
+
+// datasetFileIn is the one dataset file in folder dir, for a folder given
+// where a token-ID set is one file: one that `mlperf-go dataset synth`
+// wrote before it left a manifest beside its file (newer ones are opened
+// by that manifest before a reader sees them), or a folder holding just
+// the downloaded file. The candidates are the files a reader could take
+// (.json, .parquet, and pickles, whose error says how to convert them);
+// mlperf-go's own bookkeeping files are not data.
+func datasetFileIn(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, "mlperf_go_") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		switch strings.ToLower(filepath.Ext(name)) {
+		case ".json", ".parquet", ".pkl", ".pickle", ".gz":
+			if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() {
+				found = append(found, name)
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return filepath.Join(dir, found[0]), nil
+	case 0:
+		return "", fmt.Errorf("%s is a folder with no dataset file (.json or .parquet) in it; give the dataset file, or write a synthetic set with `mlperf-go dataset synth`", dir)
+	default:
+		return "", fmt.Errorf("%s is a folder holding %d dataset files (%s); give the one to use", dir, len(found), strings.Join(found, ", "))
 	}
 }
 
