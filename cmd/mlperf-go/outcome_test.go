@@ -53,8 +53,10 @@ func readRecord(t *testing.T, dir string) record.Run {
 
 // TestSIGTERMAbortsPromptly signals a real mlperf-go process (this test
 // binary as the CLI) in the middle of a Server run with a 10-minute
-// min_duration and in the middle of a slow Offline run: each exits within
-// 5 s with 130, its run record says ABORTED, and no file claims VALID.
+// min_duration and in the middle of an Offline run that would take 50 s:
+// each exits with 130 long before its natural end (the bound, 20 s, leaves
+// a loaded machine room: promptness is a behaviour here, not a speed), its
+// run record says ABORTED, and no file claims VALID.
 func TestSIGTERMAbortsPromptly(t *testing.T) {
 	loadgentest.Require(t)
 	model := mustLookup(t, "llama3_1-8b").Model
@@ -70,8 +72,8 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 	}{
 		// LoadGen plays the Server schedule to min_duration even aborted.
 		{"Server", 20 * time.Millisecond, []string{"-s", "Server", "--target-qps", "20", "--min-duration", "600000"}},
-		// 50 samples one at a time at 300 ms: 15 s unless aborted.
-		{"Offline", 300 * time.Millisecond, []string{"-s", "Offline", "--target-qps", "1", "--concurrency", "1"}},
+		// 50 samples one at a time at 1 s: 50 s unless aborted.
+		{"Offline", time.Second, []string{"-s", "Offline", "--target-qps", "1", "--concurrency", "1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel() // each runs the CLI in a process of its own
@@ -117,12 +119,10 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 			go func() { done <- cmd.Wait() }()
 			select {
 			case err = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatalf("still running 10 s after SIGTERM:\n%s", outBuf.String())
+			case <-time.After(20 * time.Second):
+				t.Fatalf("still running 20 s after SIGTERM:\n%s", outBuf.String())
 			}
-			if took := time.Since(sent); took > 5*time.Second {
-				t.Errorf("exited %s after SIGTERM, want < 5 s", took)
-			}
+			t.Logf("exited %s after SIGTERM", time.Since(sent))
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 				t.Errorf("exit = %v, want 130\n%s", err, outBuf.String())
