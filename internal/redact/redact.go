@@ -63,17 +63,46 @@ var (
 )
 
 // Text removes the user information and the query values of every URL in
-// s.
+// s, and the values of secret flags inside it (a shell command given as one
+// string, "vllm serve M --api-key S", or an error that repeats one).
 func Text(s string) string {
 	s = userinfo.ReplaceAllString(s, "$1")
-	return query.ReplaceAllStringFunc(s, func(m string) string {
+	s = query.ReplaceAllStringFunc(s, func(m string) string {
 		head, q, _ := strings.Cut(m, "?")
 		return head + "?" + redactQuery(q)
 	})
+	return flagInText.ReplaceAllStringFunc(s, func(m string) string {
+		sub := flagInText.FindStringSubmatch(m)
+		if !secretFlag(sub[2]) {
+			return m
+		}
+		return sub[1] + sub[2] + sub[3] + Mark
+	})
 }
 
-// secretFlag matches flag names that carry secrets.
-var secretFlag = regexp.MustCompile(`(?i)(key|token|secret|password|passwd|auth)`)
+// flagInText matches a flag and its value inside text: what precedes it
+// (group 1), its name (2), the separator (3) and the value, quoted or not.
+var flagInText = regexp.MustCompile(`(^|[\s"'])(--?[A-Za-z][A-Za-z0-9_.-]*)(=|[ \t]+)("[^"]*"|'[^']*'|[^\s"'-][^\s"']*)`)
+
+// secretWords are the words of a flag name that say its value is a secret.
+var secretWords = []string{"key", "token", "secret", "password", "passwd", "auth", "credential", "credentials"}
+
+// secretFlag reports whether the flag name carries a secret: one of its
+// words ("--api-key", "--hf-token", "--secret-file") is, or ends with
+// ("--apikey", "--hftoken"), a secret word. "--max-tokens" and
+// "--tokenizer" are not: their values are counts and paths a reader of the
+// run record needs.
+func secretFlag(name string) bool {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	for _, w := range words {
+		for _, s := range secretWords {
+			if w == s || (len(w) > len(s) && strings.HasSuffix(w, s) && s != "auth") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // Args returns args with the values of secret-looking flags ("--api-key X",
 // "--hf-token=X") replaced by Mark and URLs redacted as Text does.
@@ -95,7 +124,7 @@ func Args(args []string) []string {
 			name, _, hasValue := strings.Cut(a, "=")
 			// A flag and its value in one element ("--api-key xyz").
 			name, _, spaced := strings.Cut(name, " ")
-			secret := secretFlag.MatchString(name)
+			secret := secretFlag(name)
 			redactNext = secret && !hasValue && !spaced
 			if secret && (hasValue || spaced) {
 				sep := "="

@@ -48,3 +48,37 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+// TestSecretFlagNames: the values of key, token and password flags go;
+// counts and paths whose flag names merely contain such a word stay, since
+// the run record is how a reader reproduces a run.
+func TestSecretFlagNames(t *testing.T) {
+	t.Parallel()
+	got := Args([]string{"run", "--tokenizer", "/p/tok.json", "--max-tokens", "12", "--hf-token", "hf_x", "--apikey=k", "--auth", "a"})
+	want := []string{"run", "--tokenizer", "/p/tok.json", "--max-tokens", "12", "--hf-token", Mark, "--apikey=" + Mark, "--auth", Mark}
+	if !slices.Equal(got, want) {
+		t.Errorf("Args = %q, want %q", got, want)
+	}
+}
+
+// TestShellStringSecrets: a command given as one string (--launch "vllm
+// serve M --api-key S") loses its secrets as separate arguments do, quoted
+// or not, and nothing else in it changes.
+func TestShellStringSecrets(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"vllm serve m --api-key S3cret --port 8000":              "vllm serve m --api-key REDACTED --port 8000",
+		"sglang --api-key=S3cret --tp 8":                         "sglang --api-key=REDACTED --tp 8",
+		`python -m x --hf-token 'S3 cret' --max-tokens 128`:      `python -m x --hf-token REDACTED --max-tokens 128`,
+		`engine failed: "serve --token S3cret": exit 1`:          `engine failed: "serve --token REDACTED": exit 1`,
+		"vllm serve m --tokenizer /t --max-num-batched-tokens 8": "vllm serve m --tokenizer /t --max-num-batched-tokens 8",
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+	got := Args([]string{"run", "--launch", "vllm serve m --api-key S3cret"})
+	if strings.Contains(strings.Join(got, " "), "S3cret") {
+		t.Errorf("Args kept the key inside --launch: %q", got)
+	}
+}
