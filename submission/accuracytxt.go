@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 )
 
 // reCache compiles the checker's patterns once, anchored at the start as
@@ -113,7 +112,7 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 			case f >= mt.bound:
 				seen[i] = true
 			default:
-				res.problems = append(res.problems, fmt.Sprintf("%s = %s is below the required %s", mt.name, v, pyfloat.Repr(mt.bound)))
+				res.problems = append(res.problems, fmt.Sprintf("%s = %s is below the required %s", mt.name, v, printBound(mt.bound)))
 			}
 		}
 		for _, mt := range upper {
@@ -126,7 +125,7 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 			case err != nil:
 				res.problems = append(res.problems, fmt.Sprintf("%s value %q is not a number (the checker crashes on it)", mt.name, v))
 			case f > mt.bound:
-				res.problems = append(res.problems, fmt.Sprintf("%s = %s is above the upper limit %s", mt.name, v, pyfloat.Repr(mt.bound)))
+				res.problems = append(res.problems, fmt.Sprintf("%s = %s is above the upper limit %s", mt.name, v, printBound(mt.bound)))
 			}
 		}
 		if allSeen() && res.hash != "" {

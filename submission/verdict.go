@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/record"
 )
 
@@ -36,12 +35,12 @@ func JudgeAccuracy(bench, round, scenario string, content []byte) (*record.Accur
 	res := evalAccuracyTxt(content, lower, rules.upper)
 	v := &record.Accuracy{Round: round, Scenario: scenario, Pass: true}
 	for _, mt := range lower {
-		m := record.AccuracyMetric{Name: mt.name, Value: res.values[mt.name], Bound: pyfloat.Repr(mt.bound)}
+		m := record.AccuracyMetric{Name: mt.name, Value: res.values[mt.name], Bound: printBound(mt.bound)}
 		f, err := strconv.ParseFloat(m.Value, 64)
 		m.Pass = err == nil && f >= mt.bound
 		for _, up := range rules.upper {
 			if up.name == mt.name {
-				m.Upper = pyfloat.Repr(up.bound)
+				m.Upper = printBound(up.bound)
 				m.Pass = m.Pass && f <= up.bound
 			}
 		}
@@ -59,3 +58,9 @@ func JudgeAccuracy(bench, round, scenario string, content []byte) (*record.Accur
 	}
 	return v, nil
 }
+
+// printBound prints an accuracy bound as the checker's target reads, a
+// decimal constant times a fraction (38.7792 * 0.99 is 38.391408), without
+// the binary noise Python's repr shows (38.391408000000006): ten
+// significant digits keep every digit of such a product.
+func printBound(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }

@@ -238,7 +238,15 @@ func (p *Plan) printReasons(res *results.Results) {
 	if res == nil || len(res.Outcome.Reasons) == 0 {
 		return
 	}
-	fmt.Fprintf(p.Stdout, "  %-42s %s\n", "Why "+strings.ToUpper(res.Outcome.Status), res.Outcome.Reasons[0])
+	label := "Why " + strings.ToUpper(res.Outcome.Status)
+	switch res.Outcome.Status {
+	case results.StatusAccuracy, results.StatusValid, results.StatusPass:
+		// Not a verdict that has a why ("Why ACCURACY"): the
+		// reasons are what keeps the run out of a submission (an
+		// accuracy FAIL).
+		label = "Why not submittable"
+	}
+	fmt.Fprintf(p.Stdout, "  %-42s %s\n", label, res.Outcome.Reasons[0])
 	for _, r := range res.Outcome.Reasons[1:] {
 		fmt.Fprintf(p.Stdout, "  %-42s %s\n", "", r)
 	}

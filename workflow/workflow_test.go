@@ -20,6 +20,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/results"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
@@ -322,5 +323,24 @@ func TestEvaluationNeedsTokenizerFirst(t *testing.T) {
 				t.Errorf("a test ran before the refusal (%v):\n%s", err, out.String())
 			}
 		})
+	}
+}
+
+// TestReasonLabels: the console names a run's reasons after its verdict
+// ("Why INVALID"), and an accuracy run's, which has no verdict of its own,
+// after what they decide: that the run does not go into a submission.
+func TestReasonLabels(t *testing.T) {
+	for status, want := range map[string]string{
+		results.StatusInvalid:  "Why INVALID",
+		results.StatusFailed:   "Why FAILED",
+		results.StatusAccuracy: "Why not submittable",
+	} {
+		var out bytes.Buffer
+		p := &Plan{Stdout: &out}
+		p.printReasons(&results.Results{Outcome: results.Outcome{Status: status, Reasons: []string{"first", "second"}}})
+		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(strings.TrimSpace(lines[0]), want+" ") || !strings.HasSuffix(lines[0], " first") || strings.TrimSpace(lines[1]) != "second" {
+			t.Errorf("status %s printed:\n%s\nwant %q then both reasons", status, out.String(), want)
+		}
 	}
 }
