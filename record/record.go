@@ -107,6 +107,10 @@ type Run struct {
 type PairedAccuracy struct {
 	Dir  string `json:"dir"`
 	Pass bool   `json:"pass"`
+	// Partial: the accuracy run covered part of the dataset (Accuracy.Partial)
+	// and passed there. The pair is not submittable (Pass is false), but a
+	// rehearsal with unofficial settings, which make such runs, files it.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // The run outcomes a record can carry. Only Valid may be filed or
@@ -128,7 +132,8 @@ const (
 // Submittable returns nil when the record allows the run into a
 // submission: no failed sample and no abort. (A LoadGen INVALID shows in
 // LoadGen's own logs, where filing lets it through, for inspection, and
-// the submission check refuses it.) Records without an outcome
+// the submission check refuses it; so does an accuracy run of part of the
+// dataset, Accuracy.Partial, and the performance run paired with it.) Records without an outcome
 // (older harnesses) are judged by their counts alone.
 func (info Run) Submittable() error {
 	if info.Outcome == Aborted {
@@ -140,7 +145,7 @@ func (info Run) Submittable() error {
 	if c := info.Compliance; c != nil && !c.Pass {
 		return fmt.Errorf("the %s verification did not pass (%s): fix what it names and run the test again", c.Test, strings.Join(c.Problems(), "; "))
 	}
-	if p := info.PairedAccuracy; p != nil && !p.Pass {
+	if p := info.PairedAccuracy; p != nil && !p.Pass && !p.Partial {
 		return fmt.Errorf("the accuracy run made with it (%s) missed its targets: a performance result counts only beside a passing accuracy run", p.Dir)
 	}
 	if s := info.Samples; s != nil && s.Failed > 0 {
@@ -263,8 +268,13 @@ type Accuracy struct {
 	// directory's: Interactive has its own targets for some benchmarks).
 	Round    string `json:"round"`
 	Scenario string `json:"scenario"`
-	// Pass is true when every metric met its bounds.
-	Pass    bool             `json:"pass"`
+	// Pass is true when every metric judged met its bounds.
+	Pass bool `json:"pass"`
+	// Partial, when set, says the log covers fewer samples than the
+	// round's accuracy run must ("20 of 13368 samples"): the verdict is on
+	// those samples, a metric that is a total over the whole set is not
+	// judged (AccuracyMetric.NotJudged), and the run is not submittable.
+	Partial string           `json:"partial,omitempty"`
 	Metrics []AccuracyMetric `json:"metrics"`
 	// Problems are what the checker would say, one line each.
 	Problems []string `json:"problems,omitempty"`
@@ -284,6 +294,10 @@ type AccuracyMetric struct {
 	Bound string `json:"bound"`
 	Upper string `json:"upper,omitempty"`
 	Pass  bool   `json:"pass"`
+	// NotJudged: the metric is a total over the whole set (llama3.1-8b's
+	// gen_len, the characters of every summary), which a partial log
+	// cannot reach, so its bounds were not applied.
+	NotJudged bool `json:"not_judged,omitempty"`
 }
 
 // Range is the metric's passing range as the tables print it: ">= 38.39",
@@ -295,9 +309,12 @@ func (m AccuracyMetric) Range() string {
 	return ">= " + m.Bound
 }
 
-// Verdict is "PASS" or "FAIL".
+// Verdict is "PASS", "FAIL" or "NOT JUDGED".
 func (m AccuracyMetric) Verdict() string {
-	if m.Pass {
+	switch {
+	case m.NotJudged:
+		return "NOT JUDGED"
+	case m.Pass:
 		return "PASS"
 	}
 	return "FAIL"

@@ -228,6 +228,9 @@ func accuracyCell(r *results.Results) (text, class, note string) {
 		if r.PairedAccuracy.Pass {
 			return "PASS (accuracy run)", "ok", r.PairedAccuracy.Dir
 		}
+		if r.PairedAccuracy.Partial {
+			return "PASS (partial accuracy run)", "", r.PairedAccuracy.Dir
+		}
 		return "FAIL (accuracy run)", "bad", r.PairedAccuracy.Dir
 	}
 	return "–", "", ""

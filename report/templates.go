@@ -62,9 +62,9 @@ var pageTemplate = template.Must(template.New("page").Funcs(funcs).Parse(`<!DOCT
 <div class="card"><div class="label">{{.Label}}</div><div class="value">{{.Value}}{{if .Unit}}<span class="unit">{{.Unit}}</span>{{end}}</div>{{if .Note}}<div class="note">{{.Note}}</div>{{end}}</div>{{end}}
 </div>
 {{with .Accuracy}}<section id="accuracy"><h2>Accuracy<span class="badge {{if .Pass}}ok{{else}}bad{{end}}">{{.Verdict}}</span></h2>
-<p class="note">accuracy.txt judged with the {{.Round}} submission checker's rules for the {{.Scenario}} scenario.</p>
+<p class="note">accuracy.txt judged with the {{.Round}} submission checker's rules for the {{.Scenario}} scenario{{if .Partial}}, on {{.Partial}}: not a full accuracy run, so a total over the whole set is not judged and the run is not submittable{{end}}.</p>
 <table id="accuracy-metrics"><tr><th>metric</th><th class="num">value</th><th class="num">bound</th><th>verdict</th></tr>
-{{range .Metrics}}<tr><td>{{.Name}}</td><td class="num">{{or .Value "–"}}</td><td class="num">&ge; {{.Bound}}{{if .Upper}}, &le; {{.Upper}}{{end}}</td><td>{{if .Pass}}PASS{{else}}<strong>FAIL</strong>{{end}}</td></tr>{{end}}</table>
+{{range .Metrics}}<tr><td>{{.Name}}</td><td class="num">{{or .Value "–"}}</td><td class="num">&ge; {{.Bound}}{{if .Upper}}, &le; {{.Upper}}{{end}}</td><td>{{if .NotJudged}}not judged{{else if .Pass}}PASS{{else}}<strong>FAIL</strong>{{end}}</td></tr>{{end}}</table>
 {{if .Problems}}<ul class="findings reasons">{{range .Problems}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Scorer}}<p class="note">{{.Scorer}}</p>{{end}}
 </section>{{end}}

@@ -142,8 +142,11 @@ func cards(r *results.Results) []card {
 	}
 	if p := r.PairedAccuracy; p != nil {
 		verdict := "FAIL"
-		if p.Pass {
+		switch {
+		case p.Pass:
 			verdict = "PASS"
+		case p.Partial:
+			verdict = "PASS (partial)"
 		}
 		cs = append(cs, card{"Accuracy run", verdict, "", p.Dir})
 	}
@@ -163,6 +166,9 @@ func cards(r *results.Results) []card {
 // values, for a card or an index cell.
 func accuracyNote(a *record.Accuracy) string {
 	var parts []string
+	if a.Partial != "" {
+		parts = append(parts, "on "+a.Partial)
+	}
 	for _, m := range a.Metrics {
 		parts = append(parts, m.Name+" "+orDashStr(m.Value))
 	}

@@ -614,7 +614,12 @@ func (r *Results) decide() {
 	if a := r.Accuracy; a != nil && !a.Pass {
 		o.Reasons = append(o.Reasons, "accuracy FAIL: "+strings.Join(a.Problems, "; "))
 	}
-	if p := r.PairedAccuracy; p != nil && !p.Pass {
+	if a := r.Accuracy; a != nil && a.Partial != "" {
+		o.Warnings = append(o.Warnings, "not submittable: the accuracy run covers "+a.Partial+", not the whole dataset")
+	}
+	if p := r.PairedAccuracy; p != nil && p.Partial {
+		o.Warnings = append(o.Warnings, "not submittable: the accuracy run made with it ("+p.Dir+") covers part of the dataset")
+	} else if p != nil && !p.Pass {
 		o.Warnings = append(o.Warnings, "not submittable: the accuracy run made with it ("+p.Dir+") missed its targets")
 	}
 	if r.Run.Outcome == record.Aborted {

@@ -70,7 +70,9 @@ func (p *Plan) runBoth(ctx, runCtx context.Context, o run.Options, rec run.Recor
 			accDir := filepath.Join(base, ModeDirNames[loadgen.AccuracyOnly])
 			if info, err := record.Read(accDir); err == nil {
 				pass := info.Accuracy != nil && info.Accuracy.Pass && info.Submittable() == nil
-				oneRec.PairedAccuracy = &record.PairedAccuracy{Dir: accDir, Pass: pass}
+				partial := pass && info.Accuracy.Partial != ""
+				pass = pass && !partial
+				oneRec.PairedAccuracy = &record.PairedAccuracy{Dir: accDir, Pass: pass, Partial: partial}
 			}
 		}
 		if err := each.runTest(ctx, runCtx, one, oneRec, ""); err != nil {

@@ -166,19 +166,40 @@ func evaluate(stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark
 		}
 		return nil, fmt.Errorf("the evaluator wrote no %s: %w", o.Out, err)
 	}
-	v, err := submission.JudgeAccuracy(o.Benchmark.Name, o.Round, scenario, content)
+	var v *record.Accuracy
+	if n := loggedSamples(logPath); n >= 0 {
+		v, err = submission.JudgePartialAccuracy(o.Benchmark.Name, o.Round, scenario, content, n)
+	} else {
+		v, err = submission.JudgeAccuracy(o.Benchmark.Name, o.Round, scenario, content)
+	}
 	if err != nil {
 		return nil, err
 	}
 	v.Scorer = ev.Scorer
 	printVerdict(stdout, v)
 	switch {
-	case ev.Failure != nil:
+	case ev.Failure != nil && v.Partial == "":
+		// A partial log's failure is that it is partial (the samples
+		// missing, a total short of its bound), which the verdict says.
 		return v, failure{Failed, ev.Failure}
 	case !v.Pass:
 		return v, failure{Failed, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
 	}
 	return v, nil
+}
+
+// loggedSamples is the number of distinct samples in the accuracy log at
+// logPath, -1 when it cannot be read (the evaluator has said why).
+func loggedSamples(logPath string) int64 {
+	entries, err := mllog.ReadAccuracy(logPath)
+	if err != nil {
+		return -1
+	}
+	seen := make(map[int]bool, len(entries))
+	for _, e := range entries {
+		seen[e.QSLIndex] = true
+	}
+	return int64(len(seen))
 }
 
 // printVerdict prints the verdict table: each metric's value against its
@@ -191,6 +212,9 @@ func printVerdict(w io.Writer, v *record.Accuracy) {
 	}
 	for _, p := range v.Problems {
 		fmt.Fprintf(w, "  %s\n", p)
+	}
+	if v.Partial != "" {
+		fmt.Fprintf(w, "  not a full accuracy run: judged on %s, where a total over the whole set is not judged; not submittable\n", v.Partial)
 	}
 	fmt.Fprintf(w, "=== Accuracy: %s ===\n", v.Verdict())
 }

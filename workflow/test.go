@@ -71,12 +71,15 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 		return failure{Failed, runErr}
 	}
 
-	evalErr := error(nil)
+	var (
+		accuracy *record.Accuracy
+		evalErr  error
+	)
 	if p.Evaluate {
-		_, evalErr = p.evaluateRun(o, rep)
+		accuracy, evalErr = p.evaluateRun(o, rep)
 	}
 	if p.ResultsDir != "" {
-		if why := p.unsubmittable(rep, rec, verdict, runErr, evalErr); why != "" {
+		if why := p.unsubmittable(rep, rec, verdict, accuracy, runErr, evalErr); why != "" {
 			fmt.Fprintf(p.Stderr, "mlperf-go: not filed into --results-dir, which holds only submittable runs: %s; the run stays in %s\n", why, rep.LogDir)
 		} else if err := p.fileRun(o, rep, rec.Compliance); err != nil {
 			return errors.Join(runErr, err)
@@ -104,11 +107,14 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 // packaged. Not submittable: any outcome but VALID (failed samples,
 // LoadGen's INVALID, a compliance verification that did not pass), LoadGen
 // logs missing or damaged (runErr: such a run cannot be rechecked), an
-// evaluation that failed or could not run, and a performance run beside a
-// failed accuracy run (--mode both). With AllowUnofficial, LoadGen's own
-// INVALID is filed all the same: the settings it allows (short runs) make
-// it, and the rehearsal of the workflow is what was asked for.
-func (p *Plan) unsubmittable(rep *run.Report, rec run.Record, verdict *record.Compliance, runErr, evalErr error) string {
+// evaluation that failed or could not run, an accuracy run of part of the
+// dataset, and a performance run beside a failed or partial accuracy run
+// (--mode both). With AllowUnofficial, LoadGen's own INVALID and the
+// partial accuracy runs that passed (and the performance runs beside them)
+// are filed all the same: the settings it allows (short runs, fewer
+// samples) make them, and the rehearsal of the workflow is what was asked
+// for.
+func (p *Plan) unsubmittable(rep *run.Report, rec run.Record, verdict *record.Compliance, accuracy *record.Accuracy, runErr, evalErr error) string {
 	loadgenInvalid := rep.Outcome == record.Invalid && rep.Verifiable() && verdict == nil
 	switch {
 	case loadgenInvalid && p.AllowUnofficial && runErr == nil:
@@ -120,6 +126,9 @@ func (p *Plan) unsubmittable(rep *run.Report, rec run.Record, verdict *record.Co
 	switch {
 	case evalErr != nil:
 		return fmt.Sprintf("its evaluation did not pass (%v)", evalErr)
+	case accuracy != nil && accuracy.Partial != "" && !p.AllowUnofficial:
+		return "it is an accuracy run of " + accuracy.Partial + ", not the whole dataset"
+	case rec.PairedAccuracy != nil && rec.PairedAccuracy.Partial && p.AllowUnofficial:
 	case rec.PairedAccuracy != nil && !rec.PairedAccuracy.Pass:
 		return fmt.Sprintf("the accuracy run made with it (%s) did not pass", rec.PairedAccuracy.Dir)
 	}
