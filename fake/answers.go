@@ -1,6 +1,9 @@
 package fake
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"strings"
+)
 
 // Answer is one sample whose chat answer the fake is told, by the
 // benchmark it belongs to (benchmark.FakeAnswer has the same fields, so
@@ -151,4 +154,37 @@ func cycleTokens(ans []int32, n int) []int32 {
 		out[i] = ans[i%len(ans)]
 	}
 	return out
+}
+
+// choiceLetters are the letters a multiple-choice question may offer.
+const choiceLetters = "ABCDEFGHIJ"
+
+// choiceAnswers are the answers to multiple-choice questions, one a
+// letter.
+var choiceAnswers = func() [len(choiceLetters)]*textAnswer {
+	var a [len(choiceLetters)]*textAnswer
+	for i := range a {
+		a[i] = newTextAnswer(choiceLetters[i:i+1], false)
+	}
+	return a
+}()
+
+// choiceAnswer answers a multiple-choice question that no Answer keys,
+// written as MMLU's prompts are (lm-evaluation-harness: the choices on
+// lines of their own, "A. …", and "Answer:" last), with one of its letters
+// picked by the question's hash and seed, so a quality check such as
+// `mlperf-go eval mmlu` against the fake parses every answer and scores
+// about chance. Anything else gets nil.
+func choiceAnswer(q string, seed int64) *textAnswer {
+	if !strings.HasSuffix(strings.TrimRight(q, " \n"), "\nAnswer:") {
+		return nil
+	}
+	n := 0
+	for n < len(choiceLetters) && strings.Contains(q, "\n"+choiceLetters[n:n+1]+". ") {
+		n++
+	}
+	if n < 2 {
+		return nil
+	}
+	return choiceAnswers[splitmix64(hashString(uint64(seed), q))%uint64(n)]
 }

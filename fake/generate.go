@@ -211,7 +211,8 @@ type replyState struct {
 }
 
 // answerFor returns the answer to a conversation: the one keyed on the
-// text of its last user message, else the default.
+// text of its last user message, else a letter for a multiple-choice
+// question (choiceAnswer), else the default.
 func (s *Server) answerFor(msgs []protocol.Message) *textAnswer {
 	key := ""
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -221,6 +222,9 @@ func (s *Server) answerFor(msgs []protocol.Message) *textAnswer {
 		}
 	}
 	if a, ok := s.answers[key]; ok {
+		return a
+	}
+	if a := choiceAnswer(key, s.cfg.Seed); a != nil {
 		return a
 	}
 	return s.fallback

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/quality/ask"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -316,4 +318,35 @@ func chartSVG(page, name string) string {
 		return ""
 	}
 	return page[i : i+j]
+}
+
+// TestAgainstTheFake: the fake endpoint answers MMLU's prompts with one of
+// their letters, so `eval mmlu` against the embedded default parses every
+// answer (over both APIs' chat form, 5-shot and 0-shot) and scores what
+// the letters it picked are worth, not 0%.
+func TestAgainstTheFake(t *testing.T) {
+	t.Parallel()
+	data := evalData(t)
+	_, url := faketest.Start(t, fake.Config{Model: "m"})
+	for _, shots := range []int{0, 1} {
+		res, err := Run(context.Background(), Options{Dataset: data, Shots: shots, OutputDir: t.TempDir(), Ask: ask.Config{
+			Endpoints: []string{url}, API: ask.Chat, Model: "m", Concurrency: 2,
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := res.Overall; o.Total != 12 || o.Unparseable != 0 || o.Failed != 0 {
+			t.Errorf("%d-shot: %d asked, %d unparseable, %d failed; want 12 asked, every answer a letter", shots, o.Total, o.Unparseable, o.Failed)
+		}
+		letters := map[byte]bool{}
+		for _, s := range res.Samples {
+			letters[s.Got] = true
+			if s.Answer != string(s.Got) {
+				t.Errorf("%d-shot: the fake answered %q, read as %q; want one letter", shots, s.Answer, s.Got)
+			}
+		}
+		if len(letters) < 2 {
+			t.Errorf("%d-shot: every answer is %v; the fake picks among the choices", shots, letters)
+		}
+	}
 }
