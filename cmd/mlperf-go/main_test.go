@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
@@ -344,7 +345,7 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 2); err != nil {
 		t.Fatal(err)
 	}
-	truths, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truths, def, err := answers.Chat("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

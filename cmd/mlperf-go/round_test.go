@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -53,7 +54,7 @@ func TestQ3VLRunRecordsRound(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 12, 5); err != nil {
 		t.Fatal(err)
 	}
-	truth, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truth, def, err := answers.Chat("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
