@@ -17,6 +17,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/quality/mmlu"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 const catEvalData = "Questions and prompts"
@@ -67,7 +68,7 @@ Example:
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
 			&cli.StringFlag{Name: "api", Value: string(ask.Chat), Category: catEndpoint, Usage: "chat (/v1/chat/completions, the prompt as one user message) or completions (/v1/completions, the prompt as text: base models)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, DefaultText: "the one the server lists", Usage: "served model `NAME` sent in requests"},
-			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
+			&cli.StringFlag{Name: "api-key-env", Value: sut.DefaultAPIKeyEnv, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: ask.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m completions", Usage: "per-request timeout, retries included"},
@@ -153,7 +154,7 @@ func evalMMLUOptions(c *cli.Context) (mmlu.Options, error) {
 		return o, fmt.Errorf("--temperature %v: use 0 (greedy) or more", temp)
 	}
 	o.Ask.Temperature = &temp
-	if o.Ask.APIKey, err = apiKey(c); err != nil {
+	if o.Ask.APIKey, err = sut.ReadAPIKey(c.String("api-key-file"), c.String("api-key-env")); err != nil {
 		return o, err
 	}
 	// The endpoint flags are run's, checked by run's rules.

@@ -31,7 +31,6 @@ const (
 	catSampling  = "Sampling"
 	catResults   = "Results and compliance"
 	catDataset   = "Dataset"
-	defaultKeyEV = "OPENAI_API_KEY"
 )
 
 func runCommand() *cli.Command {
@@ -92,7 +91,7 @@ Example:
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
 			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: " + strings.Join(protocol.Names(), ", ") + " (default: the benchmark's)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` sent in requests (default: the benchmark's reference model)"},
-			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
+			&cli.StringFlag{Name: "api-key-env", Value: sut.DefaultAPIKeyEnv, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
@@ -292,7 +291,7 @@ func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (run.Option
 	if o.Round, err = flagRound(c, log); err != nil {
 		return o, err
 	}
-	if o.APIKey, err = apiKey(c); err != nil {
+	if o.APIKey, err = sut.ReadAPIKey(c.String("api-key-file"), c.String("api-key-env")); err != nil {
 		return o, err
 	}
 	if err := o.SetSampling(c.String("generation-config"), samplingFlags(c)); err != nil {
@@ -316,24 +315,6 @@ func parseMode(s string) (loadgen.Mode, error) {
 		return loadgen.SubmissionRun, nil
 	}
 	return 0, fmt.Errorf("--mode %q: use performance, accuracy, %s (accuracy, evaluated, then performance), find-peak-performance or submission", s, record.ModeBoth)
-}
-
-// apiKey reads the API key from a file or an environment variable; a key
-// is never taken as a flag value, where it would show in ps and shell
-// history.
-func apiKey(c *cli.Context) (string, error) {
-	if f := c.String("api-key-file"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("--api-key-file: %w", err)
-		}
-		k := strings.TrimSpace(string(b))
-		if k == "" {
-			return "", fmt.Errorf("--api-key-file %s is empty", f)
-		}
-		return k, nil
-	}
-	return os.Getenv(c.String("api-key-env")), nil
 }
 
 // samplingFlags returns the sampling flags that are set, by their wire
