@@ -149,30 +149,13 @@ func benchRequest(c *cli.Context) bench.Request {
 	w := bench.WorkloadRequest{PromptFile: c.String("prompt-file"), ImageFolder: c.String("image-folder"), FileURLs: c.Bool("image-file-urls"),
 		Agentic: c.String("agentic"), Trajectories: c.Int("trajectories"), ToolDelays: c.Bool("tool-delays"),
 		Benchmark: c.String("benchmark"), Dataset: c.StringSlice("dataset"), Requests: c.Int("requests"), RequestsGiven: c.IsSet("requests"),
-		MultiTurn: c.Int("multi-turn"), OutputLen: givenInt(c, "output-len"), OutputLenRange: givenInt(c, "output-len-range"),
-		Images: givenInt(c, "images"), ImagesRange: givenInt(c, "images-range"), InputLen: c.Int("input-len"), InputLenRange: c.Int("input-len-range"),
-		ImageSize: c.String("image-size"), Tokenizer: c.String("tokenizer")}
-	if c.IsSet("seed") {
-		seed := c.Uint64("seed")
-		w.Seed = &seed
-	}
-	if c.IsSet("sampling") {
-		s := c.String("sampling")
-		w.Sampling = &s
-	}
+		MultiTurn: c.Int("multi-turn"), OutputLen: given(c, "output-len", c.Int), OutputLenRange: given(c, "output-len-range", c.Int),
+		Images: given(c, "images", c.Int), ImagesRange: given(c, "images-range", c.Int), InputLen: c.Int("input-len"), InputLenRange: c.Int("input-len-range"),
+		ImageSize: c.String("image-size"), Tokenizer: c.String("tokenizer"), Seed: given(c, "seed", c.Uint64), Sampling: given(c, "sampling", c.String)}
 	return bench.Request{Targets: c.StringSlice("target"), Endpoints: c.StringSlice("endpoint"), API: c.String("api"), APIGiven: c.IsSet("api"),
 		APIKeyFile: c.String("api-key-file"), APIKeyEnv: c.String("api-key-env"), Concurrency: c.String("concurrency"), Rate: c.String("rate"),
 		Burstiness: c.Float64("burstiness"), Interval: c.Duration("interval"), Frequency: c.Float64("frequency"),
 		SLO: c.String("slo"), Percentiles: c.String("percentiles"), Workload: w}
-}
-
-// givenInt is flag name's value, or nil when it was not given.
-func givenInt(c *cli.Context, name string) *int {
-	if !c.IsSet(name) {
-		return nil
-	}
-	v := c.Int(name)
-	return &v
 }
 
 // printBench prints the runs' summaries, the comparison table and where

@@ -159,7 +159,7 @@ func evalMMLUOptions(c *cli.Context) (mmlu.Options, error) {
 	}
 	// The endpoint flags are run's, checked by run's rules.
 	ro := run.Options{Endpoints: o.Ask.Endpoints, Concurrency: o.Ask.Concurrency, Timeout: o.Ask.Timeout, APIKey: o.Ask.APIKey}
-	if err := resilienceOptions(c, &ro); err != nil {
+	if err := ro.SetResilience(resilienceRequest(c), c.IsSet); err != nil {
 		return o, err
 	}
 	o.Ask.Retries, o.Ask.MaxResponseBytes, o.Ask.MaxFailures = ro.Retries, ro.MaxResponseBytes, ro.MaxFailures

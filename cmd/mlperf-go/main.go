@@ -127,3 +127,13 @@ func baseNames() []string {
 	}
 	return n
 }
+
+// given is flag name's value as get reads it, or nil when the flag was not
+// given (its default is not the user's choice).
+func given[T any](c *cli.Context, name string, get func(string) T) *T {
+	if !c.IsSet(name) {
+		return nil
+	}
+	v := get(name)
+	return &v
+}

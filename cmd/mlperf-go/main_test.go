@@ -307,8 +307,8 @@ func TestSamplingParams(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		var err error
-		got, err = runOptions(c, zap.NewNop())
+		plan, err := runPlan(c, zap.NewNop())
+		got = plan.Options
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-d", "x", "--generation-config", cfg}

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -25,20 +24,10 @@ func roundFlag(category string) *cli.StringFlag {
 	}
 }
 
-// flagRound reads --round and checks it names a known round. A round other
-// than the linked LoadGen's is allowed (to compare requests or scores) but
-// warned about: the logs carry the LoadGen's seeds, which the checker of
-// another round refuses.
+// flagRound reads --round and checks it (submission.CheckRound).
 func flagRound(c *cli.Context, log *zap.Logger) (string, error) {
 	round := c.String("round")
-	if _, err := submission.LookupRound(round); err != nil {
-		return "", fmt.Errorf("--round %q: use one of %s", round, strings.Join(submission.RoundNames(), ", "))
-	}
-	if built, err := buildinfo.Round(); err == nil && built != round && log != nil {
-		log.Warn("--round differs from the round of the linked LoadGen's seeds; its logs will not pass that round's checker",
-			zap.String("round", round), zap.String("loadgen", buildinfo.LoadGenVersion), zap.String("loadgen_round", built))
-	}
-	return round, nil
+	return round, submission.CheckRound(round, log)
 }
 
 // positionalArgs returns c's positional arguments after reading any flags

@@ -24,8 +24,8 @@ func TestRoundFlag(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		var err error
-		got, err = runOptions(c, zap.NewNop())
+		plan, err := runPlan(c, zap.NewNop())
+		got = plan.Options
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-b", "qwen3-vl-235b-a22b", "-d", "x"}
