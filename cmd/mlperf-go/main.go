@@ -21,6 +21,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/cliusage"
 )
 
 // exitError carries the exit code of a failed command whose cause has
@@ -89,7 +90,7 @@ func newApp() *cli.App {
 			versionCommand(),
 		},
 	}
-	shortUsageErrors(app)
+	cliusage.Short(app)
 	return app
 }
 
