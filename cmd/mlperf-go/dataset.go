@@ -151,7 +151,7 @@ func downloadAction(c *cli.Context) error {
 	start := time.Now()
 	stopBar := progress.Show(c.App.ErrWriter, 0, func() string {
 		if s := fetched.Snapshot(); s.Files > 0 {
-			return renderDownloadBar(s)
+			return s.Line()
 		}
 		return "" // nothing started yet
 	})
@@ -204,20 +204,4 @@ func printDownload(w io.Writer, dir string, res download.Result, took time.Durat
 		fmt.Fprintf(w, "  %-9s %s, %d files, %s (%s)\n", s.Pin.Role, s.Pin.Source(), len(s.Files), download.FormatBytes(s.Bytes()), s.Pin.Ref)
 	}
 	fmt.Fprintf(w, "manifest: %s\n", filepath.Join(dir, download.ManifestFile))
-}
-
-// renderDownloadBar is the progress line, e.g.
-//
-//	[=========>              ] 3.8 GiB/9.5 GiB  40.1%  48.3 MiB/s  ETA 2m1s  7/22 files
-func renderDownloadBar(s download.Snapshot) string {
-	var b strings.Builder
-	rate := s.Rate()
-	if bar := progress.Bar(s.Done, s.Total); bar != "" {
-		fmt.Fprintf(&b, "%s %s/%s %5.1f%%  %s/s  ETA %s", bar, download.FormatBytes(s.Done), download.FormatBytes(s.Total),
-			100*float64(s.Done)/float64(s.Total), download.FormatBytes(int64(rate)), progress.ETA(s.Total-s.Done, rate))
-	} else {
-		fmt.Fprintf(&b, "%s  %s/s", download.FormatBytes(s.Done), download.FormatBytes(int64(rate)))
-	}
-	fmt.Fprintf(&b, "  %d/%d files", s.FilesDone, s.Files)
-	return b.String()
 }
