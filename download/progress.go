@@ -1,8 +1,12 @@
 package download
 
 import (
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/progress"
 )
 
 // Progress counts a download's bytes and files as it runs; the command reads
@@ -61,3 +65,19 @@ func (p *Progress) addFetched(n int64) {
 func (p *Progress) addFiles(n int64) { p.files.Add(n) }
 
 func (p *Progress) fileDone() { p.filesDone.Add(1) }
+
+// Line is the progress line of a download, e.g.
+//
+//	[=========>              ] 3.8 GiB/9.5 GiB  40.1%  48.3 MiB/s  ETA 2m1s  7/22 files
+func (s Snapshot) Line() string {
+	var b strings.Builder
+	rate := s.Rate()
+	if bar := progress.Bar(s.Done, s.Total); bar != "" {
+		fmt.Fprintf(&b, "%s %s/%s %5.1f%%  %s/s  ETA %s", bar, FormatBytes(s.Done), FormatBytes(s.Total),
+			100*float64(s.Done)/float64(s.Total), FormatBytes(int64(rate)), progress.ETA(s.Total-s.Done, rate))
+	} else {
+		fmt.Fprintf(&b, "%s  %s/s", FormatBytes(s.Done), FormatBytes(int64(rate)))
+	}
+	fmt.Fprintf(&b, "  %d/%d files", s.FilesDone, s.Files)
+	return b.String()
+}

@@ -94,6 +94,22 @@ func NewestRun(root, bench, scenario, kind string) string {
 	return newest
 }
 
+// ChooseRunDir is the folder a run writes into: dir (--output-dir) if
+// given, refused when it already holds files unless overwrite (an earlier
+// run's logs are never silently replaced); else a new timestamped folder
+// under parent (NewRunDir).
+func ChooseRunDir(dir string, overwrite bool, parent string) (string, error) {
+	if dir == "" {
+		return NewRunDir(parent, time.Now()), nil
+	}
+	if !overwrite {
+		if err := RefuseNonEmpty(dir); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
 // RefuseNonEmpty returns an error if dir exists and holds anything but
 // the EngineLogFile of a launch that failed before its test started (a
 // retry appends to it): an earlier run's logs are never silently replaced.

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -113,6 +114,28 @@ type Entry struct {
 	Rel     string
 	Results *results.Results
 	Err     error
+}
+
+// Written is what WriteDir wrote: a run's results, or the entries of the
+// runs under a tree.
+type Written struct {
+	Run  *results.Results
+	Tree []Entry
+}
+
+// WriteDir (re)builds the report of dir: of the run if dir holds LoadGen's
+// detail log (WriteRun), else of every run under it and their index
+// (WriteTree).
+func WriteDir(dir string) (Written, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return Written{}, fmt.Errorf("report: %s is not a directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, mllog.DetailFile)); err == nil {
+		r, err := WriteRun(dir)
+		return Written{Run: r}, err
+	}
+	entries, err := WriteTree(dir)
+	return Written{Tree: entries}, err
 }
 
 // WriteTree rebuilds the report of every run under root and writes

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -19,16 +18,6 @@ import (
 // (<benchmark>/<Scenario>-<mode or compliance test>/<UTC time>/).
 // It returns the runs root to index after the run, "" for OutputDir.
 func (p *Plan) chooseOutputDir(o *run.Options) (runsRoot string, err error) {
-	if dir := p.OutputDir; dir != "" {
-		if !p.Overwrite {
-			if err := record.RefuseNonEmpty(dir); err != nil {
-				return "", err
-			}
-		}
-		o.OutputDir = dir
-		return "", nil
-	}
-	root := p.RunsDir
 	mode := ModeDirNames[o.Mode]
 	switch {
 	case p.Both:
@@ -38,8 +27,11 @@ func (p *Plan) chooseOutputDir(o *run.Options) (runsRoot string, err error) {
 		// it out of <Scenario>-performance/ and its latest link.
 		mode = p.Compliance
 	}
-	o.OutputDir = record.NewRunDir(record.RunsFolder(root, o.Benchmark.Name, o.SubmissionScenario(), mode), time.Now())
-	return root, nil
+	o.OutputDir, err = record.ChooseRunDir(p.OutputDir, p.Overwrite, record.RunsFolder(p.RunsDir, o.Benchmark.Name, o.SubmissionScenario(), mode))
+	if err != nil || p.OutputDir != "" {
+		return "", err
+	}
+	return p.RunsDir, nil
 }
 
 // writeRunsIndex points `latest` at the run that just ended in runDir and

@@ -10,8 +10,9 @@
 // It is named for that job, the sequence of steps, rather than for any one
 // of them (the steps themselves live in run, report, submission and
 // record). It sits above those packages and below the command: the command
-// parses flags into a Plan and prints what Run returns; this package reads
-// no flags and never exits. Its messages still name the flags a Plan's
+// reads its flags into a Plan and a Request, which Plan.Resolve checks and
+// resolves, and prints what Run returns; this package reads no flags and
+// never exits. Its messages still name the flags a Plan's
 // fields come from, since that is what the user can change.
 package workflow
 

@@ -3,12 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -16,12 +13,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/bench"
-	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
-	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/protocol"
-	"github.com/mlperf-go/mlperf-go/tokenizer"
+	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 const (
@@ -65,7 +60,7 @@ func benchFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e", "base-url"}, Category: catEndpoint, Usage: "endpoint `URL` (a target named after its host)"},
 		&cli.StringFlag{Name: "api", Value: "openai-chat", Category: catEndpoint, Usage: "endpoint API: " + strings.Join(protocol.Names(), ", ") + " (a --benchmark defaults to its own)"},
 		&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` requests carry (default: a --benchmark's, else none)"},
-		&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key"},
+		&cli.StringFlag{Name: "api-key-env", Value: sut.DefaultAPIKeyEnv, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key"},
 		&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key"},
 		&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "the API's", Usage: "bound on each request, a `DURATION` such as 10m"},
 		&cli.BoolFlag{Name: "skip-preflight", Category: catEndpoint, Usage: "skip the check, before anything is sent, that every target answers /health or /v1/models and lists --model"},
@@ -119,25 +114,7 @@ func benchAction(c *cli.Context) error {
 	o := bench.Options{Model: c.String("model"), Stream: !c.Bool("no-stream"), ExactOutput: c.Bool("exact-output"),
 		Warmup: c.Int("warmup"), SessionHeader: c.String("session-header"), Timeout: c.Duration("timeout"),
 		Seed: c.Uint64("seed"), Logger: log, ProgressInterval: c.Duration("progress-interval"), SkipPreflight: c.Bool("skip-preflight")}
-	if o.Targets, err = benchTargets(c); err != nil {
-		return err
-	}
-	if o.API, err = protocol.Lookup(c.String("api")); err != nil {
-		return fmt.Errorf("--api: %w", err)
-	}
-	if o.APIKey, err = apiKey(c); err != nil {
-		return err
-	}
-	if o.Loads, err = benchLoads(c); err != nil {
-		return err
-	}
-	if o.SLO, err = parseSLO(c.String("slo")); err != nil {
-		return fmt.Errorf("--slo: %w", err)
-	}
-	if o.Percentiles, err = parseFloats(c.String("percentiles")); err != nil {
-		return fmt.Errorf("--percentiles: %w", err)
-	}
-	w, err := benchWorkload(c, &o)
+	w, err := bench.Prepare(benchRequest(c), &o)
 	if err != nil {
 		return err
 	}
@@ -148,18 +125,7 @@ func benchAction(c *cli.Context) error {
 	if out == "" {
 		out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z"))
 	}
-	// Each finished load point is saved before the next starts, so an
-	// interrupted sweep keeps what it measured.
-	o.Finished = func(res *bench.Results, recs [][]bench.Record) error {
-		res.Version, res.Command = buildinfo.Version, redact.Args(commandLine(c))
-		if err := bench.WriteFiles(out, res, recs); err != nil {
-			return fmt.Errorf("--out %s: %w", out, err)
-		}
-		if err := bench.WriteHTML(out, []*bench.Results{res}); err != nil {
-			return fmt.Errorf("--out %s: %w", out, err)
-		}
-		return nil
-	}
+	o.Finished = bench.SaveEach(out, buildinfo.Version, commandLine(c))
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, recs, err := bench.Run(ctx, w, o)
@@ -176,6 +142,20 @@ func benchAction(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// benchRequest reads the flags bench.Prepare checks and resolves.
+func benchRequest(c *cli.Context) bench.Request {
+	w := bench.WorkloadRequest{PromptFile: c.String("prompt-file"), ImageFolder: c.String("image-folder"), FileURLs: c.Bool("image-file-urls"),
+		Agentic: c.String("agentic"), Trajectories: c.Int("trajectories"), ToolDelays: c.Bool("tool-delays"),
+		Benchmark: c.String("benchmark"), Dataset: c.StringSlice("dataset"), Requests: c.Int("requests"), RequestsGiven: c.IsSet("requests"),
+		MultiTurn: c.Int("multi-turn"), OutputLen: given(c, "output-len", c.Int), OutputLenRange: given(c, "output-len-range", c.Int),
+		Images: given(c, "images", c.Int), ImagesRange: given(c, "images-range", c.Int), InputLen: c.Int("input-len"), InputLenRange: c.Int("input-len-range"),
+		ImageSize: c.String("image-size"), Tokenizer: c.String("tokenizer"), Seed: given(c, "seed", c.Uint64), Sampling: given(c, "sampling", c.String)}
+	return bench.Request{Targets: c.StringSlice("target"), Endpoints: c.StringSlice("endpoint"), API: c.String("api"), APIGiven: c.IsSet("api"),
+		APIKeyFile: c.String("api-key-file"), APIKeyEnv: c.String("api-key-env"), Concurrency: c.String("concurrency"), Rate: c.String("rate"),
+		Burstiness: c.Float64("burstiness"), Interval: c.Duration("interval"), Frequency: c.Float64("frequency"),
+		SLO: c.String("slo"), Percentiles: c.String("percentiles"), Workload: w}
 }
 
 // printBench prints the runs' summaries, the comparison table and where
@@ -199,188 +179,6 @@ func benchInterrupted(c *cli.Context, res *bench.Results, recs [][]bench.Record,
 	}
 	printBench(c, res, out)
 	return exitError{130, fmt.Errorf("interrupted: the %d runs (target at load point) that finished are in %s, marked interrupted", len(res.Runs), out)}
-}
-
-// benchTargets reads --target NAME=URL[,URL] and --endpoint URL.
-func benchTargets(c *cli.Context) ([]bench.Target, error) {
-	var ts []bench.Target
-	for _, t := range c.StringSlice("target") {
-		name, urls, ok := strings.Cut(t, "=")
-		if !ok || name == "" || urls == "" {
-			return nil, fmt.Errorf("--target %q: want NAME=URL", redact.Text(t))
-		}
-		ts = append(ts, bench.Target{Name: name, URLs: strings.Split(urls, ",")})
-	}
-	for _, e := range c.StringSlice("endpoint") {
-		name := e
-		if u, err := url.Parse(e); err == nil && u.Host != "" {
-			name = u.Host
-		}
-		ts = append(ts, bench.Target{Name: name, URLs: []string{e}})
-	}
-	if len(ts) == 0 {
-		return nil, fmt.Errorf("no endpoint: give --target NAME=URL (repeat for A/B) or --endpoint URL")
-	}
-	return ts, nil
-}
-
-// benchLoads is the sweep: every --concurrency with every --rate.
-func benchLoads(c *cli.Context) ([]bench.Load, error) {
-	concs, err := parseFloats(c.String("concurrency"))
-	if err != nil {
-		return nil, fmt.Errorf("--concurrency: %w", err)
-	}
-	rates, err := parseFloats(c.String("rate"))
-	if err != nil {
-		return nil, fmt.Errorf("--rate: %w", err)
-	}
-	if len(concs) == 0 {
-		concs = []float64{0}
-	}
-	if len(rates) == 0 {
-		rates = []float64{0}
-	}
-	interval := c.Duration("interval")
-	if f := c.Float64("frequency"); f > 0 && !math.IsInf(f, 1) {
-		interval = time.Duration(float64(time.Second) / f)
-	}
-	var loads []bench.Load
-	for _, cc := range concs {
-		for _, r := range rates {
-			if cc < 0 || cc != math.Trunc(cc) {
-				return nil, fmt.Errorf("--concurrency %v: want whole numbers >= 0", cc)
-			}
-			if math.IsInf(r, 1) {
-				r = 0
-			}
-			loads = append(loads, bench.Load{Concurrency: int(cc), Rate: r, Burstiness: c.Float64("burstiness"), Interval: interval})
-		}
-	}
-	return loads, nil
-}
-
-// parseFloats reads a comma list ("" is none; "inf" is +Inf).
-func parseFloats(s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil || v < 0 || math.IsNaN(v) {
-			return nil, fmt.Errorf("%q: want non-negative numbers, comma-separated", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
-// parseSLO reads "ttft=500ms,tpot=50ms,e2el=10s"; a bare number, or
-// vllm's "ttft:500", is milliseconds.
-func parseSLO(s string) (bench.SLO, error) {
-	var slo bench.SLO
-	for _, kv := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			k, v, ok = strings.Cut(kv, ":")
-		}
-		if !ok {
-			return slo, fmt.Errorf("%q: want NAME=DURATION (ttft, tpot or e2el)", kv)
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			ms, err2 := strconv.ParseFloat(v, 64)
-			if err2 != nil {
-				return slo, fmt.Errorf("%q: %v", kv, err)
-			}
-			d = time.Duration(ms * float64(time.Millisecond))
-		}
-		if d < 0 {
-			return slo, fmt.Errorf("%q: negative", kv)
-		}
-		switch strings.ToLower(k) {
-		case "ttft":
-			slo.TTFT = d
-		case "tpot":
-			slo.TPOT = d
-		case "e2el", "e2e":
-			slo.E2EL = d
-		default:
-			return slo, fmt.Errorf("%q: unknown objective %q, want ttft, tpot or e2el", kv, k)
-		}
-	}
-	return slo, nil
-}
-
-// benchWorkload builds the workload the flags describe.
-func benchWorkload(c *cli.Context, o *bench.Options) (*bench.Workload, error) {
-	n := c.Int("requests")
-	var w *bench.Workload
-	var err error
-	switch {
-	case c.String("prompt-file") != "":
-		d := bench.DashInferDefaults()
-		d.PromptFile, d.ImageFolder, d.Requests, d.MultiTurn, d.FileURLs = c.String("prompt-file"), c.String("image-folder"), n, c.Int("multi-turn"), c.Bool("image-file-urls")
-		setIf(c, "output-len", &d.ResponseMean)
-		setIf(c, "output-len-range", &d.ResponseRange)
-		setIf(c, "images", &d.ImagesMean)
-		setIf(c, "images-range", &d.ImagesRange)
-		if c.IsSet("seed") {
-			d.Seed = c.Uint64("seed")
-		}
-		w, err = bench.LoadDashInfer(d)
-	case c.String("agentic") != "":
-		w, err = bench.LoadAgentic(c.String("agentic"), c.Int("trajectories"), c.Bool("tool-delays"))
-	case c.String("benchmark") != "":
-		var b benchmark.Benchmark
-		if b, err = benchmark.Lookup(c.String("benchmark")); err != nil {
-			return nil, err
-		}
-		if len(c.StringSlice("dataset")) == 0 {
-			return nil, fmt.Errorf("--benchmark %s needs --dataset PATH", b.Name)
-		}
-		if !c.IsSet("api") {
-			o.API = b.API
-		}
-		if o.Model == "" {
-			o.Model = b.Model
-		}
-		reqs := 0
-		if c.IsSet("requests") {
-			reqs = n
-		}
-		w, err = bench.LoadBenchmark(bench.BenchmarkOptions{Benchmark: b, Paths: c.StringSlice("dataset"), API: o.API, Model: o.Model,
-			Stream: o.Stream, Requests: reqs, OutputLen: c.Int("output-len"), Exact: o.ExactOutput})
-	default:
-		s := bench.SyntheticOptions{Requests: n, InputLen: c.Int("input-len"), InputSpread: c.Int("input-len-range") / 2,
-			OutputLen: c.Int("output-len"), OutputSpread: c.Int("output-len-range") / 2, Images: c.Int("images"),
-			ImagesSpread: c.Int("images-range") / 2, MultiTurn: c.Int("multi-turn"), Seed: c.Uint64("seed")}
-		if _, err := fmt.Sscanf(c.String("image-size"), "%dx%d", &s.ImageWidth, &s.ImageHeight); err != nil {
-			return nil, fmt.Errorf("--image-size %q: want WxH, e.g. 512x512", c.String("image-size"))
-		}
-		if p := c.String("tokenizer"); p != "" {
-			tok, err := tokenizer.Open(tokenizer.FindOptions{Path: p})
-			if err != nil {
-				return nil, fmt.Errorf("--tokenizer: %w", err)
-			}
-			s.Tokenizer = tok
-		}
-		w, err = bench.Synthetic(s)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if c.IsSet("sampling") {
-		w.Sampling = []byte(c.String("sampling"))
-	}
-	return w, nil
-}
-
-// setIf stores flag name's value in *dst when the flag was given.
-func setIf(c *cli.Context, name string, dst *int) {
-	if c.IsSet(name) {
-		*dst = c.Int(name)
-	}
 }
 
 func benchCompareCommand() *cli.Command {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -67,22 +66,6 @@ and prints their paths. The same --seed gives the same bytes. --dataset takes th
 	}
 }
 
-// extraDownloads are sets not tied to one benchmark, fetched with --extra.
-var extraDownloads = map[string][]download.Pin{
-	// mmlu is MLCommons' copy of the MMLU parquet files (cais/mmlu's
-	// layout: mmlu/<subject>/{dev,validation,test}-00000-of-00001.parquet,
-	// 58 folders with all/), for quality checks beyond MLPerf. The listing
-	// is pinned by its sha256 (mlcommons/r2-infra automotive/metadata/
-	// mmlu.md5 at 5d77ea6, 180 lines, no blank md5); the auxiliary_train
-	// split, data.tar and the loading script are left out.
-	"mmlu": {{
-		Role: download.RoleMMLU, Ref: "mlcommons/r2-infra automotive/manifest.json (mmlu, \"Llama 3.1 8B Benchmark\")",
-		R2: &download.R2{Set: "mmlu", Base: "https://automotive.mlcommons-storage.org",
-			Include:       []string{"mmlu/*/dev-*.parquet", "mmlu/*/validation-*.parquet", "mmlu/*/test-*.parquet", "mmlu/README.md"},
-			ListingSHA256: "0289662dbf819574733433a6a331c40eba37955c961d42a61a6d785760f96efb"},
-	}},
-}
-
 func downloadCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "download",
@@ -111,7 +94,7 @@ Example:
   mlperf-go run -b llama3_1-8b -d data/llama ...`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Usage: "benchmark whose files to fetch: " + strings.Join(benchmark.Names(), ", ")},
-			&cli.StringFlag{Name: "extra", Usage: "fetch a set not tied to a benchmark instead: " + strings.Join(sortedKeys(extraDownloads), ", ")},
+			&cli.StringFlag{Name: "extra", Usage: "fetch a set not tied to a benchmark instead: " + strings.Join(download.ExtraNames(), ", ")},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "download `DIR` (created; one benchmark's dataset per folder)"},
 			&cli.StringFlag{Name: "round", Value: defaultRound(), Usage: "MLPerf round `ROUND` whose pinned files to fetch: " + strings.Join(submission.RoundNames(), ", ")},
 			&cli.StringSliceFlag{Name: "only", Usage: "fetch only these `ROLES`: dataset, tokenizer (default: all the benchmark pins)"},
@@ -127,41 +110,22 @@ Example:
 
 // downloadRequest reads which pins the flags ask for.
 func downloadRequest(c *cli.Context) (download.Request, error) {
-	var req download.Request
 	name, extra, round := c.String("benchmark"), c.String("extra"), c.String("round")
 	switch {
 	case (name == "") == (extra == ""):
-		return req, errors.New("give one of --benchmark and --extra")
+		return download.Request{}, errors.New("give one of --benchmark and --extra")
 	case extra != "":
-		pins, ok := extraDownloads[extra]
-		if !ok {
-			return req, fmt.Errorf("--extra %q: use one of %s", extra, strings.Join(sortedKeys(extraDownloads), ", "))
-		}
-		return download.Request{For: extra, Pins: pins}, nil
+		return download.ExtraRequest(extra)
 	}
 	b, err := benchmark.Lookup(name)
 	if err != nil {
-		return req, err
+		return download.Request{}, err
 	}
 	pins, err := b.DownloadPins(round)
 	if err != nil {
-		return req, err
+		return download.Request{}, err
 	}
-	req = download.Request{For: b.Name + " " + round}
-	only := c.StringSlice("only")
-	var roles []string
-	for _, p := range pins {
-		roles = append(roles, p.Role)
-		if len(only) == 0 || slices.Contains(only, p.Role) {
-			req.Pins = append(req.Pins, p)
-		}
-	}
-	for _, o := range only {
-		if !slices.Contains(roles, o) {
-			return req, fmt.Errorf("--only %s: %s pins %s", o, b.Name, strings.Join(roles, ", "))
-		}
-	}
-	return req, nil
+	return download.SelectRoles(b.Name, round, pins, c.StringSlice("only"))
 }
 
 func downloadAction(c *cli.Context) error {
@@ -187,7 +151,7 @@ func downloadAction(c *cli.Context) error {
 	start := time.Now()
 	stopBar := progress.Show(c.App.ErrWriter, 0, func() string {
 		if s := fetched.Snapshot(); s.Files > 0 {
-			return renderDownloadBar(s)
+			return s.Line()
 		}
 		return "" // nothing started yet
 	})
@@ -198,7 +162,11 @@ func downloadAction(c *cli.Context) error {
 	}
 	printDownload(c.App.ErrWriter, dir, res, time.Since(start))
 	if c.Bool("verify") {
-		if err := verifyDownload(c.App.ErrWriter, dir, res.Manifest, req); err != nil {
+		sets, err := res.Manifest.VerifyRequest(dir, req)
+		for _, s := range sets {
+			fmt.Fprintf(c.App.ErrWriter, "verified %s: %d files, %s, sha256 as recorded\n", s.Pin.Role, len(s.Files), download.FormatBytes(s.Bytes()))
+		}
+		if err != nil {
 			return exitError{1, err}
 		}
 	}
@@ -236,44 +204,4 @@ func printDownload(w io.Writer, dir string, res download.Result, took time.Durat
 		fmt.Fprintf(w, "  %-9s %s, %d files, %s (%s)\n", s.Pin.Role, s.Pin.Source(), len(s.Files), download.FormatBytes(s.Bytes()), s.Pin.Ref)
 	}
 	fmt.Fprintf(w, "manifest: %s\n", filepath.Join(dir, download.ManifestFile))
-}
-
-// verifyDownload hashes the requested sets' files again.
-func verifyDownload(w io.Writer, dir string, m *download.Manifest, req download.Request) error {
-	for _, p := range req.Pins {
-		s := m.Role(p.Role)
-		if s == nil {
-			return fmt.Errorf("%s: the manifest has no %s", dir, p.Role)
-		}
-		if err := s.Verify(dir, nil); err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		fmt.Fprintf(w, "verified %s: %d files, %s, sha256 as recorded\n", p.Role, len(s.Files), download.FormatBytes(s.Bytes()))
-	}
-	return nil
-}
-
-// renderDownloadBar is the progress line, e.g.
-//
-//	[=========>              ] 3.8 GiB/9.5 GiB  40.1%  48.3 MiB/s  ETA 2m1s  7/22 files
-func renderDownloadBar(s download.Snapshot) string {
-	var b strings.Builder
-	rate := s.Rate()
-	if bar := progress.Bar(s.Done, s.Total); bar != "" {
-		fmt.Fprintf(&b, "%s %s/%s %5.1f%%  %s/s  ETA %s", bar, download.FormatBytes(s.Done), download.FormatBytes(s.Total),
-			100*float64(s.Done)/float64(s.Total), download.FormatBytes(int64(rate)), progress.ETA(s.Total-s.Done, rate))
-	} else {
-		fmt.Fprintf(&b, "%s  %s/s", download.FormatBytes(s.Done), download.FormatBytes(int64(rate)))
-	}
-	fmt.Fprintf(&b, "  %d/%d files", s.FilesDone, s.Files)
-	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	slices.Sort(k)
-	return k
 }

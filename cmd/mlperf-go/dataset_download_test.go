@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/download"
 )
 
 // miniHub serves one Hugging Face repository at one revision from files
@@ -177,19 +176,6 @@ func TestDatasetDownloadFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%v: %v, want an error saying %q", tc.args, err, tc.says)
 		}
-	}
-}
-
-// TestRenderDownloadBar: the bar shows bytes, percentage, rate, ETA and
-// files; without a total it shows no bar.
-func TestRenderDownloadBar(t *testing.T) {
-	got := renderDownloadBar(download.Snapshot{Total: 4 << 30, Done: 1 << 30, Fetched: 1 << 30, Files: 8, FilesDone: 2, Elapsed: 16 * time.Second})
-	want := "[======>                 ] 1.0 GiB/4.0 GiB  25.0%  64.0 MiB/s  ETA 48s  2/8 files"
-	if got != want {
-		t.Errorf("got  %q\nwant %q", got, want)
-	}
-	if got := renderDownloadBar(download.Snapshot{Done: 2048, Files: 1}); got != "2.0 KiB  0 B/s  0/1 files" {
-		t.Errorf("no total: %q", got)
 	}
 }
 

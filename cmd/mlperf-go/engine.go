@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -39,61 +38,27 @@ func engineFlags() []cli.Flag {
 	}
 }
 
-// engineLaunch turns the engine flags into what run.Open starts (nil when
-// they ask for no engine).
-func engineLaunch(c *cli.Context) (*run.Launch, error) {
-	var spec engine.Spec
-	if f := c.String("engine-config"); f != "" {
-		s, err := engine.LoadConfig(f)
-		if err != nil {
-			return nil, err
-		}
-		spec = s
-	}
-	if c.IsSet("launch") {
-		k, err := engine.ParseKind(c.String("launch"))
-		if err != nil {
-			return nil, fmt.Errorf("--launch: %w", err)
-		}
-		spec.Kind = k
-	}
-	if spec.Kind == "" {
-		for _, f := range []string{"engine-config", "engine-model", "engine-arg", "engine-command", "engine-host", "engine-port", "engine-log"} {
-			if c.IsSet(f) {
-				return nil, fmt.Errorf("--%s needs an engine to launch: add --launch %s (or engine: in --engine-config)", f, strings.Join(engine.Kinds(), "|"))
-			}
-		}
-		return nil, nil
-	}
-	if c.IsSet("endpoint") {
-		return nil, errors.New("--endpoint with a launched engine: the engine is the endpoint; drop --endpoint (or --launch to use a running server)")
-	}
-	if c.IsSet("engine-model") {
-		spec.Model = c.String("engine-model")
-	}
-	if c.IsSet("engine-command") {
-		spec.Command = c.String("engine-command")
-	}
-	if c.IsSet("engine-host") {
-		spec.Host = c.String("engine-host")
-	}
-	if c.IsSet("engine-port") {
-		spec.Port = c.Int("engine-port")
-		if spec.Port == 0 {
-			spec.Port = engine.FreePort
+// launchRequest reads the engine flags (run.LaunchRequest).
+func launchRequest(c *cli.Context) run.LaunchRequest {
+	r := run.LaunchRequest{ConfigFile: c.String("engine-config"), LogPath: c.String("engine-log"),
+		ReadyTimeout: c.Duration("engine-ready-timeout"), StopGrace: c.Duration("engine-stop-grace"), EndpointGiven: c.IsSet("endpoint")}
+	for _, f := range []string{"engine-config", "engine-model", "engine-arg", "engine-command", "engine-host", "engine-port", "engine-log"} {
+		if c.IsSet(f) {
+			r.Given = append(r.Given, f)
 		}
 	}
+	r.Kind, r.Model, r.Command = given(c, "launch", c.String), given(c, "engine-model", c.String), given(c, "engine-command", c.String)
+	r.Host, r.Port = given(c, "engine-host", c.String), given(c, "engine-port", c.Int)
 	if a, ok := c.Generic("engine-arg").(*engineArgs); ok {
-		spec.Args = append(spec.Args, *a...)
+		r.Args = *a
 	}
-	return &run.Launch{Spec: spec, LogPath: c.String("engine-log"),
-		ReadyTimeout: c.Duration("engine-ready-timeout"), StopGrace: c.Duration("engine-stop-grace")}, nil
+	return r
 }
 
 // openSession starts the engine the flags ask for and opens the dataset
 // (run.Open); whenReady then waits for the engine.
 func openSession(c *cli.Context, o *run.Options) (*run.Session, error) {
-	launch, err := engineLaunch(c)
+	launch, err := launchRequest(c).Launch()
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,7 +15,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/quality/ask"
 	"github.com/mlperf-go/mlperf-go/quality/mmlu"
 	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 const catEvalData = "Questions and prompts"
@@ -67,7 +66,7 @@ Example:
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
 			&cli.StringFlag{Name: "api", Value: string(ask.Chat), Category: catEndpoint, Usage: "chat (/v1/chat/completions, the prompt as one user message) or completions (/v1/completions, the prompt as text: base models)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, DefaultText: "the one the server lists", Usage: "served model `NAME` sent in requests"},
-			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
+			&cli.StringFlag{Name: "api-key-env", Value: sut.DefaultAPIKeyEnv, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: ask.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m completions", Usage: "per-request timeout, retries included"},
@@ -100,7 +99,7 @@ func evalMMLUAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := resolveModel(c, &o.Ask); err != nil {
+	if err := o.Ask.ResolveModel(c.Context, c.Bool("skip-preflight")); err != nil {
 		return err
 	}
 	defer record.Reserve(o.OutputDir).ReleaseUnused()
@@ -125,84 +124,18 @@ func evalMMLUAction(c *cli.Context) error {
 	return nil
 }
 
-// evalMMLUOptions reads and checks the flags, before any request: every
-// error names its flag and the fix.
+// evalMMLUOptions reads the flags; mmlu.Request.Options checks them,
+// before any request.
 func evalMMLUOptions(c *cli.Context) (mmlu.Options, error) {
-	o := mmlu.Options{Dataset: c.String("dataset"), Dev: c.String("dev"), Shots: c.Int("shots"), Subset: c.Int("subset"), Seed: c.Uint64("seed"),
-		Subjects: c.StringSlice("subjects")}
-	if o.Shots < 0 || o.Shots > mmlu.MaxShots {
-		return o, fmt.Errorf("--shots %d: use 0 to %d (cais/mmlu's dev split has %d examples per subject)", o.Shots, mmlu.MaxShots, mmlu.MaxShots)
+	progress := c.App.ErrWriter
+	if progress == nil {
+		progress = os.Stderr
 	}
-	if c.IsSet("subset") && o.Subset <= 0 {
-		return o, fmt.Errorf("--subset %d: use a positive number of questions (leave the flag out for all of them)", o.Subset)
-	}
-	api, err := ask.ParseAPI(c.String("api"))
-	if err != nil {
-		return o, fmt.Errorf("--api %w", err)
-	}
-	o.Ask = ask.Config{API: api, Endpoints: c.StringSlice("endpoint"), Model: c.String("model"), Concurrency: c.Int("concurrency"), Timeout: c.Duration("timeout")}
-	if c.IsSet("max-tokens") {
-		n := c.Int("max-tokens")
-		if n <= 0 {
-			return o, fmt.Errorf("--max-tokens %d: use a positive number of tokens (leave the flag out to send none)", n)
-		}
-		o.Ask.MaxTokens = &n
-	}
-	temp := c.Float64("temperature")
-	if temp < 0 {
-		return o, fmt.Errorf("--temperature %v: use 0 (greedy) or more", temp)
-	}
-	o.Ask.Temperature = &temp
-	if o.Ask.APIKey, err = apiKey(c); err != nil {
-		return o, err
-	}
-	// The endpoint flags are run's, checked by run's rules.
-	ro := run.Options{Endpoints: o.Ask.Endpoints, Concurrency: o.Ask.Concurrency, Timeout: o.Ask.Timeout, APIKey: o.Ask.APIKey}
-	if err := resilienceOptions(c, &ro); err != nil {
-		return o, err
-	}
-	o.Ask.Retries, o.Ask.MaxResponseBytes, o.Ask.MaxFailures = ro.Retries, ro.MaxResponseBytes, ro.MaxFailures
-	if c.Duration("progress-interval") > 0 {
-		o.Ask.Progress, o.Ask.ProgressEvery = c.App.ErrWriter, c.Duration("progress-interval")
-		if c.App.ErrWriter == nil {
-			o.Ask.Progress = os.Stderr
-		}
-	}
-	if o.OutputDir, err = evalOutputDir(c); err != nil {
-		return o, err
-	}
-	return o, nil
-}
-
-// evalOutputDir is --output-dir, refused when it holds files unless
-// --overwrite, else a new timestamped folder under --runs-dir/eval/mmlu.
-func evalOutputDir(c *cli.Context) (string, error) {
-	if dir := c.String("output-dir"); dir != "" {
-		if !c.Bool("overwrite") {
-			if err := record.RefuseNonEmpty(dir); err != nil {
-				return "", err
-			}
-		}
-		return dir, nil
-	}
-	return record.NewRunDir(filepath.Join(c.String("runs-dir"), "eval", "mmlu"), time.Now()), nil
-}
-
-// resolveModel checks the endpoints before the first question and names
-// the model when --model is left out: the one the first endpoint serves.
-func resolveModel(c *cli.Context, a *ask.Config) error {
-	if a.Model == "" {
-		if c.Bool("skip-preflight") {
-			return errors.New("--model: name the served model when --skip-preflight is set (the harness cannot ask the server which it serves)")
-		}
-		m, err := ask.ServedModel(c.Context, a.Endpoints[0], a.APIKey)
-		if err != nil {
-			return fmt.Errorf("--model: %w", err)
-		}
-		a.Model = m
-	}
-	if c.Bool("skip-preflight") {
-		return nil
-	}
-	return ask.Preflight(c.Context, a.Endpoints, a.Model, a.APIKey)
+	return mmlu.Request{Dataset: c.String("dataset"), Dev: c.String("dev"), Shots: c.Int("shots"), Subset: c.Int("subset"),
+		SubsetGiven: c.IsSet("subset"), Seed: c.Uint64("seed"), Subjects: c.StringSlice("subjects"), API: c.String("api"),
+		Endpoints: c.StringSlice("endpoint"), Model: c.String("model"), Concurrency: c.Int("concurrency"), Timeout: c.Duration("timeout"),
+		MaxTokens: given(c, "max-tokens", c.Int), Temperature: c.Float64("temperature"),
+		APIKeyFile: c.String("api-key-file"), APIKeyEnv: c.String("api-key-env"), Resilience: resilienceRequest(c), Given: c.IsSet,
+		Progress: progress, ProgressEvery: c.Duration("progress-interval"),
+		OutputDir: c.String("output-dir"), Overwrite: c.Bool("overwrite"), RunsDir: c.String("runs-dir")}.Options()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/deepseekr1"
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
@@ -41,7 +42,7 @@ func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy floa
 	}
 	tok := filepath.Join("..", "..", "tokenizer", "testdata", tokName)
 	cfg := fake.Config{Model: b.Model, Accuracy: accuracy, Seed: 1}
-	if err := setFakeAnswers(&cfg, name, tok, files, nil); err != nil {
+	if err := answers.Set(&cfg, name, tok, files, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(cfg.TokenAnswers)+len(cfg.Answers) < n/2 {

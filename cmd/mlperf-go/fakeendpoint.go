@@ -12,8 +12,8 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/protocol"
-	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 func fakeEndpointCommand() *cli.Command {
@@ -113,7 +113,7 @@ func fakeConfig(c *cli.Context, log *zap.Logger) (fake.Config, error) {
 		Accuracy:          c.Float64("accuracy"),
 		Logger:            log,
 	}
-	if err := setFakeAnswers(&cfg, c.String("benchmark"), c.String("tokenizer"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
+	if err := answers.Set(&cfg, c.String("benchmark"), c.String("tokenizer"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
 		return cfg, err
 	}
 	if name := c.String("benchmark"); name != "" && !c.IsSet("model") {
@@ -125,167 +125,4 @@ func fakeConfig(c *cli.Context, log *zap.Logger) (fake.Config, error) {
 		cfg.Model = b.Model
 	}
 	return cfg, nil
-}
-
-// fakeAnswers returns the chat answers and default answer setFakeAnswers
-// sets for a benchmark whose answers need no tokenizer.
-func fakeAnswers(name string, paths, splits []string) ([]fake.Answer, string, error) {
-	var cfg fake.Config
-	err := setFakeAnswers(&cfg, name, "", paths, splits)
-	return cfg.Answers, cfg.DefaultAnswer, err
-}
-
-// setFakeAnswers sets what the fake answers with (cfg's Answers,
-// TokenAnswers and DefaultAnswer): the answers of the dataset at paths
-// (none without paths) and the default answer of its benchmark, name or
-// by default the one benchmark whose answers the fake must be told (with
-// text output), or the one of those whose reader opens paths. A token-ID
-// benchmark's answers are texts, encoded with the tokenizer at tokPath
-// (or its model's). Without paths and with no one such benchmark, the
-// default answer is "" (the fake's own).
-func setFakeAnswers(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
-	b, ok, err := fakeBenchmark(name)
-	if err == nil && !ok && len(paths) > 0 {
-		b, ok = benchmarkOfDataset(paths, splits)
-	}
-	switch {
-	case err != nil:
-		return err
-	case len(paths) == 0:
-		cfg.DefaultAnswer = b.FakeDefaultAnswer
-		return nil
-	case !ok:
-		var names []string
-		for _, x := range textBenchmarks() {
-			names = append(names, x.Name)
-		}
-		return fmt.Errorf("--dataset needs --benchmark: one of %s", strings.Join(names, ", "))
-	}
-	d, err := b.OpenDataset(paths, splits)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	cfg.DefaultAnswer = b.FakeDefaultAnswer
-	switch fa := d.(type) {
-	case benchmark.FakeAnswerer:
-		for _, a := range fa.FakeAnswers() {
-			cfg.Answers = append(cfg.Answers, fake.Answer(a))
-		}
-		return nil
-	case benchmark.FakeTokenAnswerer:
-		cfg.TokenAnswers, err = encodeTokenAnswers(fa.FakeTokenAnswers(), b, tokPath)
-		return err
-	}
-	// A dataset with no answers to give: the fake derives its answers
-	// from the prompt, and the --dataset given to run too is opened
-	// (checked) and adds none.
-	return nil
-}
-
-// encodeTokenAnswers encodes a token-ID benchmark's answer texts with the
-// tokenizer at tokPath, or else b's model's, as the model would have
-// generated them (no special tokens added), so the evaluator decodes
-// them back.
-func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchmark, tokPath string) ([]fake.TokenAnswer, error) {
-	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: tokPath, Model: b.Model})
-	if err != nil {
-		return nil, fmt.Errorf("--tokenizer: the fake encodes %s's reference answers with %s's tokenizer: %w", b.Name, b.Model, err)
-	}
-	encode := func(text string) ([]int32, error) {
-		ids, err := tok.Encode(text)
-		out := make([]int32, len(ids))
-		for i, id := range ids {
-			out[i] = int32(id)
-		}
-		return out, err
-	}
-	// fit encodes text, brought to a's length (FakeTokenAnswer.Tokens):
-	// cut, or preceded by its filler over and over.
-	fit := func(a benchmark.FakeTokenAnswer, text string) ([]int32, error) {
-		ids, err := encode(text)
-		if err != nil || a.Tokens == 0 {
-			return ids, err
-		}
-		if len(ids) >= a.Tokens {
-			return ids[:a.Tokens], nil
-		}
-		filler := a.Filler
-		if filler == "" {
-			filler = text + " "
-		}
-		lead, err := encode(filler)
-		if err != nil || len(lead) == 0 {
-			return nil, fmt.Errorf("encoding the filler %q: %v", filler, err)
-		}
-		pad := make([]int32, 0, a.Tokens)
-		for short := a.Tokens - len(ids); len(pad) < short; {
-			pad = append(pad, lead[:min(len(lead), short-len(pad))]...)
-		}
-		return append(pad, ids...), nil
-	}
-	out := make([]fake.TokenAnswer, 0, len(answers))
-	for i, a := range answers {
-		t := fake.TokenAnswer{Prompt: a.Prompt}
-		if t.Right, err = fit(a, a.Right); err != nil {
-			return nil, fmt.Errorf("--dataset sample %d: encoding its answer with %s: %w", i, tok.Path(), err)
-		}
-		// Wrong answers are as long as right ones, so --accuracy moves
-		// the score and not the checked output length.
-		for _, w := range a.Wrongs {
-			ids, err := fit(a, w)
-			if err != nil {
-				return nil, fmt.Errorf("--dataset sample %d: encoding a wrong answer with %s: %w", i, tok.Path(), err)
-			}
-			t.Wrongs = append(t.Wrongs, ids)
-		}
-		if len(t.Right) > 0 {
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
-// fakeBenchmark returns the benchmark named name or, when name is "", the
-// one benchmark with text output; ok is false when there is not exactly
-// one.
-func fakeBenchmark(name string) (b benchmark.Benchmark, ok bool, err error) {
-	if name != "" {
-		if b, err = benchmark.Lookup(name); err != nil {
-			return b, false, fmt.Errorf("--benchmark: %w", err)
-		}
-		return b, true, nil
-	}
-	if found := textBenchmarks(); len(found) == 1 {
-		return found[0], true, nil
-	}
-	return b, false, nil
-}
-
-// benchmarkOfDataset returns the one text benchmark whose dataset reader
-// opens paths (ok false when none or several do).
-func benchmarkOfDataset(paths, splits []string) (benchmark.Benchmark, bool) {
-	var found []benchmark.Benchmark
-	for _, x := range textBenchmarks() {
-		if d, err := x.OpenDataset(paths, splits); err == nil {
-			d.Close()
-			found = append(found, x)
-		}
-	}
-	if len(found) != 1 {
-		return benchmark.Benchmark{}, false
-	}
-	return found[0], true
-}
-
-// textBenchmarks are the benchmarks whose answers are text: those whose
-// datasets give the fake its answers.
-func textBenchmarks() []benchmark.Benchmark {
-	var found []benchmark.Benchmark
-	for _, x := range benchmark.All() {
-		if x.Output == benchmark.Text {
-			found = append(found, x)
-		}
-	}
-	return found
 }

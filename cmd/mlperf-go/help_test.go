@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mlperf-go/mlperf-go/internal/cliusage"
 )
 
 // walkFlags calls fn with every flag of app and of its commands, at any
@@ -44,7 +46,7 @@ func TestFlagHelpLines(t *testing.T) {
 			t.Errorf("%s --%s: %T has no usage text", path, f.Names()[0], f)
 			return
 		}
-		placeholder := firstQuoted(df.GetUsage())
+		placeholder := cliusage.FirstQuoted(df.GetUsage())
 		name, line := f.Names()[0], f.String()
 		switch {
 		case !df.TakesValue() && placeholder != "":

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	resultspkg "github.com/mlperf-go/mlperf-go/results"
 )
@@ -104,7 +105,7 @@ func TestQwen3VLInteractive(t *testing.T) {
 	}
 	// The base benchmark's default splits (train, test) do not fit the
 	// 8k layout; the Interactive variant reads train alone.
-	truths, def, err := fakeAnswers("qwen3-vl-235b-a22b-interactive", []string{data}, nil)
+	truths, def, err := answers.Chat("qwen3-vl-235b-a22b-interactive", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

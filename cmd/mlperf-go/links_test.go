@@ -14,6 +14,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -143,11 +144,11 @@ func TestDatasetsThroughLinks(t *testing.T) {
 			}
 
 			if b.Output == benchmark.Text {
-				want, _, err := fakeAnswers(b.Name, files, nil)
+				want, _, err := answers.Chat(b.Name, files, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, _, err := fakeAnswers(b.Name, []string{layouts["link to the hub cache"]}, nil)
+				got, _, err := answers.Chat(b.Name, []string{layouts["link to the hub cache"]}, nil)
 				if err != nil || !reflect.DeepEqual(got, want) {
 					t.Errorf("fake-endpoint --dataset through links: %d answers, %v; want %d", len(got), err, len(want))
 				}

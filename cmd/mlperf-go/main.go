@@ -21,6 +21,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	_ "github.com/mlperf-go/mlperf-go/benchmarks/all"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/cliusage"
 )
 
 // exitError carries the exit code of a failed command whose cause has
@@ -89,7 +90,7 @@ func newApp() *cli.App {
 			versionCommand(),
 		},
 	}
-	shortUsageErrors(app)
+	cliusage.Short(app)
 	return app
 }
 
@@ -126,4 +127,14 @@ func baseNames() []string {
 		n = append(n, b.Name)
 	}
 	return n
+}
+
+// given is flag name's value as get reads it, or nil when the flag was not
+// given (its default is not the user's choice).
+func given[T any](c *cli.Context, name string, get func(string) T) *T {
+	if !c.IsSet(name) {
+		return nil
+	}
+	v := get(name)
+	return &v
 }

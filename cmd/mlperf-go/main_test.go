@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
@@ -306,8 +307,8 @@ func TestSamplingParams(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		var err error
-		got, err = runOptions(c, zap.NewNop())
+		plan, err := runPlan(c, zap.NewNop())
+		got = plan.Options
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-d", "x", "--generation-config", cfg}
@@ -344,7 +345,7 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 2); err != nil {
 		t.Fatal(err)
 	}
-	truths, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truths, def, err := answers.Chat("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
+	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
 // synthCLI writes n synthetic samples of a benchmark with `dataset synth`
@@ -52,13 +53,13 @@ func issuedCompleted(t *testing.T, out string) (issued, completed, failed int) {
 
 // TestQuickRunsEveryBenchmark runs every registered benchmark with --quick
 // against the fake endpoint, on a synthetic dataset larger than a quick
-// run: each must issue exactly quickSamples samples (mlperf.conf alone
+// run: each must issue exactly workflow.QuickSamples samples (mlperf.conf alone
 // would issue thousands) in seconds, in performance and accuracy mode.
 func TestQuickRunsEveryBenchmark(t *testing.T) {
 	loadgentest.Require(t)
 	for _, b := range benchmark.All() {
 		t.Run(b.Name, func(t *testing.T) {
-			data := synthCLI(t, b.Name, 3*quickSamples)
+			data := synthCLI(t, b.Name, 3*workflow.QuickSamples)
 			url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
 			for _, mode := range []string{"performance", "accuracy"} {
 				out := filepath.Join(t.TempDir(), mode)
@@ -71,8 +72,8 @@ func TestQuickRunsEveryBenchmark(t *testing.T) {
 					t.Fatalf("%s: %v\n%s", mode, err, text)
 				}
 				issued, completed, failed := issuedCompleted(t, text)
-				if issued != quickSamples || completed != quickSamples || failed != 0 {
-					t.Errorf("%s: %d issued, %d completed, %d failed; want %d issued and completed", mode, issued, completed, failed, quickSamples)
+				if issued != workflow.QuickSamples || completed != workflow.QuickSamples || failed != 0 {
+					t.Errorf("%s: %d issued, %d completed, %d failed; want %d issued and completed", mode, issued, completed, failed, workflow.QuickSamples)
 				}
 				if took > 30*time.Second {
 					t.Errorf("%s: a quick run took %s", mode, took)
@@ -106,7 +107,7 @@ func TestQuickServerAndOverrides(t *testing.T) {
 	if c := exitCode(err); c != 0 && c != 3 {
 		t.Fatalf("quick Server run: %v\n%s", err, text)
 	}
-	if issued, completed, failed := issuedCompleted(t, text); issued != quickSamples || completed != issued || failed != 0 {
+	if issued, completed, failed := issuedCompleted(t, text); issued != workflow.QuickSamples || completed != issued || failed != 0 {
 		t.Errorf("quick Server: %d issued, %d completed, %d failed", issued, completed, failed)
 	}
 

@@ -3,12 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/report"
 	"github.com/mlperf-go/mlperf-go/results"
@@ -41,26 +39,16 @@ func reportAction(c *cli.Context) error {
 	}
 	var errs []error
 	for _, dir := range c.Args().Slice() {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			errs = append(errs, fmt.Errorf("report: %s is not a directory", dir))
-			continue
+		w, err := report.WriteDir(dir)
+		if w.Run != nil {
+			fmt.Fprintf(c.App.Writer, "%s: %s → %s\n", dir, w.Run.Outcome.Status, filepath.Join(dir, record.ReportHTMLFile))
 		}
-		if _, err := os.Stat(filepath.Join(dir, mllog.DetailFile)); err == nil {
-			r, err := report.WriteRun(dir)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			fmt.Fprintf(c.App.Writer, "%s: %s → %s\n", dir, r.Outcome.Status, filepath.Join(dir, record.ReportHTMLFile))
-			continue
-		}
-		entries, err := report.WriteTree(dir)
-		for _, e := range entries {
+		for _, e := range w.Tree {
 			if e.Err == nil {
 				fmt.Fprintf(c.App.Writer, "%s: %s\n", filepath.Join(dir, e.Rel), e.Results.Outcome.Status)
 			}
 		}
-		if len(entries) > 0 {
+		if len(w.Tree) > 0 {
 			fmt.Fprintf(c.App.Writer, "index: %s\n", filepath.Join(dir, record.IndexHTMLFile))
 		}
 		if err != nil {

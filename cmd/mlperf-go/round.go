@@ -1,15 +1,11 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -25,58 +21,8 @@ func roundFlag(category string) *cli.StringFlag {
 	}
 }
 
-// flagRound reads --round and checks it names a known round. A round other
-// than the linked LoadGen's is allowed (to compare requests or scores) but
-// warned about: the logs carry the LoadGen's seeds, which the checker of
-// another round refuses.
+// flagRound reads --round and checks it (submission.CheckRound).
 func flagRound(c *cli.Context, log *zap.Logger) (string, error) {
 	round := c.String("round")
-	if _, err := submission.LookupRound(round); err != nil {
-		return "", fmt.Errorf("--round %q: use one of %s", round, strings.Join(submission.RoundNames(), ", "))
-	}
-	if built, err := buildinfo.Round(); err == nil && built != round && log != nil {
-		log.Warn("--round differs from the round of the linked LoadGen's seeds; its logs will not pass that round's checker",
-			zap.String("round", round), zap.String("loadgen", buildinfo.LoadGenVersion), zap.String("loadgen_round", built))
-	}
-	return round, nil
-}
-
-// positionalArgs returns c's positional arguments after reading any flags
-// written among or after them, which urfave/cli v2 leaves unparsed (it stops
-// at the first argument): `check OUT --round v6.1` then means
-// `check --round v6.1 OUT`. "--" ends the flags.
-func positionalArgs(c *cli.Context) ([]string, error) {
-	var pos []string
-	rest := c.Args().Slice()
-	for len(rest) > 0 {
-		switch a := rest[0]; {
-		case a == "--":
-			return append(pos, rest[1:]...), nil
-		case a == "-" || !strings.HasPrefix(a, "-"):
-			pos = append(pos, a)
-			rest = rest[1:]
-			continue
-		}
-		fs := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		for _, f := range c.Command.Flags {
-			if err := f.Apply(fs); err != nil {
-				return nil, err
-			}
-		}
-		if err := fs.Parse(rest); err != nil {
-			return nil, fmt.Errorf("%s: %w (see `mlperf-go %s --help`)", c.Command.FullName(), err, c.Command.FullName())
-		}
-		var err error
-		fs.Visit(func(f *flag.Flag) {
-			if err == nil {
-				err = c.Set(f.Name, f.Value.String())
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		rest = fs.Args()
-	}
-	return pos, nil
+	return round, submission.CheckRound(round, log)
 }

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -23,8 +24,8 @@ func TestRoundFlag(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		var err error
-		got, err = runOptions(c, zap.NewNop())
+		plan, err := runPlan(c, zap.NewNop())
+		got = plan.Options
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-b", "qwen3-vl-235b-a22b", "-d", "x"}
@@ -53,7 +54,7 @@ func TestQ3VLRunRecordsRound(t *testing.T) {
 	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 12, 5); err != nil {
 		t.Fatal(err)
 	}
-	truth, def, err := fakeAnswers("qwen3-vl-235b-a22b", []string{data}, nil)
+	truth, def, err := answers.Chat("qwen3-vl-235b-a22b", []string{data}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

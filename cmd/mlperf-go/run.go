@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -19,19 +18,18 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
-	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
 const (
-	catLoadGen   = "LoadGen"
-	catEndpoint  = "Endpoint"
-	catSampling  = "Sampling"
-	catResults   = "Results and compliance"
-	catDataset   = "Dataset"
-	defaultKeyEV = "OPENAI_API_KEY"
+	catLoadGen  = "LoadGen"
+	catEndpoint = "Endpoint"
+	catSampling = "Sampling"
+	catResults  = "Results and compliance"
+	catDataset  = "Dataset"
 )
 
 func runCommand() *cli.Command {
@@ -92,7 +90,7 @@ Example:
 			&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e"}, Value: cli.NewStringSlice("http://127.0.0.1:8000"), Category: catEndpoint, Usage: "server base `URL`, with or without /v1 (repeatable: requests go to the least busy)"},
 			&cli.StringFlag{Name: "api", Category: catEndpoint, Usage: "endpoint API: " + strings.Join(protocol.Names(), ", ") + " (default: the benchmark's)"},
 			&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` sent in requests (default: the benchmark's reference model)"},
-			&cli.StringFlag{Name: "api-key-env", Value: defaultKeyEV, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
+			&cli.StringFlag{Name: "api-key-env", Value: sut.DefaultAPIKeyEnv, Category: catEndpoint, Usage: "environment `VARIABLE` holding the API key (sent as a bearer token if set)"},
 			&cli.StringFlag{Name: "api-key-file", Category: catEndpoint, Usage: "`FILE` holding the API key (takes precedence over --api-key-env)"},
 			&cli.IntFlag{Name: "concurrency", Aliases: []string{"c"}, Value: sut.DefaultConcurrency, Category: catEndpoint, Usage: "maximum requests in flight across all endpoints"},
 			&cli.DurationFlag{Name: "timeout", Category: catEndpoint, DefaultText: "2h chat, 20m others", Usage: "per-request timeout (the references' defaults)"},
@@ -153,38 +151,30 @@ var exitCodes = map[workflow.Class]int{
 	workflow.Interrupted: 130,
 }
 
-// runPlan turns the run command's flags into the workflow's plan.
+// runPlan turns the run command's flags into the workflow's plan, each
+// flag read once; Plan.Resolve checks them.
 func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
-	o, err := runOptions(c, log)
-	if err != nil {
-		return workflow.Plan{}, err
+	p := workflow.Plan{
+		Compliance:      c.String("compliance"),
+		OutputDir:       c.String("output-dir"),
+		Overwrite:       c.Bool("overwrite"),
+		RunsDir:         c.String("runs-dir"),
+		ResultsDir:      c.String("results-dir"),
+		System:          c.String("system"),
+		Replace:         c.Bool("replace"),
+		AllowUnofficial: c.Bool("allow-unofficial-settings"),
+		Evaluate:        c.Bool("evaluate"),
+		Eval:            evalSettings(c),
+		AccuracyScript:  c.String("accuracy-script"),
+		Record:          runRecord(c),
+		Interruptible:   func(ctx context.Context) (context.Context, func()) { return interruptible(ctx, log) },
+		Stdout:          c.App.Writer,
+		Stderr:          c.App.ErrWriter,
 	}
-	launch, err := engineLaunch(c)
-	if err != nil {
-		return workflow.Plan{}, err
-	}
-	return workflow.Plan{
-		Options:          o,
-		Both:             isModeBoth(c),
-		Compliance:       c.String("compliance"),
-		OutputDir:        c.String("output-dir"),
-		Overwrite:        c.Bool("overwrite"),
-		RunsDir:          c.String("runs-dir"),
-		ResultsDir:       c.String("results-dir"),
-		System:           c.String("system"),
-		Replace:          c.Bool("replace"),
-		AllowUnofficial:  c.Bool("allow-unofficial-settings"),
-		Evaluate:         c.Bool("evaluate"),
-		Eval:             evalSettings(c),
-		AccuracyScript:   c.String("accuracy-script"),
-		GenerationConfig: c.String("generation-config"),
-		Sampling:         samplingFlags(c),
-		Launch:           launch,
-		Record:           runRecord(c),
-		Interruptible:    func(ctx context.Context) (context.Context, func()) { return interruptible(ctx, log) },
-		Stdout:           c.App.Writer,
-		Stderr:           c.App.ErrWriter,
-	}, nil
+	r := workflow.Request{Test: testRequest(c), ModeName: c.String("mode"), TargetQPS: given(c, "target-qps", c.String),
+		TargetQPSFraction: c.Float64("target-qps-fraction"), MinDuration: given(c, "min-duration", c.Uint64),
+		MinQueryCount: given(c, "min-query-count", c.Uint64), Quick: c.Bool("quick"), Launch: launchRequest(c)}
+	return p, p.Resolve(r, log)
 }
 
 // runRecord is what the flags say of how a test was made, for the run
@@ -202,138 +192,34 @@ func engineFlagValues(c *cli.Context) []string {
 	return nil
 }
 
-// runOptions turns the run command's flags into runner options, checking
-// each.
-func runOptions(c *cli.Context, log *zap.Logger) (run.Options, error) {
-	mode, err := parseMode(firstMode(c))
-	if err != nil {
-		return run.Options{}, err
-	}
-	o, err := testOptions(c, log, mode)
-	if err != nil {
-		return o, err
-	}
-	o.OutputDir = c.String("output-dir")
-	// A compliance run's settings come from its audit.config.
-	o.SubmissionGrade = c.String("results-dir") != "" && c.String("compliance") == "" && !c.Bool("allow-unofficial-settings")
-	if c.IsSet("target-qps") {
-		qps, err := targetQPS(c, o.Benchmark)
-		if err != nil {
-			return o, err
-		}
-		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", qps))
-	}
-	if c.IsSet("min-duration") {
-		o.Settings = append(o.Settings, fmt.Sprintf("min_duration=%d", c.Uint64("min-duration")))
-	}
-	if c.IsSet("min-query-count") {
-		o.Settings = append(o.Settings, fmt.Sprintf("min_query_count=%d", c.Uint64("min-query-count")))
-	}
-	if c.String("results-dir") != "" && c.String("system") == "" {
-		return o, errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
-	}
-	if err := applyQuick(c, &o); err != nil {
-		return o, err
-	}
-	return o, nil
-}
-
 // testOptions turns the flags that say what to test and how to reach the
 // endpoints (the flags run and tune share) into runner options for a test
 // in mode (which picks a --generation-config's per-mode sampling): all but
 // the output folder and the run's own settings.
 func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (run.Options, error) {
-	b, err := benchmark.Lookup(c.String("benchmark"))
-	if err != nil {
+	r := testRequest(c)
+	r.Mode = mode
+	if err := submission.CheckRound(r.Round, log); err != nil {
 		return run.Options{}, err
 	}
-	scen, b, err := parseRunScenario(c.String("scenario"), b)
-	if err != nil {
-		return run.Options{}, err
-	}
-	o := run.Options{
-		Benchmark:              b,
-		Scenario:               scen,
-		Mode:                   mode,
-		Dataset:                c.StringSlice("dataset"),
-		Splits:                 c.StringSlice("dataset-split"),
-		Endpoints:              c.StringSlice("endpoint"),
-		Model:                  c.String("model"),
-		UserConf:               c.String("user-conf"),
-		Settings:               c.StringSlice("setting"),
-		TotalSampleCount:       c.Int("total-sample-count"),
-		PerformanceSampleCount: c.Int("performance-sample-count"),
-		Concurrency:            c.Int("concurrency"),
-		Timeout:                c.Duration("timeout"),
-		Guided:                 c.Bool("guided-decoding"),
-		EnableTrace:            c.Bool("trace"),
-		Logger:                 log,
-		ProgressEvery:          c.Duration("progress-interval"),
-		SkipPreflight:          c.Bool("skip-preflight"),
-		PreflightTimeout:       c.Duration("preflight-timeout"),
-	}
-	if o.ProgressEvery > 0 {
-		o.Progress = os.Stderr
-	}
-	o.EngineMetricsEvery = c.Duration("engine-metrics-interval")
-	if a := c.String("api"); a != "" {
-		if o.API, err = protocol.Lookup(a); err != nil {
-			return o, fmt.Errorf("--api: %w", err)
-		}
-	}
-	switch s := c.String("stream"); s {
-	case "auto":
-	case "true", "false":
-		v := s == "true"
-		o.Stream = &v
-	default:
-		return o, fmt.Errorf("--stream %q: use auto, true or false", s)
-	}
-	if o.Round, err = flagRound(c, log); err != nil {
-		return o, err
-	}
-	if o.APIKey, err = apiKey(c); err != nil {
-		return o, err
-	}
-	if err := o.SetSampling(c.String("generation-config"), samplingFlags(c)); err != nil {
-		return o, err
-	}
-	if err := resilienceOptions(c, &o); err != nil {
-		return o, err
-	}
-	return o, nil
+	return r.Options(log)
 }
 
-func parseMode(s string) (loadgen.Mode, error) {
-	switch strings.ToLower(s) {
-	case "performance", "performanceonly":
-		return loadgen.PerformanceOnly, nil
-	case "accuracy", "accuracyonly":
-		return loadgen.AccuracyOnly, nil
-	case "find-peak-performance", "findpeakperformance":
-		return loadgen.FindPeakPerformance, nil
-	case "submission", "submissionrun":
-		return loadgen.SubmissionRun, nil
+// testRequest reads the flags run and tune share (run.Request).
+func testRequest(c *cli.Context) run.Request {
+	return run.Request{
+		Benchmark: c.String("benchmark"), Scenario: c.String("scenario"), Round: c.String("round"),
+		Dataset: c.StringSlice("dataset"), Splits: c.StringSlice("dataset-split"), Endpoints: c.StringSlice("endpoint"),
+		API: c.String("api"), Model: c.String("model"), UserConf: c.String("user-conf"), Settings: c.StringSlice("setting"),
+		TotalSampleCount: c.Int("total-sample-count"), PerformanceSampleCount: c.Int("performance-sample-count"),
+		Concurrency: c.Int("concurrency"), Timeout: c.Duration("timeout"), Stream: c.String("stream"),
+		Guided: c.Bool("guided-decoding"), Trace: c.Bool("trace"), SkipPreflight: c.Bool("skip-preflight"),
+		ProgressEvery: c.Duration("progress-interval"), PreflightTimeout: c.Duration("preflight-timeout"),
+		MetricsEvery: c.Duration("engine-metrics-interval"), Progress: os.Stderr,
+		APIKeyFile: c.String("api-key-file"), APIKeyEnv: c.String("api-key-env"),
+		GenerationConfig: c.String("generation-config"), Sampling: samplingFlags(c),
+		Resilience: resilienceRequest(c), Given: c.IsSet,
 	}
-	return 0, fmt.Errorf("--mode %q: use performance, accuracy, %s (accuracy, evaluated, then performance), find-peak-performance or submission", s, record.ModeBoth)
-}
-
-// apiKey reads the API key from a file or an environment variable; a key
-// is never taken as a flag value, where it would show in ps and shell
-// history.
-func apiKey(c *cli.Context) (string, error) {
-	if f := c.String("api-key-file"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("--api-key-file: %w", err)
-		}
-		k := strings.TrimSpace(string(b))
-		if k == "" {
-			return "", fmt.Errorf("--api-key-file %s is empty", f)
-		}
-		return k, nil
-	}
-	return os.Getenv(c.String("api-key-env")), nil
 }
 
 // samplingFlags returns the sampling flags that are set, by their wire
@@ -423,23 +309,4 @@ func complianceHelp() string {
 		parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// parseRunScenario reads --scenario. Interactive is not a LoadGen scenario:
-// it runs LoadGen's Server scenario under the benchmark's Interactive
-// variant (its *-interactive model name in mlperf.conf, with that name's
-// TTFT/TPOT limits), so it returns Server and that variant.
-func parseRunScenario(name string, b benchmark.Benchmark) (loadgen.Scenario, benchmark.Benchmark, error) {
-	if strings.EqualFold(name, "Interactive") {
-		iv, err := b.InteractiveVariant()
-		if err != nil {
-			return 0, b, fmt.Errorf("--scenario Interactive: %w", err)
-		}
-		return loadgen.Server, iv, nil
-	}
-	scen, err := loadgen.ParseScenario(name)
-	if err != nil {
-		return 0, b, fmt.Errorf("--scenario: %w (or Interactive)", err)
-	}
-	return scen, b, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
+	"github.com/mlperf-go/mlperf-go/internal/cliusage"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/check"
 	"github.com/mlperf-go/mlperf-go/submission/pack"
@@ -69,7 +70,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					&cli.StringFlag{Name: "round", Usage: "round whose rules apply: " + fmt.Sprint(submission.RoundNames()) + " (default: the round of the linked LoadGen)"},
 				},
 				Action: func(c *cli.Context) error {
-					args, err := positionalArgs(c)
+					args, err := cliusage.Positional(c)
 					if err != nil {
 						return err
 					}

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -62,4 +63,24 @@ func serverRoot(endpoint string) string {
 	u.Path = protocol.ServerRoot(u.Path)
 	u.RawPath = ""
 	return u.String()
+}
+
+// ResolveModel checks the endpoints before the first prompt and names the
+// model when c.Model is empty: the one the first endpoint serves. With
+// skipPreflight it checks nothing, and the model must be named.
+func (c *Config) ResolveModel(ctx context.Context, skipPreflight bool) error {
+	if c.Model == "" {
+		if skipPreflight {
+			return errors.New("--model: name the served model when --skip-preflight is set (the harness cannot ask the server which it serves)")
+		}
+		m, err := ServedModel(ctx, c.Endpoints[0], c.APIKey)
+		if err != nil {
+			return fmt.Errorf("--model: %w", err)
+		}
+		c.Model = m
+	}
+	if skipPreflight {
+		return nil
+	}
+	return Preflight(ctx, c.Endpoints, c.Model, c.APIKey)
 }

@@ -1,7 +1,15 @@
-package main
+// Package cliusage makes a urfave/cli v2 app read a command line and
+// answer its mistakes as its users expect: a mistyped flag or command, a
+// flag without its value or a required flag left out gets the error, the
+// nearest name when one is close, and the command's usage line, not the
+// whole help (Short); flags written after a command's positional
+// arguments are read too (Positional).
+package cliusage
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,13 +17,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// shortUsageErrors makes app and every command, at any depth, answer a
+// Short makes app and every command, at any depth, answer a
 // usage error (an unknown flag, a flag without its value, a value that
 // does not parse, a required flag missing) with the error, the nearest
 // flag name if one is close, and the command's usage line. urfave/cli's
 // default prints the whole help after the error (run's is 140 lines),
 // which scrolls the error away.
-func shortUsageErrors(app *cli.App) {
+func Short(app *cli.App) {
 	app.OnUsageError = func(c *cli.Context, err error, _ bool) error { return usageError(c.Command, nil, err) }
 	// A command name urfave/cli does not know gets "No help topic" and
 	// exit 3 (README's code for LoadGen INVALID); the app and each command
@@ -219,16 +227,16 @@ func usageLine(cmd *cli.Command, required []string) string {
 // word of its usage, else its name in capitals.
 func placeholder(f cli.Flag) string {
 	if d, ok := f.(cli.DocGenerationFlag); ok {
-		if q := firstQuoted(d.GetUsage()); q != "" {
+		if q := FirstQuoted(d.GetUsage()); q != "" {
 			return q
 		}
 	}
 	return strings.ToUpper(f.Names()[0])
 }
 
-// firstQuoted is the text between the first two backquotes of usage, the
+// FirstQuoted is the text between the first two backquotes of usage, the
 // placeholder urfave/cli shows for the flag's value ("" if none).
-func firstQuoted(usage string) string {
+func FirstQuoted(usage string) string {
 	_, rest, ok := strings.Cut(usage, "`")
 	if !ok {
 		return ""
@@ -238,4 +246,44 @@ func firstQuoted(usage string) string {
 		return ""
 	}
 	return q
+}
+
+// Positional returns c's positional arguments after reading any flags
+// written among or after them, which urfave/cli v2 leaves unparsed (it stops
+// at the first argument): `check OUT --round v6.1` then means
+// `check --round v6.1 OUT`. "--" ends the flags.
+func Positional(c *cli.Context) ([]string, error) {
+	var pos []string
+	rest := c.Args().Slice()
+	for len(rest) > 0 {
+		switch a := rest[0]; {
+		case a == "--":
+			return append(pos, rest[1:]...), nil
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			pos = append(pos, a)
+			rest = rest[1:]
+			continue
+		}
+		fs := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		for _, f := range c.Command.Flags {
+			if err := f.Apply(fs); err != nil {
+				return nil, err
+			}
+		}
+		if err := fs.Parse(rest); err != nil {
+			return nil, fmt.Errorf("%s: %w (see `%s %s --help`)", c.Command.FullName(), err, c.App.Name, c.Command.FullName())
+		}
+		var err error
+		fs.Visit(func(f *flag.Flag) {
+			if err == nil {
+				err = c.Set(f.Name, f.Value.String())
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		rest = fs.Args()
+	}
+	return pos, nil
 }
