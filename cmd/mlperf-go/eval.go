@@ -120,6 +120,8 @@ func evalMMLUAction(c *cli.Context) error {
 		return exitError{1, fmt.Errorf("stopped early (%s): %d questions without an answer, counted wrong", res.Stopped, res.Overall.Failed)}
 	case res.Overall.Failed > 0:
 		return exitError{1, fmt.Errorf("%d of %d requests failed (counted wrong; listed in %s)", res.Overall.Failed, res.Overall.Total, mmlu.ResultsFile)}
+	case res.Overall.NoneParsed():
+		return exitError{1, fmt.Errorf("no answer chose a letter (%d answers, listed in %s): the endpoint does not answer MMLU's questions; check the model and its chat template", res.Overall.Unparseable, mmlu.SamplesFile)}
 	}
 	return nil
 }

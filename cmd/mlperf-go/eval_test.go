@@ -124,6 +124,17 @@ func TestEvalMMLU(t *testing.T) {
 	}
 }
 
+// TestEvalMMLUNoneParsed: an endpoint whose every answer chooses no letter
+// (a sentence, as the fake gave before it knew MMLU) fails the run, exit 1,
+// instead of reporting 0% as a score.
+func TestEvalMMLUNoneParsed(t *testing.T) {
+	_, url := startMMLUServer(t, "The fake endpoint has no answer for this request.", "")
+	stdout, err := runCLI(t, "eval", "mmlu", "-d", mmluTestData, "-e", url, "-o", filepath.Join(t.TempDir(), "o"), "--progress-interval", "0", "--shots", "0")
+	if exitCode(err) != 1 || !strings.Contains(err.Error(), "no answer chose a letter") {
+		t.Errorf("every answer unparseable: exit %d, %v, want 1 and why\n%s", exitCode(err), err, stdout)
+	}
+}
+
 // TestEvalMMLUFlagErrors: a bad flag is refused before any request, by an
 // error naming the flag and what to do.
 func TestEvalMMLUFlagErrors(t *testing.T) {

@@ -43,6 +43,11 @@ type Tally struct {
 	Accuracy    float64  `json:"accuracy"`
 }
 
+// NoneParsed reports whether answers came and not one of them chose a
+// letter: the endpoint does not answer MMLU's prompts at all (a wrong
+// model or template, an error page), which a 0% accuracy would hide.
+func (t Tally) NoneParsed() bool { return t.Unparseable > 0 && t.Unparseable == t.Total-t.Failed }
+
 func (t *Tally) add(s *Sample) {
 	t.Total++
 	switch {
