@@ -96,22 +96,34 @@ func parseTargets(targets, endpoints []string) ([]Target, error) {
 	var ts []Target
 	for _, t := range targets {
 		name, urls, ok := strings.Cut(t, "=")
+		if strings.Contains(name, "://") {
+			// A URL without a name, whose query holds the '='
+			// (http://h/v1?api_key=…): named by its host, as
+			// --endpoint names one.
+			name, urls, ok = hostName(t), t, true
+		}
 		if !ok || name == "" || urls == "" {
 			return nil, fmt.Errorf("--target %q: want NAME=URL", redact.Text(t))
 		}
 		ts = append(ts, Target{Name: name, URLs: strings.Split(urls, ",")})
 	}
 	for _, e := range endpoints {
-		name := e
-		if u, err := url.Parse(e); err == nil && u.Host != "" {
-			name = u.Host
-		}
-		ts = append(ts, Target{Name: name, URLs: []string{e}})
+		ts = append(ts, Target{Name: hostName(e), URLs: []string{e}})
 	}
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("no endpoint: give --target NAME=URL (repeat for A/B) or --endpoint URL")
 	}
 	return ts, nil
+}
+
+// hostName names a target given by URL alone: its host (the first URL's,
+// of several), else the text itself.
+func hostName(urls string) string {
+	first, _, _ := strings.Cut(urls, ",")
+	if u, err := url.Parse(first); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return first
 }
 
 // loads is the sweep: every Concurrency with every Rate.

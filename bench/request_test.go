@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,5 +43,28 @@ func TestRequestLoads(t *testing.T) {
 	}
 	if _, err := (Request{Rate: "-1"}).loads(); err == nil || !strings.Contains(err.Error(), "--rate") {
 		t.Errorf("--rate -1: %v", err)
+	}
+}
+
+// TestParseTargets: --target NAME=URL splits at the first '=', so a URL
+// whose query holds a key keeps it whole; a URL given without a name
+// (its query's '=' is not a NAME=) is named by its host, as --endpoint's
+// are; a NAME= without URL is refused without echoing the key.
+func TestParseTargets(t *testing.T) {
+	ts, err := parseTargets([]string{"vllm=http://a:8000/v1?api_key=S1", "http://b:9000/v1?api_key=S2", "ab=http://c/v1,http://d/v1"}, []string{"http://e:1/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Target{
+		{Name: "vllm", URLs: []string{"http://a:8000/v1?api_key=S1"}},
+		{Name: "b:9000", URLs: []string{"http://b:9000/v1?api_key=S2"}},
+		{Name: "ab", URLs: []string{"http://c/v1", "http://d/v1"}},
+		{Name: "e:1", URLs: []string{"http://e:1/v1"}},
+	}
+	if fmt.Sprint(ts) != fmt.Sprint(want) {
+		t.Errorf("targets %+v, want %+v", ts, want)
+	}
+	if _, err := parseTargets([]string{"name="}, nil); err == nil || !strings.Contains(err.Error(), "want NAME=URL") {
+		t.Errorf("NAME= alone: %v", err)
 	}
 }
