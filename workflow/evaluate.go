@@ -70,7 +70,7 @@ func (p *Plan) precheckEvaluation(o run.Options) error {
 	case p.Evaluate && o.Mode == loadgen.AccuracyOnly:
 		why = "--evaluate scores the accuracy run in Go"
 	}
-	if why == "" || !o.Benchmark.Output.NeedsTokenizer() {
+	if why == "" || !o.Benchmark.Serving.Output.NeedsTokenizer() {
 		return nil
 	}
 	eo, err := p.evalOptions(o)

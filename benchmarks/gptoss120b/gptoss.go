@@ -67,30 +67,37 @@ func init() {
 		panic(err)
 	}
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		Variants:       []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
-		API:            sglang.Protocol,
-		Model:          "openai/gpt-oss-120b",
-		Output:         benchmark.TokenIDs,
-		DatasetSize:    PerformanceSamples,
-		AccuracySize:   AccuracySamples,
-		Description:    "reasoning mix, token IDs, SGLang /generate",
-		DatasetHelp:    "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
-		InputDataTypes: "int32 token ids",
-		Sampling:       map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(sampling)},
-		Open:           tokenset.Opener(Name, Open, withEvaluator),
-		Synth:          tokensynth.Synth("gpt-oss-120b.parquet", tokensynth.GPTOSS),
-		Compliance: map[string]benchmark.Compliance{
-			"TEST07": {AuditConfig: test07},
-			"TEST09": {AuditConfig: test09},
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "reasoning mix, token IDs, SGLang /generate",
 		},
-		Rounds:    map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
-		Downloads: downloads,
-
-		// language/gpt-oss-120b/mlperf/server_sut.py sends token 0 with
-		// FirstTokenComplete and QuerySamplesComplete(tokens[1:], n-1).
-		FinalResponseOmitsFirstToken: true,
+		Variants: []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
+		Data: benchmark.Data{
+			Size:           PerformanceSamples,
+			AccuracySize:   AccuracySamples,
+			Help:           "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
+			InputDataTypes: "int32 token ids",
+			Open:           tokenset.Opener(Name, Open, withEvaluator),
+			Synth:          tokensynth.Synth("gpt-oss-120b.parquet", tokensynth.GPTOSS),
+			Downloads:      downloads,
+		},
+		Serving: benchmark.Serving{
+			API:      sglang.Protocol,
+			Model:    "openai/gpt-oss-120b",
+			Output:   benchmark.TokenIDs,
+			Sampling: map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(sampling)},
+			// language/gpt-oss-120b/mlperf/server_sut.py sends token 0 with
+			// FirstTokenComplete and QuerySamplesComplete(tokens[1:], n-1).
+			FinalResponseOmitsFirstToken: true,
+		},
+		Submission: benchmark.Submission{
+			Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Compliance: map[string]benchmark.Compliance{
+				"TEST07": {AuditConfig: test07},
+				"TEST09": {AuditConfig: test09},
+			},
+		},
 	})
 }
 

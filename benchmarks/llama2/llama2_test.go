@@ -46,7 +46,7 @@ func TestNames(t *testing.T) {
 		}
 		var rounds []string
 		for _, r := range []string{"v6.0", "v6.1"} {
-			if b.Rounds[r] != nil {
+			if b.Submission.Rounds[r] != nil {
 				rounds = append(rounds, r)
 			}
 		}
@@ -74,7 +74,7 @@ func TestBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for round, r := range b.Rounds {
+		for round, r := range b.Submission.Rounds {
 			got := map[string]float64{}
 			for _, bd := range r.Accuracy[""] {
 				got[bd.Metric] = bd.Value
@@ -101,7 +101,7 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	files, err := b.Synth(dir, 6, 3)
+	files, err := b.Data.Synth(dir, 6, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		builder, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: tc.api, Model: b.Model, Sampling: p})
+		builder, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: tc.api, Model: b.Serving.Model, Sampling: p})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -246,7 +246,7 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.API != openaichat.ToolsProtocol || !b.StreamRequests || b.NotFileable == "" || b.DatasetSize != 995 {
+	if b.Serving.API != openaichat.ToolsProtocol || !b.Serving.StreamRequests || b.Submission.NotFileable == "" || b.Data.Size != 995 {
 		t.Errorf("registration %+v", b)
 	}
 	p, err := b.DefaultSampling(openaichat.ToolsProtocol)

@@ -50,50 +50,68 @@ const InteractiveTargetLatencyMS = 1500
 // library's size (loadgen.cc GenerateLoadableSets) while logging the
 // override the checker reads.
 var interactiveVariant = benchmark.Variant{
-	Name:         InteractiveName,
-	Interactive:  true,
-	LoadGenName:  Name,
-	DatasetSize:  InteractiveSamples,
-	AccuracySize: InteractiveSamples,
-	Splits:       []string{"train"},
-	Settings: []benchmark.Setting{{
-		Key: "target_latency", Value: fmt.Sprint(InteractiveTargetLatencyMS),
-		Why: "the v6.1 Interactive p99 latency limit of 1.5 s (submission checker latency-constraint; mlperf.conf has no qwen3-vl-235b-a22b-interactive entry and sets 12 s for Server)",
-	}},
-	Description: "Shopify product catalogue 8k (Interactive), images + text, OpenAI chat completions",
-	DatasetHelp: "the 8,000-sample nvidia/Shopify-product-catalogue-8k parquet shards or their directory (train split)",
-	Synth: func(dir string, n int, seed uint64) ([]string, error) {
-		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed, TrainOnly: true})
+	Name:        InteractiveName,
+	Interactive: true,
+	LoadGen: benchmark.LoadGen{
+		Model: Name,
+		Settings: []benchmark.Setting{{
+			Key: "target_latency", Value: fmt.Sprint(InteractiveTargetLatencyMS),
+			Why: "the v6.1 Interactive p99 latency limit of 1.5 s (submission checker latency-constraint; mlperf.conf has no qwen3-vl-235b-a22b-interactive entry and sets 12 s for Server)",
+		}},
 	},
-	Downloads: interactiveDownloads,
+	Description: "Shopify product catalogue 8k (Interactive), images + text, OpenAI chat completions",
+	Data:        &interactiveData,
 }
+
+// data is the full catalogue (train and test splits).
+var data = benchmark.Data{
+	Size:           Samples,
+	AccuracySize:   Samples,
+	Help:           "parquet shards or their directory (repeatable); --dataset-split picks splits (default train, test)",
+	InputDataTypes: "text, image",
+	Open:           open,
+	Synth: func(dir string, n int, seed uint64) ([]string, error) {
+		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
+	},
+	Downloads: downloads,
+}
+
+// interactiveData is the 8k catalogue the Interactive scenario reads: the
+// same reader over its one train split.
+var interactiveData = func() benchmark.Data {
+	d := data
+	d.Size, d.AccuracySize = InteractiveSamples, InteractiveSamples
+	d.Splits = []string{"train"}
+	d.Help = "the 8,000-sample nvidia/Shopify-product-catalogue-8k parquet shards or their directory (train split)"
+	d.Synth = func(dir string, n int, seed uint64) ([]string, error) {
+		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed, TrainOnly: true})
+	}
+	d.Downloads = interactiveDownloads
+	return d
+}()
 
 func init() {
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		API:            openaichat.Protocol,
-		Model:          "Qwen/Qwen3-VL-235B-A22B-Instruct",
-		Output:         benchmark.Text,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "Shopify product catalogue, images + text, OpenAI chat completions",
-		InputDataTypes: "text, image",
-		DatasetHelp:    "parquet shards or their directory (repeatable); --dataset-split picks splits (default train, test)",
-		// The reference sends no sampling parameter (its SamplingParams
-		// fields all default to None): Sampling has no entry.
-		Open: open,
-		Synth: func(dir string, n int, seed uint64) ([]string, error) {
-			return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "Shopify product catalogue, images + text, OpenAI chat completions",
 		},
-		Rounds:    rounds,
-		Requests:  requestReference,
-		Downloads: downloads,
-		Variants:  []benchmark.Variant{interactiveVariant},
+		Variants: []benchmark.Variant{interactiveVariant},
+		Data:     data,
+		Serving: benchmark.Serving{
+			API:    openaichat.Protocol,
+			Model:  "Qwen/Qwen3-VL-235B-A22B-Instruct",
+			Output: benchmark.Text,
+			// The reference sends no sampling parameter (its SamplingParams
+			// fields all default to None): Sampling has no entry.
+			Requests: requestReference,
+			// Samples hold images only: no video inputs.
+			EngineRules: map[engine.Kind]engine.Rules{engine.VLLM: {Require: []string{"--limit-mm-per-prompt.video 0"}}},
+		},
+		Submission: benchmark.Submission{Rounds: rounds},
 		// What the fake endpoint answers a text no sample has (fake.go).
-		FakeDefaultAnswer: fakeDefaultAnswer,
-		// Samples hold images only: no video inputs.
-		EngineRules: map[engine.Kind]engine.Rules{engine.VLLM: {Require: []string{"--limit-mm-per-prompt.video 0"}}},
+		Fake: benchmark.Fake{DefaultAnswer: fakeDefaultAnswer},
 	})
 }
 

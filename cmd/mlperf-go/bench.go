@@ -340,10 +340,10 @@ func benchWorkload(c *cli.Context, o *bench.Options) (*bench.Workload, error) {
 			return nil, fmt.Errorf("--benchmark %s needs --dataset PATH", b.Name)
 		}
 		if !c.IsSet("api") {
-			o.API = b.API
+			o.API = b.Serving.API
 		}
 		if o.Model == "" {
-			o.Model = b.Model
+			o.Model = b.Serving.Model
 		}
 		reqs := 0
 		if c.IsSet("requests") {

@@ -23,12 +23,12 @@ func TestFakeAnswersDefault(t *testing.T) {
 	// Not parallel: synthCLI runs the CLI in this process, and urfave/cli's
 	// runs share package-level flags (cli.HelpFlag), which parsing writes.
 	text := textBenchmarks()
-	if len(text) == 0 || text[0].FakeDefaultAnswer == "" {
+	if len(text) == 0 || text[0].Fake.DefaultAnswer == "" {
 		t.Fatalf("want benchmarks with text answers and a default answer, got %d", len(text))
 	}
 	want := ""
 	if len(text) == 1 {
-		want = text[0].FakeDefaultAnswer
+		want = text[0].Fake.DefaultAnswer
 	}
 	answers, def, err := fakeAnswers("", nil, nil)
 	if err != nil || answers != nil || def != want {
@@ -73,8 +73,8 @@ func TestFakeServesBenchmarkModel(t *testing.T) {
 		return got.Model
 	}
 	llama2 := mustLookup(t, "llama2-70b")
-	if got := model("-b", "llama2-70b"); got != llama2.Model {
-		t.Errorf("-b llama2-70b serves %q, want %q", got, llama2.Model)
+	if got := model("-b", "llama2-70b"); got != llama2.Serving.Model {
+		t.Errorf("-b llama2-70b serves %q, want %q", got, llama2.Serving.Model)
 	}
 	if got := model("-b", "llama2-70b", "--model", "mine"); got != "mine" {
 		t.Errorf("-b llama2-70b --model mine serves %q", got)

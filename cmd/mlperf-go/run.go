@@ -403,7 +403,7 @@ func signalName(s os.Signal) string {
 func datasetHelp() string {
 	var parts []string
 	for _, b := range benchmark.All() {
-		parts = append(parts, b.Name+": "+b.DatasetHelp)
+		parts = append(parts, b.Name+": "+b.Data.Help)
 	}
 	return strings.Join(parts, "; ") + "; or, for any, a folder `mlperf-go dataset download` or `dataset synth` wrote"
 }
@@ -413,7 +413,7 @@ func complianceHelp() string {
 	var parts []string
 	for _, b := range benchmark.All() {
 		var tests []string
-		for t := range b.Compliance {
+		for t := range b.Submission.Compliance {
 			tests = append(tests, t)
 		}
 		if len(tests) == 0 {

@@ -105,7 +105,7 @@ func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*
 		if err != nil {
 			return nil, err
 		}
-		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), mllog.DetailFile), o.TEST01, b.Output.LogDType())
+		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), mllog.DetailFile), o.TEST01, b.Serving.Output.LogDType())
 	case submission.TEST06:
 		return VerifyTEST06(logPath, TEST06Options{Scenario: o.Scenario, EOSTokenID: c.EOSTokenID})
 	case submission.TEST09:
