@@ -122,6 +122,10 @@ type Data struct {
 	Splits []string
 	// Help says, for help text, what --dataset takes.
 	Help string
+	// Scoring says, for `evaluate --help`, what Dataset.Evaluate scores,
+	// after which reference script, and what it needs beyond the log and
+	// the dataset.
+	Scoring string
 	// InputDataTypes is what the harness sends, as measurements.json's
 	// input_data_types states it ("int32 token ids").
 	InputDataTypes string

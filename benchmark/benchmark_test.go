@@ -181,7 +181,7 @@ func TestDefaultSampling(t *testing.T) {
 // some rounds only (v6.0's llama2-70b-99), but to one at least.
 func TestEveryBenchmarkIsComplete(t *testing.T) {
 	for _, b := range All() {
-		if b.Data.Synth == nil || b.Serving.Model == "" || b.Data.Size == 0 || b.Data.AccuracySize == 0 || b.Description == "" || b.Data.Help == "" || b.Data.InputDataTypes == "" {
+		if b.Data.Synth == nil || b.Serving.Model == "" || b.Data.Size == 0 || b.Data.AccuracySize == 0 || b.Description == "" || b.Data.Help == "" || b.Data.Scoring == "" || b.Data.InputDataTypes == "" {
 			t.Errorf("%s lacks facts or behaviour: %+v", b.Name, b)
 		}
 		if len(b.Submission.Rounds) == 0 {

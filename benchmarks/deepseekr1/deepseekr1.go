@@ -96,6 +96,7 @@ func init() {
 			AccuracySize:   Samples,
 			Help:           "one JSON or parquet file (mlperf_deepseek_r1_dataset_4388_fp8_eval.pkl converted)",
 			InputDataTypes: "int32 token ids",
+			Scoring:        "exact match over AIME, MATH-500, GPQA, MMLU-Pro and LiveCodeBench and tokens per sample (eval_accuracy.py); needs the tokenizer, --livecodebench (release_v1) and, for MATH answers only sympy grades, --prm800k",
 			Open:           tokenset.Opener(Name, Open, withEvaluator),
 			Synth:          tokensynth.Synth("mlperf_deepseek_r1_dataset_4388_fp8_eval.json", tokensynth.DeepSeekR1),
 			Downloads:      downloads,

@@ -78,6 +78,7 @@ func init() {
 			AccuracySize:   AccuracySamples,
 			Help:           "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
 			InputDataTypes: "int32 token ids",
+			Scoring:        "exact match over AIME, GPQA and LiveCodeBench (eval_mlperf_accuracy.py); needs the tokenizer and, for the code subset, --livecodebench",
 			Open:           tokenset.Opener(Name, Open, withEvaluator),
 			Synth:          tokensynth.Synth("gpt-oss-120b.parquet", tokensynth.GPTOSS),
 			Downloads:      downloads,

@@ -94,6 +94,7 @@ func init() {
 			AccuracySize:   Samples,
 			Help:           "one JSON or parquet file (open_orca_gpt4_tokenized_llama.sampled_24576.pkl converted)",
 			InputDataTypes: "int32 token ids",
+			Scoring:        "ROUGE-1/2/L and tokens per sample (evaluate-accuracy.py); needs Llama 2's tokenizer (decoded as the slow sentencepiece LlamaTokenizer)",
 			Open:           tokenset.Opener(Name, Open, withEvaluator),
 			Synth:          tokensynth.Synth("open_orca_gpt4_tokenized_llama.sampled_24576.json", tokensynth.Llama2),
 			Downloads:      downloads,

@@ -95,6 +95,7 @@ var data = benchmark.Data{
 	AccuracySize:   Samples,
 	Help:           "one JSON or parquet file (cnn_eval.json)",
 	InputDataTypes: "int32 token ids",
+	Scoring:        "ROUGE-1/2/L/Lsum and gen_len (language/llama3.1-8b/evaluation.py); needs the model's tokenizer (--tokenizer, or the Hugging Face cache)",
 	Open:           tokenset.Opener(Name, Open, withEvaluator),
 	Synth:          tokensynth.Synth("cnn_eval.json", tokensynth.Llama),
 	Downloads:      downloads,

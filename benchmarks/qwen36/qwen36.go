@@ -58,6 +58,7 @@ func init() {
 			AccuracySize:   Samples,
 			Help:           "the bfcl-eval " + bfclVersion + " wheel (`pip download --no-deps bfcl-eval==" + bfclVersion + "`) or its bfcl_eval/data folder",
 			InputDataTypes: "text",
+			Scoring:        "BFCL v4 AST accuracy, overall and per category, gated at 97% of the reference's (endpoints' BFCLv4Scorer)",
 			Open:           open,
 			Synth:          Synth,
 			Downloads:      downloads,

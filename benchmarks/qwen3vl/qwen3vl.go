@@ -69,6 +69,7 @@ var data = benchmark.Data{
 	AccuracySize:   Samples,
 	Help:           "parquet shards or their directory (repeatable); --dataset-split picks splits (default train, test)",
 	InputDataTypes: "text, image",
+	Scoring:        `F1 of the product categories ({"f1": …})`,
 	Open:           open,
 	Synth: func(dir string, n int, seed uint64) ([]string, error) {
 		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})

@@ -66,6 +66,7 @@ func init() {
 			Size:           Samples,
 			AccuracySize:   Samples,
 			Help:           "the folder holding " + ManifestFile + " and dev-all-repack/*.wav, or the manifest file",
+			Scoring:        "word error rate and accuracy = 100 - WER over the transcripts, after whisper's English text normalizer (speech2text/accuracy_eval.py)",
 			InputDataTypes: "int16 PCM audio (16 kHz wav files)",
 			Open: func(paths, _ []string) (benchmark.Dataset, error) {
 				return Open(paths)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -412,15 +411,9 @@ func datasetHelp() string {
 func complianceHelp() string {
 	var parts []string
 	for _, b := range benchmark.All() {
-		var tests []string
-		for t := range b.Submission.Compliance {
-			tests = append(tests, t)
+		if tests := b.Submission.ComplianceTests(); len(tests) > 0 {
+			parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
 		}
-		if len(tests) == 0 {
-			continue
-		}
-		sort.Strings(tests)
-		parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
 	}
 	return strings.Join(parts, ", ")
 }
