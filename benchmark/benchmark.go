@@ -14,6 +14,7 @@
 package benchmark
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -267,8 +268,10 @@ type Dataset interface {
 	// cannot be sent over is an error naming it.
 	Bodies(o BodyOptions) (qsl.Builder, []byte, error)
 	// Evaluate scores or checks an accuracy log (LoadGen's
-	// mlperf_log_accuracy.json at logPath) against the dataset.
-	Evaluate(logPath string, o EvalOptions) (Evaluation, error)
+	// mlperf_log_accuracy.json at logPath) against the dataset. Cancelling
+	// ctx stops a long evaluation (ROUGE over a full set, code tests,
+	// graders) and kills the processes it started.
+	Evaluate(ctx context.Context, logPath string, o EvalOptions) (Evaluation, error)
 }
 
 // TokenPrompts is a Dataset whose prompts are token IDs (the token-ID

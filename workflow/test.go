@@ -73,7 +73,7 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 
 	evalErr := error(nil)
 	if p.Evaluate {
-		_, evalErr = p.evaluateRun(o, rep)
+		_, evalErr = p.evaluateRun(ctx, o, rep)
 	}
 	if p.ResultsDir != "" {
 		if why := p.unsubmittable(rep, rec, verdict, runErr, evalErr); why != "" {

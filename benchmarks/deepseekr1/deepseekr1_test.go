@@ -139,7 +139,7 @@ func TestRegistered(t *testing.T) {
 	writeLog(t, tok, logPath, answers)
 	out := filepath.Join(dir, "accuracy.txt")
 	o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: lcbPath}
-	ev, err := d.Evaluate(logPath, o)
+	ev, err := d.Evaluate(t.Context(), logPath, o)
 	if err != nil && strings.Contains(err.Error(), "unshare") {
 		t.Skipf("the LiveCodeBench sandbox cannot run here: %v", err)
 	}
@@ -158,7 +158,7 @@ func TestRegistered(t *testing.T) {
 		answers[i] = "No idea." // no letter: MMLU-Pro's fallback would take a standalone "I"
 	}
 	writeLog(t, tok, logPath, answers)
-	if ev, err := d.Evaluate(logPath, o); err != nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, o); err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
 	if txt, _ := os.ReadFile(out); !strings.Contains(string(txt), "{'exact_match': 0.0, ") {

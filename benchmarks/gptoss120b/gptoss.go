@@ -6,6 +6,7 @@
 package gptoss120b
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -114,7 +115,7 @@ type dataset struct{ *tokenset.Dataset }
 // markers the answer extraction reads), graded per sub-dataset (multiple
 // choice, AIME integers, LiveCodeBench tests run in a sandbox), the score
 // written to o.Out as the script prints it.
-func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
 		return ev, err
@@ -125,7 +126,7 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 	}
 	cleanUp, _, _ := llmeval.CleanUp(o, tok)
 	opt := tokenizer.DecodeOptions{CleanUp: cleanUp} // special tokens kept
-	res, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, "release_v6", &exactmatch.Scorer{Variant: answer.GPTOSS})
+	res, out, err := llmeval.ScoreExactMatch(ctx, o, entries, d.Dataset, tok, opt, "release_v6", &exactmatch.Scorer{Variant: answer.GPTOSS})
 	if err != nil {
 		return ev, err
 	}

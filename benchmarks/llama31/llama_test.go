@@ -89,7 +89,7 @@ func TestRegistered(t *testing.T) {
 	// the real one): the IDs decode to something, scored as the reference
 	// scores it.
 	out := filepath.Join(dir, "accuracy.txt")
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
 	}
@@ -105,7 +105,7 @@ func TestRegistered(t *testing.T) {
 	f, _ = os.Create(logPath)
 	mllog.WriteAccuracy(f, entries[1:])
 	f.Close()
-	if ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")}); err != nil || ev.Failure == nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")}); err != nil || ev.Failure == nil {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
 	}
 }

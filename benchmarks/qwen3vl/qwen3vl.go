@@ -5,6 +5,7 @@
 package qwen3vl
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -170,7 +171,7 @@ func (d *Dataset) Truth() []eval.Truth {
 
 // Evaluate scores the log as the reference's evaluator does, writes
 // accuracy.txt in its format and fails when the F1 misses the target.
-func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return benchmark.Evaluation{}, err

@@ -98,7 +98,7 @@ func TestRegistered(t *testing.T) {
 	f.Close()
 	seed := uint64(7)
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1, Verdicts: verdicts})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1, Verdicts: verdicts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestEvaluateGolden(t *testing.T) {
 	out := filepath.Join(dir, "accuracy.txt")
 	b, _ := benchmark.Lookup(Name)
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := d.Evaluate(filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
+	ev, err := d.Evaluate(t.Context(), filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v", err, ev.Failure)
 	}

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,7 +51,8 @@ each metric, its value, its bound and PASS or FAIL.
 When the run's folder holds its run record (mlperf_go_run.json), the verdict is recorded in it and
 in results.json. A run filed into a results tree (<Scenario>/accuracy/) gets accuracy.txt and the
 verdict only when they pass: the tree holds only submittable runs, so a FAIL leaves it as filed
-(--output keeps the new accuracy.txt elsewhere). Exits 1 if the log fails its checks or a metric misses its bound.`,
+(--output keeps the new accuracy.txt elsewhere). Exits 1 if the log fails its checks or a metric misses its bound;
+130 when interrupted (Ctrl-C stops the scoring and the processes it started).`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to: " + strings.Join(benchmark.Names(), ", ")},
 			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`"},
@@ -88,7 +93,14 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			if o.Interactive {
 				scenario = benchmark.ScenarioInteractive
 			}
-			_, err = workflow.Evaluate(c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
+			// The code tests and graders run in process groups of their own,
+			// which a terminal's Ctrl-C does not reach: the context kills them.
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
+			if err != nil && ctx.Err() != nil {
+				return exitError{130, fmt.Errorf("interrupted: the evaluation was stopped (%w)", err)}
+			}
 			return err
 		},
 	}
