@@ -67,7 +67,7 @@ var data = benchmark.Data{
 	Scoring:        `F1 of the product categories ({"f1": …})`,
 	Open:           open,
 	Synth: func(dir string, n int, seed uint64) ([]string, error) {
-		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
+		return synth.Write(dir, n, synth.Options{Seed: seed})
 	},
 	Downloads: downloads,
 }
@@ -80,7 +80,7 @@ var interactiveData = func() benchmark.Data {
 	d.Splits = []string{"train"}
 	d.Help = "the 8,000-sample nvidia/Shopify-product-catalogue-8k parquet shards or their directory (train split)"
 	d.Synth = func(dir string, n int, seed uint64) ([]string, error) {
-		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed, TrainOnly: true})
+		return synth.Write(dir, n, synth.Options{Seed: seed, TrainOnly: true})
 	}
 	d.Downloads = interactiveDownloads
 	return d
