@@ -194,6 +194,9 @@ func TestHelpNamesEveryBenchmark(t *testing.T) {
 		}
 	}
 	for _, name := range benchmark.Names() {
+		if b, err := benchmark.Lookup(name); err != nil || !strings.Contains(run, b.Data.Help) {
+			t.Errorf("run --help does not say what --dataset takes for %s (%v)", name, err)
+		}
 		for cmd, out := range map[string]string{"evaluate": evaluate, "run": run} {
 			if !strings.Contains(out, name) {
 				t.Errorf("%s --help does not name %s", cmd, name)
