@@ -32,18 +32,18 @@ type BenchmarkOptions struct {
 // the reference's sampling parameters.
 func LoadBenchmark(o BenchmarkOptions) (*Workload, error) {
 	b := o.Benchmark
-	d, err := b.Open(o.Paths, b.Splits)
+	d, err := b.Data.Open(o.Paths, b.Data.Splits)
 	if err != nil {
 		return nil, err
 	}
 	defer d.Close()
 	api := o.API
 	if api == nil {
-		api = b.API
+		api = b.Serving.API
 	}
 	model := o.Model
 	if model == "" {
-		model = b.Model
+		model = b.Serving.Model
 	}
 	params, err := b.DefaultSampling(api)
 	if err != nil {

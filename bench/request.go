@@ -243,10 +243,10 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 			return nil, fmt.Errorf("--benchmark %s needs --dataset PATH", b.Name)
 		}
 		if !apiGiven {
-			o.API = b.API
+			o.API = b.Serving.API
 		}
 		if o.Model == "" {
-			o.Model = b.Model
+			o.Model = b.Serving.Model
 		}
 		reqs := 0
 		if w.RequestsGiven {

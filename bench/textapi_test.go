@@ -111,11 +111,11 @@ func TestBenchmarkPromptTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := b.Synth(t.TempDir(), 8, 5)
+	files, err := b.Data.Synth(t.TempDir(), 8, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := b.Open(files, b.Splits)
+	d, err := b.Data.Open(files, b.Data.Splits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestBenchmarkPromptTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fakeURL := startFake(t, fake.Config{Model: b.Model}, nil)
+	fakeURL := startFake(t, fake.Config{Model: b.Serving.Model}, nil)
 	noUsage := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var m map[string]any
@@ -153,7 +153,7 @@ func TestBenchmarkPromptTokens(t *testing.T) {
 	t.Cleanup(noUsage.Close)
 	for _, target := range []Target{{Name: "usage", URLs: []string{fakeURL}}, {Name: "no-usage", URLs: []string{noUsage.URL}}} {
 		api, _ := protocol.Lookup("openai-completions")
-		res, _, err := Run(context.Background(), w, Options{Targets: []Target{target}, API: api, Model: b.Model, Stream: true, ExactOutput: true})
+		res, _, err := Run(context.Background(), w, Options{Targets: []Target{target}, API: api, Model: b.Serving.Model, Stream: true, ExactOutput: true})
 		if err != nil {
 			t.Fatal(err)
 		}

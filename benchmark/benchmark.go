@@ -1,19 +1,23 @@
 // Package benchmark is the registry of the MLPerf benchmarks mlperf-go runs.
 // Each benchmark lives in its own folder under benchmarks/ and registers
-// itself from init with Register, carrying its facts (LoadGen model names,
-// submission directory, default API and served model, dataset sizes, the
-// submission rules of each round) and its behaviour (opening its dataset,
-// building request bodies, evaluating accuracy logs, writing a synthetic
-// dataset) and the files `mlperf-go dataset download` fetches for it,
-// pinned per round (Downloads). The core packages — the runner, the
+// itself from init with Register, carrying its facts and behaviour in one
+// facet per layer that reads them: Identity (names, submission directory),
+// LoadGen (the model name and settings LoadGen runs it under), Data (sizes,
+// reader, synthetic writer, the files `mlperf-go dataset download` fetches,
+// pinned per round), Serving (API, served model, sampling, what responses
+// carry), Submission (each round's checker rules, compliance tests, whether
+// runs can be filed) and Fake (the fake endpoint's default answer). The
+// core packages — the runner, the
 // submission checks, the CLI — look benchmarks up here and never name one,
 // as database/sql never names a driver. Adding a benchmark is one folder
 // and one import in benchmarks/all.
 package benchmark
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -54,63 +58,104 @@ func (o Output) LogDType() string {
 	return "byte"
 }
 
-// Benchmark is one MLPerf Inference benchmark: its facts and its behaviour.
-// Lookup returns it with a variant's facts applied when given a variant's
-// name.
+// Benchmark is one MLPerf Inference benchmark: its facts and its behaviour,
+// grouped by the layer that reads them, so a variant replaces a facet
+// rather than a list of fields. Lookup returns it with a variant's facets
+// applied when given a variant's name.
 type Benchmark struct {
+	// Identity names the benchmark (embedded: every layer names it).
+	Identity
+	// LoadGen is what LoadGen runs the benchmark as.
+	LoadGen LoadGen
+	// Data is the benchmark's dataset: its sizes, reader, synthetic writer
+	// and downloads.
+	Data Data
+	// Serving is how requests go to the endpoint and what comes back.
+	Serving Serving
+	// Submission is what the submission tree and its checker require.
+	Submission Submission
+	// Fake is what the fake endpoint needs beyond the dataset's answers.
+	Fake Fake
+	// Variants are the benchmark's other LoadGen model names (Interactive,
+	// edge), each with the facets that differ.
+	Variants []Variant
+}
+
+// Identity names a benchmark for LoadGen, the submission tree and help.
+type Identity struct {
 	// Name is LoadGen's model name in mlperf.conf, e.g. "llama3_1-8b" (a
 	// variant's own name, e.g. "llama3_1-8b-edge", when looked up by it;
-	// LoadGenName, when set, is what LoadGen is given instead).
+	// LoadGen.Model, when set, is what LoadGen is given instead).
 	Name string
-	// LoadGenName, when set, is the model name LoadGen reads mlperf.conf
-	// and user.conf under, for a variant mlperf.conf has no entry of its
-	// own for ("": Name). See LoadGenModel.
-	LoadGenName string
-	// Settings are user.conf keys the round requires of this benchmark (or
-	// variant) that LoadGen's built-in mlperf.conf lacks; the runner writes
-	// them into the user.conf it gives LoadGen, under LoadGenModel and the
-	// scenario run, ahead of the user's own lines.
-	Settings []Setting
-	// Splits are the dataset splits read when the user names none (nil:
-	// the dataset reader's default).
-	Splits []string
 	// Base is the registered benchmark's Name; it differs from Name only
 	// for a variant.
 	Base string
 	// SubmissionDir is the directory name the submission tree and the
 	// official checker use, e.g. "llama3.1-8b".
 	SubmissionDir string
-	// Variants are the benchmark's other LoadGen model names (Interactive,
-	// edge), each with the facts that differ.
-	Variants []Variant
+	// Description is one line for help text.
+	Description string
+}
+
+// LoadGen is what LoadGen runs a benchmark (or a variant) as. A variant
+// always brings its own: the benchmark's does not carry over.
+type LoadGen struct {
+	// Model, when set, is the model name LoadGen reads mlperf.conf and
+	// user.conf under, for a variant mlperf.conf has no entry of its own
+	// for ("": Name). See Benchmark.LoadGenModel.
+	Model string
+	// Settings are user.conf keys the round requires of this benchmark (or
+	// variant) that LoadGen's built-in mlperf.conf lacks; the runner writes
+	// them into the user.conf it gives LoadGen, under LoadGenModel and the
+	// scenario run, ahead of the user's own lines.
+	Settings []Setting
+}
+
+// Data is a benchmark's dataset: what it is, how to open, synthesise and
+// download it.
+type Data struct {
+	// Size is the size of the official dataset (performance set).
+	Size int
+	// AccuracySize is the number of samples an accuracy run must cover.
+	AccuracySize int
+	// Splits are the dataset splits read when the user names none (nil:
+	// the dataset reader's default).
+	Splits []string
+	// Help says, for help text, what --dataset takes.
+	Help string
+	// Scoring says, for `evaluate --help`, what Dataset.Evaluate scores,
+	// after which reference script, and what it needs beyond the log and
+	// the dataset.
+	Scoring string
+	// InputDataTypes is what the harness sends, as measurements.json's
+	// input_data_types states it ("int32 token ids").
+	InputDataTypes string
+	// Open opens the benchmark's dataset from paths (files or directories)
+	// and checks all of it, so bad input is reported before a test starts.
+	// splits picks and orders the dataset's splits where it has any.
+	Open func(paths, splits []string) (Dataset, error)
+	// Synth writes a small synthetic dataset of n samples in the real
+	// format into dir and returns the files written. The same seed gives
+	// the same bytes.
+	Synth func(dir string, n int, seed uint64) ([]string, error)
+	// Downloads are the files `mlperf-go dataset download` fetches for the
+	// benchmark, per round: its dataset (download.RoleDataset) and its
+	// model's tokenizer (download.RoleTokenizer), each from the source the
+	// round's reference names, at a pinned revision and checksum. A round
+	// without an entry has nothing to download; OpenDataset opens a
+	// download folder as the dataset pin's Open says.
+	Downloads map[string][]download.Pin
+}
+
+// Serving is how a benchmark's requests go to the endpoint (or a launched
+// engine) and what its responses carry.
+type Serving struct {
 	// API is the endpoint protocol used unless --api overrides it.
 	API protocol.Protocol
 	// Model is the served model name sent in requests by default.
 	Model string
 	// Output is what responses carry.
 	Output Output
-	// FakeDefaultAnswer is what the fake endpoint answers a request it has
-	// no FakeAnswer for, in the benchmark's answer format ("": the fake's
-	// own; see FakeAnswerer).
-	FakeDefaultAnswer string
-	// FinalResponseOmitsFirstToken says the reference SUT, when it reports
-	// a first token to LoadGen (Server, Interactive, SingleStream with
-	// token latencies), completes the sample with every token except the
-	// first, counting n-1 (gpt-oss-120b's server_sut.py
-	// _send_final_response). LoadGen's TPOT and tokens/s follow the final
-	// count, so mlperf-go matches it per benchmark.
-	FinalResponseOmitsFirstToken bool
-	// DatasetSize is the size of the official dataset (performance set).
-	DatasetSize int
-	// AccuracySize is the number of samples an accuracy run must cover.
-	AccuracySize int
-	// Description is one line for help text.
-	Description string
-	// DatasetHelp says, for help text, what --dataset takes.
-	DatasetHelp string
-	// InputDataTypes is what the harness sends, as measurements.json's
-	// input_data_types states it ("int32 token ids").
-	InputDataTypes string
 	// Sampling is the reference's default generation config per endpoint
 	// protocol: a JSON object with the request's wire names, decoded over
 	// the protocol's DefaultParams (DefaultSampling) as the first layer
@@ -123,55 +168,65 @@ type Benchmark struct {
 	// README ("" where the round does not decide it). It reports an
 	// unknown round as an error.
 	Requests func(api protocol.Protocol, round string) (string, error)
-	// Open opens the benchmark's dataset from paths (files or directories)
-	// and checks all of it, so bad input is reported before a test starts.
-	// splits picks and orders the dataset's splits where it has any.
-	Open func(paths, splits []string) (Dataset, error)
-	// Synth writes a small synthetic dataset of n samples in the real
-	// format into dir and returns the files written. The same seed gives
-	// the same bytes.
-	Synth func(dir string, n int, seed uint64) ([]string, error)
-	// EngineRules are the engine flags the benchmark's rules require and
-	// forbid when mlperf-go launches the engine (--launch), per engine
-	// kind, on top of those of every benchmark.
-	EngineRules map[engine.Kind]engine.Rules
-	// Compliance lists the compliance tests the benchmark takes, by name
-	// ("TEST06"), with their official audit.config and constants.
-	Compliance map[string]Compliance
-	// Rounds holds the submission checker's rules for the benchmark per
-	// round ("v6.0", "v6.1"); a round without an entry does not have the
-	// benchmark.
-	Rounds map[string]*Rules
-	// Downloads are the files `mlperf-go dataset download` fetches for the
-	// benchmark, per round: its dataset (download.RoleDataset) and its
-	// model's tokenizer (download.RoleTokenizer), each from the source the
-	// round's reference names, at a pinned revision and checksum. A round
-	// without an entry has nothing to download; OpenDataset opens a
-	// download folder as the dataset pin's Open says.
-	Downloads map[string][]download.Pin
-	// NotFileable, when set, says why no run of the benchmark can be filed
-	// as an MLPerf result ("" for benchmarks that can be): filing into a
-	// results tree and packaging a submission refuse with this message,
-	// while run and evaluate work as for any benchmark.
-	NotFileable string
 	// StreamRequests says the reference streams every request whatever the
 	// scenario (mlcommons/endpoints' "online" runs): the runner then
 	// streams unless --stream says otherwise (default false: stream only
 	// when LoadGen measures a first token).
 	StreamRequests bool
+	// FinalResponseOmitsFirstToken says the reference SUT, when it reports
+	// a first token to LoadGen (Server, Interactive, SingleStream with
+	// token latencies), completes the sample with every token except the
+	// first, counting n-1 (gpt-oss-120b's server_sut.py
+	// _send_final_response). LoadGen's TPOT and tokens/s follow the final
+	// count, so mlperf-go matches it per benchmark.
+	FinalResponseOmitsFirstToken bool
+	// EngineRules are the engine flags the benchmark's rules require and
+	// forbid when mlperf-go launches the engine (--launch), per engine
+	// kind, on top of those of every benchmark.
+	EngineRules map[engine.Kind]engine.Rules
+}
+
+// Submission is what filing a benchmark's runs and checking a submission
+// of them require.
+type Submission struct {
+	// Rounds holds the submission checker's rules for the benchmark per
+	// round ("v6.0", "v6.1"); a round without an entry does not have the
+	// benchmark.
+	Rounds map[string]*Rules
+	// Compliance lists the compliance tests the closed division needs of
+	// the benchmark in every round it belongs to, by name ("TEST06"), with
+	// their official audit.config and constants.
+	Compliance map[string]Compliance
+	// NotFileable, when set, says why no run of the benchmark can be filed
+	// as an MLPerf result ("" for benchmarks that can be): filing into a
+	// results tree and packaging a submission refuse with this message,
+	// while run and evaluate work as for any benchmark.
+	NotFileable string
+}
+
+// ComplianceTests names the compliance tests s requires, sorted.
+func (s Submission) ComplianceTests() []string {
+	return slices.Sorted(maps.Keys(s.Compliance))
+}
+
+// Fake is what the fake endpoint (package fake) needs of a benchmark
+// beyond the answers its dataset gives (FakeAnswerer, FakeTokenAnswerer).
+type Fake struct {
+	// DefaultAnswer is what the fake endpoint answers a request it has no
+	// FakeAnswer for, in the benchmark's answer format ("": the fake's
+	// own).
+	DefaultAnswer string
 }
 
 // Variant is another LoadGen model name of a benchmark (its Interactive or
-// edge form): the same dataset reader, requests and evaluator, with the
-// facts below in place of the benchmark's where set.
+// edge form): the same requests and evaluator, with the facets below in
+// place of the benchmark's where set.
 type Variant struct {
 	// Name is the variant's LoadGen model name, e.g.
 	// "llama3_1-8b-interactive".
 	Name string
 	// SubmissionDir is where its runs are filed ("" for the benchmark's).
 	SubmissionDir string
-	// DatasetSize and AccuracySize replace the benchmark's when non-zero.
-	DatasetSize, AccuracySize int
 	// Description replaces the benchmark's when set.
 	Description string
 	// Interactive marks the variant as the benchmark's Interactive
@@ -179,28 +234,16 @@ type Variant struct {
 	// model name (mlperf.conf gives the *-interactive names their own
 	// TTFT/TPOT limits) and it is filed under Interactive/.
 	Interactive bool
-	// LoadGenName, when set, is the model name LoadGen runs the variant
-	// under, where mlperf.conf has no entry for Name (qwen3-vl's
-	// Interactive runs as qwen3-vl-235b-a22b with Settings on top).
-	LoadGenName string
-	// Settings are what the round requires of the variant beyond
-	// mlperf.conf's entries for its LoadGen model name (the benchmark's own
-	// Settings do not carry over to a variant).
-	Settings []Setting
-	// Splits replace the benchmark's default dataset splits when set.
-	Splits []string
-	// DatasetHelp replaces the benchmark's when set.
-	DatasetHelp string
-	// Synth replaces the benchmark's synthetic dataset writer when set
-	// (a variant whose official dataset has another layout).
-	Synth func(dir string, n int, seed uint64) ([]string, error)
-	// Downloads replace the benchmark's when set (a variant with a dataset
-	// of its own).
-	Downloads map[string][]download.Pin
-	// Rounds replace the benchmark's when set: a variant the checker
+	// LoadGen replaces the benchmark's, always (qwen3-vl's Interactive runs
+	// as qwen3-vl-235b-a22b with Settings on top).
+	LoadGen LoadGen
+	// Data, when set, replaces the benchmark's (a variant with a dataset
+	// of its own: llama3.1-8b-edge's 5,000 samples).
+	Data *Data
+	// Submission, when set, replaces the benchmark's: a variant the checker
 	// treats as a model of its own (llama3.1-8b-edge has its own
 	// scenarios, sample counts, accuracy targets and no TEST06).
-	Rounds map[string]*Rules
+	Submission *Submission
 }
 
 // Setting is one user.conf key a round requires that LoadGen's built-in
@@ -225,8 +268,10 @@ type Dataset interface {
 	// cannot be sent over is an error naming it.
 	Bodies(o BodyOptions) (qsl.Builder, []byte, error)
 	// Evaluate scores or checks an accuracy log (LoadGen's
-	// mlperf_log_accuracy.json at logPath) against the dataset.
-	Evaluate(logPath string, o EvalOptions) (Evaluation, error)
+	// mlperf_log_accuracy.json at logPath) against the dataset. Cancelling
+	// ctx stops a long evaluation (ROUGE over a full set, code tests,
+	// graders) and kills the processes it started.
+	Evaluate(ctx context.Context, logPath string, o EvalOptions) (Evaluation, error)
 }
 
 // TokenPrompts is a Dataset whose prompts are token IDs (the token-ID
@@ -430,8 +475,6 @@ type Rules struct {
 	// to every scenario); Upper the upper limits.
 	Accuracy map[string][]Bound
 	Upper    []Bound
-	// Compliance lists the compliance tests the closed division needs.
-	Compliance []string
 	// ResultField names the detail-log key holding the benchmark's metric
 	// where it overrides the scenario's usual one
 	// (RESULT_FIELD_BENCHMARK_OVERWRITE), per effective_scenario.
@@ -483,20 +526,26 @@ var (
 func Register(b Benchmark) {
 	mu.Lock()
 	defer mu.Unlock()
-	if b.Name == "" || b.SubmissionDir == "" || b.Open == nil {
-		panic(fmt.Sprintf("benchmark: Register(%q): Name, SubmissionDir and Open are required", b.Name))
+	if b.Name == "" || b.SubmissionDir == "" || b.Data.Open == nil {
+		panic(fmt.Sprintf("benchmark: Register(%q): Name, SubmissionDir and Data.Open are required", b.Name))
 	}
 	b.Base = b.Name
-	for api := range b.Sampling {
+	for api := range b.Serving.Sampling {
 		if _, err := b.DefaultSampling(api); err != nil {
 			panic(fmt.Sprintf("benchmark: Register(%q): %v", b.Name, err))
 		}
 	}
-	if err := checkDownloads(b.Downloads); err != nil {
+	if err := checkDownloads(b.Data.Downloads); err != nil {
 		panic(fmt.Sprintf("benchmark: Register(%q): %v", b.Name, err))
 	}
 	for _, v := range b.Variants {
-		if err := checkDownloads(v.Downloads); err != nil {
+		if v.Data == nil {
+			continue
+		}
+		if v.Data.Open == nil {
+			panic(fmt.Sprintf("benchmark: Register(%q): variant %s: its Data has no Open (copy the benchmark's Data and change what differs)", b.Name, v.Name))
+		}
+		if err := checkDownloads(v.Data.Downloads); err != nil {
 			panic(fmt.Sprintf("benchmark: Register(%q): variant %s: %v", b.Name, v.Name, err))
 		}
 	}
@@ -587,57 +636,26 @@ func (b Benchmark) IsInteractive() bool {
 	return false
 }
 
-// withVariant returns b with v's facts applied (b itself for nil).
+// withVariant returns b with v's facets applied (b itself for nil).
 func (b Benchmark) withVariant(v *Variant) Benchmark {
 	if v == nil {
 		return b
 	}
 	b.Name = v.Name
-	b.LoadGenName = v.LoadGenName
-	b.Settings = v.Settings
-	if v.Splits != nil {
-		b.Splits = v.Splits
-	}
-	if v.DatasetHelp != "" {
-		b.DatasetHelp = v.DatasetHelp
-	}
-	if v.Synth != nil {
-		b.Synth = v.Synth
-	}
-	if v.Downloads != nil {
-		b.Downloads = v.Downloads
-	}
-	if v.Rounds != nil {
-		b.Rounds = v.Rounds
-		b.Compliance = takenCompliance(b.Compliance, v.Rounds)
-	}
 	if v.SubmissionDir != "" {
 		b.SubmissionDir = v.SubmissionDir
-	}
-	if v.DatasetSize > 0 {
-		b.DatasetSize = v.DatasetSize
-	}
-	if v.AccuracySize > 0 {
-		b.AccuracySize = v.AccuracySize
 	}
 	if v.Description != "" {
 		b.Description = v.Description
 	}
-	return b
-}
-
-// takenCompliance keeps the compliance tests some round's rules list: a
-// variant with rules of its own takes only the tests they name.
-func takenCompliance(all map[string]Compliance, rounds map[string]*Rules) map[string]Compliance {
-	taken := map[string]Compliance{}
-	for name, c := range all {
-		for _, r := range rounds {
-			if slices.Contains(r.Compliance, name) {
-				taken[name] = c
-			}
-		}
+	b.LoadGen = v.LoadGen
+	if v.Data != nil {
+		b.Data = *v.Data
 	}
-	return taken
+	if v.Submission != nil {
+		b.Submission = *v.Submission
+	}
+	return b
 }
 
 // Names lists the registered benchmarks' LoadGen names with their
@@ -673,7 +691,7 @@ func All() []Benchmark {
 	return all
 }
 
-// OpenDataset opens b's dataset from paths; see Benchmark.Open. No paths is
+// OpenDataset opens b's dataset from paths; see Data.Open. No paths is
 // an error saying how to make a dataset. No splits reads b.Splits. A path
 // that is a `dataset download` folder opens the files its dataset pin names
 // (Pin.Open: the performance set where a benchmark has two).
@@ -702,7 +720,7 @@ func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, 
 		return nil, fmt.Errorf("no dataset given: pass --dataset (make one with `mlperf-go dataset synth --benchmark %s`)", b.Name)
 	}
 	if len(splits) == 0 {
-		splits = b.Splits
+		splits = b.Data.Splits
 	}
 	paths, err := b.openDownloads(paths, accuracy)
 	if err != nil {
@@ -711,7 +729,7 @@ func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, 
 	if paths, err = b.openSynth(paths); err != nil {
 		return nil, err
 	}
-	return b.Open(paths, splits)
+	return b.Data.Open(paths, splits)
 }
 
 // checkDownloads validates each round's pins: each pin valid, one per role,
@@ -735,11 +753,11 @@ func checkDownloads(byRound map[string][]download.Pin) error {
 // DownloadPins returns the files b pins for round (download.Pin), or an
 // error naming the rounds that have some.
 func (b Benchmark) DownloadPins(round string) ([]download.Pin, error) {
-	if pins := b.Downloads[round]; len(pins) > 0 {
+	if pins := b.Data.Downloads[round]; len(pins) > 0 {
 		return pins, nil
 	}
 	var have []string
-	for r := range b.Downloads {
+	for r := range b.Data.Downloads {
 		have = append(have, r)
 	}
 	sort.Strings(have)
@@ -785,7 +803,7 @@ func (b Benchmark) openDownloads(paths []string, accuracy bool) ([]string, error
 // pinsDataset reports whether p is b's dataset pin in some round.
 func (b Benchmark) pinsDataset(p download.Pin) bool {
 	key := p.Key()
-	for _, pins := range b.Downloads {
+	for _, pins := range b.Data.Downloads {
 		for _, q := range pins {
 			if q.Role == download.RoleDataset && q.Key() == key {
 				return true
@@ -806,16 +824,16 @@ var engineRulesAll = map[engine.Kind]engine.Rules{
 // EngineRulesFor returns the rules for running b on an engine of kind:
 // those of every benchmark, then b's own (EngineRules).
 func (b Benchmark) EngineRulesFor(kind engine.Kind) engine.Rules {
-	r := engineRulesAll[kind].Merge(b.EngineRules[kind])
+	r := engineRulesAll[kind].Merge(b.Serving.EngineRules[kind])
 	r.Why = fmt.Sprintf("the MLPerf Inference rules for %s on %s", b.Name, kind)
 	return r
 }
 
-// LoadGenModel is the model name LoadGen runs b under: LoadGenName, else
+// LoadGenModel is the model name LoadGen runs b under: LoadGen.Model, else
 // Name.
 func (b Benchmark) LoadGenModel() string {
-	if b.LoadGenName != "" {
-		return b.LoadGenName
+	if b.LoadGen.Model != "" {
+		return b.LoadGen.Model
 	}
 	return b.Name
 }
@@ -826,7 +844,7 @@ func (b Benchmark) LoadGenModel() string {
 // does not take is an error naming it).
 func (b Benchmark) DefaultSampling(api protocol.Protocol) (protocol.Params, error) {
 	p := api.DefaultParams()
-	if def, ok := b.Sampling[api]; ok {
+	if def, ok := b.Serving.Sampling[api]; ok {
 		if err := protocol.DecodeGenerationConfig(def, p); err != nil {
 			return nil, fmt.Errorf("%s's default sampling for %s: %w", b.Name, api.Name(), err)
 		}

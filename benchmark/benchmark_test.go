@@ -30,7 +30,7 @@ func TestLookup(t *testing.T) {
 		{"gpt-oss-120b", "gpt-oss-120b", "sglang-generate", 6396},
 	} {
 		b, err := Lookup(tc.name)
-		if err != nil || b.Name != tc.want || b.API.Name() != tc.api || b.DatasetSize != tc.size {
+		if err != nil || b.Name != tc.want || b.Serving.API.Name() != tc.api || b.Data.Size != tc.size {
 			t.Errorf("Lookup(%q) = %+v, %v", tc.name, b, err)
 		}
 	}
@@ -56,8 +56,8 @@ func TestVariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		base, _ := Lookup(tc.base)
-		if b.Name != tc.name || b.Base != tc.base || b.SubmissionDir != tc.dir || b.DatasetSize != tc.size || b.AccuracySize != tc.acc ||
-			b.API != base.API || b.Model != base.Model || b.Open == nil {
+		if b.Name != tc.name || b.Base != tc.base || b.SubmissionDir != tc.dir || b.Data.Size != tc.size || b.Data.AccuracySize != tc.acc ||
+			b.Serving.API != base.Serving.API || b.Serving.Model != base.Serving.Model || b.Data.Open == nil {
 			t.Errorf("Lookup(%q) = %+v", tc.name, b)
 		}
 	}
@@ -95,18 +95,18 @@ func TestInteractiveVariants(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		var kv []Setting
-		for _, s := range iv.Settings {
+		for _, s := range iv.LoadGen.Settings {
 			if s.Why == "" {
 				t.Errorf("%s: setting %s says not why", tc.name, s.Key)
 			}
 			kv = append(kv, Setting{Key: s.Key, Value: s.Value})
 		}
-		if iv.Name != tc.want || iv.LoadGenModel() != tc.lg || !iv.IsInteractive() || !cmp.Equal(kv, tc.settings) || !cmp.Equal(iv.Splits, tc.splits) {
-			t.Errorf("%s: Interactive variant %s (LoadGen %s, settings %v, splits %v)", tc.name, iv.Name, iv.LoadGenModel(), kv, iv.Splits)
+		if iv.Name != tc.want || iv.LoadGenModel() != tc.lg || !iv.IsInteractive() || !cmp.Equal(kv, tc.settings) || !cmp.Equal(iv.Data.Splits, tc.splits) {
+			t.Errorf("%s: Interactive variant %s (LoadGen %s, settings %v, splits %v)", tc.name, iv.Name, iv.LoadGenModel(), kv, iv.Data.Splits)
 		}
 	}
 	base, _ := Lookup("qwen3-vl-235b-a22b")
-	if base.LoadGenModel() != "qwen3-vl-235b-a22b" || base.Settings != nil || base.Splits != nil || base.IsInteractive() {
+	if base.LoadGenModel() != "qwen3-vl-235b-a22b" || base.LoadGen.Settings != nil || base.Data.Splits != nil || base.IsInteractive() {
 		t.Errorf("the base benchmark took its variant's facts: %+v", base)
 	}
 	edge, _ := Lookup("llama3_1-8b-edge")
@@ -120,10 +120,11 @@ func TestInteractiveVariants(t *testing.T) {
 func TestRegisterRefusesTakenNames(t *testing.T) {
 	open := func([]string, []string) (Dataset, error) { return nil, nil }
 	for _, b := range []Benchmark{
-		{Name: "llama3_1-8b", SubmissionDir: "x", Open: open},
-		{Name: "new", SubmissionDir: "llama3.1-8b", Open: open},
-		{Name: "new", SubmissionDir: "new", Variants: []Variant{{Name: "gpt-oss-120b-interactive"}}, Open: open},
-		{Name: "new", SubmissionDir: "new"}, // no dataset reader
+		{Identity: Identity{Name: "llama3_1-8b", SubmissionDir: "x"}, Data: Data{Open: open}},
+		{Identity: Identity{Name: "new", SubmissionDir: "llama3.1-8b"}, Data: Data{Open: open}},
+		{Identity: Identity{Name: "new", SubmissionDir: "new"}, Variants: []Variant{{Name: "gpt-oss-120b-interactive"}}, Data: Data{Open: open}},
+		{Identity: Identity{Name: "new", SubmissionDir: "new"}},                                                                                 // no dataset reader
+		{Identity: Identity{Name: "new", SubmissionDir: "new"}, Data: Data{Open: open}, Variants: []Variant{{Name: "new-edge", Data: &Data{}}}}, // a variant's data without a reader
 	} {
 		func() {
 			defer func() {
@@ -166,10 +167,10 @@ func TestDefaultSampling(t *testing.T) {
 			t.Errorf("%s over %s sampling (-reference +registered):\n%s", tc.bench, tc.api.Name(), diff)
 		}
 	}
-	if q, _ := Lookup("qwen3-vl-235b-a22b"); len(q.Sampling) != 0 {
-		t.Errorf("qwen3-vl sends no sampling parameter by default, registered %s", q.Sampling)
+	if q, _ := Lookup("qwen3-vl-235b-a22b"); len(q.Serving.Sampling) != 0 {
+		t.Errorf("qwen3-vl sends no sampling parameter by default, registered %s", q.Serving.Sampling)
 	}
-	bad := Benchmark{Name: "bad", Sampling: map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(`{"max_tokens": 1}`)}}
+	bad := Benchmark{Identity: Identity{Name: "bad"}, Serving: Serving{Sampling: map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(`{"max_tokens": 1}`)}}}
 	if _, err := bad.DefaultSampling(sglang.Protocol); err == nil || !strings.Contains(err.Error(), "max_tokens") {
 		t.Errorf("a key SGLang does not take: error %v", err)
 	}
@@ -180,21 +181,21 @@ func TestDefaultSampling(t *testing.T) {
 // some rounds only (v6.0's llama2-70b-99), but to one at least.
 func TestEveryBenchmarkIsComplete(t *testing.T) {
 	for _, b := range All() {
-		if b.Synth == nil || b.Model == "" || b.DatasetSize == 0 || b.AccuracySize == 0 || b.Description == "" || b.DatasetHelp == "" || b.InputDataTypes == "" {
+		if b.Data.Synth == nil || b.Serving.Model == "" || b.Data.Size == 0 || b.Data.AccuracySize == 0 || b.Description == "" || b.Data.Help == "" || b.Data.Scoring == "" || b.Data.InputDataTypes == "" {
 			t.Errorf("%s lacks facts or behaviour: %+v", b.Name, b)
 		}
-		if len(b.Rounds) == 0 {
+		if len(b.Submission.Rounds) == 0 {
 			t.Errorf("%s belongs to no round", b.Name)
 		}
-		for round, r := range b.Rounds {
+		for round, r := range b.Submission.Rounds {
 			if round != "v6.0" && round != "v6.1" || r == nil {
 				t.Errorf("%s has rules for %q (%v): rounds are v6.0 and v6.1", b.Name, round, r)
 				continue
 			}
-			for _, test := range r.Compliance {
-				if c, ok := b.Compliance[test]; !ok || len(c.AuditConfig) == 0 {
-					t.Errorf("%s: round %s requires %s, which has no audit.config", b.Name, round, test)
-				}
+		}
+		for test, c := range b.Submission.Compliance {
+			if len(c.AuditConfig) == 0 {
+				t.Errorf("%s requires %s, which has no audit.config", b.Name, test)
 			}
 		}
 	}

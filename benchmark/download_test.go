@@ -26,7 +26,7 @@ func TestDownloadPins(t *testing.T) {
 			t.Fatal(err)
 		}
 		round := "v6.1"
-		if b.Rounds[round] == nil {
+		if b.Submission.Rounds[round] == nil {
 			round = "v6.0"
 		}
 		pins, err := b.DownloadPins(round)
@@ -104,7 +104,7 @@ func TestOpenDownloadFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 		synth := t.TempDir()
-		paths, err := b.Synth(synth, 9, 1)
+		paths, err := b.Data.Synth(synth, 9, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,8 +134,8 @@ func TestOpenDownloadFolder(t *testing.T) {
 	// gpt-oss-120b's accuracy set is another file of the same download.
 	g, _ := Lookup("gpt-oss-120b")
 	gdir := t.TempDir()
-	perf, _ := g.Synth(t.TempDir(), 5, 1)
-	acc, _ := g.Synth(t.TempDir(), 3, 2)
+	perf, _ := g.Data.Synth(t.TempDir(), 5, 1)
+	acc, _ := g.Data.Synth(t.TempDir(), 3, 2)
 	perfData, _ := os.ReadFile(perf[0])
 	accData, _ := os.ReadFile(acc[0])
 	downloadtest.WriteFolder(t, gdir, datasetPin(t, g), map[string][]byte{"dataset/perf/perf_eval_ref.parquet": perfData, "dataset/acc/acc_eval_ref.parquet": accData})

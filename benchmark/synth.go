@@ -26,10 +26,10 @@ type synthManifest struct {
 // and SynthManifestFile beside it, and returns the files written (not the
 // manifest), as `mlperf-go dataset synth` does.
 func (b Benchmark) WriteSynth(dir string, n int, seed uint64) ([]string, error) {
-	if b.Synth == nil {
+	if b.Data.Synth == nil {
 		return nil, fmt.Errorf("benchmark %s has no synthetic dataset writer", b.Name)
 	}
-	files, err := b.Synth(dir, n, seed)
+	files, err := b.Data.Synth(dir, n, seed)
 	if err != nil {
 		return nil, err
 	}

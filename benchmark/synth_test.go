@@ -17,7 +17,7 @@ func TestSynthFolderOpens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Synth == nil {
+		if b.Data.Synth == nil {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {

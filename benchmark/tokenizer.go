@@ -23,7 +23,7 @@ func (o Output) NeedsTokenizer() bool { return o == TokenIDs }
 func (o EvalOptions) OpenTokenizer() (*tokenizer.Tokenizer, error) {
 	model := o.TokenizerModel
 	if model == "" {
-		model = o.Benchmark.Model
+		model = o.Benchmark.Serving.Model
 	}
 	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: o.Tokenizer, Model: model, Download: o.tokenizerDownload()})
 	if err != nil {

@@ -108,7 +108,7 @@ type Config struct {
 	// with tokens derived from it (Tokens).
 	TokenAnswers []TokenAnswer
 	// DefaultAnswer is the answer to a chat whose key no Answer has, in
-	// the benchmark's answer format (benchmark.Benchmark.FakeDefaultAnswer).
+	// the benchmark's answer format (benchmark.Fake.DefaultAnswer).
 	// Default FallbackAnswer.
 	DefaultAnswer string
 	// PrefillPerToken is the time each prompt token not found in the

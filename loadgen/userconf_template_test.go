@@ -97,7 +97,7 @@ func TestUserConfTemplate(t *testing.T) {
 // hasServer reports whether some round's rules list the Server scenario
 // for b, required or optional, on some system type.
 func hasServer(b benchmark.Benchmark) bool {
-	for _, r := range b.Rounds {
+	for _, r := range b.Submission.Rounds {
 		for _, m := range []map[string][]string{r.Required, r.Optional} {
 			for _, scens := range m {
 				for _, s := range scens {

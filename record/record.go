@@ -53,7 +53,7 @@ type Run struct {
 	// API is the request API ("chat/completions", "completions", "generate").
 	API string `json:"api,omitempty"`
 	// Requests names the reference whose requests the run sent, where the
-	// round decides it (the benchmark says: benchmark.Benchmark.Requests).
+	// round decides it (the benchmark says: benchmark.Serving.Requests).
 	Requests string `json:"requests,omitempty"`
 	// Model is the model name sent to the endpoint.
 	Model string `json:"model,omitempty"`

@@ -83,12 +83,12 @@ func realRun(t *testing.T) (string, sut.Stats) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := bench.Synth(dir, 80, 5)
+	files, err := bench.Data.Synth(dir, 80, 5)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("synth: %v, %v", files, err)
 	}
 	data := files[0]
-	fake, err := fake.New(fake.Config{Model: bench.Model, OutputTokens: 24, TTFT: 20 * time.Millisecond, TPOT: 2 * time.Millisecond, MaxConcurrency: 8, FailRate: 0.1, Seed: 2})
+	fake, err := fake.New(fake.Config{Model: bench.Serving.Model, OutputTokens: 24, TTFT: 20 * time.Millisecond, TPOT: 2 * time.Millisecond, MaxConcurrency: 8, FailRate: 0.1, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func realRun(t *testing.T) (string, sut.Stats) {
 	info := record.Run{
 		HarnessVersion: "test", LoadGenVersion: "6.0.17", Round: "v6.1",
 		Benchmark: bench.Name, Scenario: "Server", Kind: "performance",
-		Endpoints: []string{engine.URL + "/v1"}, API: "completions", Model: bench.Model,
+		Endpoints: []string{engine.URL + "/v1"}, API: "completions", Model: bench.Serving.Model,
 		Engine: "vLLM (fake)", Start: start.UTC(), End: time.Now().UTC(),
 		Samples: &record.SampleCounts{Issued: s.Issued, Completed: s.Completed, Failed: s.Failed, FailuresByReason: s.FailuresByReason, OutputTokens: s.OutputTokens},
 	}

@@ -45,12 +45,12 @@ func TestResultsFromARealRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := bench.Synth(dir, 60, 3)
+	files, err := bench.Data.Synth(dir, 60, 3)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("synth: %v, %v", files, err)
 	}
 	data := files[0]
-	fake, err := fake.New(fake.Config{Model: bench.Model, OutputTokens: 16, TTFT: 5 * time.Millisecond, TPOT: time.Millisecond, FailRate: 0.1, Seed: 1, PrefixCache: true})
+	fake, err := fake.New(fake.Config{Model: bench.Serving.Model, OutputTokens: 16, TTFT: 5 * time.Millisecond, TPOT: time.Millisecond, FailRate: 0.1, Seed: 1, PrefixCache: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestResultsFromARealRun(t *testing.T) {
 	if err := record.Write(out, record.Run{
 		HarnessVersion: "test", LoadGenVersion: "6.0.17", Round: "v6.1",
 		Benchmark: bench.Name, Scenario: "Server", Kind: "performance",
-		Endpoints: []string{secretURL}, API: "completions", Model: bench.Model,
+		Endpoints: []string{secretURL}, API: "completions", Model: bench.Serving.Model,
 		Start: start.UTC(), End: time.Now().UTC(),
 		Samples: &record.SampleCounts{Issued: s.Issued, Completed: s.Completed, Failed: s.Failed, FailuresByReason: s.FailuresByReason, OutputTokens: s.OutputTokens},
 	}); err != nil {

@@ -24,9 +24,9 @@ func TestTEST07OnTheComplianceSet(t *testing.T) {
 	const n = 990
 	b := mustBenchmark(t, "gpt-oss-120b")
 	d := tokenFixture(t, "gpt-oss-120b", n)
-	url, _ := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4})
+	url, _ := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4})
 	audit := filepath.Join(t.TempDir(), "audit.config")
-	if err := os.WriteFile(audit, b.Compliance["TEST07"].AuditConfig, 0o644); err != nil {
+	if err := os.WriteFile(audit, b.Submission.Compliance["TEST07"].AuditConfig, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o := Options{

@@ -198,7 +198,7 @@ func benchOffline(b *testing.B, d benchmark.Dataset, bench string, queries int, 
 		b.Skip("process CPU time is measured with getrusage (Unix only)")
 	}
 	bm := mustBenchmark(b, bench)
-	url := startFakeProcess(b, bm.Model, bm.FakeDefaultAnswer, p)
+	url := startFakeProcess(b, bm.Serving.Model, bm.Fake.DefaultAnswer, p)
 	placeHarness(b, p)
 	o := Options{
 		Benchmark:   bm,
@@ -280,7 +280,7 @@ func BenchmarkHarnessOfflineQ3VL(b *testing.B) {
 func llamaBenchData(b *testing.B, n int) benchmark.Dataset {
 	b.Helper()
 	bm := mustBenchmark(b, "llama3_1-8b")
-	files, err := bm.Synth(b.TempDir(), n, 7)
+	files, err := bm.Data.Synth(b.TempDir(), n, 7)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func BenchmarkQ3VLLoadAndMemory(b *testing.B) {
 		raw += d.RawSize(i)
 	}
 	bm := mustBenchmark(b, "qwen3-vl-235b-a22b")
-	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: bm, API: bm.API, Model: bm.Model})
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: bm, API: bm.Serving.API, Model: bm.Serving.Model})
 	if err != nil {
 		b.Fatal(err)
 	}

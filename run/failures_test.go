@@ -44,7 +44,7 @@ func TestFailuresFileListsEveryFailure(t *testing.T) {
 	const n = 120
 	bench := "llama3_1-8b"
 	d := tokenFixture(t, bench, n)
-	url, srv := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 4, FailRate: 0.5, Seed: 9})
+	url, srv := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, OutputTokens: 4, FailRate: 0.5, Seed: 9})
 	out := t.TempDir()
 	rep, err := Run(context.Background(), Options{Benchmark: mustBenchmark(t, bench), Scenario: loadgen.Offline, Mode: loadgen.AccuracyOnly,
 		Data: d, Endpoints: []string{url}, OutputDir: out, Settings: quick, SkipPreflight: true})
@@ -73,7 +73,7 @@ func TestMaxFailuresStopsTheRun(t *testing.T) {
 	const n = 1000
 	bench := "llama3_1-8b"
 	d := tokenFixture(t, bench, n)
-	url, srv := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, FailRate: 1})
+	url, srv := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, FailRate: 1})
 	limit, err := sut.ParseFailureLimit(sut.DefaultMaxFailures)
 	if err != nil {
 		t.Fatal(err)

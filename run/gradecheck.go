@@ -27,10 +27,10 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 	if round == "" {
 		round, _ = buildinfo.Round()
 	}
-	if o.Benchmark.NotFileable != "" {
-		return fmt.Errorf("--results-dir: %s", o.Benchmark.NotFileable)
+	if o.Benchmark.Submission.NotFileable != "" {
+		return fmt.Errorf("--results-dir: %s", o.Benchmark.Submission.NotFileable)
 	}
-	rules := o.Benchmark.Rounds[round]
+	rules := o.Benchmark.Submission.Rounds[round]
 	if rules == nil {
 		return fmt.Errorf("--results-dir: %s has no submission rules for round %q; pass --round with a round it has", o.Benchmark.Name, round)
 	}
@@ -39,11 +39,11 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 		errs = append(errs, fmt.Errorf("--results-dir: "+format, args...))
 	}
 	scen := o.SubmissionScenario()
-	if o.Benchmark.DatasetSize > 0 && dataset > o.Benchmark.DatasetSize {
+	if o.Benchmark.Data.Size > 0 && dataset > o.Benchmark.Data.Size {
 		// The run would take the first DatasetSize samples: a run of the
 		// Interactive variant over the whole qwen3-vl catalogue would
 		// silently be a run over its first 8,000 rows, not the 8k dataset.
-		refuse("the dataset holds %d samples, more than %s's official %d: pass its official dataset (%s)", dataset, o.Benchmark.Name, o.Benchmark.DatasetSize, o.Benchmark.DatasetHelp)
+		refuse("the dataset holds %d samples, more than %s's official %d: pass its official dataset (%s)", dataset, o.Benchmark.Name, o.Benchmark.Data.Size, o.Benchmark.Data.Help)
 	}
 	if s.Mode == loadgen.AccuracyOnly {
 		want := rules.AccuracySampleCount[scen]
@@ -53,7 +53,7 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 		if want > 0 && int64(total) < want {
 			// Name the cause: --total-sample-count only where it was
 			// passed and capped the run, else the dataset itself.
-			fix := fmt.Sprintf("the dataset holds %d: pass the whole one (%s)", dataset, o.Benchmark.DatasetHelp)
+			fix := fmt.Sprintf("the dataset holds %d: pass the whole one (%s)", dataset, o.Benchmark.Data.Help)
 			if o.TotalSampleCount > 0 && o.TotalSampleCount < dataset {
 				fix = "drop --total-sample-count and use the whole dataset"
 			}

@@ -25,7 +25,7 @@ func TestGradeCheckQwen3VLInteractive(t *testing.T) {
 	}
 	settings := func(t *testing.T, extra ...string) loadgen.TestSettings {
 		t.Helper()
-		conf, err := composeUserConf("", b.Settings, extra, b.LoadGenModel(), "Server")
+		conf, err := composeUserConf("", b.LoadGen.Settings, extra, b.LoadGenModel(), "Server")
 		if err != nil {
 			t.Fatal(err)
 		}

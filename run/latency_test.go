@@ -45,7 +45,7 @@ func TestOverwriteDropsAbortedSummary(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("ABORTED\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 4})
+	url, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, OutputTokens: 4})
 	if _, err := Run(context.Background(), Options{Benchmark: mustBenchmark(t, bench), Scenario: loadgen.Offline, Mode: loadgen.PerformanceOnly,
 		Data: tokenFixture(t, bench, 10), Endpoints: []string{url}, OutputDir: out, Settings: quick, SkipPreflight: true}); err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ import (
 func tokenFixture(t testing.TB, bench string, n int) benchmark.Dataset {
 	t.Helper()
 	b := mustBenchmark(t, bench)
-	files, err := b.Synth(t.TempDir(), n, 11)
+	files, err := b.Data.Synth(t.TempDir(), n, 11)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 		d := tokenFixture(t, bench, n)
 		for _, scen := range []loadgen.Scenario{loadgen.Offline, loadgen.Server} {
 			t.Run(bench+"/"+scen.String(), func(t *testing.T) {
-				url, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: outTokens})
+				url, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, OutputTokens: outTokens})
 				out := t.TempDir()
 				rep, err := Run(context.Background(), Options{
 					Benchmark: mustBenchmark(t, bench),
@@ -95,7 +95,7 @@ func TestLLMAccuracyLogsTheEndpointsTokens(t *testing.T) {
 					want := fake.Tokens(d.(benchmark.TokenPrompts).Tokens(e.QSLIndex), outTokens)
 					wantCount := int64(outTokens)
 					got := decodeInt32(e.Data)
-					if rep.Stream && mustBenchmark(t, bench).FinalResponseOmitsFirstToken {
+					if rep.Stream && mustBenchmark(t, bench).Serving.FinalResponseOmitsFirstToken {
 						// The reference (gpt-oss-120b server_sut.py) reports
 						// token 0 first and completes with tokens[1:], n-1:
 						// LoadGen logs the first as token_data, the rest as data.
@@ -127,7 +127,7 @@ func TestServerTokenLatenciesFollowTheFake(t *testing.T) {
 	for _, bench := range []string{"llama3_1-8b", "gpt-oss-120b"} {
 		t.Run(bench, func(t *testing.T) {
 			d := tokenFixture(t, bench, 20)
-			url, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 16, TTFT: ttft, TPOT: tpot})
+			url, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, OutputTokens: 16, TTFT: ttft, TPOT: tpot})
 			rep, err := Run(context.Background(), Options{
 				Benchmark: mustBenchmark(t, bench),
 				Scenario:  loadgen.Server,
@@ -208,7 +208,7 @@ func TestLLMOfflinePerformanceValid(t *testing.T) {
 		t.Run(bench, func(t *testing.T) {
 			d := tokenFixture(t, bench, 30)
 			// Enough latency that the run outlasts its 200 ms minimum.
-			_, fake := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 8,
+			_, fake := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, OutputTokens: 8,
 				TTFT: 20 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 8})
 			url, streamed := streamCounter(t, fake)
 			o := Options{

@@ -89,7 +89,7 @@ func memoryData(b *testing.B, bench string, n int) []string {
 	bm := mustBenchmark(b, bench)
 	root := os.Getenv(dataEnv)
 	if root == "" {
-		files, err := bm.Synth(b.TempDir(), n, 7)
+		files, err := bm.Data.Synth(b.TempDir(), n, 7)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func memoryData(b *testing.B, bench string, n int) []string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	files, err := bm.Synth(dir, n, 7)
+	files, err := bm.Data.Synth(dir, n, 7)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func loadMemoryOnce(b *testing.B, bm benchmark.Benchmark, files []string, n int)
 	}
 	defer d.Close()
 	opened := time.Since(start)
-	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: bm, API: bm.API, Model: bm.Model})
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: bm, API: bm.Serving.API, Model: bm.Serving.Model})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func BenchmarkRunMemory(b *testing.B) {
 		b.Run(fmt.Sprintf("set=%s/n=%d", s.bench, n), func(b *testing.B) {
 			files := memoryData(b, s.bench, n)
 			bm := mustBenchmark(b, s.bench)
-			url := startFakeProcess(b, bm.Model, bm.FakeDefaultAnswer, placement{name: "shared"})
+			url := startFakeProcess(b, bm.Serving.Model, bm.Fake.DefaultAnswer, placement{name: "shared"})
 			for b.Loop() {
 				runMemoryOnce(b, bm, files, n, url, s.qps*secs)
 			}

@@ -82,7 +82,7 @@ func TestPreflightProbeAsksForAFewTokens(t *testing.T) {
 	for _, bench := range []string{"llama3_1-8b", "gpt-oss-120b", "deepseek-r1"} {
 		t.Run(bench, func(t *testing.T) {
 			b := mustBenchmark(t, bench)
-			srv, err := fake.New(fake.Config{Model: b.Model, OutputTokens: 8})
+			srv, err := fake.New(fake.Config{Model: b.Serving.Model, OutputTokens: 8})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ func TestPreflightProbeAsksForAFewTokens(t *testing.T) {
 func TestPreflightProbeTimeout(t *testing.T) {
 	loadgentest.Require(t)
 	b := mustBenchmark(t, "llama3_1-8b")
-	url, _ := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4, TTFT: 20 * time.Second})
+	url, _ := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4, TTFT: 20 * time.Second})
 	out := filepath.Join(t.TempDir(), "out")
 	begin := time.Now()
 	_, err := Run(context.Background(), Options{

@@ -73,7 +73,7 @@ func progressRun(t *testing.T, w io.Writer) *Report {
 	t.Helper()
 	const n = 16
 	b := mustBenchmark(t, "llama3_1-8b")
-	url, _ := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4, TTFT: 60 * time.Millisecond, TPOT: 20 * time.Millisecond, MaxConcurrency: 4})
+	url, _ := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4, TTFT: 60 * time.Millisecond, TPOT: 20 * time.Millisecond, MaxConcurrency: 4})
 	rep, err := Run(context.Background(), Options{
 		Benchmark: b, Scenario: loadgen.Offline, Mode: loadgen.PerformanceOnly,
 		Data: tokenFixture(t, b.Name, n), Endpoints: []string{url}, OutputDir: t.TempDir(),

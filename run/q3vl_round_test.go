@@ -40,7 +40,7 @@ func TestQ3VLRoundBodies(t *testing.T) {
 				io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"{}"}}],"usage":{"completion_tokens":1}}`)
 			}))
 			defer srv.Close()
-			model := mustBenchmark(t, "qwen3-vl-235b-a22b").Model
+			model := mustBenchmark(t, "qwen3-vl-235b-a22b").Serving.Model
 			_, err := Run(context.Background(), Options{
 				Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 				Scenario:  loadgen.Offline, Mode: loadgen.AccuracyOnly,

@@ -80,7 +80,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 	if m := o.Benchmark.LoadGenModel(); m != o.Benchmark.Name {
 		info.LoadGenModel = m
 	}
-	for _, st := range o.Benchmark.Settings {
+	for _, st := range o.Benchmark.LoadGen.Settings {
 		info.RoundSettings = append(info.RoundSettings, confLine(o.Benchmark.LoadGenModel(), o.Scenario.String(), st.Key, st.Value)+" ("+st.Why+")")
 	}
 	info.Outcome, info.OutcomeReason = rep.Outcome, redact.Text(rep.OutcomeReason)

@@ -53,7 +53,7 @@ func TestQueryKeyNeverLoggedNorWritten(t *testing.T) {
 	loadgentest.Require(t)
 	const bench, secret = "llama3_1-8b", "S3cretQ"
 	d := tokenFixture(t, bench, 20)
-	url, srv := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
+	url, srv := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
 	for _, skip := range []bool{true, false} {
 		var logs syncBuffer
 		out := t.TempDir()
@@ -83,7 +83,7 @@ func TestQueryKeyNeverLoggedNorWritten(t *testing.T) {
 		t.Fatal("no request reached the server")
 	}
 	// A probe request that fails is reported with the endpoint it went to.
-	dead, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Model, FailRate: 1})
+	dead, _ := startFake(t, fake.Config{Model: mustBenchmark(t, bench).Serving.Model, FailRate: 1})
 	_, err := Run(context.Background(), Options{Benchmark: mustBenchmark(t, bench), Scenario: loadgen.Offline, Mode: loadgen.PerformanceOnly,
 		Data: d, Endpoints: []string{dead + "/v1?api_key=" + secret}, OutputDir: t.TempDir(), Settings: quick})
 	if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "api_key=REDACTED") {
@@ -96,7 +96,7 @@ func TestQueryKeyNeverLoggedNorWritten(t *testing.T) {
 func TestEngineStartedHidesKey(t *testing.T) {
 	const secret = "S3cretK"
 	b := mustBenchmark(t, "llama3_1-8b")
-	files, err := b.Synth(t.TempDir(), 4, 7)
+	files, err := b.Data.Synth(t.TempDir(), 4, 7)
 	if err != nil {
 		t.Fatal(err)
 	}

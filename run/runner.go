@@ -145,7 +145,7 @@ func (o Options) EndpointAPI() protocol.Protocol {
 	if o.API != nil {
 		return o.API
 	}
-	return o.Benchmark.API
+	return o.Benchmark.Serving.API
 }
 
 // SubmissionScenario is the scenario directory the run is filed under:
@@ -163,7 +163,7 @@ func (o Options) ModelName() string {
 	if o.Model != "" {
 		return o.Model
 	}
-	return o.Benchmark.Model
+	return o.Benchmark.Serving.Model
 }
 
 // Report is what a run produced.
@@ -359,7 +359,7 @@ func plan(o Options, datasetLen int) (*Report, error) {
 
 	total := o.TotalSampleCount
 	if total <= 0 {
-		total = o.Benchmark.DatasetSize
+		total = o.Benchmark.Data.Size
 	}
 	rep.Total = min(datasetLen, total)
 	rep.Performance = o.PerformanceSampleCount
@@ -384,7 +384,7 @@ func plan(o Options, datasetLen int) (*Report, error) {
 // when LoadGen measures a first token, which a run that does cannot do
 // without.
 func chooseStream(o Options, settings loadgen.TestSettings) (bool, error) {
-	stream := needsFirstToken(settings) || o.Benchmark.StreamRequests
+	stream := needsFirstToken(settings) || o.Benchmark.Serving.StreamRequests
 	if o.Stream != nil {
 		stream = *o.Stream
 	}
@@ -441,7 +441,7 @@ func newPool(ctx context.Context, o Options, api protocol.Protocol, stream bool,
 
 		// The reference's final-response accounting is a fact of the
 		// benchmark; the pool knows no benchmark names.
-		FinalOmitsFirstToken: o.Benchmark.FinalResponseOmitsFirstToken,
+		FinalOmitsFirstToken: o.Benchmark.Serving.FinalResponseOmitsFirstToken,
 	})
 }
 

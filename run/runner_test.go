@@ -40,7 +40,7 @@ func q3vlFixture(t testing.TB, n int) (*qwen3vl.Dataset, string) {
 	t.Helper()
 	dir := t.TempDir()
 	b := mustBenchmark(t, "qwen3-vl-235b-a22b")
-	if _, err := b.Synth(dir, n, 7); err != nil {
+	if _, err := b.Data.Synth(dir, n, 7); err != nil {
 		t.Fatal(err)
 	}
 	d, err := b.OpenDataset([]string{dir}, nil)

@@ -75,13 +75,13 @@ func (o Options) SamplingRecord() map[string]any {
 }
 
 // RequestReference names the reference whose requests the run sends, where
-// the benchmark's round decides it (Benchmark.Requests), for the run record
+// the benchmark's round decides it (Serving.Requests), for the run record
 // and the submission README; "" otherwise.
 func (o Options) RequestReference() string {
-	if o.Benchmark.Requests == nil {
+	if o.Benchmark.Serving.Requests == nil {
 		return ""
 	}
-	ref, err := o.Benchmark.Requests(o.EndpointAPI(), o.Round)
+	ref, err := o.Benchmark.Serving.Requests(o.EndpointAPI(), o.Round)
 	if err != nil {
 		return ""
 	}

@@ -41,7 +41,7 @@ func confLine(model, scenario, key, value string) string {
 // (and files with its logs): the round's required settings, the user's
 // user.conf and the --setting lines.
 func (o Options) UserConfText() ([]byte, error) {
-	return composeUserConf(o.UserConf, o.Benchmark.Settings, o.Settings, o.Benchmark.LoadGenModel(), o.Scenario.String())
+	return composeUserConf(o.UserConf, o.Benchmark.LoadGen.Settings, o.Settings, o.Benchmark.LoadGenModel(), o.Scenario.String())
 }
 
 func composeUserConf(userConf string, required []benchmark.Setting, overrides []string, model, scenario string) ([]byte, error) {

@@ -14,7 +14,7 @@ import (
 // TEST_DURATION_MS, MAX_ACCURACY_LOG_SIZE) is here; each benchmark's own rules
 // (MODEL_CONFIG, LLM_LATENCY_LIMITS, OFFLINE_MIN_SPQ_SINCE_V4,
 // RESULT_FIELD_BENCHMARK_OVERWRITE, its accuracy targets) are registered with
-// it (benchmark.Benchmark.Rounds) and read from the registry.
+// it (benchmark.Submission.Rounds) and read from the registry.
 
 // MinDurationMS is the shortest performance run the checker accepts, in
 // milliseconds (TEST_DURATION_MS: ten minutes).
@@ -68,6 +68,9 @@ type BenchmarkRules struct {
 	// Name is the checker's benchmark name (the submission directory).
 	Name string
 	*benchmark.Rules
+	// Compliance lists the compliance tests the closed division needs
+	// (the benchmark's Submission.Compliance), sorted.
+	Compliance []string
 	// accuracy lists the accuracy.txt lower bounds per scenario ("" applies
 	// to every scenario) and upper are the upper limits.
 	accuracy map[string][]accMetric
@@ -125,7 +128,7 @@ func LookupRound(name string) (*Round, error) {
 	r := seeds
 	r.Benchmarks = map[string]*BenchmarkRules{}
 	for _, b := range benchmark.All() {
-		rules, ok := b.Rounds[name]
+		rules, ok := b.Submission.Rounds[name]
 		if !ok {
 			continue
 		}
@@ -133,6 +136,7 @@ func LookupRound(name string) (*Round, error) {
 		if err != nil {
 			return nil, err
 		}
+		br.Compliance = b.Submission.ComplianceTests()
 		r.Benchmarks[b.SubmissionDir] = br
 	}
 	return &r, nil
@@ -254,7 +258,7 @@ func LookupCompliance(test, name string) (benchmark.Compliance, error) {
 	if err != nil {
 		return benchmark.Compliance{}, err
 	}
-	c, ok := b.Compliance[test]
+	c, ok := b.Submission.Compliance[test]
 	if !ok {
 		return benchmark.Compliance{}, fmt.Errorf("submission: %s has no compliance test %q (it takes: %s)", b.SubmissionDir, test, complianceList(b))
 	}
@@ -264,7 +268,7 @@ func LookupCompliance(test, name string) (benchmark.Compliance, error) {
 // complianceList names b's compliance tests, or "none".
 func complianceList(b benchmark.Benchmark) string {
 	var t []string
-	for k := range b.Compliance {
+	for k := range b.Submission.Compliance {
 		t = append(t, k)
 	}
 	if len(t) == 0 {

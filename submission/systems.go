@@ -383,6 +383,6 @@ func MeasurementsTemplate(benchmark string) ([]byte, error) {
 		"weight_data_types":         placeholderPrefix + ": e.g. bf16, fp8",
 		"weight_transformations":    placeholderPrefix + ": e.g. none, or the quantization applied",
 	}
-	v["input_data_types"] = b.InputDataTypes
+	v["input_data_types"] = b.Data.InputDataTypes
 	return orderedJSON(measurementsFields, v)
 }

@@ -45,11 +45,11 @@ func TestServerTrialIssuesItsQueries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := b.Synth(t.TempDir(), 600, 3)
+	files, err := b.Data.Synth(t.TempDir(), 600, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := fake.New(fake.Config{Model: b.Model, OutputTokens: 2})
+	srv, err := fake.New(fake.Config{Model: b.Serving.Model, OutputTokens: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -268,7 +268,7 @@ func TestSearchRefusesBadConfig(t *testing.T) {
 // variant's own name: a line under that name would be ignored.
 func TestUserConfLineUsesLoadGenModel(t *testing.T) {
 	ts := &Trials{Dir: t.TempDir()}
-	ts.Base.Benchmark = benchmark.Benchmark{Name: "model-interactive", LoadGenName: "model", API: openaicompletions.Protocol}
+	ts.Base.Benchmark = benchmark.Benchmark{Identity: benchmark.Identity{Name: "model-interactive"}, LoadGen: benchmark.LoadGen{Model: "model"}, Serving: benchmark.Serving{API: openaicompletions.Protocol}}
 	ts.Base.Scenario = loadgen.Server
 	ts.Run = func(_ context.Context, o run.Options) (*run.Report, error) {
 		if err := os.MkdirAll(o.OutputDir, 0o755); err != nil {
@@ -371,7 +371,7 @@ func TestSearchStopsWhenLatencyIsNotLoad(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			ts := &Trials{Dir: t.TempDir(), Run: modelServer(8, tc.base)}
-			ts.Base.Benchmark = benchmark.Benchmark{Name: "model", API: openaicompletions.Protocol}
+			ts.Base.Benchmark = benchmark.Benchmark{Identity: benchmark.Identity{Name: "model"}, Serving: benchmark.Serving{API: openaicompletions.Protocol}}
 			ts.Base.Scenario = loadgen.Server
 			res, err := SearchQPS(context.Background(), ts, QPSSearch{Start: 40, TrialDuration: time.Minute, MaxTrials: 6, Tolerance: 0.3})
 			if got := len(ts.summary.Trials); got != tc.trials {

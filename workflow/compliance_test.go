@@ -24,7 +24,7 @@ import (
 func TestComplianceRunsFolder(t *testing.T) {
 	loadgentest.Require(t)
 	llama := mustLookup(t, "llama3_1-8b")
-	url := startFake(t, fake.Config{Model: llama.Model, OutputTokens: 8})
+	url := startFake(t, fake.Config{Model: llama.Serving.Model, OutputTokens: 8})
 	var out bytes.Buffer
 	p := plan(t, llama, loadgen.PerformanceOnly, synth(t, llama, 24), url, 0, &out)
 	p.Options.Settings, p.Compliance = nil, submission.TEST06
@@ -60,7 +60,7 @@ func TestComplianceTEST07ScoredInGo(t *testing.T) {
 	if err := os.WriteFile(lcb, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fake.Config{Model: gpt.Model, OutputTokens: 64})
+	url := startFake(t, fake.Config{Model: gpt.Serving.Model, OutputTokens: 64})
 	var out bytes.Buffer
 	test07 := func(eval EvalSettings) (Plan, Outcome) {
 		out.Reset()

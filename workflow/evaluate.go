@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -70,7 +71,7 @@ func (p *Plan) precheckEvaluation(o run.Options) error {
 	case p.Evaluate && o.Mode == loadgen.AccuracyOnly:
 		why = "--evaluate scores the accuracy run in Go"
 	}
-	if why == "" || !o.Benchmark.Output.NeedsTokenizer() {
+	if why == "" || !o.Benchmark.Serving.Output.NeedsTokenizer() {
 		return nil
 	}
 	eo, err := p.evalOptions(o)
@@ -88,7 +89,7 @@ func (p *Plan) precheckEvaluation(o run.Options) error {
 }
 
 // evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
-func (p *Plan) evaluateRun(o run.Options, rep *run.Report) (*record.Accuracy, error) {
+func (p *Plan) evaluateRun(ctx context.Context, o run.Options, rep *run.Report) (*record.Accuracy, error) {
 	if rep.Settings.Mode != loadgen.AccuracyOnly {
 		// --mode both turns --evaluate on for its accuracy test; only a
 		// user who asked for it on a performance run needs to be told.
@@ -102,7 +103,7 @@ func (p *Plan) evaluateRun(o run.Options, rep *run.Report) (*record.Accuracy, er
 		return nil, err
 	}
 	eo.Out = filepath.Join(rep.LogDir, record.AccuracyTxtFile)
-	v, err := Evaluate(p.Stdout, p.Stderr, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
+	v, err := Evaluate(ctx, p.Stdout, p.Stderr, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
 	// The report drawn before the evaluation lacks the verdict.
 	p.writeReport(rep.LogDir)
 	return v, err
@@ -119,7 +120,7 @@ func (p *Plan) evaluateRun(o run.Options, rep *run.Report) (*record.Accuracy, er
 // so a filed copy never gets a FAIL (or a failed evaluation) written into
 // it, whatever accuracy.txt it was filed with staying as it was; stderr says
 // so and how to keep the new one.
-func Evaluate(stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
+func Evaluate(ctx context.Context, stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
 	logDir, out := filepath.Dir(logPath), o.Out
 	filedLog, filedOut := filing.Filed(logDir), filing.Filed(filepath.Dir(out))
 	if filedOut {
@@ -130,7 +131,7 @@ func Evaluate(stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o b
 		defer os.RemoveAll(tmp)
 		o.Out = filepath.Join(tmp, record.AccuracyTxtFile)
 	}
-	v, err := evaluate(stdout, d, logPath, o, scenario)
+	v, err := evaluate(ctx, stdout, d, logPath, o, scenario)
 	if err != nil && (filedLog || filedOut) {
 		fmt.Fprintf(stderr, "mlperf-go: %s is a run filed into a results tree, which holds only submittable runs: this evaluation did not pass, so nothing was written into it (what it was filed with stays). Pass --output FILE to keep this accuracy.txt; a run that fails belongs out of the tree (file a new one with --replace)\n", logDir)
 		return v, err
@@ -153,8 +154,8 @@ func Evaluate(stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o b
 }
 
 // evaluate is Evaluate's scoring and verdict, which writes only o.Out.
-func evaluate(stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
-	ev, err := d.Evaluate(logPath, o)
+func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
+	ev, err := d.Evaluate(ctx, logPath, o)
 	fmt.Fprint(stdout, ev.Report)
 	if err != nil {
 		return nil, err

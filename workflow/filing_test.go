@@ -27,7 +27,7 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	loadgentest.Require(t)
 	b := mustLookup(t, "llama3_1-8b")
 	data := synth(t, b, 10)
-	url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4})
+	url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4})
 	invalid := func(allow bool) (Plan, Outcome, string) {
 		var out bytes.Buffer
 		p := plan(t, b, loadgen.PerformanceOnly, data, url, 10, &out)
@@ -56,7 +56,7 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	gpt := mustLookup(t, "gpt-oss-120b")
 	gdata := synth(t, gpt, 24)
 	var out bytes.Buffer
-	acc := plan(t, gpt, loadgen.AccuracyOnly, gdata, startFake(t, fake.Config{Model: gpt.Model, OutputTokens: 8}), 24, &out)
+	acc := plan(t, gpt, loadgen.AccuracyOnly, gdata, startFake(t, fake.Config{Model: gpt.Serving.Model, OutputTokens: 8}), 24, &out)
 	acc.Evaluate, acc.Eval = true, EvalSettings{Tokenizer: filepath.Join("..", "tokenizer", "testdata", "bytelevel"), Python: "python3"}
 	acc.OutputDir, acc.ResultsDir, acc.System = filepath.Join(t.TempDir(), "acc"), filepath.Join(t.TempDir(), "results"), "sys"
 	if o := Run(context.Background(), acc); o.Class != Failed {
@@ -79,7 +79,7 @@ func TestEvaluateKeepsFiledCopySubmittable(t *testing.T) {
 	b := mustLookup(t, "qwen3-vl-235b-a22b")
 	data := synth(t, b, 20)
 	var out bytes.Buffer
-	p := plan(t, b, loadgen.AccuracyOnly, data, startFake(t, fake.Config{Answers: fakeAnswers(t, b, data), DefaultAnswer: b.FakeDefaultAnswer, Accuracy: 1}), 20, &out)
+	p := plan(t, b, loadgen.AccuracyOnly, data, startFake(t, fake.Config{Answers: fakeAnswers(t, b, data), DefaultAnswer: b.Fake.DefaultAnswer, Accuracy: 1}), 20, &out)
 	p.Evaluate, p.OutputDir, p.ResultsDir, p.System = true, filepath.Join(t.TempDir(), "acc"), filepath.Join(t.TempDir(), "results"), "sys"
 	p.AllowUnofficial = true // 20 samples: filed only for a rehearsal
 	if o := Run(context.Background(), p); o.Class != Passed {
@@ -102,10 +102,10 @@ func TestEvaluateKeepsFiledCopySubmittable(t *testing.T) {
 		}
 		defer d.Close()
 		var stdout, stderr bytes.Buffer
-		_, err = Evaluate(&stdout, &stderr, d, filepath.Join(filed, mllog.AccuracyFile), benchmark.EvalOptions{Benchmark: b, Out: accTxt, Round: round()}, benchmark.ScenarioOffline)
+		_, err = Evaluate(t.Context(), &stdout, &stderr, d, filepath.Join(filed, mllog.AccuracyFile), benchmark.EvalOptions{Benchmark: b, Out: accTxt, Round: round()}, benchmark.ScenarioOffline)
 		return err, stdout.String() + stderr.String()
 	}
-	other, err := b.Synth(t.TempDir(), 20, 11)
+	other, err := b.Data.Synth(t.TempDir(), 20, 11)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 		evalErr  error
 	)
 	if p.Evaluate {
-		accuracy, evalErr = p.evaluateRun(o, rep)
+		accuracy, evalErr = p.evaluateRun(ctx, o, rep)
 	}
 	if p.ResultsDir != "" {
 		if why := p.unsubmittable(rep, rec, verdict, accuracy, runErr, evalErr); why != "" {

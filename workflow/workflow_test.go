@@ -42,7 +42,7 @@ func mustLookup(t *testing.T, name string) benchmark.Benchmark {
 // synth writes n synthetic samples of b and returns its dataset paths.
 func synth(t *testing.T, b benchmark.Benchmark, n int) []string {
 	t.Helper()
-	files, err := b.Synth(t.TempDir(), n, 3)
+	files, err := b.Data.Synth(t.TempDir(), n, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestRunHistory(t *testing.T) {
 	loadgentest.Require(t)
 	b := mustLookup(t, "llama3_1-8b")
 	data := synth(t, b, 20)
-	url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	var out bytes.Buffer
 	base := plan(t, b, loadgen.PerformanceOnly, data, url, 10, &out)
 	runs := base.RunsDir
@@ -237,7 +237,7 @@ func TestModeBoth(t *testing.T) {
 	}
 
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
-	o, text := both(startFake(t, fake.Config{Answers: truths, DefaultAnswer: b.FakeDefaultAnswer, Accuracy: 1}), out, results)
+	o, text := both(startFake(t, fake.Config{Answers: truths, DefaultAnswer: b.Fake.DefaultAnswer, Accuracy: 1}), out, results)
 	if o.Class != Passed {
 		t.Fatalf("Both: %+v\n%s", o, text)
 	}
@@ -287,7 +287,7 @@ func TestModeBoth(t *testing.T) {
 	}
 
 	out2, results2 := filepath.Join(dir, "out2"), filepath.Join(dir, "results2")
-	o, text = both(startFake(t, fake.Config{Answers: truths, Accuracy: 0, DefaultAnswer: b.FakeDefaultAnswer}), out2, results2)
+	o, text = both(startFake(t, fake.Config{Answers: truths, Accuracy: 0, DefaultAnswer: b.Fake.DefaultAnswer}), out2, results2)
 	if o.Class != Failed || !strings.Contains(text, "=== Accuracy: FAIL ===") || !strings.HasPrefix(o.Err.Error(), "accuracy test: ") {
 		t.Fatalf("Both with wrong answers: %+v, want Failed by the accuracy test\n%s", o, text)
 	}
@@ -307,7 +307,7 @@ func TestEvaluationNeedsTokenizerFirst(t *testing.T) {
 	loadgentest.Require(t)
 	b := mustLookup(t, "llama3_1-8b")
 	data := synth(t, b, 10)
-	url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 4})
+	url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4})
 	missing := EvalSettings{TokenizerModel: filepath.Join(t.TempDir(), "no-such-model")}
 	for _, tc := range []struct {
 		name, why string

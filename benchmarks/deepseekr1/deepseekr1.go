@@ -85,26 +85,35 @@ const (
 
 func init() {
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		Variants:       []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
-		API:            sglang.Protocol,
-		Model:          "deepseek-ai/DeepSeek-R1",
-		Output:         benchmark.TokenIDs,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "reasoning mix (AIME, MATH-500, GPQA, MMLU-Pro, LiveCodeBench), token IDs, SGLang /generate",
-		DatasetHelp:    "one JSON or parquet file (mlperf_deepseek_r1_dataset_4388_fp8_eval.pkl converted)",
-		InputDataTypes: "int32 token ids",
-		Sampling: map[protocol.Protocol]json.RawMessage{
-			sglang.Protocol:            json.RawMessage(samplingSGLang),
-			openaicompletions.Protocol: json.RawMessage(samplingCompletions),
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "reasoning mix (AIME, MATH-500, GPQA, MMLU-Pro, LiveCodeBench), token IDs, SGLang /generate",
 		},
-		Open:       tokenset.Opener(Name, Open, withEvaluator),
-		Synth:      tokensynth.Synth("mlperf_deepseek_r1_dataset_4388_fp8_eval.json", tokensynth.DeepSeekR1),
-		Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
-		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
-		Downloads:  downloads,
+		Variants: []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
+		Data: benchmark.Data{
+			Size:           Samples,
+			AccuracySize:   Samples,
+			Help:           "one JSON or parquet file (mlperf_deepseek_r1_dataset_4388_fp8_eval.pkl converted)",
+			InputDataTypes: "int32 token ids",
+			Scoring:        "exact match over AIME, MATH-500, GPQA, MMLU-Pro and LiveCodeBench and tokens per sample (eval_accuracy.py); needs the tokenizer, --livecodebench (release_v1) and, for MATH answers only sympy grades, --prm800k",
+			Open:           tokenset.Opener(Name, Open, withEvaluator),
+			Synth:          tokensynth.Synth("mlperf_deepseek_r1_dataset_4388_fp8_eval.json", tokensynth.DeepSeekR1),
+			Downloads:      downloads,
+		},
+		Serving: benchmark.Serving{
+			API:    sglang.Protocol,
+			Model:  "deepseek-ai/DeepSeek-R1",
+			Output: benchmark.TokenIDs,
+			Sampling: map[protocol.Protocol]json.RawMessage{
+				sglang.Protocol:            json.RawMessage(samplingSGLang),
+				openaicompletions.Protocol: json.RawMessage(samplingCompletions),
+			},
+		},
+		Submission: benchmark.Submission{
+			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
+		},
 	})
 }
 

@@ -32,7 +32,7 @@ func TestBounds(t *testing.T) {
 		t.Fatalf("%s: %+v, %v", deepseekr1.InteractiveName, b, err)
 	}
 	for _, round := range []string{"v6.0", "v6.1"} {
-		r := b.Rounds[round]
+		r := b.Submission.Rounds[round]
 		got := map[string]float64{}
 		for _, bd := range r.Accuracy[""] {
 			got[bd.Metric] = bd.Value
@@ -54,12 +54,12 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.API != sglang.Protocol || b.FinalResponseOmitsFirstToken {
-		t.Errorf("API %s, FinalResponseOmitsFirstToken %v: want SGLang /generate and the full sequence in the final response", b.API.Name(), b.FinalResponseOmitsFirstToken)
+	if b.Serving.API != sglang.Protocol || b.Serving.FinalResponseOmitsFirstToken {
+		t.Errorf("API %s, FinalResponseOmitsFirstToken %v: want SGLang /generate and the full sequence in the final response", b.Serving.API.Name(), b.Serving.FinalResponseOmitsFirstToken)
 	}
 	dir := t.TempDir()
 	const n = 15
-	files, err := b.Synth(dir, n, 9)
+	files, err := b.Data.Synth(dir, n, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		builder, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: tc.api, Model: b.Model, Sampling: p, Stream: true})
+		builder, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: tc.api, Model: b.Serving.Model, Sampling: p, Stream: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestRegistered(t *testing.T) {
 	writeLog(t, tok, logPath, answers)
 	out := filepath.Join(dir, "accuracy.txt")
 	o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: lcbPath}
-	ev, err := d.Evaluate(logPath, o)
+	ev, err := d.Evaluate(t.Context(), logPath, o)
 	if err != nil && strings.Contains(err.Error(), "unshare") {
 		t.Skipf("the LiveCodeBench sandbox cannot run here: %v", err)
 	}
@@ -158,7 +158,7 @@ func TestRegistered(t *testing.T) {
 		answers[i] = "No idea." // no letter: MMLU-Pro's fallback would take a standalone "I"
 	}
 	writeLog(t, tok, logPath, answers)
-	if ev, err := d.Evaluate(logPath, o); err != nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, o); err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
 	if txt, _ := os.ReadFile(out); !strings.Contains(string(txt), "{'exact_match': 0.0, ") {

@@ -1,6 +1,7 @@
 package deepseekr1
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -24,15 +25,15 @@ import (
 // sympy, LiveCodeBench release_v1 tests from o.LiveCodeBench run in a
 // sandbox), and written to o.Out as the script prints it: exact_match,
 // tokens_per_sample (the mean count of logged token IDs) and num-samples.
-func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	return d.evaluate(logPath, o, nil)
+func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+	return d.evaluate(ctx, logPath, o, nil)
 }
 
 // evaluate is Evaluate with the MATH grader's fallback for the pairs Go
 // cannot settle given (tests give the reference's recorded verdicts); nil
 // runs PRM800K's grade_answer from o.PRM800K under o.Python when one is
 // needed.
-func (d dataset) evaluate(logPath string, o benchmark.EvalOptions, fallback mathFallback) (benchmark.Evaluation, error) {
+func (d dataset) evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions, fallback mathFallback) (benchmark.Evaluation, error) {
 	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
 		return ev, err
@@ -43,9 +44,9 @@ func (d dataset) evaluate(logPath string, o benchmark.EvalOptions, fallback math
 	}
 	cleanUp, on, from := llmeval.CleanUp(o, tok)
 	opt := tokenizer.DecodeOptions{SkipSpecialTokens: true, CleanUp: cleanUp}
-	math := newMathGrader(o, fallback)
+	math := newMathGrader(ctx, o, fallback)
 	defer math.Close()
-	res, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, LiveCodeBenchRelease, &exactmatch.Scorer{Variant: answer.DeepSeekR1, Math: math})
+	res, out, err := llmeval.ScoreExactMatch(ctx, o, entries, d.Dataset, tok, opt, LiveCodeBenchRelease, &exactmatch.Scorer{Variant: answer.DeepSeekR1, Math: math})
 	if err != nil {
 		return ev, err
 	}

@@ -77,7 +77,7 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		out := filepath.Join(dir, tc.golden)
 		o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
 			Verdicts: filepath.Join(dir, tc.golden+".verdicts.jsonl")}
-		ev, err := dataset{ds}.evaluate(logPath, o, verdicts)
+		ev, err := dataset{ds}.evaluate(t.Context(), logPath, o, verdicts)
 		if err != nil && strings.Contains(err.Error(), "unshare") {
 			t.Skipf("the LiveCodeBench sandbox cannot run here: %v", err)
 		}
@@ -132,7 +132,7 @@ func TestEvaluateWithPythonGrader(t *testing.T) {
 	out := filepath.Join(dir, "accuracy.txt")
 	o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
 		PRM800K: prm, Python: os.Getenv("MLPERF_GO_PRM800K_PYTHON")}
-	ev, err := dataset{ds}.Evaluate(logPath, o)
+	ev, err := dataset{ds}.Evaluate(t.Context(), logPath, o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
@@ -155,11 +155,11 @@ func TestEvaluateNeedsPRM800K(t *testing.T) {
 	}
 	b, _ := benchmark.Lookup(Name)
 	o := benchmark.EvalOptions{Benchmark: b, Out: filepath.Join(dir, "accuracy.txt"), Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl")}
-	if _, err := (dataset{ds}).Evaluate(logPath, o); err == nil || !strings.Contains(err.Error(), "--prm800k") {
+	if _, err := (dataset{ds}).Evaluate(t.Context(), logPath, o); err == nil || !strings.Contains(err.Error(), "--prm800k") {
 		t.Errorf("error %v, want one naming --prm800k", err)
 	}
 	o.LiveCodeBench = ""
-	if _, err := (dataset{ds}).Evaluate(logPath, o); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
+	if _, err := (dataset{ds}).Evaluate(t.Context(), logPath, o); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
 		t.Errorf("without LiveCodeBench problems: %v, want an error naming --livecodebench", err)
 	}
 }

@@ -1,6 +1,7 @@
 package deepseekr1
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -18,18 +19,21 @@ type mathFallback interface {
 // from the PRM800K folder the options name (so a log that needs none runs
 // without Python, sympy or PRM800K).
 type mathGrader struct {
+	// ctx is the evaluation's: the fallback's process is started under
+	// it, so cancelling the evaluation kills it.
+	ctx             context.Context
 	python, prm800k string
 	fallback        mathFallback
 	started         *mathgrade.PythonFallback
 	residual        int
 }
 
-func newMathGrader(o benchmark.EvalOptions, fallback mathFallback) *mathGrader {
+func newMathGrader(ctx context.Context, o benchmark.EvalOptions, fallback mathFallback) *mathGrader {
 	python := o.Python
 	if python == "" {
 		python = "python3"
 	}
-	return &mathGrader{python: python, prm800k: o.PRM800K, fallback: fallback}
+	return &mathGrader{ctx: ctx, python: python, prm800k: o.PRM800K, fallback: fallback}
 }
 
 // Grade implements exactmatch.MathGrader.
@@ -45,7 +49,7 @@ func (g *mathGrader) Grade(given, groundTruth string) (bool, error) {
 		if g.prm800k == "" {
 			return false, fmt.Errorf("the MATH-500 answer %q against %q is graded by PRM800K's grade_answer through sympy/pylatexenc, which mlperf-go runs under Python: pass --prm800k DIR (the prm800k folder of an openai/prm800k checkout, deepseek-r1's submodules/prm800k/prm800k) with sympy and pylatexenc installed for --python", given, groundTruth)
 		}
-		fb, err := mathgrade.NewPythonFallback(g.python, g.prm800k)
+		fb, err := mathgrade.NewPythonFallback(g.ctx, g.python, g.prm800k)
 		if err != nil {
 			return false, fmt.Errorf("--prm800k %s: %w", g.prm800k, err)
 		}

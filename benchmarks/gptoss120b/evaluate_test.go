@@ -81,10 +81,10 @@ func TestEvaluateScoresEverySubset(t *testing.T) {
 	}
 	defer d.Close()
 	out := filepath.Join(dir, "accuracy.txt")
-	if _, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
+	if _, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
 		t.Fatalf("without LiveCodeBench problems: %v, want an error naming --livecodebench", err)
 	}
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir, LiveCodeBench: lcbPath})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir, LiveCodeBench: lcbPath})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
@@ -105,7 +105,7 @@ func TestEvaluateScoresEverySubset(t *testing.T) {
 	f, _ = os.Create(logPath)
 	mllog.WriteAccuracy(f, entries)
 	f.Close()
-	if ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir, LiveCodeBench: lcbPath}); err != nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir, LiveCodeBench: lcbPath}); err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
 	if txt, _ := os.ReadFile(out); !strings.Contains(string(txt), "'exact_match': 0.000") {

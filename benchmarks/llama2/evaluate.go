@@ -1,6 +1,7 @@
 package llama2
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -21,7 +22,7 @@ import (
 // ROUGE (score/summarization), written to o.Out exactly as the script
 // prints it under numpy 1 (numpy 2 would print np.float64(…), which the
 // checker cannot read).
-func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
 		return ev, err
@@ -47,7 +48,7 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 	if err != nil {
 		return ev, fmt.Errorf("decoding the answers with %s as the slow Llama 2 tokenizer: %w", tok.Path(), err)
 	}
-	res, err := summarization.Evaluate(preds, targets, summarization.Options{})
+	res, err := summarization.Evaluate(ctx, preds, targets, summarization.Options{})
 	if err != nil {
 		return ev, err
 	}

@@ -40,7 +40,7 @@ func TestEvaluateEqualsReference(t *testing.T) {
 	}
 	out := filepath.Join(dir, "accuracy.txt")
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := dataset{ds}.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: spmLegacy, Verdicts: verdicts})
+	ev, err := dataset{ds}.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: spmLegacy, Verdicts: verdicts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	o := benchmark.EvalOptions{Benchmark: bench, Out: filepath.Join(dir, "accuracy.txt"), Tokenizer: spmLegacy}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := (dataset{ds}).Evaluate(logPath, o); err != nil {
+		if _, err := (dataset{ds}).Evaluate(b.Context(), logPath, o); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,7 +10,7 @@
 // LoadGen knows only llama2-70b and llama2-70b-interactive; -99 and -99.9
 // are submission directories, the same runs judged against 99% or 99.9% of
 // the reference's ROUGE (reference main.py --lg-model-name). So the -99
-// registration runs LoadGen under the same names (LoadGenName) and differs
+// registration runs LoadGen under the same names (LoadGen.Model) and differs
 // only in its directory and its v6.0 accuracy bounds.
 //
 // Requests follow the reference's behaviour, not its broken API mode.
@@ -83,35 +83,48 @@ const (
 
 func init() {
 	b := benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  SubmissionDir,
-		Variants:       []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
-		API:            openaicompletions.Protocol,
-		Model:          "meta-llama/Llama-2-70b-chat-hf",
-		Output:         benchmark.TokenIDs,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "OpenOrca Q&A (99.9% targets), token IDs, vLLM /v1/completions",
-		DatasetHelp:    "one JSON or parquet file (open_orca_gpt4_tokenized_llama.sampled_24576.pkl converted)",
-		InputDataTypes: "int32 token ids",
-		Sampling: map[protocol.Protocol]json.RawMessage{
-			openaicompletions.Protocol: json.RawMessage(samplingCompletions),
-			sglang.Protocol:            json.RawMessage(samplingSGLang),
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: SubmissionDir,
+			Description:   "OpenOrca Q&A (99.9% targets), token IDs, vLLM /v1/completions",
 		},
-		Open:       tokenset.Opener(Name, Open, withEvaluator),
-		Synth:      tokensynth.Synth("open_orca_gpt4_tokenized_llama.sampled_24576.json", tokensynth.Llama2),
-		Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
-		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
-		Downloads:  downloads,
+		Variants: []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
+		Data: benchmark.Data{
+			Size:           Samples,
+			AccuracySize:   Samples,
+			Help:           "one JSON or parquet file (open_orca_gpt4_tokenized_llama.sampled_24576.pkl converted)",
+			InputDataTypes: "int32 token ids",
+			Scoring:        "ROUGE-1/2/L and tokens per sample (evaluate-accuracy.py); needs Llama 2's tokenizer (decoded as the slow sentencepiece LlamaTokenizer)",
+			Open:           tokenset.Opener(Name, Open, withEvaluator),
+			Synth:          tokensynth.Synth("open_orca_gpt4_tokenized_llama.sampled_24576.json", tokensynth.Llama2),
+			Downloads:      downloads,
+		},
+		Serving: benchmark.Serving{
+			API:    openaicompletions.Protocol,
+			Model:  "meta-llama/Llama-2-70b-chat-hf",
+			Output: benchmark.TokenIDs,
+			Sampling: map[protocol.Protocol]json.RawMessage{
+				openaicompletions.Protocol: json.RawMessage(samplingCompletions),
+				sglang.Protocol:            json.RawMessage(samplingSGLang),
+			},
+		},
+		Submission: benchmark.Submission{
+			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
+			Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
+		},
 	}
 	benchmark.Register(b)
 
 	// v6.0's llama2-70b-99: the same runs, filed and judged apart.
-	b.Name, b.LoadGenName, b.SubmissionDir = Name99, Name, Name99
-	b.Variants = []benchmark.Variant{{Name: Interactive99, LoadGenName: InteractiveName, Interactive: true}}
-	b.Description = "OpenOrca Q&A (99% targets, v6.0 only), token IDs, vLLM /v1/completions"
-	b.Rounds = map[string]*benchmark.Rules{"v6.0": rules(bounds99)}
-	b.Downloads = downloads99
+	b.Identity = benchmark.Identity{
+		Name:          Name99,
+		SubmissionDir: Name99,
+		Description:   "OpenOrca Q&A (99% targets, v6.0 only), token IDs, vLLM /v1/completions",
+	}
+	b.LoadGen.Model = Name
+	b.Variants = []benchmark.Variant{{Name: Interactive99, LoadGen: benchmark.LoadGen{Model: InteractiveName}, Interactive: true}}
+	b.Data.Downloads = downloads99
+	b.Submission.Rounds = map[string]*benchmark.Rules{"v6.0": rules(bounds99)}
 	benchmark.Register(b)
 }
 

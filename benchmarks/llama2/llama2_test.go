@@ -46,7 +46,7 @@ func TestNames(t *testing.T) {
 		}
 		var rounds []string
 		for _, r := range []string{"v6.0", "v6.1"} {
-			if b.Rounds[r] != nil {
+			if b.Submission.Rounds[r] != nil {
 				rounds = append(rounds, r)
 			}
 		}
@@ -74,7 +74,7 @@ func TestBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for round, r := range b.Rounds {
+		for round, r := range b.Submission.Rounds {
 			got := map[string]float64{}
 			for _, bd := range r.Accuracy[""] {
 				got[bd.Metric] = bd.Value
@@ -101,7 +101,7 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	files, err := b.Synth(dir, 6, 3)
+	files, err := b.Data.Synth(dir, 6, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRegistered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		builder, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: tc.api, Model: b.Model, Sampling: p})
+		builder, _, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: tc.api, Model: b.Serving.Model, Sampling: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestRegistered(t *testing.T) {
 	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
 	writeLog(t, logPath, entries)
 	out := filepath.Join(dir, "accuracy.txt")
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
 	}
@@ -190,12 +190,12 @@ func TestRegistered(t *testing.T) {
 	// A missing sample fails the check; an ID outside the vocabulary is
 	// an error, as sentencepiece raises for it.
 	writeLog(t, logPath, entries[1:])
-	if ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err != nil || ev.Failure == nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err != nil || ev.Failure == nil {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
 	}
 	binary.LittleEndian.PutUint32(entries[0].Data, 31999)
 	writeLog(t, logPath, entries)
-	if _, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("an ID the tokenizer lacks: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package llama31
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -25,7 +26,7 @@ var roundCleanUp = map[string]bool{"v6.0": true, "v6.1": true}
 // tokenizer (special tokens skipped, the round's clean-up), post-processed
 // and scored with ROUGE (score/summarization), written to o.Out exactly as
 // the script prints it.
-func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
 	if err != nil {
 		return ev, err
@@ -59,7 +60,7 @@ func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Ev
 	if err != nil {
 		return ev, fmt.Errorf("decoding the answers with %s: %w", tok.Path(), err)
 	}
-	res, err := summarization.Evaluate(preds, targets, summarization.Options{})
+	res, err := summarization.Evaluate(ctx, preds, targets, summarization.Options{})
 	if err != nil {
 		return ev, err
 	}

@@ -1,6 +1,7 @@
 package qwen36
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,7 +36,7 @@ const CheckerLinePrefix = "mAP="
 // Evaluate scores the log as endpoints' BFCLv4Scorer does (package
 // bfcl), writes accuracy.txt (the reference's accuracy_results.json entry,
 // then the checker's line) and fails when the reference's gate is missed.
-func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return benchmark.Evaluation{}, err

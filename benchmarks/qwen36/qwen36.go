@@ -48,28 +48,34 @@ const NotFileableReason = "qwen3.6-27b (edge agentic) results are made with mlco
 
 func init() {
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		API:            openaichat.ToolsProtocol,
-		Model:          Model,
-		Output:         benchmark.Text,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "edge agentic: BFCL v4 single-turn function calling, OpenAI chat completions with tools",
-		DatasetHelp:    "the bfcl-eval " + bfclVersion + " wheel (`pip download --no-deps bfcl-eval==" + bfclVersion + "`) or its bfcl_eval/data folder",
-		InputDataTypes: "text",
-		Sampling: map[protocol.Protocol]json.RawMessage{
-			// online_edge_full_run.yaml's model_params: temperature 0,
-			// seed 42, max_new_tokens 1024 (sent as max_completion_tokens).
-			openaichat.ToolsProtocol: json.RawMessage(`{"temperature": 0.0, "max_completion_tokens": 1024, "seed": 42}`),
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "edge agentic: BFCL v4 single-turn function calling, OpenAI chat completions with tools",
 		},
-		Open:              open,
-		Synth:             Synth,
-		Rounds:            rounds,
-		Downloads:         downloads,
-		FakeDefaultAnswer: fakeDefaultAnswer,
-		NotFileable:       NotFileableReason,
-		StreamRequests:    true,
+		Data: benchmark.Data{
+			Size:           Samples,
+			AccuracySize:   Samples,
+			Help:           "the bfcl-eval " + bfclVersion + " wheel (`pip download --no-deps bfcl-eval==" + bfclVersion + "`) or its bfcl_eval/data folder",
+			InputDataTypes: "text",
+			Scoring:        "BFCL v4 AST accuracy, overall and per category, gated at 97% of the reference's (endpoints' BFCLv4Scorer)",
+			Open:           open,
+			Synth:          Synth,
+			Downloads:      downloads,
+		},
+		Serving: benchmark.Serving{
+			API:    openaichat.ToolsProtocol,
+			Model:  Model,
+			Output: benchmark.Text,
+			Sampling: map[protocol.Protocol]json.RawMessage{
+				// online_edge_full_run.yaml's model_params: temperature 0,
+				// seed 42, max_new_tokens 1024 (sent as max_completion_tokens).
+				openaichat.ToolsProtocol: json.RawMessage(`{"temperature": 0.0, "max_completion_tokens": 1024, "seed": 42}`),
+			},
+			StreamRequests: true,
+		},
+		Submission: benchmark.Submission{Rounds: rounds, NotFileable: NotFileableReason},
+		Fake:       benchmark.Fake{DefaultAnswer: fakeDefaultAnswer},
 	})
 }
 

@@ -179,7 +179,7 @@ func TestEvaluate(t *testing.T) {
 		logPath := writeLog(t, texts)
 		out := filepath.Join(t.TempDir(), "accuracy.txt")
 		verdicts := filepath.Join(t.TempDir(), "verdicts.jsonl")
-		ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
+		ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,13 +226,13 @@ func TestEvaluate(t *testing.T) {
 	texts := make([]*string, d.Len())
 	s := "I cannot help."
 	texts[0] = &s
-	ev, err := d.Evaluate(writeLog(t, texts), benchmark.EvalOptions{Benchmark: b, Out: filepath.Join(t.TempDir(), "a.txt")})
+	ev, err := d.Evaluate(t.Context(), writeLog(t, texts), benchmark.EvalOptions{Benchmark: b, Out: filepath.Join(t.TempDir(), "a.txt")})
 	if err != nil || ev.Failure == nil || !strings.Contains(ev.Report, fmt.Sprintf("answered 1 of %d samples (%d missing", d.Len(), d.Len()-1)) {
 		t.Errorf("one answer: %v %v\n%s", err, ev.Failure, ev.Report)
 	}
 	bad := filepath.Join(t.TempDir(), "log.json")
 	_ = os.WriteFile(bad, []byte(`[{"seq_id":0,"qsl_idx":100000,"data":"41"}]`), 0o644)
-	if _, err := d.Evaluate(bad, benchmark.EvalOptions{Benchmark: b}); err == nil || !strings.Contains(err.Error(), "outside") {
+	if _, err := d.Evaluate(t.Context(), bad, benchmark.EvalOptions{Benchmark: b}); err == nil || !strings.Contains(err.Error(), "outside") {
 		t.Errorf("foreign log: %v", err)
 	}
 }
@@ -246,7 +246,7 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.API != openaichat.ToolsProtocol || !b.StreamRequests || b.NotFileable == "" || b.DatasetSize != 995 {
+	if b.Serving.API != openaichat.ToolsProtocol || !b.Serving.StreamRequests || b.Submission.NotFileable == "" || b.Data.Size != 995 {
 		t.Errorf("registration %+v", b)
 	}
 	p, err := b.DefaultSampling(openaichat.ToolsProtocol)

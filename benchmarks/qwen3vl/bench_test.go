@@ -13,18 +13,18 @@ import (
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
-// q3vlBenchDir writes a synthetic dataset of 400 samples (about 50 KB of
+// benchDir writes a synthetic dataset of 400 samples (about 50 KB of
 // image each) for one benchmark.
-func q3vlBenchDir(b *testing.B) string {
+func benchDir(b *testing.B) string {
 	b.Helper()
 	dir := b.TempDir()
-	if _, err := synth.Q3VL(dir, 400, synth.Q3VLSynthOptions{Seed: 11}); err != nil {
+	if _, err := synth.Write(dir, 400, synth.Options{Seed: 11}); err != nil {
 		b.Fatal(err)
 	}
 	return dir
 }
 
-func q3vlBenchDataset(b *testing.B, dir string, workers int) *Dataset {
+func benchDataset(b *testing.B, dir string, workers int) *Dataset {
 	b.Helper()
 	d, err := Open([]string{dir}, Options{Workers: workers})
 	if err != nil {
@@ -34,22 +34,22 @@ func q3vlBenchDataset(b *testing.B, dir string, workers int) *Dataset {
 	return d
 }
 
-// BenchmarkQ3VLLoad measures loading samples from parquet to ready request
+// BenchmarkLoad measures loading samples from parquet to ready request
 // bodies with Builder (openai-go messages, json-marshalled in a minimal
 // chat request), on one worker and on GOMAXPROCS workers. Bytes/s are of
 // raw sample bytes.
-func BenchmarkQ3VLLoad(b *testing.B) {
-	dir := q3vlBenchDir(b)
+func BenchmarkLoad(b *testing.B) {
+	dir := benchDir(b)
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(fmt.Sprintf("openai/workers=%d", workers), func(b *testing.B) {
-			d := q3vlBenchDataset(b, dir, workers)
+			d := benchDataset(b, dir, workers)
 			idx := make([]int, d.Len())
 			var raw int64
 			for i := range idx {
 				idx[i] = i
 				raw += d.RawSize(i)
 			}
-			builder := d.Builder(q3vlMinimalEncode)
+			builder := d.Builder(minimalEncode)
 			b.SetBytes(raw)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -63,10 +63,10 @@ func BenchmarkQ3VLLoad(b *testing.B) {
 	}
 }
 
-// BenchmarkQ3VLOpen measures opening (reading all text, checking every
+// BenchmarkOpen measures opening (reading all text, checking every
 // image header).
-func BenchmarkQ3VLOpen(b *testing.B) {
-	dir := q3vlBenchDir(b)
+func BenchmarkOpen(b *testing.B) {
+	dir := benchDir(b)
 	b.ResetTimer()
 	var n int
 	for b.Loop() {
@@ -80,13 +80,13 @@ func BenchmarkQ3VLOpen(b *testing.B) {
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
-// BenchmarkQ3VLMemory loads every sample into a Library and reports the
+// BenchmarkMemory loads every sample into a Library and reports the
 // bodies' bytes and the resident memory the load added, each over the
 // samples' raw bytes (image + text). Base64 alone makes bodies 1.33x the
 // images. The bodies are outside the Go heap (qsl keeps them in a
 // slab.Arena), so the heap's growth would not show them.
-func BenchmarkQ3VLMemory(b *testing.B) {
-	d := q3vlBenchDataset(b, q3vlBenchDir(b), 0)
+func BenchmarkMemory(b *testing.B) {
+	d := benchDataset(b, benchDir(b), 0)
 	idx := make([]int, d.Len())
 	var raw int64
 	for i := range idx {
@@ -94,7 +94,7 @@ func BenchmarkQ3VLMemory(b *testing.B) {
 		raw += d.RawSize(i)
 	}
 	b.Run("openai", func(b *testing.B) {
-		builder := d.Builder(q3vlMinimalEncode)
+		builder := d.Builder(minimalEncode)
 		var bodyRatio, rssRatio float64
 		for b.Loop() {
 			b.StopTimer()
@@ -102,13 +102,13 @@ func BenchmarkQ3VLMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			before := q3vlSettledRSS(b)
+			before := settledRSS(b)
 			b.StartTimer()
 			if err := lib.LoadSamplesToRam(idx); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()
-			after := q3vlSettledRSS(b)
+			after := settledRSS(b)
 			_, bodies := lib.Loaded()
 			bodyRatio = float64(bodies) / float64(raw)
 			rssRatio = float64(after-before) / float64(raw)
@@ -121,9 +121,9 @@ func BenchmarkQ3VLMemory(b *testing.B) {
 	})
 }
 
-// q3vlSettledRSS returns the resident set size once garbage is collected
+// settledRSS returns the resident set size once garbage is collected
 // and returned to the OS (Linux: /proc/self/statm).
-func q3vlSettledRSS(b *testing.B) int64 {
+func settledRSS(b *testing.B) int64 {
 	b.Helper()
 	runtime.GC()
 	debug.FreeOSMemory()

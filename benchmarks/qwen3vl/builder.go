@@ -35,15 +35,15 @@ type EncodeFunc func(dst []byte, i int, messages []openai.ChatCompletionMessageP
 // 64 KiB data URL at each nesting level, ~30x slower) and writes bytes
 // identical to it.
 func (d *Dataset) Builder(encode EncodeFunc) qsl.Builder {
-	return &q3vlBuilder{d: d, encode: encode}
+	return &sampleBuilder{d: d, encode: encode}
 }
 
-type q3vlBuilder struct {
+type sampleBuilder struct {
 	d      *Dataset
 	encode EncodeFunc
 }
 
-type q3vlJob struct {
+type loadJob struct {
 	index int
 	img   []byte       // aliases page memory
 	page  parquet.Page // retained for the job
@@ -51,7 +51,7 @@ type q3vlJob struct {
 }
 
 // Build implements Builder.
-func (b *q3vlBuilder) Build(indices []int, emit func(index int, body []byte)) error {
+func (b *sampleBuilder) Build(indices []int, emit func(index int, body []byte)) error {
 	var emitMu sync.Mutex
 	// Bodies are encoded into scratch buffers that go back to the pool
 	// once emitted (the library copies them): one allocation a worker,
@@ -82,11 +82,11 @@ func (b *q3vlBuilder) Build(indices []int, emit func(index int, body []byte)) er
 // openai-go types are used rather than local structs.
 func (d *Dataset) messages(i int, img []byte) []openai.ChatCompletionMessageParamUnion {
 	return []openai.ChatCompletionMessageParamUnion{
-		openai.SystemMessage(q3vlSystemPrompt),
+		openai.SystemMessage(systemPrompt),
 		openai.UserMessage([]openai.ChatCompletionContentPartUnionParam{
 			openai.TextContentPart(d.UserText(i)),
 			openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{
-				URL: q3vlDataURL(d.rows[i].format, img),
+				URL: dataURL(d.rows[i].format, img),
 			}),
 		}),
 	}
@@ -107,9 +107,9 @@ func (d *Dataset) Messages(i int) ([]openai.ChatCompletionMessageParamUnion, err
 	return msgs, err
 }
 
-// q3vlDataURL returns "data:image/<Pillow format>;base64,<img>" built in one
+// dataURL returns "data:image/<Pillow format>;base64,<img>" built in one
 // allocation of exactly its size.
-func q3vlDataURL(f imageFormat, img []byte) string {
+func dataURL(f imageFormat, img []byte) string {
 	name := f.String()
 	const pre, mid = "data:image/", ";base64,"
 	n := len(pre) + len(name) + len(mid)
@@ -131,7 +131,7 @@ func (d *Dataset) where(i int) string {
 // load and is returned.
 func (d *Dataset) load(indices []int, use func(index int, img []byte) error) error {
 	if d.closed.Load() {
-		return errQ3VLClosed
+		return errClosed
 	}
 	for _, i := range indices {
 		if i < 0 || i >= len(d.rows) {
@@ -149,7 +149,7 @@ func (d *Dataset) load(indices []int, use func(index int, img []byte) error) err
 		first   error
 		workers sync.WaitGroup
 		closers sync.WaitGroup
-		jobs    = make(chan q3vlJob, d.workers)
+		jobs    = make(chan loadJob, d.workers)
 	)
 	fail := func(err error) {
 		mu.Lock()
@@ -173,7 +173,7 @@ func (d *Dataset) load(indices []int, use func(index int, img []byte) error) err
 						fail(err)
 					}
 				}
-				if err := q3vlNoPanic(func() { parquet.Release(j.page) }); err != nil {
+				if err := noPanic(func() { parquet.Release(j.page) }); err != nil {
 					fail(fmt.Errorf("qsl q3vl: %s: releasing a page: %w", d.where(j.index), err))
 				}
 				j.group.Done()
@@ -211,7 +211,7 @@ func (d *Dataset) safeUse(use func(int, []byte) error, index int, img []byte) (e
 // dispatchRowGroup reads the image column of one row group and sends a job
 // for each of want (indices of rows in this row group, sorted by row). The
 // pages are closed once every job has finished with them.
-func (d *Dataset) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *sync.WaitGroup, failed func() bool) (err error) {
+func (d *Dataset) dispatchRowGroup(want []int, jobs chan<- loadJob, closers *sync.WaitGroup, failed func() bool) (err error) {
 	r0 := &d.rows[want[0]]
 	f := d.files[r0.file]
 	chunk := f.pf.RowGroups()[r0.rowGroup].ColumnChunks()[f.cols.image]
@@ -223,7 +223,7 @@ func (d *Dataset) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *syn
 		}
 		closers.Go(func() {
 			group.Wait()
-			q3vlNoPanic(func() { pages.Close() })
+			noPanic(func() { pages.Close() })
 		})
 	}()
 
@@ -235,7 +235,7 @@ func (d *Dataset) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *syn
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("qsl q3vl: %s row group %d: reading %s: %w", f.path, r0.rowGroup, q3vlColImage, err)
+			return fmt.Errorf("qsl q3vl: %s row group %d: reading %s: %w", f.path, r0.rowGroup, colImage, err)
 		}
 		if row+int32(page.NumRows()) <= d.rows[want[next]].row {
 			row += int32(page.NumRows()) // no wanted row here: skip the values
@@ -249,11 +249,11 @@ func (d *Dataset) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *syn
 				for next < len(want) && d.rows[want[next]].row == row {
 					if v.IsNull() {
 						parquet.Release(page)
-						return fmt.Errorf("qsl q3vl: %s: %s has no bytes (null image)", f.where(int(r0.rowGroup), int(row)), q3vlColImage)
+						return fmt.Errorf("qsl q3vl: %s: %s has no bytes (null image)", f.where(int(r0.rowGroup), int(row)), colImage)
 					}
 					parquet.Retain(page)
 					group.Add(1)
-					jobs <- q3vlJob{index: want[next], img: v.ByteArray(), page: page, group: group}
+					jobs <- loadJob{index: want[next], img: v.ByteArray(), page: page, group: group}
 					next++
 				}
 				row++
@@ -263,22 +263,22 @@ func (d *Dataset) dispatchRowGroup(want []int, jobs chan<- q3vlJob, closers *syn
 			}
 			if err != nil {
 				parquet.Release(page)
-				return fmt.Errorf("qsl q3vl: %s row group %d: reading %s: %w", f.path, r0.rowGroup, q3vlColImage, err)
+				return fmt.Errorf("qsl q3vl: %s row group %d: reading %s: %w", f.path, r0.rowGroup, colImage, err)
 			}
 		}
 		parquet.Release(page)
 	}
 	if next < len(want) && !failed() {
-		return fmt.Errorf("qsl q3vl: %s: row missing from %s column (file changed since open?)", f.where(int(r0.rowGroup), int(d.rows[want[next]].row)), q3vlColImage)
+		return fmt.Errorf("qsl q3vl: %s: row missing from %s column (file changed since open?)", f.where(int(r0.rowGroup), int(d.rows[want[next]].row)), colImage)
 	}
 	return nil
 }
 
-var errQ3VLClosed = errors.New("qsl q3vl: the dataset is closed; samples cannot be loaded after Close")
+var errClosed = errors.New("qsl q3vl: the dataset is closed; samples cannot be loaded after Close")
 
-// q3vlNoPanic runs fn, turning a panic (parquet-go panics on some corrupt
+// noPanic runs fn, turning a panic (parquet-go panics on some corrupt
 // data) into an error, for goroutines where a panic would end the process.
-func q3vlNoPanic(fn func()) (err error) {
+func noPanic(fn func()) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)

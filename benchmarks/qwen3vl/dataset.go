@@ -26,13 +26,13 @@ import (
 // Q3VL column names, as in the Hugging Face dataset Shopify/product-catalogue
 // that the reference (multimodal/qwen3-vl) loads with datasets.load_dataset.
 const (
-	q3vlColTitle      = "product_title"
-	q3vlColDesc       = "product_description"
-	q3vlColImage      = "product_image"
-	q3vlColCats       = "potential_product_categories"
-	q3vlColCategory   = "ground_truth_category"
-	q3vlColBrand      = "ground_truth_brand"
-	q3vlColSecondhand = "ground_truth_is_secondhand"
+	colTitle      = "product_title"
+	colDesc       = "product_description"
+	colImage      = "product_image"
+	colCats       = "potential_product_categories"
+	colCategory   = "ground_truth_category"
+	colBrand      = "ground_truth_brand"
+	colSecondhand = "ground_truth_is_secondhand"
 )
 
 // Options configures Open.
@@ -64,8 +64,8 @@ type Options struct {
 //
 // A Dataset is safe for concurrent use once opened.
 type Dataset struct {
-	files   []*q3vlFile
-	rows    []q3vlRow
+	files   []*shardFile
+	rows    []sampleRow
 	workers int
 
 	closed    atomic.Bool
@@ -73,7 +73,7 @@ type Dataset struct {
 	closeErr  error
 }
 
-type q3vlFile struct {
+type shardFile struct {
 	path  string
 	split string
 	// r is the shard's bytes: osf once opened, or set beforehand (tests).
@@ -81,12 +81,12 @@ type q3vlFile struct {
 	size    int64
 	osf     *os.File
 	pf      *parquet.File
-	cols    q3vlColumns
+	cols    columnIndex
 	rgStart []int64 // row number, within the file, of each row group's first row
 }
 
-// q3vlColumns locates the leaf columns used, by index into ColumnChunks.
-type q3vlColumns struct {
+// columnIndex locates the leaf columns used, by index into ColumnChunks.
+type columnIndex struct {
 	title, desc, cats, category, brand, secondhand, image int
 
 	// Levels of the category list column: a definition level below catsNull
@@ -95,15 +95,15 @@ type q3vlColumns struct {
 	catsNull, catsSlot, catsMax int
 }
 
-// Bits of q3vlRow.nulls: fields that were null in the parquet file, which the
+// Bits of sampleRow.nulls: fields that were null in the parquet file, which the
 // reference's f-string writes as "None".
 const (
-	q3vlNullTitle = 1 << iota
-	q3vlNullDesc
-	q3vlNullCats
+	nullTitle = 1 << iota
+	nullDesc
+	nullCats
 )
 
-type q3vlRow struct {
+type sampleRow struct {
 	title, desc     string
 	cats            []string
 	catNulls        []int32 // indices of null elements in cats (rare; nil normally)
@@ -131,15 +131,15 @@ type Sample struct {
 	Source string
 }
 
-var q3vlShardName = regexp.MustCompile(`^(\w+(?:\.\w+)*)-\d+-of-\d+(?:-.*)?\.parquet$`)
+var shardName = regexp.MustCompile(`^(\w+(?:\.\w+)*)-\d+-of-\d+(?:-.*)?\.parquet$`)
 
-// q3vlSplitOf names the split of a parquet shard from its file name as the
+// splitOf names the split of a parquet shard from its file name as the
 // Hugging Face hub writes it ("data/train-00000-of-00004.parquet"), or, for
 // the hub's converted layout ("default/train/0000.parquet"), from its parent
 // directory.
-func q3vlSplitOf(path string) (string, bool) {
+func splitOf(path string) (string, bool) {
 	base := filepath.Base(path)
-	if m := q3vlShardName.FindStringSubmatch(base); m != nil {
+	if m := shardName.FindStringSubmatch(base); m != nil {
 		return m[1], true
 	}
 	if regexp.MustCompile(`^\d+\.parquet$`).MatchString(base) {
@@ -202,7 +202,7 @@ func Open(paths []string, opts Options) (*Dataset, error) {
 
 	bySplit := map[string][]string{}
 	for _, s := range shards {
-		split, ok := q3vlSplitOf(s)
+		split, ok := splitOf(s)
 		if !ok {
 			return nil, fmt.Errorf("qsl q3vl: cannot tell the split of %s: name shards as the hub does, e.g. train-00000-of-00001.parquet", s)
 		}
@@ -210,7 +210,7 @@ func Open(paths []string, opts Options) (*Dataset, error) {
 			bySplit[split] = append(bySplit[split], s)
 		}
 	}
-	var ordered []*q3vlFile
+	var ordered []*shardFile
 	for i, split := range splits {
 		if slices.Contains(splits[:i], split) {
 			return nil, fmt.Errorf("qsl q3vl: split %q requested twice", split)
@@ -226,7 +226,7 @@ func Open(paths []string, opts Options) (*Dataset, error) {
 		}
 		slices.Sort(files)
 		for _, f := range files {
-			ordered = append(ordered, &q3vlFile{path: f, split: split})
+			ordered = append(ordered, &shardFile{path: f, split: split})
 		}
 	}
 	if len(ordered) > 1<<16 {
@@ -261,7 +261,7 @@ func (d *Dataset) open() error {
 	if total == 0 {
 		return fmt.Errorf("qsl q3vl: the dataset's %d shard(s) hold no rows", len(d.files))
 	}
-	d.rows = make([]q3vlRow, total)
+	d.rows = make([]sampleRow, total)
 	names := &interner{m: map[string]string{}}
 
 	var (
@@ -302,7 +302,7 @@ func (d *Dataset) open() error {
 	return first
 }
 
-func (f *q3vlFile) open() (err error) {
+func (f *shardFile) open() (err error) {
 	if f.r == nil {
 		if f.osf, err = os.Open(f.path); err != nil {
 			return fmt.Errorf("qsl q3vl: %w", err)
@@ -318,14 +318,14 @@ func (f *q3vlFile) open() (err error) {
 			err = fmt.Errorf("qsl q3vl: %s: not a readable parquet file (parquet reader panicked: %v)", f.path, p)
 		}
 	}()
-	if err := q3vlCheckFooter(f.r, f.size); err != nil {
+	if err := checkFooter(f.r, f.size); err != nil {
 		return fmt.Errorf("qsl q3vl: %s: not a readable parquet file: %w", f.path, err)
 	}
 	f.pf, err = parquet.OpenFile(f.r, f.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("qsl q3vl: %s: not a readable parquet file: %w", f.path, err)
 	}
-	f.cols, err = resolveQ3VLColumns(f.pf.Root())
+	f.cols, err = resolveColumns(f.pf.Root())
 	if err != nil {
 		return fmt.Errorf("qsl q3vl: %s: %w", f.path, err)
 	}
@@ -343,10 +343,10 @@ func (f *q3vlFile) open() (err error) {
 	return nil
 }
 
-// q3vlCheckFooter checks the footer length against the file size before
+// checkFooter checks the footer length against the file size before
 // parquet-go allocates a buffer of the length the file claims (up to 4 GiB
 // for a corrupt file).
-func q3vlCheckFooter(r io.ReaderAt, size int64) error {
+func checkFooter(r io.ReaderAt, size int64) error {
 	if size < 12 {
 		return fmt.Errorf("%d bytes is too short for parquet", size)
 	}
@@ -360,11 +360,11 @@ func q3vlCheckFooter(r io.ReaderAt, size int64) error {
 	return nil
 }
 
-// resolveQ3VLColumns finds the columns the benchmark reads and checks their
+// resolveColumns finds the columns the benchmark reads and checks their
 // types against the hub's schema.
-func resolveQ3VLColumns(root *parquet.Column) (q3vlColumns, error) {
+func resolveColumns(root *parquet.Column) (columnIndex, error) {
 	var (
-		c    q3vlColumns
+		c    columnIndex
 		errs []error
 	)
 	have := func() string {
@@ -381,32 +381,32 @@ func resolveQ3VLColumns(root *parquet.Column) (q3vlColumns, error) {
 			errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", name, have()))
 			return -1
 		case !col.Leaf() || col.MaxRepetitionLevel() != 0 || col.Type().Kind() != kind:
-			errs = append(errs, fmt.Errorf("column %q is %s, want %s", name, q3vlDescribeColumn(col), want))
+			errs = append(errs, fmt.Errorf("column %q is %s, want %s", name, describeColumn(col), want))
 			return -1
 		}
 		return col.Index()
 	}
-	c.title = leaf(q3vlColTitle, parquet.ByteArray, "a string")
-	c.desc = leaf(q3vlColDesc, parquet.ByteArray, "a string")
-	c.category = leaf(q3vlColCategory, parquet.ByteArray, "a string")
-	c.brand = leaf(q3vlColBrand, parquet.ByteArray, "a string")
-	c.secondhand = leaf(q3vlColSecondhand, parquet.Boolean, "a boolean")
+	c.title = leaf(colTitle, parquet.ByteArray, "a string")
+	c.desc = leaf(colDesc, parquet.ByteArray, "a string")
+	c.category = leaf(colCategory, parquet.ByteArray, "a string")
+	c.brand = leaf(colBrand, parquet.ByteArray, "a string")
+	c.secondhand = leaf(colSecondhand, parquet.Boolean, "a boolean")
 
 	c.image = -1
-	switch img := root.Column(q3vlColImage); {
+	switch img := root.Column(colImage); {
 	case img == nil:
-		errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", q3vlColImage, have()))
+		errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", colImage, have()))
 	case img.Leaf() || img.Column("bytes") == nil || !img.Column("bytes").Leaf() ||
 		img.Column("bytes").Type().Kind() != parquet.ByteArray || img.Column("bytes").MaxRepetitionLevel() != 0:
-		errs = append(errs, fmt.Errorf("column %q is %s, want a struct with binary field \"bytes\" (a datasets Image)", q3vlColImage, q3vlDescribeColumn(img)))
+		errs = append(errs, fmt.Errorf("column %q is %s, want a struct with binary field \"bytes\" (a datasets Image)", colImage, describeColumn(img)))
 	default:
 		c.image = img.Column("bytes").Index()
 	}
 
 	c.cats = -1
-	switch top := root.Column(q3vlColCats); {
+	switch top := root.Column(colCats); {
 	case top == nil:
-		errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", q3vlColCats, have()))
+		errs = append(errs, fmt.Errorf("missing column %q (columns: %s)", colCats, have()))
 	default:
 		// Walk down the single-child chain (LIST group, repeated group,
 		// element) to the leaf, noting the repeated node.
@@ -421,7 +421,7 @@ func resolveQ3VLColumns(root *parquet.Column) (q3vlColumns, error) {
 			node = node.Columns()[0]
 		}
 		if !node.Leaf() || slot < 0 || node.MaxRepetitionLevel() != 1 || node.Type().Kind() != parquet.ByteArray {
-			errs = append(errs, fmt.Errorf("column %q is %s, want a list of strings", q3vlColCats, q3vlDescribeColumn(top)))
+			errs = append(errs, fmt.Errorf("column %q is %s, want a list of strings", colCats, describeColumn(top)))
 			break
 		}
 		c.cats = node.Index()
@@ -434,7 +434,7 @@ func resolveQ3VLColumns(root *parquet.Column) (q3vlColumns, error) {
 	return c, errors.Join(errs...)
 }
 
-func q3vlDescribeColumn(c *parquet.Column) string {
+func describeColumn(c *parquet.Column) string {
 	s := strings.Join(strings.Fields(c.String()), " ")
 	s = strings.TrimSuffix(s, ";")
 	if len(s) > 200 {
@@ -443,13 +443,13 @@ func q3vlDescribeColumn(c *parquet.Column) string {
 	return s
 }
 
-func (f *q3vlFile) where(rg int, row int) string {
+func (f *shardFile) where(rg int, row int) string {
 	return fmt.Sprintf("%s row %d", f.path, f.rgStart[rg]+int64(row))
 }
 
 // readRowGroup fills rows (the row group's rows) from every column but the
 // image, whose headers it only checks.
-func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3vlRow, names *interner) (err error) {
+func (f *shardFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []sampleRow, names *interner) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("qsl q3vl: %s row group %d: corrupt parquet data (parquet reader panicked: %v)", f.path, rg, p)
@@ -464,7 +464,7 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 	r := &rowGroupReader{f: f, rg: rg, chunks: chunks, rows: rows, names: names}
 	for _, step := range []func() error{r.titles, r.descriptions, r.groundTruthCategories, r.brands, r.secondhand, r.potentialCategories, r.imageHeaders} {
 		if err := step(); err != nil {
-			var ce *q3vlColumnError
+			var ce *columnError
 			if errors.As(err, &ce) {
 				return fmt.Errorf("qsl q3vl: %s row group %d: %w", f.path, rg, err)
 			}
@@ -477,10 +477,10 @@ func (f *q3vlFile) readRowGroup(fileIndex, rg int, g parquet.RowGroup, rows []q3
 // rowGroupReader reads one row group's columns into its rows, a column
 // at a time.
 type rowGroupReader struct {
-	f      *q3vlFile
+	f      *shardFile
 	rg     int
 	chunks []parquet.ColumnChunk
-	rows   []q3vlRow
+	rows   []sampleRow
 	names  *interner // for the columns whose values repeat across rows
 }
 
@@ -509,8 +509,8 @@ func (in *interner) str(b []byte) string {
 // stringColumn reads a string column, checking it is UTF-8, and gives each
 // row's value (or "" and null) to set. Values of a column whose values
 // repeat (shared) are interned.
-func (r *rowGroupReader) stringColumn(col int, name string, shared bool, set func(row *q3vlRow, s string, null bool)) error {
-	return q3vlReadFlat(r.chunks[col], name, len(r.rows), func(row int, v parquet.Value) error {
+func (r *rowGroupReader) stringColumn(col int, name string, shared bool, set func(row *sampleRow, s string, null bool)) error {
+	return readFlat(r.chunks[col], name, len(r.rows), func(row int, v parquet.Value) error {
 		if v.IsNull() {
 			set(&r.rows[row], "", true)
 			return nil
@@ -529,34 +529,34 @@ func (r *rowGroupReader) stringColumn(col int, name string, shared bool, set fun
 }
 
 func (r *rowGroupReader) titles() error {
-	return r.stringColumn(r.f.cols.title, q3vlColTitle, false, func(row *q3vlRow, s string, null bool) {
+	return r.stringColumn(r.f.cols.title, colTitle, false, func(row *sampleRow, s string, null bool) {
 		row.title = s
 		if null {
-			row.nulls |= q3vlNullTitle
+			row.nulls |= nullTitle
 		}
 	})
 }
 
 func (r *rowGroupReader) descriptions() error {
-	return r.stringColumn(r.f.cols.desc, q3vlColDesc, false, func(row *q3vlRow, s string, null bool) {
+	return r.stringColumn(r.f.cols.desc, colDesc, false, func(row *sampleRow, s string, null bool) {
 		row.desc = s
 		if null {
-			row.nulls |= q3vlNullDesc
+			row.nulls |= nullDesc
 		}
 	})
 }
 
 func (r *rowGroupReader) groundTruthCategories() error {
-	return r.stringColumn(r.f.cols.category, q3vlColCategory, true, func(row *q3vlRow, s string, _ bool) { row.category = s })
+	return r.stringColumn(r.f.cols.category, colCategory, true, func(row *sampleRow, s string, _ bool) { row.category = s })
 }
 
 func (r *rowGroupReader) brands() error {
-	return r.stringColumn(r.f.cols.brand, q3vlColBrand, true, func(row *q3vlRow, s string, _ bool) { row.brand = s })
+	return r.stringColumn(r.f.cols.brand, colBrand, true, func(row *sampleRow, s string, _ bool) { row.brand = s })
 }
 
 // secondhand reads is_secondhand; a null is false.
 func (r *rowGroupReader) secondhand() error {
-	return q3vlReadFlat(r.chunks[r.f.cols.secondhand], q3vlColSecondhand, len(r.rows), func(row int, v parquet.Value) error {
+	return readFlat(r.chunks[r.f.cols.secondhand], colSecondhand, len(r.rows), func(row int, v parquet.Value) error {
 		r.rows[row].secondhand = !v.IsNull() && v.Boolean()
 		return nil
 	})
@@ -569,14 +569,14 @@ func (r *rowGroupReader) potentialCategories() error {
 // imageHeaders checks each image's header and notes its format and size;
 // the rows keep no image bytes.
 func (r *rowGroupReader) imageHeaders() error {
-	return q3vlReadFlat(r.chunks[r.f.cols.image], q3vlColImage, len(r.rows), func(row int, v parquet.Value) error {
+	return readFlat(r.chunks[r.f.cols.image], colImage, len(r.rows), func(row int, v parquet.Value) error {
 		if v.IsNull() {
-			return fmt.Errorf("%s: %s has no bytes (null image)", r.f.where(r.rg, row), q3vlColImage)
+			return fmt.Errorf("%s: %s has no bytes (null image)", r.f.where(r.rg, row), colImage)
 		}
 		b := v.ByteArray()
 		format, err := checkImage(b)
 		if err != nil {
-			return fmt.Errorf("%s: %s: %w", r.f.where(r.rg, row), q3vlColImage, err)
+			return fmt.Errorf("%s: %s: %w", r.f.where(r.rg, row), colImage, err)
 		}
 		r.rows[row].format = format
 		r.rows[row].imageSize = int64(len(b))
@@ -586,24 +586,24 @@ func (r *rowGroupReader) imageHeaders() error {
 
 // readCategories reads the list column, one list per row, its strings
 // interned.
-func (f *q3vlFile) readCategories(chunk parquet.ColumnChunk, rg int, rows []q3vlRow, names *interner) error {
+func (f *shardFile) readCategories(chunk parquet.ColumnChunk, rg int, rows []sampleRow, names *interner) error {
 	row := -1
-	return q3vlReadValues(chunk, q3vlColCats, func(v parquet.Value) error {
+	return readValues(chunk, colCats, func(v parquet.Value) error {
 		if v.RepetitionLevel() == 0 {
 			row++
 			if row >= len(rows) {
-				return &q3vlColumnError{fmt.Errorf("column %q has more rows than the row group's %d", q3vlColCats, len(rows))}
+				return &columnError{fmt.Errorf("column %q has more rows than the row group's %d", colCats, len(rows))}
 			}
 			rows[row].cats = []string{} // an empty list, not a missing one
 		}
 		if row < 0 {
-			return &q3vlColumnError{fmt.Errorf("column %q starts inside a list", q3vlColCats)}
+			return &columnError{fmt.Errorf("column %q starts inside a list", colCats)}
 		}
 		r := &rows[row]
 		switch def := v.DefinitionLevel(); {
 		case def < f.cols.catsNull:
 			r.cats = nil
-			r.nulls |= q3vlNullCats
+			r.nulls |= nullCats
 		case def < f.cols.catsSlot:
 			// empty list
 		case def < f.cols.catsMax:
@@ -612,48 +612,48 @@ func (f *q3vlFile) readCategories(chunk parquet.ColumnChunk, rg int, rows []q3vl
 		default:
 			b := v.ByteArray()
 			if !utf8.Valid(b) {
-				return fmt.Errorf("%s: column %q is not valid UTF-8", f.where(rg, row), q3vlColCats)
+				return fmt.Errorf("%s: column %q is not valid UTF-8", f.where(rg, row), colCats)
 			}
 			r.cats = append(r.cats, names.str(b))
 		}
 		return nil
 	}, func() error {
 		if row+1 != len(rows) {
-			return &q3vlColumnError{fmt.Errorf("column %q has %d rows, the row group %d", q3vlColCats, row+1, len(rows))}
+			return &columnError{fmt.Errorf("column %q has %d rows, the row group %d", colCats, row+1, len(rows))}
 		}
 		return nil
 	})
 }
 
-// q3vlColumnError is a structural problem of a column chunk (no single row to
+// columnError is a structural problem of a column chunk (no single row to
 // blame).
-type q3vlColumnError struct{ err error }
+type columnError struct{ err error }
 
-func (e *q3vlColumnError) Error() string { return e.err.Error() }
-func (e *q3vlColumnError) Unwrap() error { return e.err }
+func (e *columnError) Error() string { return e.err.Error() }
+func (e *columnError) Unwrap() error { return e.err }
 
-// q3vlReadFlat calls fn with each value of a non-repeated column and its row
+// readFlat calls fn with each value of a non-repeated column and its row
 // number within the row group, and checks the column has n rows.
-func q3vlReadFlat(chunk parquet.ColumnChunk, name string, n int, fn func(row int, v parquet.Value) error) error {
+func readFlat(chunk parquet.ColumnChunk, name string, n int, fn func(row int, v parquet.Value) error) error {
 	row := 0
-	return q3vlReadValues(chunk, name, func(v parquet.Value) error {
+	return readValues(chunk, name, func(v parquet.Value) error {
 		if row >= n {
-			return &q3vlColumnError{fmt.Errorf("column %q has more values than the row group's %d rows", name, n)}
+			return &columnError{fmt.Errorf("column %q has more values than the row group's %d rows", name, n)}
 		}
 		err := fn(row, v)
 		row++
 		return err
 	}, func() error {
 		if row != n {
-			return &q3vlColumnError{fmt.Errorf("column %q has %d values, the row group %d rows", name, row, n)}
+			return &columnError{fmt.Errorf("column %q has %d values, the row group %d rows", name, row, n)}
 		}
 		return nil
 	})
 }
 
-// q3vlReadValues calls fn with every value of a column chunk, in order, then
+// readValues calls fn with every value of a column chunk, in order, then
 // done. Values are only valid during fn.
-func q3vlReadValues(chunk parquet.ColumnChunk, name string, fn func(parquet.Value) error, done func() error) error {
+func readValues(chunk parquet.ColumnChunk, name string, fn func(parquet.Value) error, done func() error) error {
 	pages := chunk.Pages()
 	defer pages.Close()
 	buf := make([]parquet.Value, 64)
@@ -663,9 +663,9 @@ func q3vlReadValues(chunk parquet.ColumnChunk, name string, fn func(parquet.Valu
 			return done()
 		}
 		if err != nil {
-			return &q3vlColumnError{fmt.Errorf("reading column %q: %w", name, err)}
+			return &columnError{fmt.Errorf("reading column %q: %w", name, err)}
 		}
-		err = q3vlEachPageValue(page, name, buf, fn)
+		err = eachPageValue(page, name, buf, fn)
 		parquet.Release(page)
 		if err != nil {
 			return err
@@ -673,7 +673,7 @@ func q3vlReadValues(chunk parquet.ColumnChunk, name string, fn func(parquet.Valu
 	}
 }
 
-func q3vlEachPageValue(page parquet.Page, name string, buf []parquet.Value, fn func(parquet.Value) error) error {
+func eachPageValue(page parquet.Page, name string, buf []parquet.Value, fn func(parquet.Value) error) error {
 	vr := page.Values()
 	for {
 		n, err := vr.ReadValues(buf)
@@ -686,7 +686,7 @@ func q3vlEachPageValue(page parquet.Page, name string, buf []parquet.Value, fn f
 			return nil
 		}
 		if err != nil {
-			return &q3vlColumnError{fmt.Errorf("reading column %q: %w", name, err)}
+			return &columnError{fmt.Errorf("reading column %q: %w", name, err)}
 		}
 	}
 }
@@ -732,17 +732,17 @@ func (d *Dataset) RawSize(i int) int64 {
 func (d *Dataset) UserText(i int) string {
 	r := &d.rows[i]
 	title, desc := r.title, r.desc
-	if r.nulls&q3vlNullTitle != 0 {
+	if r.nulls&nullTitle != 0 {
 		title = "None"
 	}
-	if r.nulls&q3vlNullDesc != 0 {
+	if r.nulls&nullDesc != 0 {
 		desc = "None"
 	}
-	return q3vlUserText(title, desc, r.catsRepr())
+	return formatUserText(title, desc, r.catsRepr())
 }
 
-func (r *q3vlRow) catsRepr() string {
-	if r.nulls&q3vlNullCats != 0 {
+func (r *sampleRow) catsRepr() string {
+	if r.nulls&nullCats != 0 {
 		return "None"
 	}
 	if len(r.catNulls) == 0 {

@@ -17,29 +17,29 @@ import (
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
-// q3vlVector is one of the reference's request vectors.
-type q3vlVector = q3vlvectors.Record
+// referenceVector is one of the reference's request vectors.
+type referenceVector = q3vlvectors.Record
 
-func q3vlVectors(t testing.TB) []q3vlVector { return q3vlvectors.Load(t) }
+func referenceVectors(t testing.TB) []referenceVector { return q3vlvectors.Load(t) }
 
-// q3vlVectorDataset writes the vectors' samples as a hub-style shard and
+// vectorDataset writes the vectors' samples as a hub-style shard and
 // opens it.
-func q3vlVectorDataset(t testing.TB, vs []q3vlVector, opts synth.Q3VLShardOptions) *Dataset {
+func vectorDataset(t testing.TB, vs []referenceVector, opts synth.ShardOptions) *Dataset {
 	t.Helper()
-	rows := make([]synth.Q3VLRow, len(vs))
+	rows := make([]synth.Row, len(vs))
 	for i, v := range vs {
 		img, err := base64.StdEncoding.DecodeString(v.ImageBase64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows[i] = synth.Q3VLRow{
+		rows[i] = synth.Row{
 			Title: v.Sample.Title, Description: v.Sample.Description, Image: img,
 			Categories: v.Sample.Categories, Category: v.Sample.Category,
 			Brand: v.Sample.Brand, IsSecondhand: v.Sample.IsSecondhand,
 		}
 	}
 	dir := t.TempDir()
-	if err := synth.WriteQ3VLShard(filepath.Join(dir, "train-00000-of-00001.parquet"), rows, opts); err != nil {
+	if err := synth.WriteShard(filepath.Join(dir, "train-00000-of-00001.parquet"), rows, opts); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
@@ -50,7 +50,7 @@ func q3vlVectorDataset(t testing.TB, vs []q3vlVector, opts synth.Q3VLShardOption
 	return d
 }
 
-func q3vlParse(t testing.TB, b []byte) any {
+func parse(t testing.TB, b []byte) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -59,9 +59,9 @@ func q3vlParse(t testing.TB, b []byte) any {
 	return v
 }
 
-// q3vlTexts pulls the system content, user text and image URL out of a
+// messageTexts pulls the system content, user text and image URL out of a
 // messages array in the reference's shape.
-func q3vlTexts(t testing.TB, messages []byte) (system, user, url string) {
+func messageTexts(t testing.TB, messages []byte) (system, user, url string) {
 	t.Helper()
 	var m []struct {
 		Role    string          `json:"role"`
@@ -86,13 +86,13 @@ func q3vlTexts(t testing.TB, messages []byte) (system, user, url string) {
 	return system, parts[0].Text, parts[1].ImageURL.URL
 }
 
-// TestQ3VLMessagesMatchReference checks, for every reference vector, that
+// TestMessagesMatchReference checks, for every reference vector, that
 // the messages built from a parquet shard marshal to the reference's
 // messages, and that each text is byte-identical.
-func TestQ3VLMessagesMatchReference(t *testing.T) {
-	vs := q3vlVectors(t)
+func TestMessagesMatchReference(t *testing.T) {
+	vs := referenceVectors(t)
 	for _, dict := range []bool{false, true} {
-		d := q3vlVectorDataset(t, vs, synth.Q3VLShardOptions{DictionaryImages: dict, RowGroupSize: 2})
+		d := vectorDataset(t, vs, synth.ShardOptions{DictionaryImages: dict, RowGroupSize: 2})
 		if d.Len() != len(vs) {
 			t.Fatalf("Len = %d, want %d", d.Len(), len(vs))
 		}
@@ -105,11 +105,11 @@ func TestQ3VLMessagesMatchReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(q3vlParse(t, v.Messages), q3vlParse(t, got)); diff != "" {
+			if diff := cmp.Diff(parse(t, v.Messages), parse(t, got)); diff != "" {
 				t.Errorf("vector %d (dict=%v): messages differ from the reference (-want +got):\n%s", i, dict, diff)
 			}
-			wantSys, wantUser, wantURL := q3vlTexts(t, v.Messages)
-			gotSys, gotUser, gotURL := q3vlTexts(t, got)
+			wantSys, wantUser, wantURL := messageTexts(t, v.Messages)
+			gotSys, gotUser, gotURL := messageTexts(t, got)
 			if gotSys != wantSys {
 				t.Errorf("vector %d: system prompt differs:\n got %q\nwant %q", i, gotSys, wantSys)
 			}
@@ -134,13 +134,13 @@ func TestQ3VLMessagesMatchReference(t *testing.T) {
 	}
 }
 
-func TestQ3VLSystemPromptAndResponseFormat(t *testing.T) {
-	for i, v := range q3vlVectors(t) {
-		sys, _, _ := q3vlTexts(t, v.Messages)
+func TestSystemPromptAndResponseFormat(t *testing.T) {
+	for i, v := range referenceVectors(t) {
+		sys, _, _ := messageTexts(t, v.Messages)
 		if SystemPrompt() != sys {
 			t.Errorf("vector %d: SystemPrompt differs:\n got %q\nwant %q", i, SystemPrompt(), sys)
 		}
-		if diff := cmp.Diff(q3vlParse(t, v.ResponseFormat), q3vlParse(t, ResponseFormat())); diff != "" {
+		if diff := cmp.Diff(parse(t, v.ResponseFormat), parse(t, ResponseFormat())); diff != "" {
 			t.Errorf("vector %d: response_format differs (-want +got):\n%s", i, diff)
 		}
 	}
@@ -151,12 +151,12 @@ func TestQ3VLSystemPromptAndResponseFormat(t *testing.T) {
 	}
 }
 
-// TestQ3VLBuilderBodies loads the vectors through a Library and checks that
+// TestBuilderBodies loads the vectors through a Library and checks that
 // the bodies carry the reference's messages.
-func TestQ3VLBuilderBodies(t *testing.T) {
-	vs := q3vlVectors(t)
-	d := q3vlVectorDataset(t, vs, synth.Q3VLShardOptions{RowGroupSize: 1})
-	lib, err := qsl.NewLibrary("q3vl", d.Len(), 0, d.Builder(q3vlMinimalEncode))
+func TestBuilderBodies(t *testing.T) {
+	vs := referenceVectors(t)
+	d := vectorDataset(t, vs, synth.ShardOptions{RowGroupSize: 1})
+	lib, err := qsl.NewLibrary("q3vl", d.Len(), 0, d.Builder(minimalEncode))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestQ3VLBuilderBodies(t *testing.T) {
 		if err := json.Unmarshal(lib.Body(i), &body); err != nil {
 			t.Fatalf("sample %d body: %v", i, err)
 		}
-		if diff := cmp.Diff(q3vlParse(t, v.Messages), q3vlParse(t, body.Messages)); diff != "" {
+		if diff := cmp.Diff(parse(t, v.Messages), parse(t, body.Messages)); diff != "" {
 			t.Errorf("sample %d body messages differ (-want +got):\n%s", i, diff)
 		}
 	}
@@ -181,29 +181,29 @@ func TestQ3VLBuilderBodies(t *testing.T) {
 	}
 }
 
-// q3vlMinimalEncode is the smallest request an encoder would make.
-func q3vlMinimalEncode(dst []byte, _ int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
+// minimalEncode is the smallest request an encoder would make.
+func minimalEncode(dst []byte, _ int, messages []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
 	b, err := json.Marshal(openai.ChatCompletionNewParams{Model: "m", Messages: messages})
 	return append(dst, b...), err
 }
 
-func TestQ3VLDataURL(t *testing.T) {
+func TestDataURL(t *testing.T) {
 	img := []byte{0xff, 0xd8, 0xff, 0xe0, 1, 2, 3}
-	got := q3vlDataURL(formatJPEG, img)
+	got := dataURL(formatJPEG, img)
 	want := "data:image/JPEG;base64," + base64.StdEncoding.EncodeToString(img)
 	if got != want {
-		t.Errorf("q3vlDataURL = %q, want %q", got, want)
+		t.Errorf("dataURL = %q, want %q", got, want)
 	}
-	if !bytes.Equal([]byte(q3vlDataURL(formatPNG, nil)), []byte("data:image/PNG;base64,")) {
+	if !bytes.Equal([]byte(dataURL(formatPNG, nil)), []byte("data:image/PNG;base64,")) {
 		t.Error("empty image URL wrong")
 	}
 }
 
-// TestQ3VLSharesRepeatedStrings: categories and brands, which repeat
+// TestSharesRepeatedStrings: categories and brands, which repeat
 // across rows, are held once however many rows and row groups name them.
-func TestQ3VLSharesRepeatedStrings(t *testing.T) {
+func TestSharesRepeatedStrings(t *testing.T) {
 	t.Parallel()
-	rows, err := synth.Q3VLRows(40, synth.Q3VLSynthOptions{Seed: 3})
+	rows, err := synth.Rows(40, synth.Options{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestQ3VLSharesRepeatedStrings(t *testing.T) {
 		rows[i].Brand = "acme"
 	}
 	dir := t.TempDir()
-	if err := synth.WriteQ3VLShard(filepath.Join(dir, "train-00000-of-00001.parquet"), rows, synth.Q3VLShardOptions{RowGroupSize: 3}); err != nil {
+	if err := synth.WriteShard(filepath.Join(dir, "train-00000-of-00001.parquet"), rows, synth.ShardOptions{RowGroupSize: 3}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Open([]string{dir}, Options{Splits: []string{"train"}, Workers: 3})

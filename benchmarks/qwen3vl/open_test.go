@@ -22,7 +22,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
 )
 
-func q3vlTinyPNG(t testing.TB) []byte {
+func tinyPNG(t testing.TB) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
 	img.Set(1, 1, color.RGBA{200, 10, 10, 255})
@@ -33,28 +33,28 @@ func q3vlTinyPNG(t testing.TB) []byte {
 	return b.Bytes()
 }
 
-func q3vlWriteShard(t testing.TB, dir, name string, rows []synth.Q3VLRow) string {
+func writeShard(t testing.TB, dir, name string, rows []synth.Row) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := synth.WriteQ3VLShard(p, rows, synth.Q3VLShardOptions{RowGroupSize: 2}); err != nil {
+	if err := synth.WriteShard(p, rows, synth.ShardOptions{RowGroupSize: 2}); err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func q3vlRowsNamed(t testing.TB, titles ...string) []synth.Q3VLRow {
-	img := q3vlTinyPNG(t)
-	var rows []synth.Q3VLRow
+func rowsNamed(t testing.TB, titles ...string) []synth.Row {
+	img := tinyPNG(t)
+	var rows []synth.Row
 	for _, s := range titles {
-		rows = append(rows, synth.Q3VLRow{Title: s, Image: img, Categories: []string{"A > B"}, Category: "A > B"})
+		rows = append(rows, synth.Row{Title: s, Image: img, Categories: []string{"A > B"}, Category: "A > B"})
 	}
 	return rows
 }
 
-func q3vlTitles(d *Dataset) []string {
+func sampleTitles(d *Dataset) []string {
 	var out []string
 	for i := range d.Len() {
 		out = append(out, d.Sample(i).Title)
@@ -62,13 +62,13 @@ func q3vlTitles(d *Dataset) []string {
 	return out
 }
 
-// TestQ3VLSplits checks split discovery from hub shard names and ordering.
-func TestQ3VLSplits(t *testing.T) {
+// TestSplits checks split discovery from hub shard names and ordering.
+func TestSplits(t *testing.T) {
 	dir := t.TempDir()
-	q3vlWriteShard(t, dir, "data/train-00001-of-00002.parquet", q3vlRowsNamed(t, "tr1a", "tr1b", "tr1c"))
-	q3vlWriteShard(t, dir, "data/train-00000-of-00002.parquet", q3vlRowsNamed(t, "tr0a"))
-	q3vlWriteShard(t, dir, "data/test-00000-of-00001.parquet", q3vlRowsNamed(t, "te0a", "te0b"))
-	q3vlWriteShard(t, dir, "data/validation-00000-of-00001.parquet", q3vlRowsNamed(t, "va"))
+	writeShard(t, dir, "data/train-00001-of-00002.parquet", rowsNamed(t, "tr1a", "tr1b", "tr1c"))
+	writeShard(t, dir, "data/train-00000-of-00002.parquet", rowsNamed(t, "tr0a"))
+	writeShard(t, dir, "data/test-00000-of-00001.parquet", rowsNamed(t, "te0a", "te0b"))
+	writeShard(t, dir, "data/validation-00000-of-00001.parquet", rowsNamed(t, "va"))
 	for _, tc := range []struct {
 		paths  []string
 		splits []string
@@ -83,7 +83,7 @@ func TestQ3VLSplits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(tc.want, q3vlTitles(d)); diff != "" {
+		if diff := cmp.Diff(tc.want, sampleTitles(d)); diff != "" {
 			t.Errorf("splits %v (-want +got):\n%s", tc.splits, diff)
 		}
 		d.Close()
@@ -91,12 +91,12 @@ func TestQ3VLSplits(t *testing.T) {
 
 	// The hub's converted layout names the split by directory.
 	conv := t.TempDir()
-	q3vlWriteShard(t, conv, "default/test/0000.parquet", q3vlRowsNamed(t, "c"))
+	writeShard(t, conv, "default/test/0000.parquet", rowsNamed(t, "c"))
 	d, err := Open([]string{conv}, Options{Splits: []string{"test"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := q3vlTitles(d); !cmp.Equal(got, []string{"c"}) {
+	if got := sampleTitles(d); !cmp.Equal(got, []string{"c"}) {
 		t.Errorf("converted layout: %q", got)
 	}
 	d.Close()
@@ -117,18 +117,18 @@ func TestQ3VLSplits(t *testing.T) {
 		}
 	}
 	odd := t.TempDir()
-	q3vlWriteShard(t, odd, "products.parquet", q3vlRowsNamed(t, "x"))
+	writeShard(t, odd, "products.parquet", rowsNamed(t, "x"))
 	if _, err := Open([]string{odd}, Options{}); err == nil || !strings.Contains(err.Error(), "products.parquet") {
 		t.Errorf("unnamed shard: error = %v", err)
 	}
 }
 
 // Rows written with schemas other than the hub's.
-type q3vlNoImageRow struct {
+type noImageRow struct {
 	ProductTitle string `parquet:"product_title"`
 }
 
-type q3vlWrongTypes struct {
+type wrongTypes struct {
 	ProductTitle               string            `parquet:"product_title"`
 	ProductDescription         int64             `parquet:"product_description"`
 	ProductImage               []byte            `parquet:"product_image"`
@@ -139,7 +139,7 @@ type q3vlWrongTypes struct {
 	Extra                      map[string]string `parquet:"extra"`
 }
 
-func q3vlWriteRows[T any](t *testing.T, path string, rows []T) {
+func writeRows[T any](t *testing.T, path string, rows []T) {
 	t.Helper()
 	var b bytes.Buffer
 	w := parquet.NewGenericWriter[T](&b)
@@ -154,9 +154,9 @@ func q3vlWriteRows[T any](t *testing.T, path string, rows []T) {
 	}
 }
 
-func TestQ3VLSchemaAndCorruptionErrors(t *testing.T) {
+func TestSchemaAndCorruptionErrors(t *testing.T) {
 	good := t.TempDir()
-	goodPath := q3vlWriteShard(t, good, "train-00000-of-00001.parquet", q3vlRowsNamed(t, "a", "b", "c", "d", "e"))
+	goodPath := writeShard(t, good, "train-00000-of-00001.parquet", rowsNamed(t, "a", "b", "c", "d", "e"))
 	goodBytes, err := os.ReadFile(goodPath)
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +167,9 @@ func TestQ3VLSchemaAndCorruptionErrors(t *testing.T) {
 		write func(path string)
 		want  []string
 	}{
-		{"missing columns", func(p string) { q3vlWriteRows(t, p, []q3vlNoImageRow{{"x"}}) },
+		{"missing columns", func(p string) { writeRows(t, p, []noImageRow{{"x"}}) },
 			[]string{`missing column "product_image"`, `missing column "ground_truth_brand"`}},
-		{"wrong types", func(p string) { q3vlWriteRows(t, p, []q3vlWrongTypes{{ProductTitle: "x"}}) },
+		{"wrong types", func(p string) { writeRows(t, p, []wrongTypes{{ProductTitle: "x"}}) },
 			[]string{`column "product_description"`, "want a string", `column "product_image"`, `column "potential_product_categories"`, "want a list of strings", `"ground_truth_is_secondhand"`, "want a boolean"}},
 		{"not parquet", func(p string) { os.WriteFile(p, []byte("hello, this is not parquet"), 0o644) },
 			[]string{"not a readable parquet file"}},
@@ -201,24 +201,24 @@ func TestQ3VLSchemaAndCorruptionErrors(t *testing.T) {
 	}
 }
 
-// TestQ3VLNulls checks that null text is written as Python's f-string
+// TestNulls checks that null text is written as Python's f-string
 // writes None.
-func TestQ3VLNulls(t *testing.T) {
-	rows := q3vlRowsNamed(t, "t0", "t1", "t2")
-	rows[0].Null = []string{synth.Q3VLColTitle, synth.Q3VLColDescription, synth.Q3VLColCategories, synth.Q3VLColBrand, synth.Q3VLColIsSecondhand}
+func TestNulls(t *testing.T) {
+	rows := rowsNamed(t, "t0", "t1", "t2")
+	rows[0].Null = []string{synth.ColTitle, synth.ColDescription, synth.ColCategories, synth.ColBrand, synth.ColIsSecondhand}
 	rows[1].Categories = nil // empty list
 	rows[2].Categories = []string{"it's", "x"}
 	dir := t.TempDir()
-	q3vlWriteShard(t, dir, "train-00000-of-00001.parquet", rows)
+	writeShard(t, dir, "train-00000-of-00001.parquet", rows)
 	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	want := []string{
-		q3vlUserText("None", "None", "None"),
-		q3vlUserText("t1", "", "[]"),
-		q3vlUserText("t2", "", `["it's", 'x']`),
+		formatUserText("None", "None", "None"),
+		formatUserText("t1", "", "[]"),
+		formatUserText("t2", "", `["it's", 'x']`),
 	}
 	for i, w := range want {
 		if got := d.UserText(i); got != w {
@@ -230,8 +230,8 @@ func TestQ3VLNulls(t *testing.T) {
 	}
 }
 
-// TestQ3VLNullCategoryElement checks a null inside the list is None.
-func TestQ3VLNullCategoryElement(t *testing.T) {
+// TestNullCategoryElement checks a null inside the list is None.
+func TestNullCategoryElement(t *testing.T) {
 	type row struct {
 		ProductTitle       *string `parquet:"product_title,optional"`
 		ProductDescription *string `parquet:"product_description,optional"`
@@ -247,32 +247,32 @@ func TestQ3VLNullCategoryElement(t *testing.T) {
 	r := row{ProductTitle: &s, ProductDescription: &s, PotentialProductCategories: []*string{&a, nil, &a}}
 	r.ProductImage = &struct {
 		Bytes []byte `parquet:"bytes,optional"`
-	}{q3vlTinyPNG(t)}
+	}{tinyPNG(t)}
 	dir := t.TempDir()
-	q3vlWriteRows(t, filepath.Join(dir, "train-00000-of-00001.parquet"), []row{r})
+	writeRows(t, filepath.Join(dir, "train-00000-of-00001.parquet"), []row{r})
 	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if got, want := d.UserText(0), q3vlUserText("t", "t", `["a'", None, "a'"]`); got != want {
+	if got, want := d.UserText(0), formatUserText("t", "t", `["a'", None, "a'"]`); got != want {
 		t.Errorf("UserText = %q, want %q", got, want)
 	}
 }
 
-// TestQ3VLBuilderManyRowGroups loads random batches spanning many row groups
+// TestBuilderManyRowGroups loads random batches spanning many row groups
 // and shards with several workers and checks every body against the
 // per-sample messages (which read the image on their own), so a page reused
 // too early would show.
-func TestQ3VLBuilderManyRowGroups(t *testing.T) {
+func TestBuilderManyRowGroups(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := synth.Q3VL(dir, 90, synth.Q3VLSynthOptions{Seed: 5, Shards: 2, RowGroupSize: 7}); err != nil {
+	if _, err := synth.Write(dir, 90, synth.Options{Seed: 5, Shards: 2, RowGroupSize: 7}); err != nil {
 		t.Fatal(err)
 	}
 	for _, dict := range []bool{false, true} {
 		if dict {
 			dir = t.TempDir()
-			if _, err := synth.Q3VL(dir, 40, synth.Q3VLSynthOptions{Seed: 6, RowGroupSize: 5, DictionaryImages: true}); err != nil {
+			if _, err := synth.Write(dir, 40, synth.Options{Seed: 6, RowGroupSize: 5, DictionaryImages: true}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -284,7 +284,7 @@ func TestQ3VLBuilderManyRowGroups(t *testing.T) {
 		idx := rng.Perm(d.Len())[:d.Len()*2/3]
 		var mu sync.Mutex
 		bodies := map[int][]byte{}
-		err = d.Builder(q3vlMinimalEncode).Build(idx, func(i int, b []byte) {
+		err = d.Builder(minimalEncode).Build(idx, func(i int, b []byte) {
 			mu.Lock()
 			defer mu.Unlock()
 			if _, dup := bodies[i]; dup {
@@ -303,12 +303,12 @@ func TestQ3VLBuilderManyRowGroups(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, _ := q3vlMinimalEncode(nil, i, msgs)
+			want, _ := minimalEncode(nil, i, msgs)
 			if !bytes.Equal(bodies[i], want) {
 				t.Fatalf("dict=%v sample %d: body differs from the sample's own messages", dict, i)
 			}
 		}
-		if err := d.Builder(q3vlMinimalEncode).Build([]int{d.Len()}, func(int, []byte) {}); err == nil {
+		if err := d.Builder(minimalEncode).Build([]int{d.Len()}, func(int, []byte) {}); err == nil {
 			t.Error("out-of-range index accepted")
 		}
 		encErr := fmt.Errorf("boom")
@@ -317,21 +317,21 @@ func TestQ3VLBuilderManyRowGroups(t *testing.T) {
 			t.Errorf("encode error = %v", err)
 		}
 		d.Close()
-		if err := d.Builder(q3vlMinimalEncode).Build(idx[:1], func(int, []byte) {}); err == nil {
+		if err := d.Builder(minimalEncode).Build(idx[:1], func(int, []byte) {}); err == nil {
 			t.Error("load after Close succeeded")
 		}
 	}
 }
 
-// TestQ3VLImageFormats checks the format names Pillow would give.
-func TestQ3VLImageFormats(t *testing.T) {
+// TestImageFormats checks the format names Pillow would give.
+func TestImageFormats(t *testing.T) {
 	var jb bytes.Buffer
 	if err := jpeg.Encode(&jb, image.NewGray(image.Rect(0, 0, 4, 4)), nil); err != nil {
 		t.Fatal(err)
 	}
 	j := jb.Bytes()
-	mpo := q3vlWithMPF(j, 2, binary.BigEndian)
-	single := q3vlWithMPF(j, 1, binary.LittleEndian)
+	mpo := withMPF(j, 2, binary.BigEndian)
+	single := withMPF(j, 1, binary.LittleEndian)
 	for _, tc := range []struct {
 		name string
 		b    []byte
@@ -341,7 +341,7 @@ func TestQ3VLImageFormats(t *testing.T) {
 		{"jpeg", j, formatJPEG, true},
 		{"mpo", mpo, formatMPO, true},
 		{"mpf with one image", single, formatJPEG, true},
-		{"png", q3vlTinyPNG(t), formatPNG, true},
+		{"png", tinyPNG(t), formatPNG, true},
 		{"gif magic only", []byte("GIF89a\x00"), formatGIF, false},
 		{"bmp magic only", []byte("BM\x00\x00"), formatBMP, false},
 		{"webp magic only", []byte("RIFF\x00\x00\x00\x00WEBPVP8 "), formatWEBP, false},
@@ -356,9 +356,9 @@ func TestQ3VLImageFormats(t *testing.T) {
 	}
 }
 
-// q3vlWithMPF inserts an APP2 "MPF" segment with the given NumberOfImages
+// withMPF inserts an APP2 "MPF" segment with the given NumberOfImages
 // after the JPEG's SOI marker.
-func q3vlWithMPF(j []byte, images uint32, order binary.ByteOrder) []byte {
+func withMPF(j []byte, images uint32, order binary.ByteOrder) []byte {
 	var tiff bytes.Buffer
 	if order == binary.BigEndian {
 		tiff.WriteString("MM\x00\x2a")
@@ -380,12 +380,12 @@ func q3vlWithMPF(j []byte, images uint32, order binary.ByteOrder) []byte {
 	return append(out, j[2:]...)
 }
 
-// FuzzQ3VLOpen feeds arbitrary bytes as a shard (from memory, so that each
+// FuzzOpen feeds arbitrary bytes as a shard (from memory, so that each
 // run is cheap): opening must fail or succeed cleanly, never panic, and a
 // dataset that opens must load without panicking.
-func FuzzQ3VLOpen(f *testing.F) {
+func FuzzOpen(f *testing.F) {
 	dir := f.TempDir()
-	p := q3vlWriteShard(f, dir, "train-00000-of-00001.parquet", q3vlRowsNamed(f, "a", "b", "c"))
+	p := writeShard(f, dir, "train-00000-of-00001.parquet", rowsNamed(f, "a", "b", "c"))
 	good, err := os.ReadFile(p)
 	if err != nil {
 		f.Fatal(err)
@@ -395,7 +395,7 @@ func FuzzQ3VLOpen(f *testing.F) {
 	f.Add([]byte("PAR1PAR1"))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := &Dataset{workers: 2, files: []*q3vlFile{{path: "fuzz.parquet", split: "train", r: bytes.NewReader(b), size: int64(len(b))}}}
+		d := &Dataset{workers: 2, files: []*shardFile{{path: "fuzz.parquet", split: "train", r: bytes.NewReader(b), size: int64(len(b))}}}
 		if err := d.open(); err != nil {
 			if !strings.Contains(err.Error(), "fuzz.parquet") {
 				t.Errorf("error does not name the file: %v", err)
@@ -408,23 +408,23 @@ func FuzzQ3VLOpen(f *testing.F) {
 			_ = d.UserText(i)
 			_ = d.Sample(i)
 		}
-		_ = d.Builder(q3vlMinimalEncode).Build(idx, func(int, []byte) {})
+		_ = d.Builder(minimalEncode).Build(idx, func(int, []byte) {})
 	})
 }
 
-// TestQ3VLThroughLinks: the dataset folder reached through a symbolic link,
+// TestThroughLinks: the dataset folder reached through a symbolic link,
 // a shard folder that is one, and the hub cache's layout (snapshots/<rev>/
 // files linking to ../../blobs/<sha>) open as the real folder does; a link
 // loop is an error naming the link.
-func TestQ3VLThroughLinks(t *testing.T) {
+func TestThroughLinks(t *testing.T) {
 	shared := t.TempDir()
-	q3vlWriteShard(t, shared, "data/train-00000-of-00001.parquet", q3vlRowsNamed(t, "tr"))
-	q3vlWriteShard(t, shared, "data/test-00000-of-00001.parquet", q3vlRowsNamed(t, "te"))
+	writeShard(t, shared, "data/train-00000-of-00001.parquet", rowsNamed(t, "tr"))
+	writeShard(t, shared, "data/test-00000-of-00001.parquet", rowsNamed(t, "te"))
 	cache := t.TempDir()
 	snap := filepath.Join(cache, "snapshots", "d5c517c")
 	for _, split := range []string{"train", "test"} {
 		blob := filepath.Join(cache, "blobs", split+"sha")
-		q3vlWriteShard(t, filepath.Dir(blob), filepath.Base(blob), q3vlRowsNamed(t, "hub-"+split))
+		writeShard(t, filepath.Dir(blob), filepath.Base(blob), rowsNamed(t, "hub-"+split))
 		mustSymlink(t, filepath.Join("..", "..", "..", "blobs", split+"sha"), filepath.Join(snap, "data", split+"-00000-of-00001.parquet"))
 	}
 	links := t.TempDir()
@@ -443,7 +443,7 @@ func TestQ3VLThroughLinks(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)
 		}
-		if got := q3vlTitles(d); !cmp.Equal(got, tc.want) {
+		if got := sampleTitles(d); !cmp.Equal(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.path, got, tc.want)
 		}
 		d.Close()

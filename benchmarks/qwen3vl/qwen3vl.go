@@ -6,20 +6,15 @@ package qwen3vl
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/openai/openai-go"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
 	"github.com/mlperf-go/mlperf-go/engine"
-	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
-	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Name is the benchmark's LoadGen model name and submission directory.
@@ -50,50 +45,69 @@ const InteractiveTargetLatencyMS = 1500
 // library's size (loadgen.cc GenerateLoadableSets) while logging the
 // override the checker reads.
 var interactiveVariant = benchmark.Variant{
-	Name:         InteractiveName,
-	Interactive:  true,
-	LoadGenName:  Name,
-	DatasetSize:  InteractiveSamples,
-	AccuracySize: InteractiveSamples,
-	Splits:       []string{"train"},
-	Settings: []benchmark.Setting{{
-		Key: "target_latency", Value: fmt.Sprint(InteractiveTargetLatencyMS),
-		Why: "the v6.1 Interactive p99 latency limit of 1.5 s (submission checker latency-constraint; mlperf.conf has no qwen3-vl-235b-a22b-interactive entry and sets 12 s for Server)",
-	}},
-	Description: "Shopify product catalogue 8k (Interactive), images + text, OpenAI chat completions",
-	DatasetHelp: "the 8,000-sample nvidia/Shopify-product-catalogue-8k parquet shards or their directory (train split)",
-	Synth: func(dir string, n int, seed uint64) ([]string, error) {
-		return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed, TrainOnly: true})
+	Name:        InteractiveName,
+	Interactive: true,
+	LoadGen: benchmark.LoadGen{
+		Model: Name,
+		Settings: []benchmark.Setting{{
+			Key: "target_latency", Value: fmt.Sprint(InteractiveTargetLatencyMS),
+			Why: "the v6.1 Interactive p99 latency limit of 1.5 s (submission checker latency-constraint; mlperf.conf has no qwen3-vl-235b-a22b-interactive entry and sets 12 s for Server)",
+		}},
 	},
-	Downloads: interactiveDownloads,
+	Description: "Shopify product catalogue 8k (Interactive), images + text, OpenAI chat completions",
+	Data:        &interactiveData,
 }
+
+// data is the full catalogue (train and test splits).
+var data = benchmark.Data{
+	Size:           Samples,
+	AccuracySize:   Samples,
+	Help:           "parquet shards or their directory (repeatable); --dataset-split picks splits (default train, test)",
+	InputDataTypes: "text, image",
+	Scoring:        `F1 of the product categories ({"f1": …})`,
+	Open:           open,
+	Synth: func(dir string, n int, seed uint64) ([]string, error) {
+		return synth.Write(dir, n, synth.Options{Seed: seed})
+	},
+	Downloads: downloads,
+}
+
+// interactiveData is the 8k catalogue the Interactive scenario reads: the
+// same reader over its one train split.
+var interactiveData = func() benchmark.Data {
+	d := data
+	d.Size, d.AccuracySize = InteractiveSamples, InteractiveSamples
+	d.Splits = []string{"train"}
+	d.Help = "the 8,000-sample nvidia/Shopify-product-catalogue-8k parquet shards or their directory (train split)"
+	d.Synth = func(dir string, n int, seed uint64) ([]string, error) {
+		return synth.Write(dir, n, synth.Options{Seed: seed, TrainOnly: true})
+	}
+	d.Downloads = interactiveDownloads
+	return d
+}()
 
 func init() {
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		API:            openaichat.Protocol,
-		Model:          "Qwen/Qwen3-VL-235B-A22B-Instruct",
-		Output:         benchmark.Text,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "Shopify product catalogue, images + text, OpenAI chat completions",
-		InputDataTypes: "text, image",
-		DatasetHelp:    "parquet shards or their directory (repeatable); --dataset-split picks splits (default train, test)",
-		// The reference sends no sampling parameter (its SamplingParams
-		// fields all default to None): Sampling has no entry.
-		Open: open,
-		Synth: func(dir string, n int, seed uint64) ([]string, error) {
-			return synth.Q3VL(dir, n, synth.Q3VLSynthOptions{Seed: seed})
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "Shopify product catalogue, images + text, OpenAI chat completions",
 		},
-		Rounds:    rounds,
-		Requests:  requestReference,
-		Downloads: downloads,
-		Variants:  []benchmark.Variant{interactiveVariant},
+		Variants: []benchmark.Variant{interactiveVariant},
+		Data:     data,
+		Serving: benchmark.Serving{
+			API:    openaichat.Protocol,
+			Model:  "Qwen/Qwen3-VL-235B-A22B-Instruct",
+			Output: benchmark.Text,
+			// The reference sends no sampling parameter (its SamplingParams
+			// fields all default to None): Sampling has no entry.
+			Requests: requestReference,
+			// Samples hold images only: no video inputs.
+			EngineRules: map[engine.Kind]engine.Rules{engine.VLLM: {Require: []string{"--limit-mm-per-prompt.video 0"}}},
+		},
+		Submission: benchmark.Submission{Rounds: rounds},
 		// What the fake endpoint answers a text no sample has (fake.go).
-		FakeDefaultAnswer: fakeDefaultAnswer,
-		// Samples hold images only: no video inputs.
-		EngineRules: map[engine.Kind]engine.Rules{engine.VLLM: {Require: []string{"--limit-mm-per-prompt.video 0"}}},
+		Fake: benchmark.Fake{DefaultAnswer: fakeDefaultAnswer},
 	})
 }
 
@@ -106,7 +120,7 @@ func open(paths, splits []string) (benchmark.Dataset, error) {
 }
 
 // Bodies builds chat completions requests as o.Round's reference does
-// (round.go): v6.1's as mlcommons/endpoints encodes them, v6.0's through
+// (requests.go): v6.1's as mlcommons/endpoints encodes them, v6.0's through
 // the protocol's messages encoder, where every body starts with the model
 // and the system prompt, which the library keeps once.
 func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
@@ -137,81 +151,4 @@ func (d *Dataset) Bodies(o benchmark.BodyOptions) (qsl.Builder, []byte, error) {
 	return d.Builder(func(dst []byte, _ int, m []openai.ChatCompletionMessageParamUnion) ([]byte, error) {
 		return enc.AppendMessages(dst, model, m, rf, params, stream)
 	}), prefix, nil
-}
-
-// Truth returns the ground truth the evaluator scores against, one per
-// sample index.
-func (d *Dataset) Truth() []eval.Truth {
-	t := make([]eval.Truth, d.Len())
-	for i := range t {
-		t[i] = d.Sample(i).Truth
-	}
-	return t
-}
-
-// Evaluate scores the log as the reference's evaluator does, writes
-// accuracy.txt in its format and fails when the F1 misses the target.
-func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, err := mllog.ReadAccuracy(logPath)
-	if err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	opts := eval.DefaultOptions()
-	if o.Seed != nil {
-		opts.Seed = *o.Seed
-	}
-	if o.Workers > 0 {
-		opts.Workers = o.Workers
-	}
-	opts.Interactive = o.Interactive || o.Benchmark.IsInteractive()
-	if o.Round != "" {
-		opts.Round = o.Round
-	}
-	res, err := opts.Evaluate(entries, d.Truth())
-	if err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	out := o.Out
-	if out == "" {
-		out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
-	}
-	if err := eval.WriteAccuracyTxt(out, res, ""); err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	if err := benchmark.WriteVerdicts(o.Verdicts, verdicts(res)); err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	var b strings.Builder
-	fmt.Fprintln(&b, res.Table())
-	fmt.Fprintln(&b, res.Summary())
-	fmt.Fprintf(&b, "wrote %s\n", out)
-	ev := benchmark.Evaluation{Report: b.String()}
-	if !res.MeetsTarget() {
-		ev.Failure = fmt.Errorf("f1 %.6f is below the target %.6f", res.CategoryF1, res.Target)
-	}
-	return ev, nil
-}
-
-// verdicts are the log entries as scored, one per entry (duplicates too,
-// as the reference scores each): the validated response, or null and why
-// not when the padded response was scored instead, and the entry's own
-// category F1, brand and is_secondhand matches.
-func verdicts(res eval.Result) []benchmark.SampleVerdict {
-	vs := make([]benchmark.SampleVerdict, len(res.Entries))
-	for i, e := range res.Entries {
-		v := benchmark.SampleVerdict{Index: e.QSLIndex, Why: e.Reason, Metrics: map[string]float64{
-			"category_f1": e.CategoryF1(), "brand_match": b2f(e.BrandMatch), "is_secondhand_match": b2f(e.SecondhandMatch)}}
-		if p := e.Parsed; p != nil {
-			v.Extracted = benchmark.Extracted(productJSON(p.Category, p.Brand, p.IsSecondhand), true)
-		}
-		vs[i] = v
-	}
-	return vs
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -24,7 +24,7 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if _, err := b.Synth(dir, 6, 1); err != nil {
+	if _, err := b.Data.Synth(dir, 6, 1); err != nil {
 		t.Fatal(err)
 	}
 	d, err := b.OpenDataset([]string{dir}, nil)
@@ -50,14 +50,14 @@ func TestRegistered(t *testing.T) {
 	}
 	// Each round's bodies (v6.1's by default) carry its own user text.
 	for round, userText := range map[string]func(int) string{"": q.UserTextV61, "v6.1": q.UserTextV61, "v6.0": q.UserText} {
-		builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol, Model: b.Model, Round: round})
+		builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaichat.Protocol, Model: b.Serving.Model, Round: round})
 		if err != nil || !strings.Contains(string(prefix), "Please analyze the product") {
 			t.Fatalf("round %q: chat prefix %.80q, err %v", round, prefix, err)
 		}
 		built := 0
 		err = builder.Build([]int{0, 5}, func(i int, body []byte) {
 			built++
-			if !bytes.HasPrefix(body, prefix) || !bytes.Contains(body, []byte(b.Model)) {
+			if !bytes.HasPrefix(body, prefix) || !bytes.Contains(body, []byte(b.Serving.Model)) {
 				t.Errorf("round %q: sample %d body does not start with the shared prefix or lacks the model", round, i)
 			}
 			var req struct {
@@ -98,7 +98,7 @@ func TestRegistered(t *testing.T) {
 	f.Close()
 	seed := uint64(7)
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1, Verdicts: verdicts})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Seed: &seed, Workers: 1, Verdicts: verdicts})
 	if err != nil {
 		t.Fatal(err)
 	}

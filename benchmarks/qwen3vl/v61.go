@@ -37,31 +37,31 @@ import (
 //
 // Images keep their original bytes, as for v6.0 (see Dataset).
 
-// q3vlSchemaV61 is endpoints' ProductMetadata.model_json_schema() in
+// schemaV61 is endpoints' ProductMetadata.model_json_schema() in
 // pydantic's key order, compact.
-const q3vlSchemaV61 = `{"additionalProperties":false,"description":"JSON format for expected VLM responses (matches MLCommons Q3VL schema).\n\nReference: https://github.com/mlcommons/inference/blob/master/multimodal/qwen3-vl/src/mlperf_inf_mm_q3vl/schema.py","properties":{"category":{"title":"Category","type":"string"},"brand":{"title":"Brand","type":"string"},"is_secondhand":{"title":"Is Secondhand","type":"boolean"}},"required":["category","brand","is_secondhand"],"title":"ProductMetadata","type":"object"}`
+const schemaV61 = `{"additionalProperties":false,"description":"JSON format for expected VLM responses (matches MLCommons Q3VL schema).\n\nReference: https://github.com/mlcommons/inference/blob/master/multimodal/qwen3-vl/src/mlperf_inf_mm_q3vl/schema.py","properties":{"category":{"title":"Category","type":"string"},"brand":{"title":"Brand","type":"string"},"is_secondhand":{"title":"Is Secondhand","type":"boolean"}},"required":["category","brand","is_secondhand"],"title":"ProductMetadata","type":"object"}`
 
 // The system prompt of ShopifyMultimodalFormatter.process_row around
 // json.dumps(schema, indent=2): v6.0's with its two typos fixed.
-var q3vlSystemHeadV61 = strings.NewReplacer("specifc\n", "specific\n", "followng JSON", "following JSON").Replace(q3vlSystemHead)
+var systemHeadV61 = strings.NewReplacer("specifc\n", "specific\n", "followng JSON", "following JSON").Replace(systemHead)
 
-// q3vlNA is what process_row's f-string writes for a null title or
+// na is what process_row's f-string writes for a null title or
 // description: endpoints reads its parquet with dtype_backend="pyarrow", so
 // a null string is pandas.NA, whose str() is "<NA>" (checked with pandas
 // 3.1). v6.0 writes Python's None there.
-const q3vlNA = "<NA>"
+const na = "<NA>"
 
-var q3vlSystemPromptV61 = func() string {
+var systemPromptV61 = func() string {
 	var b bytes.Buffer
-	if err := json.Indent(&b, []byte(q3vlSchemaV61), "", "  "); err != nil {
+	if err := json.Indent(&b, []byte(schemaV61), "", "  "); err != nil {
 		panic("qwen3vl: v6.1 schema constant is not JSON: " + err.Error())
 	}
-	return q3vlSystemHeadV61 + b.String() + q3vlSystemTail
+	return systemHeadV61 + b.String() + systemTail
 }()
 
 // SystemPromptV61 returns the system message round v6.1's reference
 // (mlcommons/endpoints) sends with every Qwen3-VL sample.
-func SystemPromptV61() string { return q3vlSystemPromptV61 }
+func SystemPromptV61() string { return systemPromptV61 }
 
 // UserTextV61 returns the text part of sample i's user message as round
 // v6.1's reference writes it: v6.0's template around the title, the
@@ -71,17 +71,17 @@ func SystemPromptV61() string { return q3vlSystemPromptV61 }
 func (d *Dataset) UserTextV61(i int) string {
 	r := &d.rows[i]
 	title, desc := r.title, r.desc
-	if r.nulls&q3vlNullTitle != 0 {
-		title = q3vlNA
+	if r.nulls&nullTitle != 0 {
+		title = na
 	}
-	if r.nulls&q3vlNullDesc != 0 {
-		desc = q3vlNA
+	if r.nulls&nullDesc != 0 {
+		desc = na
 	}
 	cats := "null"
-	if r.nulls&q3vlNullCats == 0 {
+	if r.nulls&nullCats == 0 {
 		cats = string(appendPyJSONList(nil, r.cats, r.catNulls))
 	}
-	return q3vlUserText(title, desc, cats)
+	return formatUserText(title, desc, cats)
 }
 
 // appendPyJSONList appends Python's json.dumps(items) (default separators
@@ -196,18 +196,18 @@ func (q RequestV61) appendHead(dst []byte) []byte {
 	dst = append(dst, `{"model":`...)
 	dst = jsonenc.AppendShort(dst, q.Model)
 	dst = append(dst, `,"messages":[{"role":"system","content":`...)
-	dst = jsonenc.AppendShort(dst, q3vlSystemPromptV61)
+	dst = jsonenc.AppendShort(dst, systemPromptV61)
 	dst = append(dst, `},{"role":"user","content":[{"type":"text","text":"`...)
-	return jsonenc.AppendShortBody(dst, q3vlUserTitle)
+	return jsonenc.AppendShortBody(dst, userTitle)
 }
 
 // AppendBody appends the body for a user text (which must begin with the
 // template's first line, as UserTextV61's does) and an image given by its
 // Pillow format name and its bytes.
 func (q RequestV61) AppendBody(dst []byte, userText, imageFormat string, img []byte) ([]byte, error) {
-	rest, ok := strings.CutPrefix(userText, q3vlUserTitle)
+	rest, ok := strings.CutPrefix(userText, userTitle)
 	if !ok {
-		return nil, fmt.Errorf("qsl q3vl: user text %.40q does not begin with the template's %q", userText, q3vlUserTitle)
+		return nil, fmt.Errorf("qsl q3vl: user text %.40q does not begin with the template's %q", userText, userTitle)
 	}
 	dst = q.appendHead(dst)
 	dst = jsonenc.AppendShortBody(dst, rest)
@@ -235,16 +235,16 @@ func (q RequestV61) appendParams(dst []byte) ([]byte, error) {
 // (q), built from each sample's UserTextV61 and original image bytes; it
 // reads row groups as Builder does.
 func (d *Dataset) BuilderV61(q RequestV61) qsl.Builder {
-	return &q3vlBuilderV61{d: d, q: q}
+	return &builderV61{d: d, q: q}
 }
 
-type q3vlBuilderV61 struct {
+type builderV61 struct {
 	d *Dataset
 	q RequestV61
 }
 
 // Build implements qsl.Builder.
-func (b *q3vlBuilderV61) Build(indices []int, emit func(index int, body []byte)) error {
+func (b *builderV61) Build(indices []int, emit func(index int, body []byte)) error {
 	var emitMu sync.Mutex
 	scratch := sync.Pool{New: func() any { return new([]byte) }}
 	return b.d.load(indices, func(index int, img []byte) error {

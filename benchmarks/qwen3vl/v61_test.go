@@ -16,26 +16,26 @@ import (
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
-// q3vlV61Vector is one entry of testdata/q3vl_request_bodies_v6.1.json (a
+// v61Vector is one entry of testdata/q3vl_request_bodies_v6.1.json (a
 // copy of /work/shared/testdata/q3vl/request_bodies_v6.1.json): a sample and
 // the whole request bodies mlcommons/endpoints' own code (the Shopify
 // formatter and OpenAIMsgspecAdapter) made from it, without and with
 // streaming.
-type q3vlV61Vector struct {
-	q3vlVector
+type v61Vector struct {
+	referenceVector
 	RequestBody       string `json:"request_body"`
 	RequestBodyStream string `json:"request_body_stream"`
 }
 
-const q3vlV61Model = "Qwen/Qwen3-VL-235B-A22B-Instruct"
+const v61Model = "Qwen/Qwen3-VL-235B-A22B-Instruct"
 
-func q3vlV61Vectors(t testing.TB) []q3vlV61Vector {
+func v61Vectors(t testing.TB) []v61Vector {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "q3vl_request_bodies_v6.1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []q3vlV61Vector
+	var vs []v61Vector
 	if err := json.Unmarshal(b, &vs); err != nil {
 		t.Fatal(err)
 	}
@@ -45,20 +45,20 @@ func q3vlV61Vectors(t testing.TB) []q3vlV61Vector {
 	return vs
 }
 
-// TestQ3VLV61BodiesMatchEndpoints loads the vectors' samples from a parquet
+// TestV61BodiesMatchEndpoints loads the vectors' samples from a parquet
 // shard through a Library, as a run does, and checks that every body is
 // byte for byte the one endpoints encoded, streaming and not, and that each
 // begins with the shared prefix the library keeps once.
-func TestQ3VLV61BodiesMatchEndpoints(t *testing.T) {
-	vs := q3vlV61Vectors(t)
-	plain := make([]q3vlVector, len(vs))
+func TestV61BodiesMatchEndpoints(t *testing.T) {
+	vs := v61Vectors(t)
+	plain := make([]referenceVector, len(vs))
 	for i, v := range vs {
-		plain[i] = v.q3vlVector
+		plain[i] = v.referenceVector
 	}
 	for _, dict := range []bool{false, true} {
-		d := q3vlVectorDataset(t, plain, synth.Q3VLShardOptions{DictionaryImages: dict, RowGroupSize: 2})
+		d := vectorDataset(t, plain, synth.ShardOptions{DictionaryImages: dict, RowGroupSize: 2})
 		for _, stream := range []bool{false, true} {
-			q := RequestV61{Model: q3vlV61Model, Params: DefaultParamsV61(), Stream: stream}
+			q := RequestV61{Model: v61Model, Params: DefaultParamsV61(), Stream: stream}
 			lib, err := qsl.NewLibrary("q3vl", d.Len(), 0, d.BuilderV61(q))
 			if err != nil {
 				t.Fatal(err)
@@ -131,8 +131,8 @@ func clipAt(s string, n int) string {
 	return s
 }
 
-// TestQ3VLV61Differences pins what changed from v6.0 in the system prompt.
-func TestQ3VLV61Differences(t *testing.T) {
+// TestV61Differences pins what changed from v6.0 in the system prompt.
+func TestV61Differences(t *testing.T) {
 	v60, v61 := SystemPrompt(), SystemPromptV61()
 	for _, typo := range []string{"specifc\n", "followng JSON"} {
 		if !strings.Contains(v60, typo) || strings.Contains(v61, typo) {
@@ -144,24 +144,24 @@ func TestQ3VLV61Differences(t *testing.T) {
 	}
 }
 
-// TestQ3VLV61Nulls: null text is "<NA>" (pandas.NA, as endpoints reads its
+// TestV61Nulls: null text is "<NA>" (pandas.NA, as endpoints reads its
 // parquet), a null list "null" and a null element null.
-func TestQ3VLV61Nulls(t *testing.T) {
-	rows := q3vlRowsNamed(t, "t0", "t1", "t2")
-	rows[0].Null = []string{synth.Q3VLColTitle, synth.Q3VLColDescription, synth.Q3VLColCategories}
+func TestV61Nulls(t *testing.T) {
+	rows := rowsNamed(t, "t0", "t1", "t2")
+	rows[0].Null = []string{synth.ColTitle, synth.ColDescription, synth.ColCategories}
 	rows[1].Categories = nil // empty list
 	rows[2].Categories = []string{"it's", "x"}
 	dir := t.TempDir()
-	q3vlWriteShard(t, dir, "train-00000-of-00001.parquet", rows)
+	writeShard(t, dir, "train-00000-of-00001.parquet", rows)
 	d, err := Open([]string{dir}, Options{Splits: []string{"train"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	want := []string{
-		q3vlUserText("<NA>", "<NA>", "null"),
-		q3vlUserText("t1", "", "[]"),
-		q3vlUserText("t2", "", `["it's", "x"]`),
+		formatUserText("<NA>", "<NA>", "null"),
+		formatUserText("t1", "", "[]"),
+		formatUserText("t2", "", `["it's", "x"]`),
 	}
 	for i, w := range want {
 		if got := d.UserTextV61(i); got != w {
@@ -193,10 +193,10 @@ func TestPyJSONDumps(t *testing.T) {
 	}
 }
 
-// TestQ3VLV61Params: the fields after the messages in ChatCompletionRequest's
+// TestV61Params: the fields after the messages in ChatCompletionRequest's
 // order, numbers as msgspec writes them. The want strings are msgspec
 // 0.20.0's encoding of a struct with endpoints' field order.
-func TestQ3VLV61Params(t *testing.T) {
+func TestV61Params(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	n7, k, seed := 7, -1, int64(42)
 	for _, tc := range []struct {
@@ -220,17 +220,17 @@ func TestQ3VLV61Params(t *testing.T) {
 	}
 }
 
-func TestQ3VLV61BadUserText(t *testing.T) {
+func TestV61BadUserText(t *testing.T) {
 	if _, err := (RequestV61{}).AppendBody(nil, "not the template", "PNG", nil); err == nil {
 		t.Error("a user text outside the template was accepted")
 	}
 }
 
-// FuzzQ3VLV61Body: for any title, description and categories (valid
+// FuzzV61Body: for any title, description and categories (valid
 // UTF-8, as the reader guarantees), the body is valid JSON whose user text
 // decodes to UserTextV61's, whose category list decodes back to the
 // categories, and which begins with the shared prefix.
-func FuzzQ3VLV61Body(f *testing.F) {
+func FuzzV61Body(f *testing.F) {
 	f.Add("Polo", "100% cotton\n", "A > B", "Kids' \"x\"", []byte{1, 2, 3})
 	f.Add("", "<script>'a\\\\b'</script>\t", "é🎒\u2028", "\x00\x1f\x7f\b\f", []byte{})
 	f.Fuzz(func(t *testing.T, title, desc, cat1, cat2 string, img []byte) {
@@ -238,7 +238,7 @@ func FuzzQ3VLV61Body(f *testing.F) {
 			t.Skip()
 		}
 		cats := []string{cat1, cat2}
-		text := q3vlUserText(title, desc, string(appendPyJSONList(nil, cats, nil)))
+		text := formatUserText(title, desc, string(appendPyJSONList(nil, cats, nil)))
 		q := RequestV61{Model: "m\"", Params: DefaultParamsV61(), Stream: true}
 		body, err := q.AppendBody(nil, text, "PNG", img)
 		if err != nil {

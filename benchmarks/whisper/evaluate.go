@@ -1,6 +1,7 @@
 package whisper
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -25,7 +26,7 @@ const Scorer = "mlperf-go's port of speech2text/accuracy_eval.py (mlcommons/infe
 //
 // A log that does not cover every sample is scored all the same, and
 // fails.
-func (d *Dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, err := mllog.ReadAccuracy(logPath)
 	if err != nil {
 		return benchmark.Evaluation{}, err

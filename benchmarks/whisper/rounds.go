@@ -19,7 +19,6 @@ func rules() *benchmark.Rules {
 		OfflineMinSamplesPerQuery: Samples,
 		MinQueries:                map[string]int64{"SingleStream": 1024, "Offline": 1},
 		Accuracy:                  map[string][]benchmark.Bound{"": {{Metric: "ACCURACY", Value: 96.953571}}},
-		Compliance:                []string{"TEST01"},
 		ResultField:               map[string]string{"Offline": "result_tokens_per_second"},
 	}
 }

@@ -57,25 +57,34 @@ var test01 []byte
 
 func init() {
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		API:            openaiaudio.Protocol,
-		Model:          "openai/whisper-large-v3",
-		Output:         benchmark.CharIndices,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "LibriSpeech dev speech to text, vLLM /v1/audio/transcriptions",
-		DatasetHelp:    "the folder holding " + ManifestFile + " and dev-all-repack/*.wav, or the manifest file",
-		InputDataTypes: "int16 PCM audio (16 kHz wav files)",
-		Sampling:       map[protocol.Protocol]json.RawMessage{openaiaudio.Protocol: json.RawMessage(sampling)},
-		Open: func(paths, _ []string) (benchmark.Dataset, error) {
-			return Open(paths)
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "LibriSpeech dev speech to text, vLLM /v1/audio/transcriptions",
 		},
-		Synth: func(dir string, n int, seed uint64) ([]string, error) {
-			return Synth(dir, n, seed)
+		Data: benchmark.Data{
+			Size:           Samples,
+			AccuracySize:   Samples,
+			Help:           "the folder holding " + ManifestFile + " and dev-all-repack/*.wav, or the manifest file",
+			Scoring:        "word error rate and accuracy = 100 - WER over the transcripts, after whisper's English text normalizer (speech2text/accuracy_eval.py)",
+			InputDataTypes: "int16 PCM audio (16 kHz wav files)",
+			Open: func(paths, _ []string) (benchmark.Dataset, error) {
+				return Open(paths)
+			},
+			Synth: func(dir string, n int, seed uint64) ([]string, error) {
+				return Synth(dir, n, seed)
+			},
+			Downloads: downloads,
 		},
-		Compliance: map[string]benchmark.Compliance{"TEST01": {AuditConfig: test01}},
-		Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
-		Downloads:  downloads,
+		Serving: benchmark.Serving{
+			API:      openaiaudio.Protocol,
+			Model:    "openai/whisper-large-v3",
+			Output:   benchmark.CharIndices,
+			Sampling: map[protocol.Protocol]json.RawMessage{openaiaudio.Protocol: json.RawMessage(sampling)},
+		},
+		Submission: benchmark.Submission{
+			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Compliance: map[string]benchmark.Compliance{"TEST01": {AuditConfig: test01}},
+		},
 	})
 }

@@ -62,7 +62,7 @@ func TestEvaluateGolden(t *testing.T) {
 	out := filepath.Join(dir, "accuracy.txt")
 	b, _ := benchmark.Lookup(Name)
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := d.Evaluate(filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
+	ev, err := d.Evaluate(t.Context(), filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v", err, ev.Failure)
 	}
@@ -172,7 +172,7 @@ func TestSynthBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: b.API, Model: b.Model})
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: b.Serving.API, Model: b.Serving.Model})
 	if err != nil || prefix != nil {
 		t.Fatalf("Bodies: %v, prefix %q", err, prefix)
 	}
@@ -182,7 +182,7 @@ func TestSynthBodies(t *testing.T) {
 			t.Fatalf("sample %d: %v", i, err)
 		}
 		audio, _ := os.ReadFile(d.Sample(i).Audio)
-		if a := req.Ask(); a.Messages[0].Text != openaiaudio.AudioKey(audio) || a.MaxTokens != 200 || a.Model != b.Model {
+		if a := req.Ask(); a.Messages[0].Text != openaiaudio.AudioKey(audio) || a.MaxTokens != 200 || a.Model != b.Serving.Model {
 			t.Errorf("sample %d: Ask %+v", i, a)
 		}
 		for _, f := range []string{"name=\"language\"\r\n\r\nen\r\n", "name=\"temperature\"\r\n\r\n0\r\n", "name=\"top_p\"\r\n\r\n1\r\n"} {
@@ -241,13 +241,13 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := b.Rounds["v6.1"]
-	if b.Output != benchmark.CharIndices || b.Output.LogDType() != "int64" || b.DatasetSize != 1633 ||
-		r.Accuracy[""][0] != (benchmark.Bound{Metric: "ACCURACY", Value: 96.953571}) || r.Compliance[0] != "TEST01" ||
-		!bytes.Contains(b.Compliance["TEST01"].AuditConfig, []byte("*.*.accuracy_log_rng_seed = 720381539243781796")) {
+	r := b.Submission.Rounds["v6.1"]
+	if b.Serving.Output != benchmark.CharIndices || b.Serving.Output.LogDType() != "int64" || b.Data.Size != 1633 ||
+		r.Accuracy[""][0] != (benchmark.Bound{Metric: "ACCURACY", Value: 96.953571}) || b.Submission.ComplianceTests()[0] != "TEST01" ||
+		!bytes.Contains(b.Submission.Compliance["TEST01"].AuditConfig, []byte("*.*.accuracy_log_rng_seed = 720381539243781796")) {
 		t.Errorf("registered %+v, rules %+v", b, r)
 	}
-	p, err := b.DefaultSampling(b.API)
+	p, err := b.DefaultSampling(b.Serving.API)
 	if err != nil || *p.(*openaiaudio.Params).MaxCompletionTokens != 200 || *p.(*openaiaudio.Params).Language != "en" {
 		t.Errorf("default sampling %+v, %v", p, err)
 	}

@@ -23,7 +23,7 @@ func TestTargetQPSAuto(t *testing.T) {
 	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 20)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	runs := filepath.Join(t.TempDir(), "runs")
 	base := append([]string{"run", "-b", name, "-e", url, "--progress-interval", "0",
 		"--engine-metrics-interval", "0", "--runs-dir", runs}, data...)

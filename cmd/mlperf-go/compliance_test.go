@@ -56,18 +56,11 @@ func complianceCases(t *testing.T) []complianceCase {
 	t.Helper()
 	var cases []complianceCase
 	for _, b := range benchmark.All() {
-		rules := b.Rounds["v6.1"]
+		rules := b.Submission.Rounds["v6.1"]
 		if rules == nil {
 			continue
 		}
-		var declared []string
-		for test := range b.Compliance {
-			declared = append(declared, test)
-		}
-		slices.Sort(declared)
-		if want := slices.Sorted(slices.Values(rules.Compliance)); !slices.Equal(declared, want) {
-			t.Errorf("%s registers the audit.configs of %v, but the v6.1 checker requires %v", b.Name, declared, want)
-		}
+		declared := b.Submission.ComplianceTests()
 		scenarios := slices.Concat(rules.Required["datacenter"], rules.Optional["datacenter"])
 		slices.Sort(scenarios)
 		for _, test := range declared {
@@ -140,14 +133,14 @@ func TestComplianceVerdicts(t *testing.T) {
 		if _, ok := data[tc.bench.Name]; ok {
 			continue
 		}
-		files, err := tc.bench.Synth(t.TempDir(), 24, 3)
+		files, err := tc.bench.Data.Synth(t.TempDir(), 24, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
 		data[tc.bench.Name] = files[0]
 		// TEST09 wants a mean output length within ±10% of 1278.2 tokens.
-		cfg := fake.Config{Model: tc.bench.Model, OutputTokens: 1280, StreamInterval: 64}
-		if _, ok := tc.bench.Compliance[submission.TEST01]; ok {
+		cfg := fake.Config{Model: tc.bench.Serving.Model, OutputTokens: 1280, StreamInterval: 64}
+		if _, ok := tc.bench.Submission.Compliance[submission.TEST01]; ok {
 			// TEST01 wants its run's throughput within 10% of the
 			// performance run's: the fake's latency, not this machine's
 			// CPU, sets it (25 waves of 8 answers 300 ms apart, 7.5 s: a
@@ -231,8 +224,8 @@ func TestComplianceVerdicts(t *testing.T) {
 func TestComplianceFailures(t *testing.T) {
 	loadgentest.Require(t)
 	llama, gpt := mustLookup(t, "llama3_1-8b"), mustLookup(t, "gpt-oss-120b")
-	eot := int32(llama.Compliance[submission.TEST06].EOSTokenID)
-	gptData, err := gpt.Synth(t.TempDir(), 24, 3)
+	eot := int32(llama.Submission.Compliance[submission.TEST06].EOSTokenID)
+	gptData, err := gpt.Data.Synth(t.TempDir(), 24, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,9 +236,9 @@ func TestComplianceFailures(t *testing.T) {
 		outcome string // the outcome line's start
 		reason  string // results.json's reason
 	}{
-		{complianceCase{llama, submission.TEST06, "Server"}, llamaData(t, 24), fake.Config{Model: llama.Model, OutputTokens: 16, EndTokens: []int32{eot, eot}},
+		{complianceCase{llama, submission.TEST06, "Server"}, llamaData(t, 24), fake.Config{Model: llama.Serving.Model, OutputTokens: 16, EndTokens: []int32{eot, eot}},
 			"=== Outcome: TEST06 FAIL: EOS check pass: False (qsl_idx ", "TEST06: EOS check pass: False (qsl_idx "},
-		{complianceCase{gpt, submission.TEST09, "Interactive"}, gptData[0], fake.Config{Model: gpt.Model, OutputTokens: 16},
+		{complianceCase{gpt, submission.TEST09, "Interactive"}, gptData[0], fake.Config{Model: gpt.Serving.Model, OutputTokens: 16},
 			"=== Outcome: TEST09 FAIL: Min check pass: False (mean output tokens 15.00 over 24 samples, minimum 1150.38) ===",
 			"TEST09: Min check pass: False (mean output tokens 15.00 over 24 samples, minimum 1150.38)"},
 	} {

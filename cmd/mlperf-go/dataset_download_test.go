@@ -78,7 +78,7 @@ func catalogueHub(t *testing.T) (benchmark.Benchmark, map[string][]byte, *miniHu
 	t.Helper()
 	b := mustLookup(t, "qwen3-vl-235b-a22b")
 	synthDir := t.TempDir()
-	paths, err := b.Synth(synthDir, 12, 7)
+	paths, err := b.Data.Synth(synthDir, 12, 7)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,11 +19,11 @@ import (
 func TestEdgeRunsFiled(t *testing.T) {
 	loadgentest.Require(t)
 	dir := t.TempDir()
-	files, err := mustLookup(t, "llama3_1-8b-edge").Synth(dir, 24, 5)
+	files, err := mustLookup(t, "llama3_1-8b-edge").Data.Synth(dir, 24, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b-edge").Model, OutputTokens: 8,
+	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b-edge").Serving.Model, OutputTokens: 8,
 		TTFT: 2 * time.Millisecond, TPOT: time.Millisecond})
 	results := filepath.Join(dir, "results")
 	for _, scen := range []string{"Offline", "SingleStream"} {

@@ -49,7 +49,7 @@ func stubVLLM(t *testing.T) (path, argsFile string) {
 
 func llamaData(t *testing.T, n int) string {
 	t.Helper()
-	files, err := mustLookup(t, "llama3_1-8b").Synth(t.TempDir(), n, 7)
+	files, err := mustLookup(t, "llama3_1-8b").Data.Synth(t.TempDir(), n, 7)
 	if err != nil || len(files) != 1 {
 		t.Fatalf("synth: %v, %v", files, err)
 	}

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,23 +46,15 @@ func evaluateCommand() *cli.Command {
 the evaluator's printed format, and judges it as the round's submission checker does: a table of
 each metric, its value, its bound and PASS or FAIL.
 
-  qwen3-vl-235b-a22b  F1 of the product categories ({"f1": …})
-  llama3_1-8b         ROUGE-1/2/L/Lsum and gen_len (language/llama3.1-8b/evaluation.py); needs
-                      the model's tokenizer (--tokenizer, or the Hugging Face cache)
-  gpt-oss-120b        exact match over AIME, GPQA and LiveCodeBench (eval_mlperf_accuracy.py);
-                      needs the tokenizer and, for the code subset, --livecodebench
-  deepseek-r1         exact match over AIME, MATH-500, GPQA, MMLU-Pro and LiveCodeBench and
-                      tokens per sample (eval_accuracy.py); needs the tokenizer, --livecodebench
-                      (release_v1) and, for MATH answers only sympy grades, --prm800k
-  llama2-70b          ROUGE-1/2/L and tokens per sample (evaluate-accuracy.py); needs Llama 2's
-                      tokenizer (decoded as the slow sentencepiece LlamaTokenizer)
+` + benchmarkTable(func(b benchmark.Benchmark) string { return b.Data.Scoring }) + `
 
 When the run's folder holds its run record (mlperf_go_run.json), the verdict is recorded in it and
 in results.json. A run filed into a results tree (<Scenario>/accuracy/) gets accuracy.txt and the
 verdict only when they pass: the tree holds only submittable runs, so a FAIL leaves it as filed
-(--output keeps the new accuracy.txt elsewhere). Exits 1 if the log fails its checks or a metric misses its bound.`,
+(--output keeps the new accuracy.txt elsewhere). Exits 1 if the log fails its checks or a metric misses its bound;
+130 when interrupted (Ctrl-C stops the scoring and the processes it started).`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to"},
+			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to: " + strings.Join(benchmark.Names(), ", ")},
 			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`"},
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Usage: "the dataset `PATH` the run used"},
 			&cli.StringSliceFlag{Name: "dataset-split", Usage: "dataset splits, as in the run (default: the benchmark's official ones)"},
@@ -96,8 +93,49 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			if o.Interactive {
 				scenario = benchmark.ScenarioInteractive
 			}
-			_, err = workflow.Evaluate(c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
+			// The code tests and graders run in process groups of their own,
+			// which a terminal's Ctrl-C does not reach: the context kills them.
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
+			if err != nil && ctx.Err() != nil {
+				return exitError{130, fmt.Errorf("interrupted: the evaluation was stopped (%w)", err)}
+			}
 			return err
 		},
 	}
+}
+
+// helpWidth is the width help tables are wrapped to.
+const helpWidth = 96
+
+// benchmarkTable lays out one row per registered benchmark for help text:
+// its name, then what text says of it, wrapped to helpWidth under a
+// column of its own, so a newly registered benchmark appears without an
+// edit here.
+func benchmarkTable(text func(benchmark.Benchmark) string) string {
+	all := benchmark.All()
+	col := 0
+	for _, b := range all {
+		col = max(col, len(b.Name))
+	}
+	indent := strings.Repeat(" ", 2+col+2)
+	var rows []string
+	for _, b := range all {
+		row := "  " + b.Name + strings.Repeat(" ", col-len(b.Name)+2)
+		width := len(row)
+		for i, w := range strings.Fields(text(b)) {
+			if i > 0 && width+1+len(w) > helpWidth {
+				row += "\n" + indent
+				width = len(indent)
+			} else if i > 0 {
+				row += " "
+				width++
+			}
+			row += w
+			width += len(w)
+		}
+		rows = append(rows, row)
+	}
+	return strings.Join(rows, "\n")
 }

@@ -36,12 +36,12 @@ func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy floa
 	t.Helper()
 	b := mustLookup(t, name)
 	dir := t.TempDir()
-	files, err := b.Synth(dir, n, fakeSynthSeed)
+	files, err := b.Data.Synth(dir, n, fakeSynthSeed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tok := filepath.Join("..", "..", "tokenizer", "testdata", tokName)
-	cfg := fake.Config{Model: b.Model, Accuracy: accuracy, Seed: 1}
+	cfg := fake.Config{Model: b.Serving.Model, Accuracy: accuracy, Seed: 1}
 	if err := answers.Set(&cfg, name, tok, files, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestFakeAnswersScore(t *testing.T) {
 func lcbProblems(t *testing.T, benchmark string, n int) string {
 	t.Helper()
 	dir := t.TempDir()
-	files, err := mustLookup(t, benchmark).Synth(dir, n, fakeSynthSeed)
+	files, err := mustLookup(t, benchmark).Data.Synth(dir, n, fakeSynthSeed)
 	if err != nil {
 		t.Fatal(err)
 	}

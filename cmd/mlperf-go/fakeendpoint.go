@@ -122,7 +122,7 @@ func fakeConfig(c *cli.Context, log *zap.Logger) (fake.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("--benchmark: %w", err)
 		}
-		cfg.Model = b.Model
+		cfg.Model = b.Serving.Model
 	}
 	return cfg, nil
 }

@@ -28,8 +28,8 @@ func TestFakeServesBenchmarkModel(t *testing.T) {
 		return got.Model
 	}
 	llama2 := mustLookup(t, "llama2-70b")
-	if got := model("-b", "llama2-70b"); got != llama2.Model {
-		t.Errorf("-b llama2-70b serves %q, want %q", got, llama2.Model)
+	if got := model("-b", "llama2-70b"); got != llama2.Serving.Model {
+		t.Errorf("-b llama2-70b serves %q, want %q", got, llama2.Serving.Model)
 	}
 	if got := model("-b", "llama2-70b", "--model", "mine"); got != "mine" {
 		t.Errorf("-b llama2-70b --model mine serves %q", got)

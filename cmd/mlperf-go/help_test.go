@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/cliusage"
 )
 
@@ -159,6 +161,53 @@ func TestModeErrorListsBoth(t *testing.T) {
 	for _, m := range []string{"performance", "accuracy", "both", "find-peak-performance", "submission"} {
 		if !strings.Contains(err.Error(), m) {
 			t.Errorf("error %q does not list %s", err, m)
+		}
+	}
+}
+
+// TestHelpNamesEveryBenchmark: the help of evaluate and run is generated
+// from the registry, so every registered benchmark appears in it with what
+// it registered (what evaluate scores, what --dataset takes, its compliance
+// tests), and every LoadGen name, variants included, in --benchmark's list.
+func TestHelpNamesEveryBenchmark(t *testing.T) {
+	// Not parallel: runCLI runs the app, and urfave/cli's global help
+	// flag is written by every run.
+	evaluate, err := runCLI(t, "evaluate", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := runCLI(t, "run", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(evaluate), " ")
+	for _, b := range benchmark.All() {
+		if row := b.Name + " " + strings.Join(strings.Fields(b.Data.Scoring), " "); !strings.Contains(flat, row) {
+			t.Errorf("evaluate --help has no row %q", row)
+		}
+		if want := b.Name + ": " + b.Data.Help; !strings.Contains(run, want) {
+			t.Errorf("run --help does not say what --dataset takes for %s (%q)", b.Name, want)
+		}
+		if tests := b.Submission.ComplianceTests(); len(tests) > 0 {
+			if want := strings.Join(tests, " or ") + " (" + b.Name + ")"; !strings.Contains(run, want) {
+				t.Errorf("run --help does not list %s's compliance tests (%q)", b.Name, want)
+			}
+		}
+	}
+	for _, name := range benchmark.Names() {
+		if b, err := benchmark.Lookup(name); err != nil || !strings.Contains(run, b.Data.Help) {
+			t.Errorf("run --help does not say what --dataset takes for %s (%v)", name, err)
+		}
+		for cmd, out := range map[string]string{"evaluate": evaluate, "run": run} {
+			if !strings.Contains(out, name) {
+				t.Errorf("%s --help does not name %s", cmd, name)
+			}
+		}
+	}
+	table := benchmarkTable(func(b benchmark.Benchmark) string { return b.Data.Scoring })
+	for _, line := range strings.Split(table, "\n") {
+		if utf8.RuneCountInString(line) > helpWidth && strings.Contains(strings.TrimSpace(line), " ") {
+			t.Errorf("help table line wider than %d columns: %q", helpWidth, line)
 		}
 	}
 }

@@ -30,11 +30,11 @@ func TestInteractiveRunFiled(t *testing.T) {
 	} {
 		t.Run(tc.bench, func(t *testing.T) {
 			dir := t.TempDir()
-			files, err := mustLookup(t, tc.bench).Synth(dir, 24, 5)
+			files, err := mustLookup(t, tc.bench).Data.Synth(dir, 24, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
-			url := startFake(t, fake.Config{Model: mustLookup(t, tc.bench).Model, OutputTokens: 8,
+			url := startFake(t, fake.Config{Model: mustLookup(t, tc.bench).Serving.Model, OutputTokens: 8,
 				TTFT: 2 * time.Millisecond, TPOT: time.Millisecond})
 			results := filepath.Join(dir, "results")
 			logs := filepath.Join(dir, "perf")
@@ -94,7 +94,7 @@ func TestQwen3VLInteractive(t *testing.T) {
 	const n = 24
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	files, err := mustLookup(t, "qwen3-vl-235b-a22b-interactive").Synth(data, n, 9)
+	files, err := mustLookup(t, "qwen3-vl-235b-a22b-interactive").Data.Synth(data, n, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestQwen3VLInteractiveRefusals(t *testing.T) {
 	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	if _, err := mustLookup(t, "qwen3-vl-235b-a22b-interactive").Synth(data, 4, 1); err != nil {
+	if _, err := mustLookup(t, "qwen3-vl-235b-a22b-interactive").Data.Synth(data, 4, 1); err != nil {
 		t.Fatal(err)
 	}
 	_, err := runCLI(t, "run", "-b", "qwen3-vl-235b-a22b", "-s", "Interactive", "-d", data, "-e", "http://127.0.0.1:1", "-o", filepath.Join(dir, "out"),

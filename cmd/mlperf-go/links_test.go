@@ -105,7 +105,7 @@ func TestDatasetsThroughLinks(t *testing.T) {
 	for _, b := range benchmark.All() {
 		t.Run(b.Name, func(t *testing.T) {
 			real := t.TempDir()
-			files, err := b.Synth(real, 24, 3)
+			files, err := b.Data.Synth(real, 24, 3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestDatasetsThroughLinks(t *testing.T) {
 				t.Errorf("files linked alone: %s; from the real files: %s", got, wantFiles)
 			}
 
-			if b.Output == benchmark.Text {
+			if b.Serving.Output == benchmark.Text {
 				want, _, err := answers.Chat(b.Name, files, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -154,7 +154,7 @@ func TestDatasetsThroughLinks(t *testing.T) {
 				}
 			}
 
-			url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
+			url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
 			args := []string{"run", "-b", b.Name, "-s", "Offline", "-m", "accuracy", "-e", url, "-o", filepath.Join(t.TempDir(), "out"),
 				"--quick", "--progress-interval", "0", "--engine-metrics-interval", "0"}
 			for _, f := range rebase(files, real, layouts["link to the hub cache"]) {
@@ -181,12 +181,12 @@ func TestRunFoldersThroughLinks(t *testing.T) {
 	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	realData := t.TempDir()
-	files, err := mustLookup(t, name).Synth(realData, 40, 5)
+	files, err := mustLookup(t, name).Data.Synth(realData, 40, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	data := rebase(files, realData, symlinkTo(t, realData, "data"))[0]
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	base := []string{"run", "-b", name, "-s", "Offline", "-e", url, "-d", data, "--progress-interval", "0", "--engine-metrics-interval", "0"}
 	run := func(args ...string) string {
 		t.Helper()

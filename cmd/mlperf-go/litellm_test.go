@@ -90,7 +90,7 @@ func TestLiteLLMGateway(t *testing.T) {
 	}
 	loadgentest.Require(t)
 	const bench = "qwen3-vl-235b-a22b"
-	url := startLiteLLM(t, bin, mustLookup(t, bench).Model) + "/v1"
+	url := startLiteLLM(t, bin, mustLookup(t, bench).Serving.Model) + "/v1"
 	data := synthCLI(t, bench, 16)
 	keyFile := filepath.Join(t.TempDir(), "key")
 	if err := os.WriteFile(keyFile, []byte(litellmKey+"\n"), 0o600); err != nil {

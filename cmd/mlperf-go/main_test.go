@@ -106,7 +106,7 @@ func fillTODOs(t *testing.T, tmpl []byte, values map[string]any) []byte {
 func TestSubmissionWorkflow(t *testing.T) {
 	loadgentest.Require(t)
 	dir := t.TempDir()
-	files, err := mustLookup(t, "llama3_1-8b").Synth(dir, 40, 5)
+	files, err := mustLookup(t, "llama3_1-8b").Data.Synth(dir, 40, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestQ3VLAccuracyRunFiled(t *testing.T) {
 	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 20, 2); err != nil {
+	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Data.Synth(data, 20, 2); err != nil {
 		t.Fatal(err)
 	}
 	truths, def, err := answers.Chat("qwen3-vl-235b-a22b", []string{data}, nil)

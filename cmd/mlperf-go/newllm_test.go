@@ -35,11 +35,11 @@ func TestDeepSeekR1AndLlama2Runs(t *testing.T) {
 		t.Run(tc.bench, func(t *testing.T) {
 			b := mustLookup(t, tc.bench)
 			dir := t.TempDir()
-			files, err := b.Synth(dir, 40, 5)
+			files, err := b.Data.Synth(dir, 40, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
-			url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 12, TTFT: 2 * time.Millisecond, TPOT: time.Millisecond})
+			url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 12, TTFT: 2 * time.Millisecond, TPOT: time.Millisecond})
 			results := filepath.Join(dir, "results")
 			common := []string{"run", "-b", tc.bench, "-d", files[0], "-e", url, "--results-dir", results, "--system", "sys1",
 				"--progress-interval", "0", "--allow-unofficial-settings", "--round", "v6.0"}

@@ -59,7 +59,7 @@ func readRecord(t *testing.T, dir string) record.Run {
 // run record says ABORTED, and no file claims VALID.
 func TestSIGTERMAbortsPromptly(t *testing.T) {
 	loadgentest.Require(t)
-	model := mustLookup(t, "llama3_1-8b").Model
+	model := mustLookup(t, "llama3_1-8b").Serving.Model
 	data := llamaData(t, 50)
 	self, err := os.Executable()
 	if err != nil {
@@ -171,7 +171,7 @@ func TestSIGTERMAbortsPromptly(t *testing.T) {
 // to file it whatever LoadGen's summary says.
 func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 	loadgentest.Require(t)
-	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
+	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Serving.Model, OutputTokens: 4, FailRate: 0.3, Seed: 3})
 	dir := t.TempDir()
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 60), "-e", url, "-o", out,
@@ -208,7 +208,7 @@ func TestFailedSamplesMakeRunInvalid(t *testing.T) {
 // prints its report and writes a run record saying ABORTED and why.
 func TestMaxFailuresStopReported(t *testing.T) {
 	loadgentest.Require(t)
-	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Model, OutputTokens: 4, FailRate: 1})
+	url := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Serving.Model, OutputTokens: 4, FailRate: 1})
 	out := filepath.Join(t.TempDir(), "out")
 	stdout, err := runCLI(t, "run", "-b", "llama3_1-8b", "-s", "Offline", "-d", llamaData(t, 200), "-e", url, "-o", out,
 		"--progress-interval", "0", "--skip-preflight", "--retries", "0", "--max-failures", "10")
@@ -231,7 +231,7 @@ func TestMaxFailuresStopReported(t *testing.T) {
 // (TestSubmissionWorkflow), and without --results-dir they stay allowed.
 func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
 	loadgentest.Require(t)
-	model := mustLookup(t, "llama3_1-8b").Model
+	model := mustLookup(t, "llama3_1-8b").Serving.Model
 	url := startFake(t, fake.Config{Model: model, OutputTokens: 4})
 	data := llamaData(t, 20)
 	for _, tc := range []struct {

@@ -19,7 +19,7 @@ import (
 // goes ahead and fails on its own).
 func TestPreflight(t *testing.T) {
 	loadgentest.Require(t)
-	model := mustLookup(t, "llama3_1-8b").Model
+	model := mustLookup(t, "llama3_1-8b").Serving.Model
 	data := llamaData(t, 20)
 	good := startFake(t, fake.Config{Model: model, OutputTokens: 4})
 	failing := startFake(t, fake.Config{Model: model, OutputTokens: 4, FailRate: 1})

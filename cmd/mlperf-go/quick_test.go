@@ -60,7 +60,7 @@ func TestQuickRunsEveryBenchmark(t *testing.T) {
 	for _, b := range benchmark.All() {
 		t.Run(b.Name, func(t *testing.T) {
 			data := synthCLI(t, b.Name, 3*workflow.QuickSamples)
-			url := startFake(t, fake.Config{Model: b.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
+			url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
 			for _, mode := range []string{"performance", "accuracy"} {
 				out := filepath.Join(t.TempDir(), mode)
 				args := append([]string{"run", "-b", b.Name, "-s", "Offline", "-m", mode, "-e", url, "-o", out,
@@ -97,7 +97,7 @@ func TestQuickServerAndOverrides(t *testing.T) {
 	loadgentest.Require(t)
 	const name = "llama3_1-8b"
 	data := synthCLI(t, name, 40)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 8, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	base := append([]string{"run", "-b", name, "-e", url, "--quick", "--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
 
 	out := filepath.Join(t.TempDir(), "server")

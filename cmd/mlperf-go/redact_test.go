@@ -18,7 +18,7 @@ func TestQuerySecretsNeverWritten(t *testing.T) {
 	loadgentest.Require(t)
 	const name, secret = "llama3_1-8b", "S3cretQ"
 	data := synthCLI(t, name, 20)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 4, TTFT: time.Millisecond})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 4, TTFT: time.Millisecond})
 	root := t.TempDir()
 	runs, results := filepath.Join(root, "runs"), filepath.Join(root, "results")
 	out, err := runCLI(t, append([]string{"run", "-b", name, "-s", "Offline", "-e", url + "/v1?api_key=" + secret, "--min-duration", "0", "--min-query-count", "20", "--setting", "performance_sample_count_override=20",

@@ -51,7 +51,7 @@ func TestQ3VLRunRecordsRound(t *testing.T) {
 	loadgentest.Require(t)
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Synth(data, 12, 5); err != nil {
+	if _, err := mustLookup(t, "qwen3-vl-235b-a22b").Data.Synth(data, 12, 5); err != nil {
 		t.Fatal(err)
 	}
 	truth, def, err := answers.Chat("qwen3-vl-235b-a22b", []string{data}, nil)

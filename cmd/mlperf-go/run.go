@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -285,11 +284,17 @@ func signalName(s os.Signal) string {
 	return s.String()
 }
 
-// datasetHelp lists what --dataset takes for each benchmark.
+// datasetHelp lists what --dataset takes for each benchmark, and for each
+// variant with a dataset of its own (qwen3-vl's Interactive 8k set).
 func datasetHelp() string {
 	var parts []string
 	for _, b := range benchmark.All() {
-		parts = append(parts, b.Name+": "+b.DatasetHelp)
+		parts = append(parts, b.Name+": "+b.Data.Help)
+		for _, v := range b.Variants {
+			if vb, err := benchmark.Lookup(v.Name); err == nil && vb.Data.Help != b.Data.Help {
+				parts = append(parts, vb.Name+": "+vb.Data.Help)
+			}
+		}
 	}
 	return strings.Join(parts, "; ") + "; or, for any, a folder `mlperf-go dataset download` or `dataset synth` wrote"
 }
@@ -298,15 +303,9 @@ func datasetHelp() string {
 func complianceHelp() string {
 	var parts []string
 	for _, b := range benchmark.All() {
-		var tests []string
-		for t := range b.Compliance {
-			tests = append(tests, t)
+		if tests := b.Submission.ComplianceTests(); len(tests) > 0 {
+			parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
 		}
-		if len(tests) == 0 {
-			continue
-		}
-		sort.Strings(tests)
-		parts = append(parts, strings.Join(tests, " or ")+" ("+b.Name+")")
 	}
 	return strings.Join(parts, ", ")
 }

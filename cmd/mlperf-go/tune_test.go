@@ -87,7 +87,7 @@ func tuneServerKnownAnswer(t testing.TB) float64 {
 	capacity := slots / (ttft + (tokens-1)*tpot).Seconds() // C = S/L = 100/s
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: tokens, TTFT: ttft, TPOT: tpot,
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: tokens, TTFT: ttft, TPOT: tpot,
 		MaxConcurrency: slots, StreamInterval: interval})
 	runs := filepath.Join(dir, "runs")
 	common := append([]string{"-b", name, "-e", url, "--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
@@ -198,7 +198,7 @@ func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
 	capacity := slots / (ttft + tpot).Seconds() // 20/s
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 2, TTFT: ttft, TPOT: tpot, MaxConcurrency: slots})
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 2, TTFT: ttft, TPOT: tpot, MaxConcurrency: slots})
 	tuneRoot := filepath.Join(dir, "tune")
 	start := time.Now()
 	out, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "-e", url, "--tune-dir", tuneRoot,
@@ -248,7 +248,7 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 	const name = "llama3_1-8b"
 	dir := t.TempDir()
 	data := synthCLI(t, name, 100)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 11,
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 11,
 		TTFT: 30 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 4, StreamInterval: 10})
 	common := append([]string{"tune", "-b", name, "-e", url, "--tune-dir", filepath.Join(dir, "tune"),
 		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
@@ -285,7 +285,7 @@ func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
 	// An endpoint whose first token takes 400 ms at any load never meets
 	// a 300 ms limit: the second trial, at half the QPS, shows the same
 	// TTFT, and the search stops there instead of halving on.
-	slowURL := startFake(t, fake.Config{Model: mustLookup(t, name).Model, OutputTokens: 11,
+	slowURL := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 11,
 		TTFT: 400 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 64, StreamInterval: 10})
 	slow := append([]string{"tune", "-b", name, "-e", slowURL, "--tune-dir", filepath.Join(dir, "tune-slow"),
 		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)

@@ -203,7 +203,7 @@ func directTokens(t *testing.T, base string, prompt []int32) []int32 {
 func llamaPrompts(t *testing.T, path string) [][]int32 {
 	t.Helper()
 	b := mustLookup(t, "llama3_1-8b")
-	d, err := b.Open([]string{path}, b.Splits)
+	d, err := b.Data.Open([]string{path}, b.Data.Splits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +454,7 @@ func TestVLLMQwen2VL(t *testing.T) {
 		t.Skipf("no tiny Qwen2-VL: set %s (make test-engines makes it)", tinyQwen2VLEnv)
 	}
 	b := mustLookup(t, "qwen3-vl-235b-a22b")
-	base := serveVLLM(t, bin, model, b.Model, []string{"--served-model-name", b.Model, "--dtype", "float32",
+	base := serveVLLM(t, bin, model, b.Serving.Model, []string{"--served-model-name", b.Serving.Model, "--dtype", "float32",
 		"--max-model-len", "4096", "--max-num-seqs", "8", "--enforce-eager", "--limit-mm-per-prompt.video", "0"})
 	const n = 8
 	data := filepath.Join(t.TempDir(), "q3vl")

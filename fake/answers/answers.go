@@ -38,7 +38,7 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 	case err != nil:
 		return err
 	case len(paths) == 0:
-		cfg.DefaultAnswer = b.FakeDefaultAnswer
+		cfg.DefaultAnswer = b.Fake.DefaultAnswer
 		return nil
 	case !ok:
 		var names []string
@@ -52,7 +52,7 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 		return err
 	}
 	defer d.Close()
-	cfg.DefaultAnswer = b.FakeDefaultAnswer
+	cfg.DefaultAnswer = b.Fake.DefaultAnswer
 	switch fa := d.(type) {
 	case benchmark.FakeAnswerer:
 		for _, a := range fa.FakeAnswers() {
@@ -74,9 +74,9 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 // generated them (no special tokens added), so the evaluator decodes
 // them back.
 func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchmark, tokPath string) ([]fake.TokenAnswer, error) {
-	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: tokPath, Model: b.Model})
+	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: tokPath, Model: b.Serving.Model})
 	if err != nil {
-		return nil, fmt.Errorf("--tokenizer: the fake encodes %s's reference answers with %s's tokenizer: %w", b.Name, b.Model, err)
+		return nil, fmt.Errorf("--tokenizer: the fake encodes %s's reference answers with %s's tokenizer: %w", b.Name, b.Serving.Model, err)
 	}
 	encode := func(text string) ([]int32, error) {
 		ids, err := tok.Encode(text)
@@ -169,7 +169,7 @@ func benchmarkOfDataset(paths, splits []string) (benchmark.Benchmark, bool) {
 func textBenchmarks() []benchmark.Benchmark {
 	var found []benchmark.Benchmark
 	for _, x := range benchmark.All() {
-		if x.Output == benchmark.Text {
+		if x.Serving.Output == benchmark.Text {
 			found = append(found, x)
 		}
 	}

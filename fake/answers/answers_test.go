@@ -36,12 +36,12 @@ func synth(t *testing.T, name string, n int) []string {
 func TestFakeAnswersDefault(t *testing.T) {
 	t.Parallel()
 	text := textBenchmarks()
-	if len(text) == 0 || text[0].FakeDefaultAnswer == "" {
+	if len(text) == 0 || text[0].Fake.DefaultAnswer == "" {
 		t.Fatalf("want benchmarks with text answers and a default answer, got %d", len(text))
 	}
 	want := ""
 	if len(text) == 1 {
-		want = text[0].FakeDefaultAnswer
+		want = text[0].Fake.DefaultAnswer
 	}
 	answers, def, err := Chat("", nil, nil)
 	if err != nil || answers != nil || def != want {

@@ -40,7 +40,7 @@ func (completions) DefaultTimeout() time.Duration { return 1200 * time.Second }
 
 // DefaultParams sends no sampling parameter (the server's defaults apply);
 // a benchmark's reference values are its registered default sampling
-// (benchmark.Benchmark.Sampling).
+// (benchmark.Serving.Sampling).
 func (completions) DefaultParams() protocol.Params { return &Params{} }
 
 func (completions) DecodeResponse(out, body []byte) ([]byte, int64, error) {

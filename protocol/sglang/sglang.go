@@ -39,7 +39,7 @@ func (generate) DefaultTimeout() time.Duration { return 1200 * time.Second }
 
 // DefaultParams sends no sampling parameter (the server's defaults apply);
 // a benchmark's reference values are its registered default sampling
-// (benchmark.Benchmark.Sampling).
+// (benchmark.Serving.Sampling).
 func (generate) DefaultParams() protocol.Params { return &Params{} }
 
 func (generate) DecodeResponse(out, body []byte) ([]byte, int64, error) {

@@ -51,11 +51,11 @@ func readGolden(t *testing.T) goldenFile {
 // never touch the network.
 func newTestRunner(t *testing.T, opts Options) *Runner {
 	t.Helper()
-	r, err := New(opts)
+	r, err := New(t.Context(), opts)
 	if err != nil && opts.Isolation == NetNamespace && strings.Contains(err.Error(), "unshare") {
 		t.Logf("no network isolation here (%v); running without it", err)
 		opts.Isolation = NoIsolation
-		r, err = New(opts)
+		r, err = New(t.Context(), opts)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -376,8 +376,23 @@ def verdict(results):
     return passed, codes
 
 
-def run_child(job, verdict_fd):
+def die_with_parent(parent):
+    """Not the reference's: the test process runs in a process group of its
+    own, which killing the server's group misses, so it asks the kernel for
+    SIGKILL when the server dies (Close, or the evaluation cancelled), and
+    exits if the server is already gone."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the test's own deadline still ends it
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def run_child(job, verdict_fd, parent):
     """In the forked child: the reference's test process."""
+    die_with_parent(parent)
     os.setpgid(0, 0)
     out = os.fdopen(verdict_fd, "w")
     sys.stdin = open(os.devnull)  # as multiprocessing's child bootstrap leaves it
@@ -421,13 +436,14 @@ def run_job(job):
     # check_correctness: a fresh process per answer, joined for
     # (timeout + 1) * tests + 5 seconds, then killed.
     r, w = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         os.close(r)
         for fd in PROTOCOL_FDS:
             os.close(fd)
         try:
-            run_child(job, w)
+            run_child(job, w, parent)
         finally:
             os._exit(1)
     os.close(w)

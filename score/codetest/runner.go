@@ -76,6 +76,9 @@ type Job struct {
 // Options.Workers harness servers, each a warm python3 that forks one
 // process per answer, as LiveCodeBench's check_correctness does.
 type Runner struct {
+	// ctx is New's: the servers are started under it, so cancelling it
+	// kills them (and the answers they run) wherever the jobs are.
+	ctx     context.Context
 	opts    Options
 	python  string
 	unshare string
@@ -94,8 +97,9 @@ type Runner struct {
 func (r *Runner) Missing() []string { return r.missing }
 
 // New checks the interpreter and the isolation and writes the harness.
-// Close stops its processes and removes its files.
-func New(opts Options) (*Runner, error) {
+// Close stops its processes and removes its files; cancelling ctx kills
+// them too (an evaluation stopped by Ctrl-C leaves no Python behind).
+func New(ctx context.Context, opts Options) (*Runner, error) {
 	if opts.Python == "" {
 		opts.Python = "python3"
 	}
@@ -105,7 +109,7 @@ func New(opts Options) (*Runner, error) {
 	if opts.TimeoutSeconds <= 0 {
 		opts.TimeoutSeconds = DefaultTimeoutSeconds
 	}
-	r := &Runner{opts: opts, idle: make(chan *server, opts.Workers)}
+	r := &Runner{ctx: ctx, opts: opts, idle: make(chan *server, opts.Workers)}
 	var err error
 	if r.python, err = exec.LookPath(opts.Python); err != nil {
 		return nil, fmt.Errorf("codetest: the Python interpreter %q is not found (%v); install python3 >= 3.9 or set the interpreter path", opts.Python, err)
@@ -153,7 +157,7 @@ func (r *Runner) probe() error {
 		return err
 	}
 	code := "import socket\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n    print('NETWORK')\nexcept OSError:\n    print('OK')"
-	res, err := r.Run(context.Background(), code, Problem{ID: "network probe", Tests: []Test{{Input: "", Output: "OK"}}})
+	res, err := r.Run(r.ctx, code, Problem{ID: "network probe", Tests: []Test{{Input: "", Output: "OK"}}})
 	if err != nil {
 		return err
 	}
@@ -251,6 +255,9 @@ func (r *Runner) Run(ctx context.Context, code string, p Problem) (Result, error
 	line, err := s.do(ctx, jf, deadline)
 	if err != nil {
 		s.stop()
+		if cerr := r.ctx.Err(); cerr != nil {
+			err = cerr // the runner's processes were killed on purpose
+		}
 		return Result{}, fmt.Errorf("codetest: question %s: %w", p.ID, err)
 	}
 	r.release(s)

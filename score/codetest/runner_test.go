@@ -2,10 +2,14 @@ package codetest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var echoProblem = Problem{ID: "echo", Tests: []Test{{Input: "3\n", Output: "6\n"}}}
@@ -14,7 +18,7 @@ var echoProblem = Problem{ID: "echo", Tests: []Test{{Input: "3\n", Output: "6\n"
 // namespace even a loopback connection fails, as no interface is up.
 func TestNoNetwork(t *testing.T) {
 	t.Parallel()
-	r, err := New(Options{TimeoutSeconds: 5})
+	r, err := New(t.Context(), Options{TimeoutSeconds: 5})
 	if err != nil {
 		t.Skipf("network isolation unavailable on this machine: %v", err)
 	}
@@ -53,7 +57,7 @@ func TestMemoryLimit(t *testing.T) {
 // an error naming the cause, never a failed answer.
 func TestHarnessErrors(t *testing.T) {
 	t.Parallel()
-	if _, err := New(Options{Python: "/nonexistent/python3"}); err == nil || !strings.Contains(err.Error(), "not found") {
+	if _, err := New(t.Context(), Options{Python: "/nonexistent/python3"}); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("missing interpreter: %v", err)
 	}
 	r := newTestRunner(t, Options{TimeoutSeconds: 5})
@@ -83,4 +87,63 @@ func TestEmptyCode(t *testing.T) {
 	if err != nil || res.Passed {
 		t.Errorf("empty code: %+v, %v", res, err)
 	}
+}
+
+// TestCancelKillsAnswers: cancelling the runner's context (Ctrl-C during an
+// evaluation) kills the harness and the answer it is running, and the job
+// waiting on it returns the context's error at once, not after the answer's
+// 60-second limit.
+func TestCancelKillsAnswers(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	r, err := New(ctx, Options{TimeoutSeconds: 60, Workers: 1, Isolation: NoIsolation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	started := filepath.Join(t.TempDir(), "pid")
+	code := "import os, time\nwith open(" + strconv.Quote(started) + ", 'w') as f:\n    f.write(str(os.getpid()))\ntime.sleep(60)\nprint(6)"
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Run(context.Background(), code, echoProblem)
+		done <- err
+	}()
+	var pid int
+	for pid == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the answer ended before it was cancelled: %v", err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if b, err := os.ReadFile(started); err == nil {
+			pid, _ = strconv.Atoi(string(b))
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run after cancel: %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10 s of the cancel")
+	}
+	for deadline := time.Now().Add(10 * time.Second); alive(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the answer's process %d still runs after the cancel", pid)
+		}
+	}
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }

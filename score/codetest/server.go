@@ -48,9 +48,12 @@ func (r *Runner) start() (*server, error) {
 	if r.opts.Isolation == NetNamespace {
 		argv = append([]string{r.unshare, "-rn"}, argv...)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.CommandContext(r.ctx, argv[0], argv[1:]...)
 	cmd.Dir = r.dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// The harness forks one process per answer in its group: the whole
+	// group goes, as stop does.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	s := &server{cmd: cmd, lines: make(chan []byte, 1), stderr: &limitedWriter{w: &bytes.Buffer{}, n: 4096}}
 	cmd.Stderr = s.stderr
 	var err error
@@ -86,6 +89,9 @@ func (r *Runner) start() (*server, error) {
 	case <-time.After(time.Minute):
 		s.stop()
 		return nil, fmt.Errorf("codetest: %s did not start within a minute", strings.Join(argv, " "))
+	case <-r.ctx.Done():
+		s.stop()
+		return nil, r.ctx.Err()
 	}
 	var major, minor int
 	fmt.Sscanf(ready.Ready, "%d.%d", &major, &minor)

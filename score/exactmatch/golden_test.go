@@ -59,11 +59,11 @@ func problems(t testing.TB, g goldenFile) map[string]codetest.Problem {
 func newRunner(t testing.TB) *codetest.Runner {
 	t.Helper()
 	opts := codetest.Options{Workers: 2}
-	r, err := codetest.New(opts)
+	r, err := codetest.New(t.Context(), opts)
 	if err != nil && strings.Contains(err.Error(), "unshare") {
 		t.Logf("no network isolation here (%v); running without it", err)
 		opts.Isolation = codetest.NoIsolation
-		r, err = codetest.New(opts)
+		r, err = codetest.New(t.Context(), opts)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package mathgrade
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,11 +44,12 @@ type PythonFallback struct {
 
 // NewPythonFallback starts python on the grader in prm800kDir, the
 // directory holding grading/grader.py (the submodule's prm800k/prm800k).
-func NewPythonFallback(python, prm800kDir string) (*PythonFallback, error) {
+// Cancelling ctx kills the process: Grade then fails.
+func NewPythonFallback(ctx context.Context, python, prm800kDir string) (*PythonFallback, error) {
 	if _, err := os.Stat(filepath.Join(prm800kDir, "grading", "grader.py")); err != nil {
 		return nil, fmt.Errorf("mathgrade: %s has no grading/grader.py; point it at PRM800K's prm800k directory: %v", prm800kDir, err)
 	}
-	cmd := exec.Command(python, "-c", fallbackScript, prm800kDir)
+	cmd := exec.CommandContext(ctx, python, "-c", fallbackScript, prm800kDir)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -11,6 +11,7 @@
 package summarization
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -62,7 +63,9 @@ var defaultSplitter = punkt.New(nil, punkt.NLTK39)
 // Evaluate scores predictions against targets (same length, in qsl order,
 // duplicates already dropped) as the reference scripts do. An empty input
 // is an error, as it is for the scripts (evaluate's rouge indexes scores[0]).
-func Evaluate(predictions, targets []string, opt Options) (*Result, error) {
+// Cancelling ctx stops the scoring (a full set takes minutes) with ctx's
+// error.
+func Evaluate(ctx context.Context, predictions, targets []string, opt Options) (*Result, error) {
 	if len(predictions) != len(targets) {
 		return nil, fmt.Errorf("summarization: %d predictions but %d targets; pass one target per prediction", len(predictions), len(targets))
 	}
@@ -79,7 +82,7 @@ func Evaluate(predictions, targets []string, opt Options) (*Result, error) {
 	for w := range workers {
 		wg.Go(func() {
 			sc := rouge.NewScorer(true)
-			for i := w; i < len(predictions); i += workers {
+			for i := w; i < len(predictions) && ctx.Err() == nil; i += workers {
 				pred := opt.Postprocess(predictions[i])
 				lens[i] = int64(pystr.Len(pred))
 				res.Pairs[i] = sc.Score(opt.Postprocess(targets[i]), pred)
@@ -87,6 +90,9 @@ func Evaluate(predictions, targets []string, opt Options) (*Result, error) {
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, n := range lens {
 		res.GenLen += n
 	}

@@ -1,7 +1,9 @@
 package summarization
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -48,7 +50,7 @@ func TestEvaluateGolden(t *testing.T) {
 			targets = append(targets, r.Target)
 			toks += r.Tokens
 		}
-		res, err := Evaluate(preds, targets, Options{})
+		res, err := Evaluate(t.Context(), preds, targets, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,10 +68,10 @@ func TestEvaluateGolden(t *testing.T) {
 
 func TestEvaluateErrors(t *testing.T) {
 	t.Parallel()
-	if _, err := Evaluate([]string{"a"}, nil, Options{}); err == nil || !strings.Contains(err.Error(), "1 predictions but 0 targets") {
+	if _, err := Evaluate(t.Context(), []string{"a"}, nil, Options{}); err == nil || !strings.Contains(err.Error(), "1 predictions but 0 targets") {
 		t.Errorf("length mismatch: %v", err)
 	}
-	if _, err := Evaluate(nil, nil, Options{}); err == nil {
+	if _, err := Evaluate(t.Context(), nil, nil, Options{}); err == nil {
 		t.Error("no predictions: want an error, as the reference script fails")
 	}
 }
@@ -83,8 +85,8 @@ func TestWorkersDoNotChangeResult(t *testing.T) {
 	for _, r := range rows {
 		preds, targets = append(preds, r.Prediction), append(targets, r.Target)
 	}
-	one, _ := Evaluate(preds, targets, Options{Workers: 1})
-	many, _ := Evaluate(preds, targets, Options{Workers: 7})
+	one, _ := Evaluate(t.Context(), preds, targets, Options{Workers: 1})
+	many, _ := Evaluate(t.Context(), preds, targets, Options{Workers: 7})
 	if one.Llama31Output() != many.Llama31Output() {
 		t.Errorf("1 worker %q, 7 workers %q", one.Llama31Output(), many.Llama31Output())
 	}
@@ -167,7 +169,7 @@ func TestDumpBenchCorpus(t *testing.T) {
 func BenchmarkLlamaEval(b *testing.B) {
 	preds, targets := benchCorpus(13368, 400)
 	for b.Loop() {
-		res, err := Evaluate(preds, targets, Options{})
+		res, err := Evaluate(b.Context(), preds, targets, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -179,8 +181,23 @@ func BenchmarkLlamaEval(b *testing.B) {
 func BenchmarkEval1000(b *testing.B) {
 	preds, targets := benchCorpus(1000, 400)
 	for b.Loop() {
-		if _, err := Evaluate(preds, targets, Options{Workers: 1}); err != nil {
+		if _, err := Evaluate(b.Context(), preds, targets, Options{Workers: 1}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestEvaluateCancelled: a cancelled context stops the scoring with its
+// error instead of a result (Ctrl-C during a full set's minutes of ROUGE).
+func TestEvaluateCancelled(t *testing.T) {
+	t.Parallel()
+	preds, targets := benchCorpus(200, 50)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if res, err := Evaluate(ctx, preds, targets, Options{}); !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("Evaluate under a cancelled context: %v, %v; want context.Canceled and no result", res, err)
+	}
+	if _, err := Evaluate(t.Context(), preds, targets, Options{}); err != nil {
+		t.Errorf("the same pairs under a live context: %v", err)
 	}
 }

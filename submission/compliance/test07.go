@@ -152,7 +152,7 @@ func RunTEST07(ctx context.Context, logPath, benchmark, template string) (*Verif
 // standard error (timestamps, progress bars) have no counterpart. The
 // evaluator's own checks of the log, which the reference does not make,
 // are warnings.
-func ScoreTEST07(logPath, benchmark string, d benchmark.Dataset, eo benchmark.EvalOptions) (*Verification, error) {
+func ScoreTEST07(ctx context.Context, logPath, benchmark string, d benchmark.Dataset, eo benchmark.EvalOptions) (*Verification, error) {
 	threshold, err := test07Threshold(benchmark)
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func ScoreTEST07(logPath, benchmark string, d benchmark.Dataset, eo benchmark.Ev
 	tmp.Close()
 	defer os.Remove(tmp.Name())
 	eo.Out = tmp.Name()
-	ev, err := d.Evaluate(logPath, eo)
+	ev, err := d.Evaluate(ctx, logPath, eo)
 	if err != nil {
 		return nil, fmt.Errorf("submission: TEST07: scoring %s: %w", logPath, err)
 	}

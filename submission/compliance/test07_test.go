@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ type scoredDataset struct {
 	gotOpts benchmark.EvalOptions
 }
 
-func (d *scoredDataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (d *scoredDataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	d.gotLog, d.gotOpts = logPath, o
 	if err := os.WriteFile(o.Out, []byte(d.report), 0o644); err != nil {
 		return benchmark.Evaluation{}, err
@@ -94,7 +95,7 @@ func TestScoreTEST07(t *testing.T) {
 	log := logtest.WriteAccLog(t, dir, logtest.LenSamples(3))
 	block := logtest.MustRead(t, filepath.Join("testdata", "test07", "scorer_pass.output"))
 	d := &scoredDataset{report: block}
-	v, err := ScoreTEST07(log, "gpt-oss-120b", d, benchmark.EvalOptions{Tokenizer: "tok.json", Round: "v6.1"})
+	v, err := ScoreTEST07(t.Context(), log, "gpt-oss-120b", d, benchmark.EvalOptions{Tokenizer: "tok.json", Round: "v6.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestScoreTEST07(t *testing.T) {
 	}
 
 	d = &scoredDataset{report: logtest.MustRead(t, filepath.Join("testdata", "test07", "scorer_fail.output")), failure: os.ErrInvalid}
-	v, err = ScoreTEST07(log, "gpt-oss-120b", d, benchmark.EvalOptions{})
+	v, err = ScoreTEST07(t.Context(), log, "gpt-oss-120b", d, benchmark.EvalOptions{})
 	if err != nil || v.Pass() || len(v.Verdict.Warnings) != 1 {
 		t.Errorf("score 0 with failed log checks: err %v, verdict %+v", err, v.Verdict)
 	}

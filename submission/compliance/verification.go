@@ -105,7 +105,7 @@ func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*
 		if err != nil {
 			return nil, err
 		}
-		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), mllog.DetailFile), o.TEST01, b.Output.LogDType())
+		return VerifyTEST01(logPath, filepath.Join(filepath.Dir(logPath), mllog.DetailFile), o.TEST01, b.Serving.Output.LogDType())
 	case submission.TEST06:
 		return VerifyTEST06(logPath, TEST06Options{Scenario: o.Scenario, EOSTokenID: c.EOSTokenID})
 	case submission.TEST09:
@@ -117,7 +117,7 @@ func Verify(ctx context.Context, logPath, name, test string, o VerifyOptions) (*
 		if o.Dataset == nil {
 			return nil, errors.New("submission: TEST07 scores the log against the run's dataset, and none was given: pass the dataset, or --accuracy-script with the official accuracy command")
 		}
-		return ScoreTEST07(logPath, name, o.Dataset, o.Eval)
+		return ScoreTEST07(ctx, logPath, name, o.Dataset, o.Eval)
 	}
 	return nil, fmt.Errorf("submission: mlperf-go has no verification for compliance test %q", test)
 }

@@ -202,8 +202,8 @@ func checkRunRecord(r RunRecord) (bench, scen string, userConf []byte, err error
 	if bench, err = submission.CanonicalBenchmark(r.Benchmark); err != nil {
 		return "", "", nil, err
 	}
-	if b, _ := submission.LookupBenchmark(r.Benchmark); b.NotFileable != "" {
-		return "", "", nil, fmt.Errorf("submission: not filing %s: %s", bench, b.NotFileable)
+	if b, _ := submission.LookupBenchmark(r.Benchmark); b.Submission.NotFileable != "" {
+		return "", "", nil, fmt.Errorf("submission: not filing %s: %s", bench, b.Submission.NotFileable)
 	}
 	if scen, err = submission.CanonicalScenario(r.Scenario); err != nil {
 		return "", "", nil, err

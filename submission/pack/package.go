@@ -187,8 +187,8 @@ func planPackage(opts PackageOptions, round *submission.Round) (*packagePlan, er
 				plan.problems = append(plan.problems, fmt.Sprintf("%s: %s is not a benchmark of round %s", benchDir, bench, round.Name))
 				continue
 			}
-			if b, _ := submission.LookupBenchmark(bench); b.NotFileable != "" {
-				plan.problems = append(plan.problems, fmt.Sprintf("%s: %s cannot be submitted: %s", benchDir, bench, b.NotFileable))
+			if b, _ := submission.LookupBenchmark(bench); b.Submission.NotFileable != "" {
+				plan.problems = append(plan.problems, fmt.Sprintf("%s: %s cannot be submitted: %s", benchDir, bench, b.Submission.NotFileable))
 				continue
 			}
 			for _, sdir := range visibleDirs(benchDir) {

@@ -53,8 +53,8 @@ func ExactMatchSamples(entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *
 // samples: the problems from o.LiveCodeBench and a sandboxed runner. With no
 // code answer it returns nothing; with code answers but no problems file it
 // is an error saying which flag to pass, never a zero score. Close the
-// runner when done.
-func CodeTests(o benchmark.EvalOptions, samples []exactmatch.Sample, release string) (map[string]codetest.Problem, *codetest.Runner, error) {
+// runner when done; cancelling ctx kills its processes.
+func CodeTests(ctx context.Context, o benchmark.EvalOptions, samples []exactmatch.Sample, release string) (map[string]codetest.Problem, *codetest.Runner, error) {
 	n := 0
 	for _, s := range samples {
 		if strings.Contains(strings.ToLower(s.Dataset), "livecodebench") {
@@ -71,7 +71,7 @@ func CodeTests(o benchmark.EvalOptions, samples []exactmatch.Sample, release str
 	if err != nil {
 		return nil, nil, err
 	}
-	runner, err := codetest.New(codetest.Options{Python: o.Python})
+	runner, err := codetest.New(ctx, codetest.Options{Python: o.Python})
 	if err != nil {
 		return nil, nil, fmt.Errorf("the LiveCodeBench answers cannot be run: %w", err)
 	}
@@ -92,12 +92,12 @@ func WriteReport(rep *exactmatch.Report, path string) (string, error) {
 
 // Score runs the scorer, closing the runner after. The report's Notes name
 // the modules the reference has loaded that the runner's interpreter lacks.
-func Score(s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.Sample) (*exactmatch.Report, error) {
+func Score(ctx context.Context, s *exactmatch.Scorer, runner *codetest.Runner, samples []exactmatch.Sample) (*exactmatch.Report, error) {
 	if runner != nil {
 		defer runner.Close()
 		s.Code = runner
 	}
-	rep, err := s.Score(context.Background(), samples)
+	rep, err := s.Score(ctx, samples)
 	if err != nil || runner == nil {
 		return rep, err
 	}
@@ -122,17 +122,17 @@ func NotesText(rep *exactmatch.Report) string {
 // d (ExactMatchSamples), the LiveCodeBench answers tested against
 // release's problems (CodeTests), everything graded by s (its Problems
 // and Code set here). It returns the report and the text written.
-func ScoreExactMatch(o benchmark.EvalOptions, entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *tokenizer.Tokenizer, opt tokenizer.DecodeOptions, release string, s *exactmatch.Scorer) (*exactmatch.Report, string, error) {
+func ScoreExactMatch(ctx context.Context, o benchmark.EvalOptions, entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *tokenizer.Tokenizer, opt tokenizer.DecodeOptions, release string, s *exactmatch.Scorer) (*exactmatch.Report, string, error) {
 	samples, _, err := ExactMatchSamples(entries, d, tok, opt)
 	if err != nil {
 		return nil, "", err
 	}
-	problems, runner, err := CodeTests(o, samples, release)
+	problems, runner, err := CodeTests(ctx, o, samples, release)
 	if err != nil {
 		return nil, "", err
 	}
 	s.Problems = problems
-	res, err := Score(s, runner, samples)
+	res, err := Score(ctx, s, runner, samples)
 	if err != nil {
 		return nil, "", err
 	}

@@ -40,7 +40,7 @@ func OnePath(benchmark string, paths []string) (string, error) {
 	return paths[0], nil
 }
 
-// Opener returns a benchmark.Benchmark.Open for the token-ID benchmark
+// Opener returns a benchmark.Data.Open for the token-ID benchmark
 // name: its one dataset file (OnePath) read by open, the result given the
 // benchmark's evaluator by wrap.
 func Opener(name string, open func(path string) (*Dataset, error), wrap func(*Dataset) benchmark.Dataset) func(paths, splits []string) (benchmark.Dataset, error) {

@@ -1,6 +1,7 @@
 package tokenset
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // wrapped stands for a benchmark's dataset type with its evaluator.
 type wrapped struct{ *Dataset }
 
-func (wrapped) Evaluate(string, benchmark.EvalOptions) (benchmark.Evaluation, error) {
+func (wrapped) Evaluate(context.Context, string, benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	return benchmark.Evaluation{}, nil
 }
 

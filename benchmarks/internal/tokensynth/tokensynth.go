@@ -24,7 +24,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// Synth returns a benchmark.Benchmark.Synth for a token-ID benchmark: one
+// Synth returns a benchmark.Data.Synth for a token-ID benchmark: one
 // file, named file in the folder it is given, written by write (Llama,
 // Llama2, DeepSeekR1, GPTOSS).
 func Synth(file string, write func(path string, n int, seed int64) error) func(dir string, n int, seed uint64) ([]string, error) {

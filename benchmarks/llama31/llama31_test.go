@@ -23,7 +23,7 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	files, err := b.Synth(dir, 6, 3)
+	files, err := b.Data.Synth(dir, 6, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaicompletions.Protocol, Model: b.Model, Sampling: p})
+	builder, prefix, err := d.Bodies(benchmark.BodyOptions{Benchmark: b, API: openaicompletions.Protocol, Model: b.Serving.Model, Sampling: p})
 	if err != nil || prefix != nil {
 		t.Fatalf("Bodies: prefix %q, err %v", prefix, err)
 	}
@@ -59,7 +59,7 @@ func TestRegistered(t *testing.T) {
 		if err := json.Unmarshal(body, &req); err != nil {
 			t.Fatal(err)
 		}
-		if req.Model != b.Model || req.MaxTokens != llama31.MaxTokens || len(req.Prompt) != len(prompts.Tokens(4)) {
+		if req.Model != b.Serving.Model || req.MaxTokens != llama31.MaxTokens || len(req.Prompt) != len(prompts.Tokens(4)) {
 			t.Errorf("sample %d body: %s", i, body)
 		}
 	})
@@ -89,7 +89,7 @@ func TestRegistered(t *testing.T) {
 	// the real one): the IDs decode to something, scored as the reference
 	// scores it.
 	out := filepath.Join(dir, "accuracy.txt")
-	ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
 	}
@@ -105,7 +105,7 @@ func TestRegistered(t *testing.T) {
 	f, _ = os.Create(logPath)
 	mllog.WriteAccuracy(f, entries[1:])
 	f.Close()
-	if ev, err := d.Evaluate(logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")}); err != nil || ev.Failure == nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")}); err != nil || ev.Failure == nil {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
 	}
 }
@@ -124,12 +124,9 @@ func TestEdgeIsAModelOfItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, round := range []string{"v6.0", "v6.1"} {
-		b, e := base.Rounds[round], edge.Rounds[round]
+		b, e := base.Submission.Rounds[round], edge.Submission.Rounds[round]
 		if got := strings.Join(e.Required["edge"], ","); got != "SingleStream,Offline" {
 			t.Errorf("%s: edge requires %q, want SingleStream,Offline", round, got)
-		}
-		if len(e.Compliance) != 0 || len(b.Compliance) != 1 {
-			t.Errorf("%s: compliance edge %v base %v, want none and TEST06", round, e.Compliance, b.Compliance)
 		}
 		if e.PerformanceSampleCount != llama31.EdgeSamples || e.AccuracySampleCount[""] != llama31.EdgeSamples {
 			t.Errorf("%s: edge sample counts %d/%d, want %d", round, e.PerformanceSampleCount, e.AccuracySampleCount[""], llama31.EdgeSamples)
@@ -138,17 +135,17 @@ func TestEdgeIsAModelOfItsOwn(t *testing.T) {
 			t.Errorf("%s: edge ROUGE1 target equals the datacenter one (%v)", round, b.Accuracy[""][0].Value)
 		}
 	}
-	if _, ok := edge.Compliance["TEST06"]; ok {
+	if _, ok := edge.Submission.Compliance["TEST06"]; ok {
 		t.Error("the edge variant still offers TEST06")
 	}
-	if _, ok := base.Compliance["TEST06"]; !ok {
+	if _, ok := base.Submission.Compliance["TEST06"]; !ok {
 		t.Error("llama3_1-8b lost TEST06")
 	}
 	inter, err := benchmark.Lookup(llama31.InteractiveName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := inter.Compliance["TEST06"]; !ok {
+	if _, ok := inter.Submission.Compliance["TEST06"]; !ok {
 		t.Error("llama3_1-8b-interactive lost TEST06")
 	}
 }

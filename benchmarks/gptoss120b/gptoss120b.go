@@ -8,7 +8,6 @@ package gptoss120b
 import (
 	"embed"
 	"encoding/json"
-	"fmt"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
@@ -17,9 +16,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
-	"github.com/mlperf-go/mlperf-go/score/answer"
-	"github.com/mlperf-go/mlperf-go/score/exactmatch"
-	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 // LoadGen model names; the submission directory is Name.
@@ -67,30 +63,38 @@ func init() {
 		panic(err)
 	}
 	benchmark.Register(benchmark.Benchmark{
-		Name:           Name,
-		SubmissionDir:  Name,
-		Variants:       []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
-		API:            sglang.Protocol,
-		Model:          "openai/gpt-oss-120b",
-		Output:         benchmark.TokenIDs,
-		DatasetSize:    PerformanceSamples,
-		AccuracySize:   AccuracySamples,
-		Description:    "reasoning mix, token IDs, SGLang /generate",
-		DatasetHelp:    "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
-		InputDataTypes: "int32 token ids",
-		Sampling:       map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(sampling)},
-		Open:           tokenset.Opener(Name, Open, withEvaluator),
-		Synth:          tokensynth.Synth("gpt-oss-120b.parquet", tokensynth.GPTOSS),
-		Compliance: map[string]benchmark.Compliance{
-			"TEST07": {AuditConfig: test07},
-			"TEST09": {AuditConfig: test09},
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: Name,
+			Description:   "reasoning mix, token IDs, SGLang /generate",
 		},
-		Rounds:    map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
-		Downloads: downloads,
-
-		// language/gpt-oss-120b/mlperf/server_sut.py sends token 0 with
-		// FirstTokenComplete and QuerySamplesComplete(tokens[1:], n-1).
-		FinalResponseOmitsFirstToken: true,
+		Variants: []benchmark.Variant{{Name: InteractiveName, Interactive: true}},
+		Data: benchmark.Data{
+			Size:           PerformanceSamples,
+			AccuracySize:   AccuracySamples,
+			Help:           "one parquet or JSON file (perf_eval_ref.parquet, acc_eval_inputs.parquet)",
+			InputDataTypes: "int32 token ids",
+			Scoring:        "exact match over AIME, GPQA and LiveCodeBench (eval_mlperf_accuracy.py); needs the tokenizer and, for the code subset, --livecodebench",
+			Open:           tokenset.Opener(Name, Open, withEvaluator),
+			Synth:          tokensynth.Synth("gpt-oss-120b.parquet", tokensynth.GPTOSS),
+			Downloads:      downloads,
+		},
+		Serving: benchmark.Serving{
+			API:      sglang.Protocol,
+			Model:    "openai/gpt-oss-120b",
+			Output:   benchmark.TokenIDs,
+			Sampling: map[protocol.Protocol]json.RawMessage{sglang.Protocol: json.RawMessage(sampling)},
+			// language/gpt-oss-120b/mlperf/server_sut.py sends token 0 with
+			// FirstTokenComplete and QuerySamplesComplete(tokens[1:], n-1).
+			FinalResponseOmitsFirstToken: true,
+		},
+		Submission: benchmark.Submission{
+			Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Compliance: map[string]benchmark.Compliance{
+				"TEST07": {AuditConfig: test07},
+				"TEST09": {AuditConfig: test09},
+			},
+		},
 	})
 }
 
@@ -99,32 +103,6 @@ func withEvaluator(d *tokenset.Dataset) benchmark.Dataset { return dataset{d} }
 
 // dataset is an opened gpt-oss-120b set with the benchmark's evaluator.
 type dataset struct{ *tokenset.Dataset }
-
-// Evaluate scores an accuracy log as language/gpt-oss-120b/
-// eval_mlperf_accuracy.py does, after the log checks: every entry decoded
-// with the model's tokenizer keeping special tokens (the harmony channel
-// markers the answer extraction reads), graded per sub-dataset (multiple
-// choice, AIME integers, LiveCodeBench tests run in a sandbox), the score
-// written to o.Out as the script prints it.
-func (d dataset) Evaluate(logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	if err != nil {
-		return ev, err
-	}
-	tok, err := o.OpenTokenizer()
-	if err != nil {
-		return ev, err
-	}
-	cleanUp, _, _ := llmeval.CleanUp(o, tok)
-	opt := tokenizer.DecodeOptions{CleanUp: cleanUp} // special tokens kept
-	res, out, err := llmeval.ScoreExactMatch(o, entries, d.Dataset, tok, opt, "release_v6", &exactmatch.Scorer{Variant: answer.GPTOSS})
-	if err != nil {
-		return ev, err
-	}
-	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/gpt-oss-120b/eval_mlperf_accuracy.py: tokenizer %s (special tokens kept), LiveCodeBench tests in a network-less python3 sandbox", tok.Path())
-	ev.Report += "\n" + out + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "; written to " + o.Out + "\n"
-	return ev, nil
-}
 
 // AccuracyInfo returns what an accuracy run of benchmark (a LoadGen name of
 // this benchmark) over d is checked against: min(d.Len(), 4395) samples,

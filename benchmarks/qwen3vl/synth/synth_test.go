@@ -20,11 +20,11 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/synth"
 )
 
-func TestQ3VLRoundTrip(t *testing.T) {
+func TestRoundTrip(t *testing.T) {
 	const n = 60
-	opts := synth.Q3VLSynthOptions{Seed: 7, TestFraction: 0.25, Shards: 2, RowGroupSize: 8}
+	opts := synth.Options{Seed: 7, TestFraction: 0.25, Shards: 2, RowGroupSize: 8}
 	dir := t.TempDir()
-	paths, err := synth.Q3VL(dir, n, opts)
+	paths, err := synth.Write(dir, n, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestQ3VLRoundTrip(t *testing.T) {
 	if diff := cmp.Diff(wantNames, names); diff != "" {
 		t.Fatalf("shards (-want +got):\n%s", diff)
 	}
-	rows, err := synth.Q3VLRows(n, opts)
+	rows, err := synth.Rows(n, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,10 +47,10 @@ func TestQ3VLRoundTrip(t *testing.T) {
 
 	for _, tc := range []struct {
 		splits []string
-		want   []synth.Q3VLRow
+		want   []synth.Row
 	}{
 		{nil, rows}, // default train then test
-		{[]string{"test", "train"}, append(append([]synth.Q3VLRow{}, rows[n-nTest:]...), rows[:n-nTest]...)},
+		{[]string{"test", "train"}, append(append([]synth.Row{}, rows[n-nTest:]...), rows[:n-nTest]...)},
 		{[]string{"test"}, rows[n-nTest:]},
 	} {
 		d, err := qwen3vl.Open([]string{dir}, qwen3vl.Options{Splits: tc.splits})
@@ -62,7 +62,7 @@ func TestQ3VLRoundTrip(t *testing.T) {
 		}
 		for i, r := range tc.want {
 			s := d.Sample(i)
-			got := synth.Q3VLRow{Title: s.Title, Description: s.Description, Categories: s.Categories,
+			got := synth.Row{Title: s.Title, Description: s.Description, Categories: s.Categories,
 				Category: s.Category, Brand: s.Brand, IsSecondhand: s.IsSecondhand}
 			want := r
 			want.Image, want.ImagePath = nil, ""
@@ -125,10 +125,10 @@ func TestQ3VLRoundTrip(t *testing.T) {
 	}
 }
 
-// TestQ3VLRealistic checks the generated data has what makes the real data
+// TestRealistic checks the generated data has what makes the real data
 // hard: both image formats at realistic sizes and the awkward strings.
-func TestQ3VLRealistic(t *testing.T) {
-	rows, err := synth.Q3VLRows(300, synth.Q3VLSynthOptions{Seed: 1})
+func TestRealistic(t *testing.T) {
+	rows, err := synth.Rows(300, synth.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,10 +182,10 @@ func containsString(s []string, x string) bool {
 	return false
 }
 
-func TestQ3VLDeterministic(t *testing.T) {
+func TestDeterministic(t *testing.T) {
 	digest := func(seed uint64) [32]byte {
 		dir := t.TempDir()
-		paths, err := synth.Q3VL(dir, 12, synth.Q3VLSynthOptions{Seed: seed})
+		paths, err := synth.Write(dir, 12, synth.Options{Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,29 +207,29 @@ func TestQ3VLDeterministic(t *testing.T) {
 	}
 }
 
-// TestQ3VLErrorsNameFileAndRow checks that broken shards fail at open with
+// TestErrorsNameFileAndRow checks that broken shards fail at open with
 // the file and row named.
-func TestQ3VLErrorsNameFileAndRow(t *testing.T) {
-	rows, err := synth.Q3VLRows(5, synth.Q3VLSynthOptions{Seed: 2})
+func TestErrorsNameFileAndRow(t *testing.T) {
+	rows, err := synth.Rows(5, synth.Options{Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name   string
-		mutate func(rows []synth.Q3VLRow)
+		mutate func(rows []synth.Row)
 		want   []string
 	}{
-		{"undecodable image", func(r []synth.Q3VLRow) { r[3].Image = []byte("not an image at all") }, []string{"row 3", "unrecognised image format"}},
-		{"truncated header", func(r []synth.Q3VLRow) { r[2].Image = r[2].Image[:20] }, []string{"row 2", "image header"}},
-		{"null image", func(r []synth.Q3VLRow) { r[4].Null = []string{synth.Q3VLColImage} }, []string{"row 4", "null image"}},
-		{"bad utf-8", func(r []synth.Q3VLRow) { r[1].Title = "caf\xe9" }, []string{"row 1", "UTF-8", "product_title"}},
+		{"undecodable image", func(r []synth.Row) { r[3].Image = []byte("not an image at all") }, []string{"row 3", "unrecognised image format"}},
+		{"truncated header", func(r []synth.Row) { r[2].Image = r[2].Image[:20] }, []string{"row 2", "image header"}},
+		{"null image", func(r []synth.Row) { r[4].Null = []string{synth.ColImage} }, []string{"row 4", "null image"}},
+		{"bad utf-8", func(r []synth.Row) { r[1].Title = "caf\xe9" }, []string{"row 1", "UTF-8", "product_title"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rs := append([]synth.Q3VLRow(nil), rows...)
+			rs := append([]synth.Row(nil), rows...)
 			tc.mutate(rs)
 			dir := t.TempDir()
 			path := filepath.Join(dir, "train-00000-of-00001.parquet")
-			if err := synth.WriteQ3VLShard(path, rs, synth.Q3VLShardOptions{RowGroupSize: 2}); err != nil {
+			if err := synth.WriteShard(path, rs, synth.ShardOptions{RowGroupSize: 2}); err != nil {
 				t.Fatal(err)
 			}
 			_, err := qwen3vl.Open([]string{dir}, qwen3vl.Options{Splits: []string{"train"}})
@@ -246,26 +246,26 @@ func TestQ3VLErrorsNameFileAndRow(t *testing.T) {
 	}
 }
 
-// BenchmarkQ3VL measures writing a synthetic dataset (images drawn and
+// BenchmarkWrite measures writing a synthetic dataset (images drawn and
 // encoded, parquet written).
-func BenchmarkQ3VL(b *testing.B) {
+func BenchmarkWrite(b *testing.B) {
 	const n = 200
 	for b.Loop() {
-		if _, err := synth.Q3VL(b.TempDir(), n, synth.Q3VLSynthOptions{Seed: 1}); err != nil {
+		if _, err := synth.Write(b.TempDir(), n, synth.Options{Seed: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
-// TestQ3VLFooterLikeHub: as in the hub's shards, written by pyarrow (which
+// TestFooterLikeHub: as in the hub's shards, written by pyarrow (which
 // drops the min/max of values over its 4 KB max_statistics_size), the
 // footer carries no image bounds, while short columns keep theirs: two
 // whole images per row group there would make a reader keep 2% of the
 // dataset in memory for as long as the file is open.
-func TestQ3VLFooterLikeHub(t *testing.T) {
+func TestFooterLikeHub(t *testing.T) {
 	t.Parallel()
-	paths, err := synth.Q3VL(t.TempDir(), 20, synth.Q3VLSynthOptions{Seed: 1, RowGroupSize: 5, TrainOnly: true})
+	paths, err := synth.Write(t.TempDir(), 20, synth.Options{Seed: 1, RowGroupSize: 5, TrainOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

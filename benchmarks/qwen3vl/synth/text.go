@@ -6,13 +6,13 @@ import (
 	"strings"
 )
 
-// q3vlNoun is "kind|name": kind selects the category subtree.
-type q3vlNoun string
+// nounKind is "kind|name": kind selects the category subtree.
+type nounKind string
 
-func (n q3vlNoun) kind() string { k, _, _ := strings.Cut(string(n), "|"); return k }
-func (n q3vlNoun) name() string { _, v, _ := strings.Cut(string(n), "|"); return v }
+func (n nounKind) kind() string { k, _, _ := strings.Cut(string(n), "|"); return k }
+func (n nounKind) name() string { _, v, _ := strings.Cut(string(n), "|"); return v }
 
-var q3vlNouns = []q3vlNoun{
+var nouns = []nounKind{
 	"shirt|Polo Shirt", "shirt|Oxford Shirt", "shirt|Graphic Tee", "shirt|Henley",
 	"shoe|Running Shoes", "shoe|Leather Loafers", "shoe|Trail Sneakers", "shoe|Chelsea Boots",
 	"bag|Backpack", "bag|Tote Bag", "bag|Messenger Bag", "bag|Kids' \"Explorer\" Backpack",
@@ -24,20 +24,20 @@ var q3vlNouns = []q3vlNoun{
 	"food|Dark Chocolate Bar", "food|Crème Brûlée Tea", "food|Hot Sauce",
 }
 
-var q3vlBrands = []string{
+var brandNames = []string{
 	"Giorgio Armani", "Trail & Co.", "L'Oréal", "Björn Borg", "Levi's", "Acme",
 	"Nordwand", "Maison Lumière", "Café Olé", "O'Neill", "Kid\\Box", "\"Studio 54\"",
 	"Ōkami", "Brand—X", "Fjällräven", "Mötley Goods", "Sunny 🌞 Days", "Zeta",
 }
 
-var q3vlColors = []string{
+var colors = []string{
 	"Navy", "Black", "White", "Olive", "Rosé", "Burgundy", "Sand", "Sky Blue", "Charcoal", "Crème",
 }
 
-var q3vlSizes = []string{"S", "M", "L", "XL", "One Size", "250 ml", "12\"", "EU 42", "3–5 yrs"}
+var sizeNames = []string{"S", "M", "L", "XL", "One Size", "250 ml", "12\"", "EU 42", "3–5 yrs"}
 
-// q3vlTitleForms take brand, color, noun, size.
-var q3vlTitleForms = []string{
+// titleForms take brand, color, noun, size.
+var titleForms = []string{
 	"%[1]s %[3]s - %[2]s, Size %[4]s",
 	"%[3]s | %[1]s | %[2]s",
 	"%[1]s '%[3]s' in %[2]s (%[4]s)",
@@ -45,9 +45,9 @@ var q3vlTitleForms = []string{
 	"%[3]s – %[2]s / %[4]s",
 }
 
-// q3vlCategories maps a noun kind to its " > "-separated categories, in the
+// categoryTree maps a noun kind to its " > "-separated categories, in the
 // style of the Shopify product taxonomy.
-var q3vlCategories = map[string][]string{
+var categoryTree = map[string][]string{
 	"shirt": {
 		"Apparel & Accessories > Clothing > Shirts & Tops > Polo Shirts",
 		"Apparel & Accessories > Clothing > Shirts & Tops > T-Shirts",
@@ -100,12 +100,12 @@ var q3vlCategories = map[string][]string{
 	},
 }
 
-// q3vlAllCategories lists every category, for distractors, plus a few odd
+// allCategories lists every category, for distractors, plus a few odd
 // ones that only appear as distractors.
-var q3vlAllCategories = func() []string {
+var allCategories = func() []string {
 	var all []string
 	for _, k := range []string{"shirt", "shoe", "bag", "home", "beauty", "toy", "jewel", "sport", "food"} {
-		all = append(all, q3vlCategories[k]...)
+		all = append(all, categoryTree[k]...)
 	}
 	return append(all,
 		"Arts & Entertainment > Hobbies & Creative Arts > Crafts > Odd\nNewline",
@@ -116,14 +116,14 @@ var q3vlAllCategories = func() []string {
 	)
 }()
 
-func q3vlCategoryFor(kind string, rng *rand.Rand) string {
-	c := q3vlCategories[kind]
+func categoryFor(kind string, rng *rand.Rand) string {
+	c := categoryTree[kind]
 	return c[rng.IntN(len(c))]
 }
 
-// q3vlDescription writes plain, multi-line or HTML (sometimes with script
+// describe writes plain, multi-line or HTML (sometimes with script
 // and style blocks, as scraped storefront descriptions often have).
-func q3vlDescription(rng *rand.Rand, brand, color, noun string, secondhand bool) string {
+func describe(rng *rand.Rand, brand, color, noun string, secondhand bool) string {
 	sentences := []string{
 		fmt.Sprintf("The %s %s from %s.", strings.ToLower(color), strings.ToLower(noun), brand),
 		"Made with 100% organic cotton & recycled fibres.",

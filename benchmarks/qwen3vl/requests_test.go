@@ -10,7 +10,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 )
 
-func TestQ3VLParamsV61(t *testing.T) {
+func TestParamsV61(t *testing.T) {
 	f, n := 0.5, 64
 	m := 32
 	p, err := paramsV61(openaichat.Params{})
@@ -27,7 +27,7 @@ func TestQ3VLParamsV61(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	if _, err := synth.Q3VL(dir, 6, synth.Q3VLSynthOptions{Seed: 7}); err != nil {
+	if _, err := synth.Write(dir, 6, synth.Options{Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Open([]string{dir}, Options{})

@@ -8,19 +8,19 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// Q3VL column names, as in the Hugging Face dataset Shopify/product-catalogue.
+// The catalogue's column names, as in the Hugging Face dataset Shopify/product-catalogue.
 const (
-	Q3VLColTitle        = "product_title"
-	Q3VLColDescription  = "product_description"
-	Q3VLColImage        = "product_image"
-	Q3VLColCategories   = "potential_product_categories"
-	Q3VLColCategory     = "ground_truth_category"
-	Q3VLColBrand        = "ground_truth_brand"
-	Q3VLColIsSecondhand = "ground_truth_is_secondhand"
+	ColTitle        = "product_title"
+	ColDescription  = "product_description"
+	ColImage        = "product_image"
+	ColCategories   = "potential_product_categories"
+	ColCategory     = "ground_truth_category"
+	ColBrand        = "ground_truth_brand"
+	ColIsSecondhand = "ground_truth_is_secondhand"
 )
 
-// Q3VLRow is one product of the catalogue.
-type Q3VLRow struct {
+// Row is one product of the catalogue.
+type Row struct {
 	Title, Description string
 	// Image holds the encoded image file (JPEG, PNG...); ImagePath is the
 	// datasets Image feature's path field (often the original file name).
@@ -31,12 +31,12 @@ type Q3VLRow struct {
 	Category, Brand string
 	IsSecondhand    bool
 	// Null names columns to write as null instead of their value (for
-	// Q3VLColImage: a null bytes field). Empty normally.
+	// ColImage: a null bytes field). Empty normally.
 	Null []string
 }
 
-// Q3VLShardOptions configures WriteQ3VLShard.
-type Q3VLShardOptions struct {
+// ShardOptions configures WriteShard.
+type ShardOptions struct {
 	// RowGroupSize is the rows per row group. Default 100, what the datasets
 	// library uses for image datasets it pushes to the hub.
 	RowGroupSize int
@@ -71,25 +71,25 @@ type hubRowOf[I any] struct {
 	GroundTruthIsSecondhand    *bool     `parquet:"ground_truth_is_secondhand,optional"`
 }
 
-// q3vlHubFeatures is the "huggingface" key-value metadata the datasets
+// hubFeatures is the "huggingface" key-value metadata the datasets
 // library stores in each shard, describing the features.
-const q3vlHubFeatures = `{"info": {"features": {"product_title": {"dtype": "string", "_type": "Value"}, "product_description": {"dtype": "string", "_type": "Value"}, "product_image": {"_type": "Image"}, "potential_product_categories": {"feature": {"dtype": "string", "_type": "Value"}, "_type": "Sequence"}, "ground_truth_category": {"dtype": "string", "_type": "Value"}, "ground_truth_brand": {"dtype": "string", "_type": "Value"}, "ground_truth_is_secondhand": {"dtype": "bool", "_type": "Value"}}}}`
+const hubFeatures = `{"info": {"features": {"product_title": {"dtype": "string", "_type": "Value"}, "product_description": {"dtype": "string", "_type": "Value"}, "product_image": {"_type": "Image"}, "potential_product_categories": {"feature": {"dtype": "string", "_type": "Value"}, "_type": "Sequence"}, "ground_truth_category": {"dtype": "string", "_type": "Value"}, "ground_truth_brand": {"dtype": "string", "_type": "Value"}, "ground_truth_is_secondhand": {"dtype": "bool", "_type": "Value"}}}}`
 
-// WriteQ3VLShard writes rows as one parquet shard at path, in the schema of
+// WriteShard writes rows as one parquet shard at path, in the schema of
 // the hub's Shopify/product-catalogue shards (snappy-compressed like
 // pyarrow's).
-func WriteQ3VLShard(path string, rows []Q3VLRow, opts Q3VLShardOptions) error {
+func WriteShard(path string, rows []Row, opts ShardOptions) error {
 	if opts.DictionaryImages {
-		return writeQ3VLShard[hubImageDict](path, rows, opts, func(b []byte, p *string) *hubImageDict {
+		return writeShard[hubImageDict](path, rows, opts, func(b []byte, p *string) *hubImageDict {
 			return &hubImageDict{Bytes: b, Path: p}
 		})
 	}
-	return writeQ3VLShard[hubImage](path, rows, opts, func(b []byte, p *string) *hubImage {
+	return writeShard[hubImage](path, rows, opts, func(b []byte, p *string) *hubImage {
 		return &hubImage{Bytes: b, Path: p}
 	})
 }
 
-func writeQ3VLShard[I any](path string, rows []Q3VLRow, opts Q3VLShardOptions, image func([]byte, *string) *I) (err error) {
+func writeShard[I any](path string, rows []Row, opts ShardOptions, image func([]byte, *string) *I) (err error) {
 	size := opts.RowGroupSize
 	if size <= 0 {
 		size = 100
@@ -107,7 +107,7 @@ func writeQ3VLShard[I any](path string, rows []Q3VLRow, opts Q3VLShardOptions, i
 		w: parquet.NewGenericWriter[hubRowOf[I]](f,
 			parquet.MaxRowsPerRowGroup(int64(size)),
 			parquet.Compression(&parquet.Snappy),
-			parquet.KeyValueMetadata("huggingface", q3vlHubFeatures),
+			parquet.KeyValueMetadata("huggingface", hubFeatures),
 			// pyarrow, which writes the hub's shards, leaves out the
 			// min/max of values over 4 KB (max_statistics_size): two
 			// whole images per row group in the footer, which readers
@@ -134,7 +134,7 @@ func writeQ3VLShard[I any](path string, rows []Q3VLRow, opts Q3VLShardOptions, i
 // hubRow is r in the hub's schema, with the columns r.Null names null.
 // The image's path field is a copy of r.ImagePath; the other fields point
 // into r.
-func hubRow[I any](r *Q3VLRow, image func([]byte, *string) *I) hubRowOf[I] {
+func hubRow[I any](r *Row, image func([]byte, *string) *I) hubRowOf[I] {
 	null := func(col string) bool { return slices.Contains(r.Null, col) }
 	str := func(col, s string) *string {
 		if null(col) {
@@ -143,16 +143,16 @@ func hubRow[I any](r *Q3VLRow, image func([]byte, *string) *I) hubRowOf[I] {
 		return &s
 	}
 	hr := hubRowOf[I]{
-		ProductTitle:        str(Q3VLColTitle, r.Title),
-		ProductDescription:  str(Q3VLColDescription, r.Description),
-		GroundTruthCategory: str(Q3VLColCategory, r.Category),
-		GroundTruthBrand:    str(Q3VLColBrand, r.Brand),
+		ProductTitle:        str(ColTitle, r.Title),
+		ProductDescription:  str(ColDescription, r.Description),
+		GroundTruthCategory: str(ColCategory, r.Category),
+		GroundTruthBrand:    str(ColBrand, r.Brand),
 	}
-	if !null(Q3VLColIsSecondhand) {
+	if !null(ColIsSecondhand) {
 		hr.GroundTruthIsSecondhand = &r.IsSecondhand
 	}
 	var img []byte
-	if !null(Q3VLColImage) {
+	if !null(ColImage) {
 		img = r.Image
 		if img == nil {
 			img = []byte{}
@@ -160,7 +160,7 @@ func hubRow[I any](r *Q3VLRow, image func([]byte, *string) *I) hubRowOf[I] {
 	}
 	p := r.ImagePath
 	hr.ProductImage = image(img, &p)
-	if !null(Q3VLColCategories) {
+	if !null(ColCategories) {
 		hr.PotentialProductCategories = make([]*string, len(r.Categories))
 		for k := range r.Categories {
 			hr.PotentialProductCategories[k] = &r.Categories[k]

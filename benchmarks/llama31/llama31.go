@@ -60,32 +60,54 @@ const sampling = `{"temperature": 0, "top_p": 1, "top_k": 1, "seed": 42, "max_to
 
 func init() {
 	benchmark.Register(benchmark.Benchmark{
-		Name:          Name,
-		SubmissionDir: SubmissionDir,
+		Identity: benchmark.Identity{
+			Name:          Name,
+			SubmissionDir: SubmissionDir,
+			Description:   "CNN/DailyMail summarisation, token IDs, vLLM /v1/completions",
+		},
 		Variants: []benchmark.Variant{
 			{Name: InteractiveName, Interactive: true},
-			{Name: EdgeName, SubmissionDir: EdgeSubmissionDir, DatasetSize: EdgeSamples, AccuracySize: EdgeSamples,
+			{
+				Name: EdgeName, SubmissionDir: EdgeSubmissionDir,
 				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions",
-				Downloads:   edgeDownloads, Rounds: map[string]*benchmark.Rules{"v6.0": edgeRules(), "v6.1": edgeRules()}},
+				Data:        &edgeData,
+				// The edge rules list no compliance test.
+				Submission: &benchmark.Submission{Rounds: map[string]*benchmark.Rules{"v6.0": edgeRules(), "v6.1": edgeRules()}},
+			},
 		},
-		API:            openaicompletions.Protocol,
-		Model:          "meta-llama/Llama-3.1-8B-Instruct",
-		Output:         benchmark.TokenIDs,
-		DatasetSize:    Samples,
-		AccuracySize:   Samples,
-		Description:    "CNN/DailyMail summarisation, token IDs, vLLM /v1/completions",
-		DatasetHelp:    "one JSON or parquet file (cnn_eval.json)",
-		InputDataTypes: "int32 token ids",
-		Sampling:       map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
-		Open:           tokenset.Opener(Name, Open, withEvaluator),
-		Synth:          tokensynth.Synth("cnn_eval.json", tokensynth.Llama),
-		Compliance: map[string]benchmark.Compliance{
-			"TEST06": test06.Compliance(TEST06EOS),
+		Data: data,
+		Serving: benchmark.Serving{
+			API:      openaicompletions.Protocol,
+			Model:    "meta-llama/Llama-3.1-8B-Instruct",
+			Output:   benchmark.TokenIDs,
+			Sampling: map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
 		},
-		Rounds:    map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
-		Downloads: downloads,
+		Submission: benchmark.Submission{
+			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(TEST06EOS)},
+		},
 	})
 }
+
+// data is the datacenter set (cnn_eval.json).
+var data = benchmark.Data{
+	Size:           Samples,
+	AccuracySize:   Samples,
+	Help:           "one JSON or parquet file (cnn_eval.json)",
+	InputDataTypes: "int32 token ids",
+	Scoring:        "ROUGE-1/2/L/Lsum and gen_len (language/llama3.1-8b/evaluation.py); needs the model's tokenizer (--tokenizer, or the Hugging Face cache)",
+	Open:           tokenset.Opener(Name, Open, withEvaluator),
+	Synth:          tokensynth.Synth("cnn_eval.json", tokensynth.Llama),
+	Downloads:      downloads,
+}
+
+// edgeData is the edge set (sample_cnn_eval_5000.json): the same reader
+// over its own 5,000 samples and download.
+var edgeData = func() benchmark.Data {
+	d := data
+	d.Size, d.AccuracySize, d.Downloads = EdgeSamples, EdgeSamples, edgeDownloads
+	return d
+}()
 
 // withEvaluator gives an opened set the benchmark's evaluator.
 func withEvaluator(d *tokenset.Dataset) benchmark.Dataset { return dataset{d} }

@@ -82,7 +82,7 @@ func paramsV61(c openaichat.Params) (ParamsV61, error) {
 	return p, nil
 }
 
-// requestReference implements benchmark.Benchmark.Requests: over chat
+// requestReference implements benchmark.Serving.Requests: over chat
 // completions the round decides whose requests are sent. Both references
 // send chat completions, so over another API the bodies are neither's.
 func requestReference(api protocol.Protocol, round string) (string, error) {

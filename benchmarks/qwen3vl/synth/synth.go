@@ -14,8 +14,8 @@ import (
 	"sync"
 )
 
-// Q3VLSynthOptions configures Q3VL.
-type Q3VLSynthOptions struct {
+// Options configures Write.
+type Options struct {
 	// Seed makes the output reproducible: the same seed and n give the same
 	// bytes. Default 0 is a valid seed.
 	Seed uint64
@@ -34,11 +34,11 @@ type Q3VLSynthOptions struct {
 	// the default 0.25; a negative value means no PNG.
 	PNGFraction float64
 	// DictionaryImages dictionary-encodes image bytes (see
-	// Q3VLShardOptions). Default false.
+	// ShardOptions). Default false.
 	DictionaryImages bool
 }
 
-// Q3VL writes n synthetic catalogue samples under dir/data/ as the hub names
+// Write writes n synthetic catalogue samples under dir/data/ as the hub names
 // its shards: train-00000-of-0000N.parquet then test-... (train only with
 // TrainOnly), in the hub's schema.
 // Images are real JPEG and PNG files of 256-512 pixels a side (tens of KB);
@@ -46,7 +46,7 @@ type Q3VLSynthOptions struct {
 // like the catalogue's and include the strings that are hard to quote right:
 // apostrophes, double quotes, backslashes, newlines and tabs, non-ASCII,
 // emoji, and HTML with script in descriptions. It returns the paths written.
-func Q3VL(dir string, n int, opts Q3VLSynthOptions) ([]string, error) {
+func Write(dir string, n int, opts Options) ([]string, error) {
 	if n <= 0 {
 		return nil, fmt.Errorf("synth: sample count must be positive, got %d", n)
 	}
@@ -55,7 +55,7 @@ func Q3VL(dir string, n int, opts Q3VLSynthOptions) ([]string, error) {
 		frac = 0.2
 	}
 	shards := max(opts.Shards, 1)
-	rows, err := Q3VLRows(n, opts)
+	rows, err := Rows(n, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -71,11 +71,11 @@ func Q3VL(dir string, n int, opts Q3VLSynthOptions) ([]string, error) {
 		return nil, fmt.Errorf("synth: %w", err)
 	}
 	var paths []string
-	write := func(split string, rows []Q3VLRow) error {
+	write := func(split string, rows []Row) error {
 		for s := range shards {
 			lo, hi := s*len(rows)/shards, (s+1)*len(rows)/shards
 			p := filepath.Join(data, fmt.Sprintf("%s-%05d-of-%05d.parquet", split, s, shards))
-			if err := WriteQ3VLShard(p, rows[lo:hi], Q3VLShardOptions{RowGroupSize: opts.RowGroupSize, DictionaryImages: opts.DictionaryImages}); err != nil {
+			if err := WriteShard(p, rows[lo:hi], ShardOptions{RowGroupSize: opts.RowGroupSize, DictionaryImages: opts.DictionaryImages}); err != nil {
 				return err
 			}
 			paths = append(paths, p)
@@ -93,15 +93,15 @@ func Q3VL(dir string, n int, opts Q3VLSynthOptions) ([]string, error) {
 	return paths, nil
 }
 
-// Q3VLRows returns the n samples Q3VL would write, in order (train rows
+// Rows returns the n samples Write would write, in order (train rows
 // first), generated on GOMAXPROCS goroutines; sample i depends only on the
 // seed and i.
-func Q3VLRows(n int, opts Q3VLSynthOptions) ([]Q3VLRow, error) {
+func Rows(n int, opts Options) ([]Row, error) {
 	pngFrac := opts.PNGFraction
 	if pngFrac == 0 {
 		pngFrac = 0.25
 	}
-	rows := make([]Q3VLRow, n)
+	rows := make([]Row, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -109,7 +109,7 @@ func Q3VLRows(n int, opts Q3VLSynthOptions) ([]Q3VLRow, error) {
 		wg.Go(func() {
 			var buf bytes.Buffer
 			for i := range next {
-				rows[i], errs[i] = q3vlSample(opts.Seed, i, pngFrac, &buf)
+				rows[i], errs[i] = makeRow(opts.Seed, i, pngFrac, &buf)
 			}
 		})
 	}
@@ -126,25 +126,25 @@ func Q3VLRows(n int, opts Q3VLSynthOptions) ([]Q3VLRow, error) {
 	return rows, nil
 }
 
-func q3vlSample(seed uint64, i int, pngFrac float64, buf *bytes.Buffer) (Q3VLRow, error) {
+func makeRow(seed uint64, i int, pngFrac float64, buf *bytes.Buffer) (Row, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)*0x9E3779B97F4A7C15+1))
 	pick := func(s []string) string { return s[rng.IntN(len(s))] }
 
-	noun := q3vlNouns[rng.IntN(len(q3vlNouns))]
-	brand := pick(q3vlBrands)
-	color := pick(q3vlColors)
-	cat := q3vlCategoryFor(noun.kind(), rng)
-	title := fmt.Sprintf(pick(q3vlTitleForms), brand, color, noun.name(), pick(q3vlSizes))
+	noun := nouns[rng.IntN(len(nouns))]
+	brand := pick(brandNames)
+	color := pick(colors)
+	cat := categoryFor(noun.kind(), rng)
+	title := fmt.Sprintf(pick(titleForms), brand, color, noun.name(), pick(sizeNames))
 	secondhand := rng.Float64() < 0.15
 	if secondhand && rng.IntN(2) == 0 {
 		title = pick([]string{"Pre-owned ", "Used - ", "Vintage ", "Gently used "}) + title
 	}
-	desc := q3vlDescription(rng, brand, color, noun.name(), secondhand)
+	desc := describe(rng, brand, color, noun.name(), secondhand)
 
 	// Potential categories: the right one and 2-6 others, shuffled.
 	cats := []string{cat}
 	for k := 1 + rng.IntN(5); k >= 0; k-- {
-		c := pick(q3vlAllCategories)
+		c := pick(allCategories)
 		if !contains(cats, c) {
 			cats = append(cats, c)
 		}
@@ -152,11 +152,11 @@ func q3vlSample(seed uint64, i int, pngFrac float64, buf *bytes.Buffer) (Q3VLRow
 	rng.Shuffle(len(cats), func(a, b int) { cats[a], cats[b] = cats[b], cats[a] })
 
 	usePNG := rng.Float64() < pngFrac
-	img, name, err := q3vlImage(rng, usePNG, buf)
+	img, name, err := makeImage(rng, usePNG, buf)
 	if err != nil {
-		return Q3VLRow{}, err
+		return Row{}, err
 	}
-	return Q3VLRow{
+	return Row{
 		Title:        title,
 		Description:  desc,
 		Image:        img,
@@ -177,11 +177,11 @@ func contains(s []string, x string) bool {
 	return false
 }
 
-// q3vlImage draws a product-like picture (a background gradient, a few
+// makeImage draws a product-like picture (a background gradient, a few
 // shapes, sensor-like noise so JPEG does not collapse to a few KB) and
 // encodes it. JPEGs are drawn straight into Y'CbCr 4:2:0, the encoder's
 // native layout, which halves the cost of a sample.
-func q3vlImage(rng *rand.Rand, usePNG bool, buf *bytes.Buffer) ([]byte, string, error) {
+func makeImage(rng *rand.Rand, usePNG bool, buf *bytes.Buffer) ([]byte, string, error) {
 	p := newPicture(rng, usePNG)
 	buf.Reset()
 	if usePNG {
@@ -196,7 +196,7 @@ func q3vlImage(rng *rand.Rand, usePNG bool, buf *bytes.Buffer) ([]byte, string, 
 	return bytes.Clone(buf.Bytes()), "jpg", nil
 }
 
-// picture is what q3vlImage draws: rectangles of one colour on a
+// picture is what makeImage draws: rectangles of one colour on a
 // background of another, with noise from a generator of its own.
 type picture struct {
 	w, h   int
