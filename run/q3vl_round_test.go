@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
-	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
@@ -25,8 +25,8 @@ func TestQ3VLRoundBodies(t *testing.T) {
 	loadgentest.Require(t)
 	const n = 6
 	d, _ := q3vlFixture(t, n)
-	for _, round := range []string{"", eval.RoundV61, eval.RoundV60} {
-		t.Run("round="+round, func(t *testing.T) {
+	for _, name := range []string{"", round.V61, round.V60} {
+		t.Run("round="+name, func(t *testing.T) {
 			var mu sync.Mutex
 			var bodies []string
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -45,7 +45,7 @@ func TestQ3VLRoundBodies(t *testing.T) {
 				Benchmark: mustBenchmark(t, "qwen3-vl-235b-a22b"),
 				Scenario:  loadgen.Offline, Mode: loadgen.AccuracyOnly,
 				Data: d, Endpoints: []string{srv.URL}, OutputDir: t.TempDir(), Settings: quick,
-				Round: round,
+				Round: name,
 				// The server answers every path with a completion: it has
 				// no /health or /v1/models.
 				SkipPreflight: true,
@@ -58,7 +58,7 @@ func TestQ3VLRoundBodies(t *testing.T) {
 			}
 			want := map[string]bool{}
 			for i := range n {
-				if round == eval.RoundV60 {
+				if name == round.V60 {
 					continue
 				}
 				img := readImage(t, d, i)
@@ -69,8 +69,8 @@ func TestQ3VLRoundBodies(t *testing.T) {
 				want[string(b)] = true
 			}
 			for _, b := range bodies {
-				switch round {
-				case eval.RoundV60:
+				switch name {
+				case round.V60:
 					if !strings.Contains(b, "specifc") || strings.Contains(b, "max_completion_tokens") || !strings.HasPrefix(b, `{"messages":`) {
 						t.Errorf("v6.0 body is not the LoadGen harness's: %.200s", b)
 					}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 )
 
 // The per-round rules come from the official checker,
@@ -92,12 +93,12 @@ type Round struct {
 // DefaultRound is the round filing.FileRun and pack.Package assume when none
 // is given: LoadGen 6.0.17 (the release mlperf-go links) writes the v6.1
 // seeds.
-const DefaultRound = "v6.1"
+const DefaultRound = round.V61
 
 // roundSeeds are the RNG seeds of each round (the checker's "seeds").
 var roundSeeds = map[string]Round{
-	"v6.0": {Name: "v6.0", QSLSeed: 2465351861681999779, SampleIndexSeed: 14276810075590677512, ScheduleSeed: 3936089224930324775},
-	"v6.1": {Name: "v6.1", QSLSeed: 2085463073848966840, SampleIndexSeed: 2747215439041700203, ScheduleSeed: 16159082839903944936},
+	round.V60: {Name: round.V60, QSLSeed: 2465351861681999779, SampleIndexSeed: 14276810075590677512, ScheduleSeed: 3936089224930324775},
+	round.V61: {Name: round.V61, QSLSeed: 2085463073848966840, SampleIndexSeed: 2747215439041700203, ScheduleSeed: 16159082839903944936},
 }
 
 // baseResultField is RESULT_FIELD_NEW (the same in v6.0 and v6.1 for the

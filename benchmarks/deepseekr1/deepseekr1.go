@@ -41,6 +41,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
@@ -111,7 +112,7 @@ func init() {
 			},
 		},
 		Submission: benchmark.Submission{
-			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Rounds:     map[string]*benchmark.Rules{round.V60: rules(), round.V61: rules()},
 			Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
 		},
 	})

@@ -1,6 +1,9 @@
 package deepseekr1
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // The files `mlperf-go dataset download` fetches. The dataset comes from
 // MLCommons' R2 storage as the reference's README fetches it with
@@ -23,5 +26,5 @@ var (
 	tokenizerPin = download.TokenizerPin("deepseek-ai/DeepSeek-R1", "56d4cbbb4d29f4355bab4b9a39ccb717a14ad5ad",
 		"mlcommons/inference language/deepseek-r1/README.md:11, utils/backend_registry.py:10")
 
-	downloads = map[string][]download.Pin{"v6.0": {dataPin, tokenizerPin}, "v6.1": {dataPin, tokenizerPin}}
+	downloads = map[string][]download.Pin{round.V60: {dataPin, tokenizerPin}, round.V61: {dataPin, tokenizerPin}}
 )

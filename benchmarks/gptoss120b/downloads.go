@@ -1,6 +1,9 @@
 package gptoss120b
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // The files `mlperf-go dataset download` fetches. The dataset comes from
 // MLCommons' R2 storage (gpt-oss-data.uri, which the reference's mlcr
@@ -28,5 +31,5 @@ var (
 	tokenizerPin = download.TokenizerPin("openai/gpt-oss-120b", "b5c939de8f754692c1647ca79fbf85e8c1e70f8a",
 		"mlcommons/inference language/gpt-oss-120b/README.md:27")
 
-	downloads = map[string][]download.Pin{"v6.0": {dataPin, tokenizerPin}, "v6.1": {dataPin, tokenizerPin}}
+	downloads = map[string][]download.Pin{round.V60: {dataPin, tokenizerPin}, round.V61: {dataPin, tokenizerPin}}
 )

@@ -14,6 +14,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
@@ -89,7 +90,7 @@ func init() {
 			FinalResponseOmitsFirstToken: true,
 		},
 		Submission: benchmark.Submission{
-			Rounds: map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Rounds: map[string]*benchmark.Rules{round.V60: rules(), round.V61: rules()},
 			Compliance: map[string]benchmark.Compliance{
 				"TEST07": {AuditConfig: test07},
 				"TEST09": {AuditConfig: test09},

@@ -1,6 +1,9 @@
 package llama2
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // The files `mlperf-go dataset download` fetches. The dataset comes from
 // MLCommons' R2 storage as the reference's README fetches it with
@@ -31,7 +34,7 @@ var (
 	tokenizerPin = download.TokenizerPin("meta-llama/Llama-2-70b-chat-hf", "e9149a12809580e8602995856f8098ce973d1080",
 		"mlcommons/inference language/llama2-70b/README.md:82-84 (repository; revision pinned by mlperf-go)")
 
-	downloads = map[string][]download.Pin{"v6.0": {dataPin, tokenizerPin}, "v6.1": {dataPin, tokenizerPin}}
+	downloads = map[string][]download.Pin{round.V60: {dataPin, tokenizerPin}, round.V61: {dataPin, tokenizerPin}}
 	// downloads99 are llama2-70b-99's: v6.0 only.
-	downloads99 = map[string][]download.Pin{"v6.0": {dataPin, tokenizerPin}}
+	downloads99 = map[string][]download.Pin{round.V60: {dataPin, tokenizerPin}}
 )

@@ -34,6 +34,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
@@ -109,7 +110,7 @@ func init() {
 			},
 		},
 		Submission: benchmark.Submission{
-			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(bounds999), "v6.1": rules(bounds999)},
+			Rounds:     map[string]*benchmark.Rules{round.V60: rules(bounds999), round.V61: rules(bounds999)},
 			Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(EOS)},
 		},
 	}
@@ -124,7 +125,7 @@ func init() {
 	b.LoadGen.Model = Name
 	b.Variants = []benchmark.Variant{{Name: Interactive99, LoadGen: benchmark.LoadGen{Model: InteractiveName}, Interactive: true}}
 	b.Data.Downloads = downloads99
-	b.Submission.Rounds = map[string]*benchmark.Rules{"v6.0": rules(bounds99)}
+	b.Submission.Rounds = map[string]*benchmark.Rules{round.V60: rules(bounds99)}
 	benchmark.Register(b)
 }
 

@@ -1,6 +1,9 @@
 package llama31
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // storage is MLCommons' public inference bucket, where the reference's
 // datasets are (language/llama3.1-8b/README.md:146-147, 160-161).
@@ -39,6 +42,6 @@ var (
 	tokenizerPin = download.TokenizerPin("meta-llama/Llama-3.1-8B-Instruct", "0e9e39f249a16976918f6564b8830bc894c89659",
 		"mlcommons/inference language/llama3.1-8b/README.md:115-129 (repository; revision pinned by mlperf-go)")
 
-	downloads     = map[string][]download.Pin{"v6.0": {cnnEval, tokenizerPin}, "v6.1": {cnnEval, tokenizerPin}}
-	edgeDownloads = map[string][]download.Pin{"v6.0": {cnnEvalEdge, tokenizerPin}, "v6.1": {cnnEvalEdge, tokenizerPin}}
+	downloads     = map[string][]download.Pin{round.V60: {cnnEval, tokenizerPin}, round.V61: {cnnEval, tokenizerPin}}
+	edgeDownloads = map[string][]download.Pin{round.V60: {cnnEvalEdge, tokenizerPin}, round.V61: {cnnEvalEdge, tokenizerPin}}
 )

@@ -9,6 +9,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/llmeval"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/score/summarization"
 	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
@@ -18,7 +19,7 @@ import (
 // PR #44914 (2026-03) and the Hub fixes that followed; the v6.0 and v6.1
 // targets predate them. A tokenizer downloaded later may say false, so the
 // evaluator sets the round's value unless told otherwise.
-var roundCleanUp = map[string]bool{"v6.0": true, "v6.1": true}
+var roundCleanUp = map[string]bool{round.V60: true, round.V61: true}
 
 // Evaluate scores an accuracy log as language/llama3.1-8b/evaluation.py
 // does, after the log checks (coverage, token counts, vocabulary): the

@@ -13,6 +13,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokencheck"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
@@ -72,7 +73,7 @@ func init() {
 				Description: "CNN/DailyMail summarisation (edge set), token IDs, vLLM /v1/completions",
 				Data:        &edgeData,
 				// The edge rules list no compliance test.
-				Submission: &benchmark.Submission{Rounds: map[string]*benchmark.Rules{"v6.0": edgeRules(), "v6.1": edgeRules()}},
+				Submission: &benchmark.Submission{Rounds: map[string]*benchmark.Rules{round.V60: edgeRules(), round.V61: edgeRules()}},
 			},
 		},
 		Data: data,
@@ -83,7 +84,7 @@ func init() {
 			Sampling: map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
 		},
 		Submission: benchmark.Submission{
-			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Rounds:     map[string]*benchmark.Rules{round.V60: rules(), round.V61: rules()},
 			Compliance: map[string]benchmark.Compliance{"TEST06": test06.Compliance(TEST06EOS)},
 		},
 	})

@@ -1,6 +1,9 @@
 package qwen36
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // wheelPin is the accuracy set's source: the bfcl-eval 2026.3.23 wheel on
 // PyPI, which endpoints installs with its bfcl extra (pyproject.toml) and
@@ -21,4 +24,4 @@ var wheelPin = download.Pin{
 
 // downloads are the files `mlperf-go dataset download -b qwen3.6-27b`
 // fetches (v6.1 only: the benchmark is new in v6.1).
-var downloads = map[string][]download.Pin{"v6.1": {wheelPin}}
+var downloads = map[string][]download.Pin{round.V61: {wheelPin}}

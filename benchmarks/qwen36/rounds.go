@@ -1,6 +1,9 @@
 package qwen36
 
-import "github.com/mlperf-go/mlperf-go/benchmark"
+import (
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // rounds are the official submission checker's rules for qwen3.6-27b
 // (tools/submission/submission_checker/constants.py, MODEL_CONFIG["v6.1"],
@@ -11,7 +14,7 @@ import "github.com/mlperf-go/mlperf-go/benchmark"
 // The model is not in the checker's LLM list, and it has no compliance
 // test.
 var rounds = map[string]*benchmark.Rules{
-	"v6.1": {
+	round.V61: {
 		Required: map[string][]string{
 			"edge":            {"SingleStream"},
 			"datacenter,edge": {"SingleStream"},

@@ -1,6 +1,9 @@
 package qwen3vl
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // The files `mlperf-go dataset download` fetches, as the reference
 // (mlcommons/inference multimodal/qwen3-vl/README.md at b66003e) names them:
@@ -38,11 +41,11 @@ var (
 		"mlcommons/inference multimodal/qwen3-vl/README.md:126-127 (v6.1), :477-478 (v6.0)")
 
 	downloads = map[string][]download.Pin{
-		"v6.0": {catalogue, tokenizer},
-		"v6.1": {catalogue, tokenizer},
+		round.V60: {catalogue, tokenizer},
+		round.V61: {catalogue, tokenizer},
 	}
 	// interactiveDownloads: the Interactive scenario exists from v6.1.
 	interactiveDownloads = map[string][]download.Pin{
-		"v6.1": {catalogue8k, tokenizer},
+		round.V61: {catalogue8k, tokenizer},
 	}
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaichat"
 	"github.com/mlperf-go/mlperf-go/qsl"
@@ -16,16 +16,16 @@ import (
 // messages encoder, see Bodies), v6.1's mlcommons/endpoints (RequestV61,
 // v61.go).
 
-// requestsV60 reports whether round asks for v6.0's requests, and refuses a
-// round it does not know ("" is v6.1).
-func requestsV60(round string) (bool, error) {
-	switch round {
-	case eval.RoundV60:
+// requestsV60 reports whether the round named asks for v6.0's requests,
+// and refuses a round it does not know ("" is v6.1).
+func requestsV60(name string) (bool, error) {
+	switch name {
+	case round.V60:
 		return true, nil
-	case "", eval.RoundV61:
+	case "", round.V61:
 		return false, nil
 	}
-	return false, fmt.Errorf("round %q: Qwen3-VL requests are defined for %s and %s", round, eval.RoundV60, eval.RoundV61)
+	return false, fmt.Errorf("round %q: Qwen3-VL requests are defined for %s and %s", name, round.V60, round.V61)
 }
 
 // bodiesV61 returns the builder of round v6.1's bodies and the prefix they

@@ -1,13 +1,16 @@
 package qwen3vl
 
-import "github.com/mlperf-go/mlperf-go/benchmark"
+import (
+	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // rounds are the official submission checker's rules for qwen3-vl
 // (tools/submission/submission_checker/constants.py, MODEL_CONFIG["v6.0"]
 // and ["v6.1"]), copied as data. v6.1 made Server optional and added the
 // Interactive scenario over an 8,000-sample subset with its own target.
 var rounds = map[string]*benchmark.Rules{
-	"v6.0": {
+	round.V60: {
 		Required: map[string][]string{
 			"datacenter":      {"Server", "Offline"},
 			"datacenter,edge": {"Offline"},
@@ -28,7 +31,7 @@ var rounds = map[string]*benchmark.Rules{
 			"Server":  "result_completed_samples_per_sec",
 		},
 	},
-	"v6.1": {
+	round.V61: {
 		Required: map[string][]string{
 			"datacenter":      {"Offline"},
 			"datacenter,edge": {"Offline"},

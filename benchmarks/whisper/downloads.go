@@ -1,6 +1,9 @@
 package whisper
 
-import "github.com/mlperf-go/mlperf-go/download"
+import (
+	"github.com/mlperf-go/mlperf-go/download"
+	"github.com/mlperf-go/mlperf-go/internal/round"
+)
 
 // datasetPin is the reference's preprocessed set on MLCommons' R2 storage
 // (speech2text/README.md:162, whisper-dataset.uri): the manifest and the
@@ -26,4 +29,4 @@ var tokenizerPin = download.TokenizerPin("openai/whisper-large-v3", "06f233fe06e
 	"mlcommons/inference speech2text/README.md:139-142 (openai/whisper-large-v3 @ 06f233fe)")
 
 // downloads are the files `mlperf-go dataset download -b whisper` fetches.
-var downloads = map[string][]download.Pin{"v6.0": {datasetPin, tokenizerPin}, "v6.1": {datasetPin, tokenizerPin}}
+var downloads = map[string][]download.Pin{round.V60: {datasetPin, tokenizerPin}, round.V61: {datasetPin, tokenizerPin}}

@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaiaudio"
 )
@@ -83,7 +84,7 @@ func init() {
 			Sampling: map[protocol.Protocol]json.RawMessage{openaiaudio.Protocol: json.RawMessage(sampling)},
 		},
 		Submission: benchmark.Submission{
-			Rounds:     map[string]*benchmark.Rules{"v6.0": rules(), "v6.1": rules()},
+			Rounds:     map[string]*benchmark.Rules{round.V60: rules(), round.V61: rules()},
 			Compliance: map[string]benchmark.Compliance{"TEST01": {AuditConfig: test01}},
 		},
 	})

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/round"
 )
 
 // Set at link time by the Makefile (-ldflags "-X ...").
@@ -53,9 +55,9 @@ func RoundOf(loadgenVersion string) (string, error) {
 	if n[0] == 6 && n[1] == 0 {
 		switch {
 		case n[2] >= 16:
-			return "v6.1", nil
+			return round.V61, nil
 		case n[2] >= 6:
-			return "v6.0", nil
+			return round.V60, nil
 		}
 	}
 	return "", fmt.Errorf("buildinfo: no known submission round for LoadGen %s (known: 6.0.6-6.0.15 v6.0, 6.0.16+ v6.1)", loadgenVersion)

@@ -9,7 +9,7 @@
 // padding brand and a random is_secondhand. Then:
 //   - category: hierarchical F1, micro-averaged over the whole log — levels
 //     split on " > " and stripped (round v6.1 strips the whole path first;
-//     see RoundV61), the intersection is the common prefix;
+//     see round.V61), the intersection is the common prefix;
 //     hP = Σ∩/Σ|pred|, hR = Σ∩/Σ|true|, F1 = 2·hP·hR/(hP+hR). This is the
 //     "f1" the submission checker reads.
 //   - brand: the fraction of samples whose stripped, lower-cased brand has a
@@ -94,7 +94,7 @@ type Options struct {
 	// the random draws: use the value of the machine that ran the reference
 	// to reproduce its numbers exactly.
 	Workers int
-	// Round selects the round's scorer, RoundV60 or RoundV61 (see
+	// Round selects the round's scorer, round.V60 or round.V61 (see
 	// DefaultRound for ""): they differ in where category paths are
 	// stripped.
 	Round string

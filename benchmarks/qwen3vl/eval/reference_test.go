@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -62,7 +63,7 @@ func loadFixture(t testing.TB) ([]mllog.AccuracyEntry, []Truth, referenceOutput)
 func TestEvaluateMatchesReference(t *testing.T) {
 	entries, truth, ref := loadFixture(t)
 	// As the reference ran: 4 CPUs, its own (v6.0) evaluator.
-	res, err := Options{Seed: 12345, Workers: 4, Round: RoundV60}.Evaluate(entries, truth)
+	res, err := Options{Seed: 12345, Workers: 4, Round: round.V60}.Evaluate(entries, truth)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/round"
 )
 
 // The rounds whose scorer Evaluate reproduces. The category F1 (the
@@ -29,23 +31,21 @@ import (
 // rounds. Its response validation (endpoints' ProductMetadata: the same three
 // fields, extra="forbid") is v6.0's.
 const (
-	RoundV60 = "v6.0"
-	RoundV61 = "v6.1"
 	// DefaultRound is the round whose scorer applies when Options.Round is
 	// empty: v6.1, the round of the LoadGen release the build pins.
-	DefaultRound = RoundV61
+	DefaultRound = round.V61
 )
 
-// stripWhole reports whether round strips category paths whole before
-// splitting them (v6.1), or errors on an unknown round.
-func stripWhole(round string) (bool, error) {
-	switch round {
-	case "", RoundV61:
+// stripWhole reports whether the round named strips category paths whole
+// before splitting them (v6.1), or errors on an unknown round.
+func stripWhole(name string) (bool, error) {
+	switch name {
+	case "", round.V61:
 		return true, nil
-	case RoundV60:
+	case round.V60:
 		return false, nil
 	}
-	return false, fmt.Errorf("q3vl: round %q has no known scorer; use %s or %s", round, RoundV60, RoundV61)
+	return false, fmt.Errorf("q3vl: round %q has no known scorer; use %s or %s", name, round.V60, round.V61)
 }
 
 // DefaultWorkers is the reference's worker count, min(os.cpu_count(), 4)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -47,7 +48,7 @@ func TestRoundScorers(t *testing.T) {
 		for _, r := range []struct {
 			round string
 			want  float64
-		}{{RoundV60, tc.v60}, {RoundV61, tc.v61}, {"", tc.v61}} {
+		}{{round.V60, tc.v60}, {round.V61, tc.v61}, {"", tc.v61}} {
 			res, err := Options{Seed: 1, Workers: 4, Round: r.round}.Evaluate(entries, truth)
 			if err != nil {
 				t.Fatalf("%s, round %q: %v", tc.name, r.round, err)
@@ -67,7 +68,7 @@ func TestRoundScorers(t *testing.T) {
 // padded categories only have spaces around levels, which both strip.
 func TestRoundV61OnFixture(t *testing.T) {
 	entries, truth, ref := loadFixture(t)
-	res, err := Options{Seed: 12345, Workers: 4, Round: RoundV61}.Evaluate(entries, truth)
+	res, err := Options{Seed: 12345, Workers: 4, Round: round.V61}.Evaluate(entries, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +114,11 @@ func TestDefaultWorkers(t *testing.T) {
 // is_secondhand differently: why the default must be the reference's.
 func TestWorkersChangeFills(t *testing.T) {
 	entries, truth, _ := loadFixture(t)
-	r2, err := Options{Seed: 12345, Workers: 2, Round: RoundV60}.Evaluate(entries, truth)
+	r2, err := Options{Seed: 12345, Workers: 2, Round: round.V60}.Evaluate(entries, truth)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r4, err := Options{Seed: 12345, Workers: 4, Round: RoundV60}.Evaluate(entries, truth)
+	r4, err := Options{Seed: 12345, Workers: 4, Round: round.V60}.Evaluate(entries, truth)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
 
@@ -88,9 +89,9 @@ const AuditWarning = "Found Audit Config file (audit.config). Overriding TestSet
 
 // SeedsFor returns the effective seed messages LoadGen's mlperf.conf applies
 // in a round (values from constants.py MODEL_CONFIG[round]["seeds"]).
-func SeedsFor(round string) []KV {
-	switch round {
-	case "v6.0":
+func SeedsFor(name string) []KV {
+	switch name {
+	case round.V60:
 		return []KV{{"effective_qsl_rng_seed", RawJSON("2465351861681999779")}, {"effective_sample_index_rng_seed", RawJSON("14276810075590677512")}, {"effective_schedule_rng_seed", RawJSON("3936089224930324775")}}
 	default:
 		return []KV{{"effective_qsl_rng_seed", RawJSON("2085463073848966840")}, {"effective_sample_index_rng_seed", RawJSON("2747215439041700203")}, {"effective_schedule_rng_seed", RawJSON("16159082839903944936")}}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
@@ -45,7 +46,7 @@ var treeScenarios = map[string][]string{
 
 // treeRounds names the one round a benchmark of the tree belongs to, for
 // those not in every round.
-var treeRounds = map[string]string{logtest.BenchmarkLlama2_99: "v6.0"}
+var treeRounds = map[string]string{logtest.BenchmarkLlama2_99: round.V60}
 
 // BuildTree writes a packaged submission OUT/closed/Org/… for the round that
 // the official checker accepts (verified by hand with
