@@ -167,3 +167,31 @@ func TestOpenDownloadFolder(t *testing.T) {
 		t.Errorf("tokenizer-only folder: %v", err)
 	}
 }
+
+// TestDownloadedTokenizer: a download folder given as the dataset lends its
+// tokenizer/ (the pinned tokenizer `dataset download` fetched beside the
+// data) to a run or evaluation given no --tokenizer, while it is whole; a
+// plain file or an incomplete download lends none.
+func TestDownloadedTokenizer(t *testing.T) {
+	b, _ := Lookup("llama3_1-8b")
+	pins, _ := b.DownloadPins("v6.1")
+	dir := t.TempDir()
+	for _, p := range pins {
+		if p.Role == download.RoleTokenizer {
+			downloadtest.WriteFolder(t, dir, p, map[string][]byte{"tokenizer/tokenizer.json": []byte("{}")})
+		}
+	}
+	plain := filepath.Join(t.TempDir(), "cnn_eval.json")
+	if got := DownloadedTokenizer([]string{plain, dir}); got != filepath.Join(dir, "tokenizer") {
+		t.Errorf("DownloadedTokenizer = %q, want %s", got, filepath.Join(dir, "tokenizer"))
+	}
+	if got := DownloadedTokenizer([]string{plain}); got != "" {
+		t.Errorf("a plain file lends a tokenizer: %q", got)
+	}
+	if err := os.Remove(filepath.Join(dir, "tokenizer", "tokenizer.json")); err != nil {
+		t.Fatal(err)
+	}
+	if got := DownloadedTokenizer([]string{dir}); got != "" {
+		t.Errorf("an incomplete download lends its tokenizer: %q", got)
+	}
+}

@@ -2,6 +2,7 @@ package benchmark
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/mlperf-go/mlperf-go/download"
@@ -48,3 +49,26 @@ func (o EvalOptions) tokenizerDownload() string {
 	return fmt.Sprintf("mlperf-go dataset download -b %s%s --only %s --out DIR, then pass --tokenizer DIR/%s",
 		o.Benchmark.Name, round, download.RoleTokenizer, pins[i].Dir)
 }
+
+// DownloadedTokenizer is the tokenizer folder of the first download folder
+// among a dataset's paths (`mlperf-go dataset download --out DIR` fetches
+// the benchmark's pinned tokenizer into DIR/tokenizer beside its data),
+// when that download holds it whole; "" otherwise. A run or evaluation
+// given -d DIR and no --tokenizer decodes with it before looking for the
+// model in the Hugging Face cache.
+func DownloadedTokenizer(paths []string) string {
+	for _, p := range paths {
+		if !download.IsDownload(p) {
+			continue
+		}
+		m, err := download.ReadManifest(p)
+		if err != nil {
+			continue
+		}
+		if s := m.Role(download.RoleTokenizer); s != nil && s.Missing(p) == nil {
+			return filepath.Join(p, s.Pin.Dir)
+		}
+	}
+	return ""
+}
+

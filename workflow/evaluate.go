@@ -52,7 +52,13 @@ func (s EvalSettings) Apply(o *benchmark.EvalOptions) error {
 // the plan's Eval settings for o's benchmark, round and scenario.
 func (p *Plan) evalOptions(o run.Options) (benchmark.EvalOptions, error) {
 	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Round: o.Round, Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
-	return eo, p.Eval.Apply(&eo)
+	if err := p.Eval.Apply(&eo); err != nil {
+		return eo, err
+	}
+	if eo.Tokenizer == "" && eo.TokenizerModel == "" {
+		eo.Tokenizer = benchmark.DownloadedTokenizer(o.Dataset)
+	}
+	return eo, nil
 }
 
 // precheckEvaluation opens, before the first test, the tokenizer the

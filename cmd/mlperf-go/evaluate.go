@@ -89,6 +89,9 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			if err := evalSettings(c).Apply(&o); err != nil {
 				return err
 			}
+			if o.Tokenizer == "" && o.TokenizerModel == "" {
+				o.Tokenizer = benchmark.DownloadedTokenizer(c.StringSlice("dataset"))
+			}
 			scenario := benchmark.ScenarioOffline
 			if o.Interactive {
 				scenario = benchmark.ScenarioInteractive

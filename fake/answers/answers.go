@@ -27,7 +27,7 @@ func Chat(name string, paths, splits []string) ([]fake.Answer, string, error) {
 // by default the one benchmark whose answers the fake must be told (with
 // text output), or the one of those whose reader opens paths. A token-ID
 // benchmark's answers are texts, encoded with the tokenizer at tokPath
-// (or its model's). Without paths and with no one such benchmark, the
+// (else the one a download folder among paths holds, else its model's). Without paths and with no one such benchmark, the
 // default answer is "" (the fake's own).
 func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 	b, ok, err := fakeBenchmark(name)
@@ -60,6 +60,9 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 		}
 		return nil
 	case benchmark.FakeTokenAnswerer:
+		if tokPath == "" {
+			tokPath = benchmark.DownloadedTokenizer(paths)
+		}
 		cfg.TokenAnswers, err = encodeTokenAnswers(fa.FakeTokenAnswers(), b, tokPath)
 		return err
 	}

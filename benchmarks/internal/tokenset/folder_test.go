@@ -21,7 +21,12 @@ func TestFolderOfOneFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	// mlperf-go's own files beside the data are not candidates.
-	if err := os.WriteFile(filepath.Join(dir, "mlperf_go_download.json"), []byte("{}"), 0o644); err != nil {
+	for _, own := range []string{"mlperf-go-download.json", "mlperf_go_synth.json"} {
+		if err := os.WriteFile(filepath.Join(dir, own), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hidden.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fromFile, err := llama31.Open(files[0])

@@ -479,7 +479,7 @@ func datasetFileIn(dir string) (string, error) {
 	var found []string
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, "mlperf_go_") || strings.HasPrefix(name, ".") {
+		if strings.HasPrefix(name, "mlperf_go_") || strings.HasPrefix(name, "mlperf-go-") || strings.HasPrefix(name, ".") {
 			continue
 		}
 		switch strings.ToLower(filepath.Ext(name)) {
