@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -221,7 +222,11 @@ func printVerdict(w io.Writer, v *record.Accuracy) {
 		fmt.Fprintf(w, "  %s\n", p)
 	}
 	if v.Partial != "" {
-		fmt.Fprintf(w, "  not a full accuracy run: judged on %s, where a total over the whole set is not judged; not submittable\n", v.Partial)
+		totals := ""
+		if slices.ContainsFunc(v.Metrics, func(m record.AccuracyMetric) bool { return m.NotJudged }) {
+			totals = ", where a total over the whole set is not judged"
+		}
+		fmt.Fprintf(w, "  not a full accuracy run: judged on %s%s; not submittable\n", v.Partial, totals)
 	}
 	fmt.Fprintf(w, "=== Accuracy: %s ===\n", v.Verdict())
 }
