@@ -90,7 +90,7 @@ Example:
     --trial-duration 60s --write-user-conf user.conf`,
 		Flags: append(tuneSharedFlags(),
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Required: true, Category: catTune, Usage: "Server or Interactive: search the highest VALID target QPS; Offline: sweep the concurrency"},
-			&cli.StringFlag{Name: "tune-dir", Value: "tune", Category: catTune, Usage: "trials go to a new folder `DIR`/<benchmark>/<Scenario>/<UTC time>/ with tune.json"},
+			&cli.StringFlag{Name: "tune-dir", Value: "tune-runs", Category: catTune, Usage: "trials go to a new folder `DIR`/<benchmark>/<Scenario>/<UTC time>/ with tune.json"},
 			&cli.DurationFlag{Name: "trial-duration", Value: time.Minute, Category: catTune, Usage: "length of each trial (LoadGen's min_duration; Offline: about how long each trial's samples take)"},
 			&cli.IntFlag{Name: "trial-min-queries", Value: tune.DefaultTrialMinQueries, Category: catTune, Usage: "Server/Interactive: queries each trial issues at least (min_query_count); LoadGen's early stopping needs 459 at the 99th percentile with none over the limit, more with some"},
 			&cli.IntFlag{Name: "max-trials", Value: tune.DefaultMaxTrials, Category: catTune, Usage: "Server/Interactive: most trials the search makes"},

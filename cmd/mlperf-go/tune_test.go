@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -395,5 +397,28 @@ func TestTuneHelpOmitsEvaluation(t *testing.T) {
 	}
 	if strings.Contains(out, catEval) || !strings.Contains(out, "--trial-duration") {
 		t.Errorf("tune --help: want the tuning flags and no %q section:\n%s", catEval, out)
+	}
+}
+
+// TestTuneDirDefault: tune's default --tune-dir, written below the current
+// folder, is no folder of this repository (./tune is the tune package's
+// source: trials written there in a clone would mix with it) and is in
+// .gitignore, as bench's bench-runs/ is.
+func TestTuneDirDefault(t *testing.T) {
+	var def string
+	for _, f := range tuneCommand().Flags {
+		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "tune-dir" {
+			def = sf.Value
+		}
+	}
+	if def == "" {
+		t.Fatal("tune has no --tune-dir default")
+	}
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(filepath.Join(root, def)); !os.IsNotExist(err) {
+		t.Errorf("--tune-dir defaults to %q, a path the repository holds (stat: %v): trials would go into it", def, err)
+	}
+	if ignore := readFile(t, filepath.Join(root, ".gitignore")); !strings.Contains(ignore, "\n/"+def+"/\n") {
+		t.Errorf(".gitignore does not list /%s/, tune's default --tune-dir:\n%s", def, ignore)
 	}
 }
