@@ -135,6 +135,7 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	if err := ts.begin("server-qps", ts.Base.SubmissionScenario()); err != nil {
 		return QPSResult{}, err
 	}
+	ts.describe = func(t Trial) string { return t.qpsLine(s.MaxTrials) }
 	res := QPSResult{Tolerance: s.Tolerance}
 	var lowestInvalid Trial // the INVALID trial at res.InvalidAbove
 	// The ceiling is tried as rounded, like every QPS, so that the search
@@ -194,6 +195,23 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	res.Recommended, res.RecommendedWhy = recommend(res)
 	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, FormatQPS(res.Recommended))
 	return res, ts.finishQPS(res, nil)
+}
+
+// qpsLine is a Server trial's progress line: its QPS, verdict and deciding
+// latency, and why it is not VALID or fell behind its schedule.
+func (t Trial) qpsLine(maxTrials int) string {
+	lat := "no latency logged"
+	if t.Latency != nil {
+		lat = t.Latency.String()
+	}
+	line := fmt.Sprintf("trial %d/%d: %8.4g QPS  %-7s  %s", t.N, maxTrials, t.TargetQPS, t.Outcome, lat)
+	if t.Reason != "" {
+		line += "  (" + t.Reason + ")"
+	}
+	if b := t.FellBehind(); b > 0 && t.Valid() {
+		line += fmt.Sprintf("  (completions fell %.1f%% behind the schedule: the queue was still growing)", 100*b)
+	}
+	return fmt.Sprintf("%s  [%.4g samples/s, %.1fs]", line, t.SamplesPerSecond, t.Seconds)
 }
 
 // lightLoadDrop is how much lower, at least, a trial's deciding latency

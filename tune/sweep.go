@@ -101,6 +101,7 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 	if err := ts.begin("offline-concurrency", ts.Base.SubmissionScenario()); err != nil {
 		return SweepResult{}, err
 	}
+	ts.describe = Trial.sweepLine
 	res := SweepResult{Plateau: s.Plateau}
 	var prevRate float64
 	var prevC int
@@ -141,6 +142,16 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 		}
 	}
 	return res, ts.finishSweep(res, nil)
+}
+
+// sweepLine is an Offline trial's progress line: its concurrency,
+// throughput and verdict.
+func (t Trial) sweepLine() string {
+	line := fmt.Sprintf("trial %d: concurrency %5d  %10.4g samples/s  %s", t.N, t.Concurrency, t.SamplesPerSecond, t.Outcome)
+	if t.Reason != "" {
+		line += "  (" + t.Reason + ")"
+	}
+	return fmt.Sprintf("%s  [%d samples, %.1fs]", line, t.Issued, t.Seconds)
 }
 
 // finishSweep records the result in tune.json; err is the sweep's error,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -125,6 +126,43 @@ func tuneAction(c *cli.Context) error {
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
 	}
+	opts := tune.Options{
+		RunTrial: func(ctx context.Context, o run.Options) (*run.Report, error) {
+			rep, left, err := run.Abortable(ctx, ctx, o)
+			if left != nil {
+				return left, errors.New(left.OutcomeReason)
+			}
+			return rep, err
+		},
+		QPS: tune.QPSSearch{
+			Start:           c.Float64("start-qps"),
+			TrialDuration:   c.Duration("trial-duration"),
+			TrialMinQueries: c.Int("trial-min-queries"),
+			MaxTrials:       c.Int("max-trials"),
+			Tolerance:       c.Float64("tolerance"),
+		},
+		StartFraction: c.Float64("target-qps-fraction"),
+		OfflineRuns:   func(b benchmark.Benchmark) []string { return offlineRunDirs(c, b) },
+		Sweep: tune.SweepSearch{
+			MaxConcurrency: c.Int("max-sweep-concurrency"),
+			TrialDuration:  c.Duration("trial-duration"),
+			Plateau:        c.Float64("plateau"),
+		},
+		UserConf: c.String("write-user-conf"),
+		Progress: c.App.ErrWriter,
+	}
+	if c.IsSet("start-qps") && opts.QPS.Start <= 0 {
+		return fmt.Errorf("--start-qps %g: want a positive QPS", opts.QPS.Start)
+	}
+	if v := c.String("concurrency-sweep"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 {
+				return fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
+			}
+			opts.Sweep.Levels = append(opts.Sweep.Levels, n)
+		}
+	}
 	dir := record.NewRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, o.SubmissionScenario()), time.Now().UTC())
 	// A launched engine loads its model while the dataset is opened; its
 	// log goes into the tune folder (the trials set their own folders).
@@ -143,160 +181,14 @@ func tuneAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ts := &tune.Trials{
-		Base:   o,
-		Dir:    dir,
-		Record: sess.Describe(runRecord(c)),
-		Run: func(ctx context.Context, o run.Options) (*run.Report, error) {
-			rep, left, err := run.Abortable(ctx, ctx, o)
-			if left != nil {
-				return left, errors.New(left.OutcomeReason)
-			}
-			return rep, err
-		},
-	}
-	fmt.Fprintf(c.App.ErrWriter, "tune: trials go to %s\n", ts.Dir)
-	if o.Scenario == loadgen.Offline {
-		err = tuneOffline(c, runCtx, ts)
-	} else {
-		err = tuneServer(c, runCtx, ts)
-	}
+	opts.Base, opts.Dir, opts.Record = o, dir, sess.Describe(runRecord(c))
+	res, err := tune.Run(runCtx, opts)
+	res.Print(c.App.Writer, c.App.ErrWriter)
 	if ctx.Err() != nil {
-		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(ts.Dir, tune.SummaryFile))}
+		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(dir, tune.SummaryFile))}
 	}
-	if died := diedDuringRun(runCtx, ts.Dir); died != nil {
+	if died := diedDuringRun(runCtx, dir); died != nil {
 		return died
 	}
 	return err
-}
-
-// tuneServer searches the target QPS and prints the user.conf line.
-func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
-	s := tune.QPSSearch{
-		Start:           c.Float64("start-qps"),
-		TrialDuration:   c.Duration("trial-duration"),
-		TrialMinQueries: c.Int("trial-min-queries"),
-		MaxTrials:       c.Int("max-trials"),
-		Tolerance:       c.Float64("tolerance"),
-	}
-	if !c.IsSet("start-qps") {
-		frac := c.Float64("target-qps-fraction")
-		if frac <= 0 || frac > 1 {
-			return fmt.Errorf("--target-qps-fraction %g: want a fraction in (0, 1], e.g. 0.8", frac)
-		}
-		offline, dir, err := offlineThroughput(c, ts.Base.Benchmark)
-		if err != nil {
-			return fmt.Errorf("tune: %w, or give the first trial's QPS with --start-qps", err)
-		}
-		s.Start, s.Ceiling = frac*offline, offline
-		fmt.Fprintf(c.App.ErrWriter, "tune: starting at %g x %.4g samples/s of the Offline run in %s; %s\n", frac, offline, dir, s.FirstSteps())
-	}
-	if s.Start > 0 && s.TrialDuration > 0 {
-		// Say before the search what it costs: a trial lasts its queries'
-		// length, not --trial-duration, when --trial-min-queries is more.
-		one := s.TrialLength(s.Start)
-		fmt.Fprintf(c.App.ErrWriter, "tune: each trial issues max(--trial-min-queries, QPS x --trial-duration and a margin) queries, each sample once (its loaded set cut to them, so mlperf.conf's sample_concatenate_permutation does not pad it to the whole dataset): about %s at %s QPS, longer at lower QPS; at most %d trials, about %s\n",
-			one, tune.FormatQPS(s.Start), s.MaxTrials, time.Duration(s.MaxTrials)*one)
-	}
-	ts.Done = func(t tune.Trial) {
-		lat := "no latency logged"
-		if t.Latency != nil {
-			lat = t.Latency.String()
-		}
-		line := fmt.Sprintf("trial %d/%d: %8.4g QPS  %-7s  %s", t.N, s.MaxTrials, t.TargetQPS, t.Outcome, lat)
-		if t.Reason != "" {
-			line += "  (" + t.Reason + ")"
-		}
-		if b := t.FellBehind(); b > 0 && t.Valid() {
-			line += fmt.Sprintf("  (completions fell %.1f%% behind the schedule: the queue was still growing)", 100*b)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "%s  [%.4g samples/s, %.1fs]\n", line, t.SamplesPerSecond, t.Seconds)
-	}
-	res, err := tune.SearchQPS(ctx, ts, s)
-	if err != nil {
-		if errors.Is(err, tune.ErrLatencyFloor) {
-			return fmt.Errorf("tune: %w", err)
-		}
-		if errors.Is(err, tune.ErrNoValidTrial) {
-			return fmt.Errorf("tune: %w: lower --start-qps, lengthen --trial-duration or raise --trial-min-queries if early stopping failed, or check the server", err)
-		}
-		return err
-	}
-	w := c.App.ErrWriter
-	switch {
-	case res.Converged && res.InvalidAbove > 0:
-		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s (within the tolerance %g)\n",
-			tune.FormatQPS(res.Best), tune.FormatQPS(res.InvalidAbove), res.Tolerance)
-	case res.InvalidAbove > 0:
-		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s, %.1f%% above: --max-trials ran out before the tolerance %g\n",
-			tune.FormatQPS(res.Best), tune.FormatQPS(res.InvalidAbove), 100*(res.InvalidAbove-res.Best)/res.Best, res.Tolerance)
-	default:
-		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", tune.FormatQPS(res.Best))
-	}
-	if res.BestFellBehind > 0 {
-		kept := "no VALID trial kept up with its schedule"
-		if res.KeptUp > 0 {
-			kept = "the highest VALID QPS that kept up with its schedule was " + tune.FormatQPS(res.KeptUp)
-		}
-		fmt.Fprintf(w, "tune: warning: at %s QPS the server completed %.1f%% fewer queries per second than were scheduled: "+
-			"the trial was VALID only because it ended before its growing queue broke the latency limit, and a full run "+
-			"would likely be INVALID (%s); lengthen --trial-duration to resolve it\n", tune.FormatQPS(res.Best), 100*res.BestFellBehind, kept)
-	}
-	fmt.Fprintf(w, "tune: trials in %s; confirm with a full run before you submit\n", filepath.Join(ts.Dir, tune.SummaryFile))
-	fmt.Fprintf(w, "tune: recommended %s QPS: %s\n", tune.FormatQPS(res.Recommended), res.RecommendedWhy)
-	fmt.Fprintln(c.App.Writer, res.UserConf)
-	if path := c.String("write-user-conf"); path != "" {
-		replaced, err := tune.SetUserConf(path, res.UserConf)
-		if err != nil {
-			return fmt.Errorf("--write-user-conf %s: %w", path, err)
-		}
-		verb := "added to"
-		if replaced {
-			verb = "replaced in"
-		}
-		fmt.Fprintf(w, "tune: %s %s\n", verb, path)
-	}
-	return nil
-}
-
-// tuneOffline sweeps the concurrency and prints the recommendation.
-func tuneOffline(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
-	s := tune.SweepSearch{
-		MaxConcurrency: c.Int("max-sweep-concurrency"),
-		TrialDuration:  c.Duration("trial-duration"),
-		Plateau:        c.Float64("plateau"),
-	}
-	if v := c.String("concurrency-sweep"); v != "" {
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n <= 0 {
-				return fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
-			}
-			s.Levels = append(s.Levels, n)
-		}
-	}
-	ts.Done = func(t tune.Trial) {
-		line := fmt.Sprintf("trial %d: concurrency %5d  %10.4g samples/s  %s", t.N, t.Concurrency, t.SamplesPerSecond, t.Outcome)
-		if t.Reason != "" {
-			line += "  (" + t.Reason + ")"
-		}
-		fmt.Fprintf(c.App.ErrWriter, "%s  [%d samples, %.1fs]\n", line, t.Issued, t.Seconds)
-	}
-	res, err := tune.SweepConcurrency(ctx, ts, s)
-	if err != nil {
-		return err
-	}
-	w := c.App.Writer
-	fmt.Fprintf(w, "\n%-12s %12s %9s\n", "concurrency", "samples/s", "of best")
-	for _, p := range res.Points {
-		note := ""
-		if !p.Valid {
-			note = "  not VALID"
-		}
-		fmt.Fprintf(w, "%-12d %12.4g %8.1f%%%s\n", p.Concurrency, p.SamplesPerSecond, 100*p.SamplesPerSecond/res.Best, note)
-	}
-	fmt.Fprintf(w, "recommended: --concurrency %d (the smallest reaching %g%% of the best, %.4g samples/s)\n",
-		res.Recommended, 100*res.Plateau, res.Best)
-	fmt.Fprintf(c.App.ErrWriter, "tune: trials in %s\n", filepath.Join(ts.Dir, tune.SummaryFile))
-	return nil
 }
