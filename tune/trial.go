@@ -132,6 +132,13 @@ type Trials struct {
 	describe func(Trial) string
 }
 
+// say writes a line to Progress, if set.
+func (ts *Trials) say(line string) {
+	if ts.Progress != nil {
+		fmt.Fprintln(ts.Progress, line)
+	}
+}
+
 // ErrStopped is wrapped by a search's error when a trial did not run to
 // its end (an interrupt, --max-failures): the search stops there.
 var ErrStopped = errors.New("the trial did not run to its end")
@@ -188,8 +195,8 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 		}
 	}
 	ts.summary.Trials = append(ts.summary.Trials, t)
-	if ts.Progress != nil && ts.describe != nil {
-		fmt.Fprintln(ts.Progress, ts.describe(t))
+	if ts.describe != nil {
+		ts.say(ts.describe(t))
 	}
 	writeErr := ts.write()
 	if rep.Outcome == record.Aborted {

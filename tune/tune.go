@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"time"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -88,18 +87,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			return res, fmt.Errorf("tune: %w, or give the first trial's QPS with --start-qps", err)
 		}
 		s.Start, s.Ceiling = frac*offline, offline
-		fmt.Fprintf(progress, "tune: starting at %g x %.4g samples/s of the Offline run in %s; %s\n", frac, offline, dir, s.FirstSteps())
-	}
-	if s.Start > 0 && s.TrialDuration > 0 {
-		// Say before the search what it costs: a trial lasts its queries'
-		// length, not --trial-duration, when --trial-min-queries is more.
-		maxTrials := s.MaxTrials
-		if maxTrials <= 0 {
-			maxTrials = DefaultMaxTrials
-		}
-		one := s.TrialLength(s.Start)
-		fmt.Fprintf(progress, "tune: each trial issues max(--trial-min-queries, QPS x --trial-duration and a margin) queries, each sample once (its loaded set cut to them, so mlperf.conf's sample_concatenate_permutation does not pad it to the whole dataset): about %s at %s QPS, longer at lower QPS; at most %d trials, about %s\n",
-			one, FormatQPS(s.Start), maxTrials, time.Duration(maxTrials)*one)
+		fmt.Fprintf(progress, "tune: starting at %g x %.4g samples/s of the Offline run in %s\n", frac, offline, dir)
 	}
 	qps, err := SearchQPS(ctx, ts, s)
 	if err != nil {

@@ -67,8 +67,9 @@ grows (no INVALID one), or bisects between the highest VALID and the lowest INVA
 until they are within --tolerance, or --max-trials ran. Each trial lasts --trial-duration,
 and at least --trial-min-queries queries (LoadGen's early stopping needs 459 at the 99th
 percentile): it issues exactly that many, each sample once (mlperf.conf's
-sample_concatenate_permutation would pad it to the whole dataset), and tune says how long
-that is before the first trial. A QPS a little above what the server sustains only shows as INVALID once its
+sample_concatenate_permutation would pad it to the whole dataset). Before the first trial
+tune says what it will try, how long each trial and the search take; after each trial, what
+it tries next and why. A QPS a little above what the server sustains only shows as INVALID once its
 queue's wait, about (excess fraction x trial duration), breaks the latency limit: longer
 trials resolve finer. Prints one line per trial and, at the end, the user.conf line (under
 the model name LoadGen reads the run under: *-interactive for llama3_1-8b and gpt-oss-120b
@@ -77,7 +78,9 @@ Interactive, qwen3-vl-235b-a22b's own for its Interactive), written into
 --user-conf user.conf … .
 
 --scenario Offline: runs a short Offline trial at each --concurrency-sweep level (default
-1, 2, 4, … up to --max-sweep-concurrency, stopping once throughput is flat), prints the
+1, 2, 4, … up to --max-sweep-concurrency, stopping once throughput is flat), each issuing
+the samples the last level's samples/s serve in --trial-duration, at least 8 per request in
+flight; it says before each trial what it issues and how long that should take, prints the
 samples/s of each, and recommends the smallest --concurrency reaching --plateau of the best.
 
 Exit codes: 0 found; 1 no trial was VALID (or another error); 130 interrupted.
