@@ -129,42 +129,9 @@ func tuneAction(c *cli.Context) error {
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
 	}
-	opts := tune.Options{
-		RunTrial: func(ctx context.Context, o run.Options) (*run.Report, error) {
-			rep, left, err := run.Abortable(ctx, ctx, o)
-			if left != nil {
-				return left, errors.New(left.OutcomeReason)
-			}
-			return rep, err
-		},
-		QPS: tune.QPSSearch{
-			Start:           c.Float64("start-qps"),
-			TrialDuration:   c.Duration("trial-duration"),
-			TrialMinQueries: c.Int("trial-min-queries"),
-			MaxTrials:       c.Int("max-trials"),
-			Tolerance:       c.Float64("tolerance"),
-		},
-		StartFraction: c.Float64("target-qps-fraction"),
-		OfflineRuns:   func(b benchmark.Benchmark) []string { return offlineRunDirs(c, b) },
-		Sweep: tune.SweepSearch{
-			MaxConcurrency: c.Int("max-sweep-concurrency"),
-			TrialDuration:  c.Duration("trial-duration"),
-			Plateau:        c.Float64("plateau"),
-		},
-		UserConf: c.String("write-user-conf"),
-		Progress: c.App.ErrWriter,
-	}
-	if c.IsSet("start-qps") && opts.QPS.Start <= 0 {
-		return fmt.Errorf("--start-qps %g: want a positive QPS", opts.QPS.Start)
-	}
-	if v := c.String("concurrency-sweep"); v != "" {
-		for _, f := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n <= 0 {
-				return fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
-			}
-			opts.Sweep.Levels = append(opts.Sweep.Levels, n)
-		}
+	opts, err := tuneOptions(c)
+	if err != nil {
+		return err
 	}
 	dir := record.NewRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, o.SubmissionScenario()), time.Now().UTC())
 	// A launched engine loads its model while the dataset is opened; its
@@ -194,4 +161,47 @@ func tuneAction(c *cli.Context) error {
 		return died
 	}
 	return err
+}
+
+// tuneOptions parses the search's flags into the tune's options; the
+// trials' base options, folder and record come from the session.
+func tuneOptions(c *cli.Context) (tune.Options, error) {
+	opts := tune.Options{
+		RunTrial: func(ctx context.Context, o run.Options) (*run.Report, error) {
+			rep, left, err := run.Abortable(ctx, ctx, o)
+			if left != nil {
+				return left, errors.New(left.OutcomeReason)
+			}
+			return rep, err
+		},
+		QPS: tune.QPSSearch{
+			Start:           c.Float64("start-qps"),
+			TrialDuration:   c.Duration("trial-duration"),
+			TrialMinQueries: c.Int("trial-min-queries"),
+			MaxTrials:       c.Int("max-trials"),
+			Tolerance:       c.Float64("tolerance"),
+		},
+		StartFraction: c.Float64("target-qps-fraction"),
+		OfflineRuns:   func(b benchmark.Benchmark) []string { return offlineRunDirs(c, b) },
+		Sweep: tune.SweepSearch{
+			MaxConcurrency: c.Int("max-sweep-concurrency"),
+			TrialDuration:  c.Duration("trial-duration"),
+			Plateau:        c.Float64("plateau"),
+		},
+		UserConf: c.String("write-user-conf"),
+		Progress: c.App.ErrWriter,
+	}
+	if c.IsSet("start-qps") && opts.QPS.Start <= 0 {
+		return tune.Options{}, fmt.Errorf("--start-qps %g: want a positive QPS", opts.QPS.Start)
+	}
+	if v := c.String("concurrency-sweep"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n <= 0 {
+				return tune.Options{}, fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
+			}
+			opts.Sweep.Levels = append(opts.Sweep.Levels, n)
+		}
+	}
+	return opts, nil
 }
