@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,29 +21,11 @@ import (
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
-// syncBuffer is a bytes.Buffer the trials and the test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // fakeTune returns the Options of a tune of name (llama3_1-8b, or its
 // -interactive variant) in scenario against a fake endpoint serving cfg,
 // on a synthetic dataset of n samples opened once, into a folder of the test's, and
 // the buffer its progress goes to.
-func fakeTune(t testing.TB, name string, scenario loadgen.Scenario, n int, cfg fake.Config) (Options, *syncBuffer) {
+func fakeTune(t testing.TB, name string, scenario loadgen.Scenario, n int, cfg fake.Config) (Options, *bytes.Buffer) {
 	t.Helper()
 	loadgentest.Require(t)
 	b, err := benchmark.Lookup(name)
@@ -57,7 +38,8 @@ func fakeTune(t testing.TB, name string, scenario loadgen.Scenario, n int, cfg f
 	}
 	cfg.Model = b.Model
 	_, url := faketest.Start(t, cfg)
-	var progress syncBuffer
+	// The search writes its progress from the goroutine that calls Run.
+	var progress bytes.Buffer
 	o := Options{Dir: filepath.Join(t.TempDir(), "tune"), Progress: &progress}
 	o.Base.Benchmark, o.Base.Scenario, o.Base.Dataset, o.Base.Endpoints = b, scenario, files, []string{url}
 	o.Base.Round, o.Base.Concurrency = submission.DefaultRound, sut.DefaultConcurrency
