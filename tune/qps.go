@@ -135,11 +135,13 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	if err := ts.begin("server-qps", ts.Base.SubmissionScenario()); err != nil {
 		return QPSResult{}, err
 	}
+	ts.describe = func(t Trial) string { return t.qpsLine(s.MaxTrials) }
 	res := QPSResult{Tolerance: s.Tolerance}
 	var lowestInvalid Trial // the INVALID trial at res.InvalidAbove
 	// The ceiling is tried as rounded, like every QPS, so that the search
 	// knows it when it has tried it.
 	s.Ceiling = roundSig(s.Ceiling, qpsDigits)
+	ts.say(s.plan())
 	ceilingTried := s.Ceiling <= 0
 	q := roundSig(s.Start, qpsDigits)
 	for n := 1; n <= s.MaxTrials; n++ {
@@ -177,7 +179,8 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 			}
 			res.InvalidAbove, lowestInvalid = q, t
 		}
-		next, done := nextQPS(res, s, ceilingTried)
+		next, why, done := nextQPS(res, s, ceilingTried)
+		ts.say(s.nextLine(n, next, why, done))
 		if done {
 			res.Converged = true
 			break
@@ -194,6 +197,23 @@ func SearchQPS(ctx context.Context, ts *Trials, s QPSSearch) (QPSResult, error) 
 	res.Recommended, res.RecommendedWhy = recommend(res)
 	res.UserConf = fmt.Sprintf("%s.%s.target_qps = %s", ts.Base.Benchmark.LoadGenModel(), ts.Base.Scenario, FormatQPS(res.Recommended))
 	return res, ts.finishQPS(res, nil)
+}
+
+// qpsLine is a Server trial's progress line: its QPS, verdict and deciding
+// latency, and why it is not VALID or fell behind its schedule.
+func (t Trial) qpsLine(maxTrials int) string {
+	lat := "no latency logged"
+	if t.Latency != nil {
+		lat = t.Latency.String()
+	}
+	line := fmt.Sprintf("trial %d/%d: %8.4g QPS  %-7s  %s", t.N, maxTrials, t.TargetQPS, t.Outcome, lat)
+	if t.Reason != "" {
+		line += "  (" + t.Reason + ")"
+	}
+	if b := t.FellBehind(); b > 0 && t.Valid() {
+		line += fmt.Sprintf("  (completions fell %.1f%% behind the schedule: the queue was still growing)", 100*b)
+	}
+	return fmt.Sprintf("%s  [%.4g samples/s, %.1fs]", line, t.SamplesPerSecond, t.Seconds)
 }
 
 // lightLoadDrop is how much lower, at least, a trial's deciding latency
@@ -232,31 +252,32 @@ func recommend(res QPSResult) (float64, string) {
 		100*res.BestFellBehind)
 }
 
-// nextQPS picks the next QPS to try, or says the search has converged.
-func nextQPS(res QPSResult, s QPSSearch, ceilingTried bool) (next float64, done bool) {
+// nextQPS picks the next QPS to try and says why, or says the search has
+// converged and why.
+func nextQPS(res QPSResult, s QPSSearch, ceilingTried bool) (next float64, why string, done bool) {
 	lo, hi := res.Best, res.InvalidAbove
 	switch {
 	case lo == 0:
-		next = hi / 2
+		next, why = hi/2, "no trial VALID yet: half the lowest INVALID QPS, "+FormatQPS(hi)
 	case hi == 0 && !ceilingTried && s.Ceiling > lo:
-		next = s.Ceiling
+		next, why = s.Ceiling, "no trial INVALID yet: the Offline throughput"
 	case hi == 0 && s.Ceiling > 0 && lo >= s.Ceiling:
-		next = lo * growthPastCeiling
+		next, why = lo*growthPastCeiling, "no trial INVALID yet: a quarter above "+FormatQPS(lo)+", VALID at or above the Offline throughput"
 	case hi == 0:
-		next = lo * growth
+		next, why = lo*growth, "no trial INVALID yet: twice the highest VALID QPS, "+FormatQPS(lo)
 	default:
 		if (hi-lo)/hi <= s.Tolerance {
-			return 0, true
+			return 0, fmt.Sprintf("VALID at %s and INVALID at %s are within the tolerance %g", FormatQPS(lo), FormatQPS(hi), s.Tolerance), true
 		}
-		next = (lo + hi) / 2
+		next, why = (lo+hi)/2, "midway between VALID at "+FormatQPS(lo)+" and INVALID at "+FormatQPS(hi)
 	}
 	next = roundSig(next, qpsDigits)
 	// A bracket the rounding cannot split further is as narrow as the
 	// search can make it.
 	if lo > 0 && hi > 0 && (next <= lo || next >= hi) {
-		return 0, true
+		return 0, fmt.Sprintf("VALID at %s and INVALID at %s: %d significant digits split them no further", FormatQPS(lo), FormatQPS(hi), qpsDigits), true
 	}
-	return next, false
+	return next, why, false
 }
 
 // scheduleMargin is how many standard deviations of LoadGen's Poisson
@@ -286,16 +307,37 @@ func (s QPSSearch) TrialLength(q float64) time.Duration {
 	return time.Duration(float64(s.trialQueries(q)) / q * float64(time.Second)).Round(100 * time.Millisecond)
 }
 
-// FirstSteps says what the search tries first, for the user before it
-// starts: s.Start, then, as nextQPS decides after it, s.Ceiling (or twice
-// Start) if that trial is VALID, else half of Start.
-func (s QPSSearch) FirstSteps() string {
+// plan says, before the first trial, what the search will do and what it
+// costs: a trial lasts its queries at its QPS (TrialLength), not
+// TrialDuration, when TrialMinQueries is more, and the search's trials
+// stay at or above half the start unless no trial there is VALID.
+func (s QPSSearch) plan() string {
 	start := roundSig(s.Start, qpsDigits)
-	up := QPSResult{Best: start}
-	down := QPSResult{InvalidAbove: start}
-	ifValid, _ := nextQPS(up, QPSSearch{Ceiling: roundSig(s.Ceiling, qpsDigits)}, s.Ceiling <= 0)
-	ifInvalid, _ := nextQPS(down, s, false)
-	return fmt.Sprintf("the first trial at %s QPS; if it is VALID the next at %s, if INVALID at %s", FormatQPS(start), FormatQPS(ifValid), FormatQPS(ifInvalid))
+	ifValid, _, _ := nextQPS(QPSResult{Best: start}, s, s.Ceiling <= 0)
+	ifInvalid, _, _ := nextQPS(QPSResult{InvalidAbove: start}, s, false)
+	half := roundSig(start/2, qpsDigits)
+	first, low := s.TrialLength(start), s.TrialLength(half)
+	total := first + time.Duration(s.MaxTrials-1)*max(first, low)
+	return fmt.Sprintf("tune: Server search: the first trial at %s QPS; if it is VALID the next at %s, if INVALID at %s; "+
+		"then it halves while no trial is VALID, grows while none is INVALID, and bisects until the highest VALID and the lowest INVALID QPS are within %g; at most %d trials\n"+
+		"tune: each trial issues max(--trial-min-queries %d, QPS x --trial-duration %s and %d standard deviations of the random schedule) queries, each sample once "+
+		"(its loaded set is cut to them, so mlperf.conf's sample_concatenate_permutation does not pad it to the whole dataset), and lasts as long as they take at its QPS: "+
+		"about %s at %s QPS (%d queries), %s at %s QPS (%d queries), loading and the last answers on top; %d trials take about %s if the QPS stays at or above %s",
+		FormatQPS(start), FormatQPS(ifValid), FormatQPS(ifInvalid), s.Tolerance, s.MaxTrials,
+		s.TrialMinQueries, s.TrialDuration, scheduleMargin,
+		first, FormatQPS(start), s.trialQueries(start), low, FormatQPS(half), s.trialQueries(half), s.MaxTrials, total.Round(time.Second), FormatQPS(half))
+}
+
+// nextLine says, after a trial, what the search does next and why, and
+// what that trial costs.
+func (s QPSSearch) nextLine(n int, next float64, why string, done bool) string {
+	switch {
+	case done:
+		return "  done: " + why
+	case n >= s.MaxTrials:
+		return fmt.Sprintf("  --max-trials %d ran out (next would have been %s QPS: %s)", s.MaxTrials, FormatQPS(next), why)
+	}
+	return fmt.Sprintf("  next: trial %d at %s QPS (%s), about %s (%d queries)", n+1, FormatQPS(next), why, s.TrialLength(next), s.trialQueries(next))
 }
 
 // finishQPS records the result in tune.json; err is the search's error,

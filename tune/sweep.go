@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -65,14 +67,18 @@ func DoublingLevels(max int) []int {
 
 // SweepConcurrency runs a short Offline trial at each concurrency and
 // recommends the smallest whose throughput reaches s.Plateau of the best.
-// A trial issues about s.TrialDuration's worth of samples at the
-// throughput the previous trial suggests (its rate, scaled by the growth
-// in concurrency, at most doubled), and at least samplesPerSlot per
-// request in flight, from a loaded set of as many samples (fewer if the
-// dataset is smaller). A trial with failed samples is listed but never
-// recommended. With the default series the sweep stops once two
-// successive concurrencies did not raise the best throughput by more than
-// 1-s.Plateau.
+// A trial issues the samples the last VALID trial's throughput serves in
+// s.TrialDuration, and at least samplesPerSlot per request in flight,
+// from a loaded set of as many samples (fewer if the dataset is smaller).
+// It plans on the throughput measured, not on growth it might bring: a
+// level that gains lasts less than s.TrialDuration, one on the plateau
+// about s.TrialDuration (planned on a doubled throughput, as it once was,
+// it lasted twice that), and samplesPerSlot lengthens a trial at a
+// concurrency far above what the system serves at once; the sweep says
+// before each trial how long it expects it to take. A trial with failed
+// samples is listed but never recommended. With the default series the
+// sweep stops once two successive concurrencies did not raise the best
+// throughput by more than 1-s.Plateau.
 func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResult, error) {
 	if ts.Base.Scenario != loadgen.Offline {
 		return SweepResult{}, fmt.Errorf("tune: a concurrency sweep runs the Offline scenario, not %s", ts.Base.Scenario)
@@ -101,15 +107,12 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 	if err := ts.begin("offline-concurrency", ts.Base.SubmissionScenario()); err != nil {
 		return SweepResult{}, err
 	}
+	ts.describe = Trial.sweepLine
+	ts.say(s.plan(levels, stopWhenFlat))
 	res := SweepResult{Plateau: s.Plateau}
-	var prevRate float64
-	var prevC int
+	var rate float64 // the last VALID trial's samples/s
 	for i, c := range levels {
-		n := samplesPerSlot * c
-		if prevRate > 0 {
-			rate := prevRate * math.Min(float64(c)/float64(prevC), 2)
-			n = max(n, int(math.Ceil(rate*s.TrialDuration.Seconds())))
-		}
+		n := s.trialSamples(c, rate)
 		// LoadGen's Offline query holds whole permutations of the loaded
 		// samples (sample_concatenate_permutation in mlperf.conf), so the
 		// loaded set is cut to n too: else every trial would issue the
@@ -123,12 +126,19 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 			return res, ts.finishSweep(res, err)
 		}
 		res.Points = append(res.Points, SweepPoint{Concurrency: c, SamplesPerSecond: t.SamplesPerSecond, Valid: t.Valid()})
-		if !t.Valid() || t.SamplesPerSecond <= 0 {
-			continue
+		flat := false
+		if t.Valid() && t.SamplesPerSecond > 0 {
+			res.Best = max(res.Best, t.SamplesPerSecond)
+			rate = t.SamplesPerSecond
+			flat = stopWhenFlat && flatLevels(res.Points, s.Plateau) >= 2
 		}
-		res.Best = max(res.Best, t.SamplesPerSecond)
-		prevRate, prevC = t.SamplesPerSecond, c
-		if stopWhenFlat && flatLevels(res.Points, s.Plateau) >= 2 {
+		switch {
+		case flat:
+			ts.say(fmt.Sprintf("  done: two levels in a row did not raise the best samples/s by more than %g%%", 100*(1-s.Plateau)))
+		case i+1 < len(levels):
+			ts.say("  next: " + s.trialPlan(i+2, levels[i+1], rate))
+		}
+		if flat {
 			break
 		}
 	}
@@ -141,6 +151,58 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 		}
 	}
 	return res, ts.finishSweep(res, nil)
+}
+
+// trialSamples is how many samples the trial at concurrency c issues, given
+// rate, the last VALID trial's samples/s (0: none yet).
+func (s SweepSearch) trialSamples(c int, rate float64) int {
+	return max(samplesPerSlot*c, int(math.Ceil(rate*s.TrialDuration.Seconds())))
+}
+
+// trialPlan says what trial n, at concurrency c, issues and, from rate (the
+// last VALID trial's samples/s; 0: none yet), how long it should take.
+func (s SweepSearch) trialPlan(n, c int, rate float64) string {
+	samples := s.trialSamples(c, rate)
+	line := fmt.Sprintf("trial %d at concurrency %d: %d samples", n, c, samples)
+	if rate <= 0 {
+		return line + fmt.Sprintf(" (%d per request in flight), as long as %d rounds of requests take", samplesPerSlot, samplesPerSlot)
+	}
+	est := time.Duration(float64(samples) / rate * float64(time.Second)).Round(100 * time.Millisecond)
+	line += fmt.Sprintf(", about %s at the %.4g samples/s measured last, less if it serves more", est, rate)
+	if samples > int(math.Ceil(rate*s.TrialDuration.Seconds())) {
+		line += fmt.Sprintf(" (%d per request in flight, so that every request slot serves several: longer than --trial-duration %s)", samplesPerSlot, s.TrialDuration)
+	}
+	return line
+}
+
+// plan says, before the first trial, what the sweep will do and what it
+// costs.
+func (s SweepSearch) plan(levels []int, stopWhenFlat bool) string {
+	list := make([]string, len(levels))
+	for i, c := range levels {
+		list[i] = strconv.Itoa(c)
+	}
+	stop := ""
+	if stopWhenFlat {
+		stop = fmt.Sprintf(", stopping once two levels in a row do not raise the best samples/s by more than %g%%", 100*(1-s.Plateau))
+	}
+	return fmt.Sprintf("tune: Offline sweep: concurrency %s%s; at most %d trials; recommends the smallest reaching %g%% of the best samples/s\n"+
+		"tune: each trial issues the samples the last VALID trial's samples/s serve in --trial-duration %s, and at least %d per request in flight, each sample once "+
+		"(its loaded set is cut to them, so mlperf.conf's sample_concatenate_permutation does not pad it to the whole dataset): "+
+		"a trial lasts up to --trial-duration, longer where %d rounds of requests at its concurrency take longer; %d trials take about %s, loading on top, and more for such trials; "+
+		"the first: %s",
+		strings.Join(list, ", "), stop, len(levels), 100*s.Plateau,
+		s.TrialDuration, samplesPerSlot, samplesPerSlot, len(levels), time.Duration(len(levels))*s.TrialDuration, s.trialPlan(1, levels[0], 0))
+}
+
+// sweepLine is an Offline trial's progress line: its concurrency,
+// throughput and verdict.
+func (t Trial) sweepLine() string {
+	line := fmt.Sprintf("trial %d: concurrency %5d  %10.4g samples/s  %s", t.N, t.Concurrency, t.SamplesPerSecond, t.Outcome)
+	if t.Reason != "" {
+		line += "  (" + t.Reason + ")"
+	}
+	return fmt.Sprintf("%s  [%d samples, %.1fs]", line, t.Issued, t.Seconds)
 }
 
 // finishSweep records the result in tune.json; err is the sweep's error,

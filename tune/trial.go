@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -122,10 +123,20 @@ type Trials struct {
 	// Run runs one trial (default run.Run). A caller passes its own to
 	// handle interrupts as its run command does.
 	Run func(context.Context, run.Options) (*run.Report, error)
-	// Done, if set, is called after each trial, e.g. to print a line.
-	Done func(Trial)
+	// Progress, if set, gets a line for each trial as it ends, and what
+	// the search does next.
+	Progress io.Writer
 
 	summary Summary
+	// describe is the search's line for a trial, written to Progress.
+	describe func(Trial) string
+}
+
+// say writes a line to Progress, if set.
+func (ts *Trials) say(line string) {
+	if ts.Progress != nil {
+		fmt.Fprintln(ts.Progress, line)
+	}
 }
 
 // ErrStopped is wrapped by a search's error when a trial did not run to
@@ -184,8 +195,8 @@ func (ts *Trials) run(ctx context.Context, name string, settings []string, concu
 		}
 	}
 	ts.summary.Trials = append(ts.summary.Trials, t)
-	if ts.Done != nil {
-		ts.Done(t)
+	if ts.describe != nil {
+		ts.say(ts.describe(t))
 	}
 	writeErr := ts.write()
 	if rep.Outcome == record.Aborted {

@@ -42,7 +42,7 @@ func TestNextQPS(t *testing.T) {
 		{"rounding cannot split: done", 100, 100.1, true, QPSSearch{Tolerance: 0.0001}, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			next, done := nextQPS(QPSResult{Best: tc.best, InvalidAbove: tc.inval}, tc.search, tc.ceilingTried)
+			next, _, done := nextQPS(QPSResult{Best: tc.best, InvalidAbove: tc.inval}, tc.search, tc.ceilingTried)
 			if next != tc.next || done != tc.done {
 				t.Errorf("nextQPS(VALID %g, INVALID %g) = %g, %v; want %g, %v", tc.best, tc.inval, next, done, tc.next, tc.done)
 			}
@@ -204,11 +204,11 @@ func TestTrialVerdict(t *testing.T) {
 // search tried its rounded value, so the search grows past it.
 func TestCeilingIsTriedOnce(t *testing.T) {
 	s := QPSSearch{Tolerance: 0.05, Ceiling: roundSig(181.714, qpsDigits)}
-	next, _ := nextQPS(QPSResult{Best: 145.4}, s, false)
+	next, _, _ := nextQPS(QPSResult{Best: 145.4}, s, false)
 	if next != 181.7 {
 		t.Fatalf("next after a VALID start: %g, want the ceiling 181.7", next)
 	}
-	if next, _ := nextQPS(QPSResult{Best: next}, s, true); next != 227.1 {
+	if next, _, _ := nextQPS(QPSResult{Best: next}, s, true); next != 227.1 {
 		t.Errorf("next after a VALID ceiling: %g, want 1.25 x 181.7 = 227.1", next)
 	}
 }
@@ -397,20 +397,35 @@ func TestSearchStopsWhenLatencyIsNotLoad(t *testing.T) {
 	}
 }
 
-// TestFirstSteps: what the search says it tries first is what nextQPS
-// tries: from 80 under a 100 ceiling, 100 after a VALID trial and 40 after
-// an INVALID one (not "that throughput next" whatever happens).
-func TestFirstSteps(t *testing.T) {
+// TestPlan: what the search says it tries first is what nextQPS tries:
+// from 80 under a 100 ceiling, 100 after a VALID trial and 40 after an
+// INVALID one (not "that throughput next" whatever happens); and what
+// each trial and the search cost is their queries at their QPS.
+func TestPlan(t *testing.T) {
+	base := QPSSearch{TrialDuration: time.Minute, TrialMinQueries: 1000, MaxTrials: 10, Tolerance: 0.05}
+	with := func(start, ceiling float64) QPSSearch {
+		s := base
+		s.Start, s.Ceiling = start, ceiling
+		return s
+	}
 	for _, tc := range []struct {
 		s    QPSSearch
-		want string
+		want []string
 	}{
-		{QPSSearch{Start: 80, Ceiling: 100}, "the first trial at 80 QPS; if it is VALID the next at 100, if INVALID at 40"},
-		{QPSSearch{Start: 12.345678}, "the first trial at 12.35 QPS; if it is VALID the next at 24.7, if INVALID at 6.175"},
-		{QPSSearch{Start: 100, Ceiling: 100}, "the first trial at 100 QPS; if it is VALID the next at 125, if INVALID at 50"},
+		{with(80, 100), []string{"the first trial at 80 QPS; if it is VALID the next at 100, if INVALID at 40;",
+			// 80 x 60 + 4 sqrt(4800) = 5078 queries, 63.5 s; 40 x 60 + 4
+			// sqrt(2400) = 2596, 64.9 s; 63.5 + 9 x 64.9 = 648 s.
+			"about 1m3.5s at 80 QPS (5078 queries), 1m4.9s at 40 QPS (2596 queries)", "10 trials take about 10m48s if the QPS stays at or above 40"}},
+		{with(12.345678, 0), []string{"the first trial at 12.35 QPS; if it is VALID the next at 24.7, if INVALID at 6.175;",
+			// --trial-min-queries decides: 1000 / 12.35 = 81 s, 1000 / 6.175 = 162 s.
+			"about 1m21s at 12.35 QPS (1000 queries), 2m41.9s at 6.175 QPS (1000 queries)"}},
+		{with(100, 100), []string{"the first trial at 100 QPS; if it is VALID the next at 125, if INVALID at 50;"}},
 	} {
-		if got := tc.s.FirstSteps(); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.s, got, tc.want)
+		got := tc.s.plan()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%+v: plan\n%s\ndoes not say %q", tc.s, got, w)
+			}
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/tune"
+	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
 const catTune = "Tuning"
@@ -66,8 +67,9 @@ grows (no INVALID one), or bisects between the highest VALID and the lowest INVA
 until they are within --tolerance, or --max-trials ran. Each trial lasts --trial-duration,
 and at least --trial-min-queries queries (LoadGen's early stopping needs 459 at the 99th
 percentile): it issues exactly that many, each sample once (mlperf.conf's
-sample_concatenate_permutation would pad it to the whole dataset), and tune says how long
-that is before the first trial. A QPS a little above what the server sustains only shows as INVALID once its
+sample_concatenate_permutation would pad it to the whole dataset). Before the first trial
+tune says what it will try, how long each trial and the search take; after each trial, what
+it tries next and why. A QPS a little above what the server sustains only shows as INVALID once its
 queue's wait, about (excess fraction x trial duration), breaks the latency limit: longer
 trials resolve finer. Prints one line per trial and, at the end, the user.conf line (under
 the model name LoadGen reads the run under: *-interactive for llama3_1-8b and gpt-oss-120b
@@ -76,7 +78,9 @@ Interactive, qwen3-vl-235b-a22b's own for its Interactive), written into
 --user-conf user.conf … .
 
 --scenario Offline: runs a short Offline trial at each --concurrency-sweep level (default
-1, 2, 4, … up to --max-sweep-concurrency, stopping once throughput is flat), prints the
+1, 2, 4, … up to --max-sweep-concurrency, stopping once throughput is flat), each issuing
+the samples the last level's samples/s serve in --trial-duration, at least 8 per request in
+flight; it says before each trial what it issues and how long that should take, prints the
 samples/s of each, and recommends the smallest --concurrency reaching --plateau of the best.
 
 Exit codes: 0 found; 1 no trial was VALID (or another error); 130 interrupted.
@@ -90,7 +94,7 @@ Example:
     --trial-duration 60s --write-user-conf user.conf`,
 		Flags: append(tuneSharedFlags(),
 			&cli.StringFlag{Name: "scenario", Aliases: []string{"s"}, Required: true, Category: catTune, Usage: "Server or Interactive: search the highest VALID target QPS; Offline: sweep the concurrency"},
-			&cli.StringFlag{Name: "tune-dir", Value: "tune", Category: catTune, Usage: "trials go to a new folder `DIR`/<benchmark>/<Scenario>/<UTC time>/ with tune.json"},
+			&cli.StringFlag{Name: "tune-dir", Value: "tune-runs", Category: catTune, Usage: "trials go to a new folder `DIR`/<benchmark>/<Scenario>/<UTC time>/ with tune.json"},
 			&cli.DurationFlag{Name: "trial-duration", Value: time.Minute, Category: catTune, Usage: "length of each trial (LoadGen's min_duration; Offline: about how long each trial's samples take)"},
 			&cli.IntFlag{Name: "trial-min-queries", Value: tune.DefaultTrialMinQueries, Category: catTune, Usage: "Server/Interactive: queries each trial issues at least (min_query_count); LoadGen's early stopping needs 459 at the 99th percentile with none over the limit, more with some"},
 			&cli.IntFlag{Name: "max-trials", Value: tune.DefaultMaxTrials, Category: catTune, Usage: "Server/Interactive: most trials the search makes"},
@@ -125,6 +129,10 @@ func tuneAction(c *cli.Context) error {
 	if c.String("results-dir") != "" && c.String("system") == "" {
 		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
 	}
+	opts, err := tuneOptions(c)
+	if err != nil {
+		return err
+	}
 	dir := record.NewRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, o.SubmissionScenario()), time.Now().UTC())
 	// A launched engine loads its model while the dataset is opened; its
 	// log goes into the tune folder (the trials set their own folders).
@@ -143,160 +151,57 @@ func tuneAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ts := &tune.Trials{
-		Base:   o,
-		Dir:    dir,
-		Record: sess.Describe(runRecord(c)),
-		Run: func(ctx context.Context, o run.Options) (*run.Report, error) {
+	opts.Base, opts.Dir, opts.Record = o, dir, sess.Describe(runRecord(c))
+	res, err := tune.Run(runCtx, opts)
+	res.Print(c.App.Writer, c.App.ErrWriter)
+	if ctx.Err() != nil {
+		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(dir, tune.SummaryFile))}
+	}
+	if died := diedDuringRun(runCtx, dir); died != nil {
+		return died
+	}
+	return err
+}
+
+// tuneOptions parses the search's flags into the tune's options; the
+// trials' base options, folder and record come from the session.
+func tuneOptions(c *cli.Context) (tune.Options, error) {
+	opts := tune.Options{
+		RunTrial: func(ctx context.Context, o run.Options) (*run.Report, error) {
 			rep, left, err := run.Abortable(ctx, ctx, o)
 			if left != nil {
 				return left, errors.New(left.OutcomeReason)
 			}
 			return rep, err
 		},
+		QPS: tune.QPSSearch{
+			Start:           c.Float64("start-qps"),
+			TrialDuration:   c.Duration("trial-duration"),
+			TrialMinQueries: c.Int("trial-min-queries"),
+			MaxTrials:       c.Int("max-trials"),
+			Tolerance:       c.Float64("tolerance"),
+		},
+		StartFraction: c.Float64("target-qps-fraction"),
+		OfflineRuns:   workflow.OfflineRunDirs(c.String("runs-dir"), c.String("results-dir"), c.String("system")),
+		Sweep: tune.SweepSearch{
+			MaxConcurrency: c.Int("max-sweep-concurrency"),
+			TrialDuration:  c.Duration("trial-duration"),
+			Plateau:        c.Float64("plateau"),
+		},
+		UserConf: c.String("write-user-conf"),
+		Progress: c.App.ErrWriter,
 	}
-	fmt.Fprintf(c.App.ErrWriter, "tune: trials go to %s\n", ts.Dir)
-	if o.Scenario == loadgen.Offline {
-		err = tuneOffline(c, runCtx, ts)
-	} else {
-		err = tuneServer(c, runCtx, ts)
-	}
-	if ctx.Err() != nil {
-		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(ts.Dir, tune.SummaryFile))}
-	}
-	if died := diedDuringRun(runCtx, ts.Dir); died != nil {
-		return died
-	}
-	return err
-}
-
-// tuneServer searches the target QPS and prints the user.conf line.
-func tuneServer(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
-	s := tune.QPSSearch{
-		Start:           c.Float64("start-qps"),
-		TrialDuration:   c.Duration("trial-duration"),
-		TrialMinQueries: c.Int("trial-min-queries"),
-		MaxTrials:       c.Int("max-trials"),
-		Tolerance:       c.Float64("tolerance"),
-	}
-	if !c.IsSet("start-qps") {
-		frac := c.Float64("target-qps-fraction")
-		if frac <= 0 || frac > 1 {
-			return fmt.Errorf("--target-qps-fraction %g: want a fraction in (0, 1], e.g. 0.8", frac)
-		}
-		offline, dir, err := offlineThroughput(c, ts.Base.Benchmark)
-		if err != nil {
-			return fmt.Errorf("tune: %w, or give the first trial's QPS with --start-qps", err)
-		}
-		s.Start, s.Ceiling = frac*offline, offline
-		fmt.Fprintf(c.App.ErrWriter, "tune: starting at %g x %.4g samples/s of the Offline run in %s; %s\n", frac, offline, dir, s.FirstSteps())
-	}
-	if s.Start > 0 && s.TrialDuration > 0 {
-		// Say before the search what it costs: a trial lasts its queries'
-		// length, not --trial-duration, when --trial-min-queries is more.
-		one := s.TrialLength(s.Start)
-		fmt.Fprintf(c.App.ErrWriter, "tune: each trial issues max(--trial-min-queries, QPS x --trial-duration and a margin) queries, each sample once (its loaded set cut to them, so mlperf.conf's sample_concatenate_permutation does not pad it to the whole dataset): about %s at %s QPS, longer at lower QPS; at most %d trials, about %s\n",
-			one, tune.FormatQPS(s.Start), s.MaxTrials, time.Duration(s.MaxTrials)*one)
-	}
-	ts.Done = func(t tune.Trial) {
-		lat := "no latency logged"
-		if t.Latency != nil {
-			lat = t.Latency.String()
-		}
-		line := fmt.Sprintf("trial %d/%d: %8.4g QPS  %-7s  %s", t.N, s.MaxTrials, t.TargetQPS, t.Outcome, lat)
-		if t.Reason != "" {
-			line += "  (" + t.Reason + ")"
-		}
-		if b := t.FellBehind(); b > 0 && t.Valid() {
-			line += fmt.Sprintf("  (completions fell %.1f%% behind the schedule: the queue was still growing)", 100*b)
-		}
-		fmt.Fprintf(c.App.ErrWriter, "%s  [%.4g samples/s, %.1fs]\n", line, t.SamplesPerSecond, t.Seconds)
-	}
-	res, err := tune.SearchQPS(ctx, ts, s)
-	if err != nil {
-		if errors.Is(err, tune.ErrLatencyFloor) {
-			return fmt.Errorf("tune: %w", err)
-		}
-		if errors.Is(err, tune.ErrNoValidTrial) {
-			return fmt.Errorf("tune: %w: lower --start-qps, lengthen --trial-duration or raise --trial-min-queries if early stopping failed, or check the server", err)
-		}
-		return err
-	}
-	w := c.App.ErrWriter
-	switch {
-	case res.Converged && res.InvalidAbove > 0:
-		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s (within the tolerance %g)\n",
-			tune.FormatQPS(res.Best), tune.FormatQPS(res.InvalidAbove), res.Tolerance)
-	case res.InvalidAbove > 0:
-		fmt.Fprintf(w, "\ntune: highest VALID target QPS %s; INVALID at %s, %.1f%% above: --max-trials ran out before the tolerance %g\n",
-			tune.FormatQPS(res.Best), tune.FormatQPS(res.InvalidAbove), 100*(res.InvalidAbove-res.Best)/res.Best, res.Tolerance)
-	default:
-		fmt.Fprintf(w, "\ntune: every trial was VALID, up to %s QPS: --max-trials ran out before one was INVALID (raise --start-qps or --max-trials)\n", tune.FormatQPS(res.Best))
-	}
-	if res.BestFellBehind > 0 {
-		kept := "no VALID trial kept up with its schedule"
-		if res.KeptUp > 0 {
-			kept = "the highest VALID QPS that kept up with its schedule was " + tune.FormatQPS(res.KeptUp)
-		}
-		fmt.Fprintf(w, "tune: warning: at %s QPS the server completed %.1f%% fewer queries per second than were scheduled: "+
-			"the trial was VALID only because it ended before its growing queue broke the latency limit, and a full run "+
-			"would likely be INVALID (%s); lengthen --trial-duration to resolve it\n", tune.FormatQPS(res.Best), 100*res.BestFellBehind, kept)
-	}
-	fmt.Fprintf(w, "tune: trials in %s; confirm with a full run before you submit\n", filepath.Join(ts.Dir, tune.SummaryFile))
-	fmt.Fprintf(w, "tune: recommended %s QPS: %s\n", tune.FormatQPS(res.Recommended), res.RecommendedWhy)
-	fmt.Fprintln(c.App.Writer, res.UserConf)
-	if path := c.String("write-user-conf"); path != "" {
-		replaced, err := tune.SetUserConf(path, res.UserConf)
-		if err != nil {
-			return fmt.Errorf("--write-user-conf %s: %w", path, err)
-		}
-		verb := "added to"
-		if replaced {
-			verb = "replaced in"
-		}
-		fmt.Fprintf(w, "tune: %s %s\n", verb, path)
-	}
-	return nil
-}
-
-// tuneOffline sweeps the concurrency and prints the recommendation.
-func tuneOffline(c *cli.Context, ctx context.Context, ts *tune.Trials) error {
-	s := tune.SweepSearch{
-		MaxConcurrency: c.Int("max-sweep-concurrency"),
-		TrialDuration:  c.Duration("trial-duration"),
-		Plateau:        c.Float64("plateau"),
+	if c.IsSet("start-qps") && opts.QPS.Start <= 0 {
+		return tune.Options{}, fmt.Errorf("--start-qps %g: want a positive QPS", opts.QPS.Start)
 	}
 	if v := c.String("concurrency-sweep"); v != "" {
 		for _, f := range strings.Split(v, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || n <= 0 {
-				return fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
+				return tune.Options{}, fmt.Errorf("--concurrency-sweep %q: want positive integers separated by commas, e.g. 1,2,4,8", v)
 			}
-			s.Levels = append(s.Levels, n)
+			opts.Sweep.Levels = append(opts.Sweep.Levels, n)
 		}
 	}
-	ts.Done = func(t tune.Trial) {
-		line := fmt.Sprintf("trial %d: concurrency %5d  %10.4g samples/s  %s", t.N, t.Concurrency, t.SamplesPerSecond, t.Outcome)
-		if t.Reason != "" {
-			line += "  (" + t.Reason + ")"
-		}
-		fmt.Fprintf(c.App.ErrWriter, "%s  [%d samples, %.1fs]\n", line, t.Issued, t.Seconds)
-	}
-	res, err := tune.SweepConcurrency(ctx, ts, s)
-	if err != nil {
-		return err
-	}
-	w := c.App.Writer
-	fmt.Fprintf(w, "\n%-12s %12s %9s\n", "concurrency", "samples/s", "of best")
-	for _, p := range res.Points {
-		note := ""
-		if !p.Valid {
-			note = "  not VALID"
-		}
-		fmt.Fprintf(w, "%-12d %12.4g %8.1f%%%s\n", p.Concurrency, p.SamplesPerSecond, 100*p.SamplesPerSecond/res.Best, note)
-	}
-	fmt.Fprintf(w, "recommended: --concurrency %d (the smallest reaching %g%% of the best, %.4g samples/s)\n",
-		res.Recommended, 100*res.Plateau, res.Best)
-	fmt.Fprintf(c.App.ErrWriter, "tune: trials in %s\n", filepath.Join(ts.Dir, tune.SummaryFile))
-	return nil
+	return opts, nil
 }

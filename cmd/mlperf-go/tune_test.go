@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
@@ -178,136 +181,12 @@ func tuneServerKnownAnswer(t testing.TB) float64 {
 	return got / capacity
 }
 
-// TestTuneOfflineSweepKnownAnswer: the fake with S slots serves at most S
-// requests at once, each for L, so Offline throughput at concurrency c is
-// min(c, S)/L: it grows linearly to c = S and is flat after. At c = S each
-// slot also idles for the harness's turnaround δ between requests, giving
-// S/(L+δ); beyond S the fake's queue hides δ. δ is a few ms alone and
-// 10-20 ms when the whole suite runs under -race on this machine, so with
-// L = 200 ms and --plateau 0.8 the sweep must recommend exactly S (S/2
-// reaches half the plateau; S reaches it while δ < L/4), and each
-// concurrency must measure min(c, S)/L within [-20%, +5%].
-func TestTuneOfflineSweepKnownAnswer(t *testing.T) {
-	loadgentest.Require(t)
-	const (
-		name  = "llama3_1-8b"
-		slots = 4
-		ttft  = 199 * time.Millisecond
-		tpot  = time.Millisecond
-	)
-	capacity := slots / (ttft + tpot).Seconds() // 20/s
-	dir := t.TempDir()
-	data := synthCLI(t, name, 100)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 2, TTFT: ttft, TPOT: tpot, MaxConcurrency: slots})
-	tuneRoot := filepath.Join(dir, "tune")
-	start := time.Now()
-	out, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "-e", url, "--tune-dir", tuneRoot,
-		"--concurrency-sweep", "1,2,4,8", "--trial-duration", "1s", "--plateau", "0.8",
-		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)...)
-	t.Logf("sweep took %s:\n%s", time.Since(start).Round(time.Second), out)
-	if err != nil {
-		t.Fatalf("tune Offline: %v\n%s", err, out)
-	}
-	if !strings.Contains(out, "recommended: --concurrency 4 ") {
-		t.Errorf("sweep does not recommend --concurrency %d:\n%s", slots, out)
-	}
-	sum, err := tune.ReadSummary(tuneDirOf(t, tuneRoot, name, "Offline"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := sum.Concurrency
-	if res == nil || len(res.Points) != 4 || res.Recommended != slots {
-		t.Fatalf("tune.json: %+v; want 4 points and concurrency %d recommended", res, slots)
-	}
-	for _, p := range res.Points {
-		want := float64(min(p.Concurrency, slots)) / float64(slots) * capacity
-		// Never faster than the fake allows; slower by up to a third on a
-		// busy 2-core machine, where the fake's timers and LoadGen's
-		// threads wait for a CPU (22% slower was seen at load 13).
-		if !p.Valid || p.SamplesPerSecond < 0.65*want || p.SamplesPerSecond > 1.05*want {
-			t.Errorf("concurrency %d: %.4g samples/s (valid %v); want min(c, S)/L = %.4g within [-35%%, +5%%]",
-				p.Concurrency, p.SamplesPerSecond, p.Valid, want)
-		}
-	}
-	if len(regexp.MustCompile(`(?m)^trial \d: concurrency +\d+ +[0-9.]+ samples/s +VALID`).FindAllString(out, -1)) != 4 {
-		t.Errorf("want one progress line per concurrency:\n%s", out)
-	}
-	if _, err := runCLI(t, append([]string{"tune", "-s", "Offline", "-b", name, "-e", url, "--tune-dir", tuneRoot,
-		"--concurrency-sweep", "1,two"}, data...)...); err == nil || !strings.Contains(err.Error(), "--concurrency-sweep") {
-		t.Errorf("--concurrency-sweep 1,two: want an error naming the flag, got %v", err)
-	}
-}
-
-// TestTuneInteractiveAndNoValidTrial: Interactive prints the user.conf line
-// under the benchmark's -interactive name (what LoadGen reads for it), a
-// search that runs out of trials says so and still answers, and a search
-// whose every trial is INVALID exits 1 naming why, and one whose latency
-// does not come down with the load stops after two (or three) trials.
-func TestTuneInteractiveAndNoValidTrial(t *testing.T) {
-	loadgentest.Require(t)
-	const name = "llama3_1-8b"
-	dir := t.TempDir()
-	data := synthCLI(t, name, 100)
-	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 11,
-		TTFT: 30 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 4, StreamInterval: 10})
-	common := append([]string{"tune", "-b", name, "-e", url, "--tune-dir", filepath.Join(dir, "tune"),
-		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
-
-	// C = 4/40 ms = 100/s. 70 QPS (0.7C) meets the Interactive limits
-	// (TTFT 500 ms, TPOT 30 ms); 140 QPS (1.4C) cannot: its queue grows by
-	// 40 requests a second, 0.4 s of waiting a second. Two trials leave the
-	// bracket wide open.
-	out, err := runCLI(t, append(common, "-s", "Interactive", "--start-qps", "70", "--max-trials", "2",
-		"--trial-duration", "1s", "--trial-min-queries", "500")...)
-	if err != nil {
-		t.Fatalf("tune Interactive: %v\n%s", err, out)
-	}
-	if !regexp.MustCompile(`(?m)^llama3_1-8b-interactive\.Server\.target_qps = 70$`).MatchString(out) {
-		t.Errorf("Interactive: want the line llama3_1-8b-interactive.Server.target_qps = 70:\n%s", out)
-	}
-	if !strings.Contains(out, "INVALID at 140") || !strings.Contains(out, "--max-trials ran out") {
-		t.Errorf("Interactive: want the search to say it stopped at --max-trials with 140 INVALID:\n%s", out)
-	}
-	tuneDirOf(t, filepath.Join(dir, "tune"), name+"-interactive", "Interactive")
-
-	// 100 queries can never satisfy early stopping (459 at least): every
-	// trial is INVALID, and the error says so and what to change.
-	out, err = runCLI(t, append(common, "-s", "Server", "--start-qps", "100", "--max-trials", "2",
-		"--trial-duration", "100ms", "--trial-min-queries", "100")...)
-	if exitCode(err) != 1 || !strings.Contains(err.Error(), "no trial was VALID") ||
-		!strings.Contains(err.Error(), "early stopping") || !strings.Contains(err.Error(), "--trial-min-queries") {
-		t.Fatalf("all trials INVALID: want exit 1 naming early stopping and --trial-min-queries, got %v\n%s", err, out)
-	}
-	if !strings.Contains(err.Error(), "lowest QPS tried, 50,") {
-		t.Errorf("error does not name the lowest QPS tried (50): %v", err)
-	}
-
-	// An endpoint whose first token takes 400 ms at any load never meets
-	// a 300 ms limit: the second trial, at half the QPS, shows the same
-	// TTFT, and the search stops there instead of halving on.
-	slowURL := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 11,
-		TTFT: 400 * time.Millisecond, TPOT: time.Millisecond, MaxConcurrency: 64, StreamInterval: 10})
-	slow := append([]string{"tune", "-b", name, "-e", slowURL, "--tune-dir", filepath.Join(dir, "tune-slow"),
-		"--progress-interval", "0", "--engine-metrics-interval", "0"}, data...)
-	out, err = runCLI(t, append(slow, "-s", "Server", "--start-qps", "40", "--max-trials", "4",
-		"--trial-duration", "1s", "--trial-min-queries", "40", "--setting", "ttft_latency=300")...)
-	// (A loaded machine can add to the first trial's tail, so that the
-	// second looks like a queue draining and the third decides.)
-	if exitCode(err) != 1 || !strings.Contains(err.Error(), "own latency at light load is over the limit") ||
-		!regexp.MustCompile(`halving the load from (40 to 20|20 to 10) QPS left the p99 TTFT at`).MatchString(err.Error()) {
-		t.Fatalf("a TTFT over the limit at any load: want exit 1 saying so after two or three trials, got %v\n%s", err, out)
-	}
-	if strings.Contains(out, "trial 4/4") || strings.Contains(err.Error(), "lower --start-qps") {
-		t.Errorf("the search went on halving, or advised a lower QPS: %v\n%s", err, out)
-	}
-
-	// Tune refuses scenarios it has no search for, and a missing start.
-	if _, err := runCLI(t, append(common, "-s", "SingleStream")...); err == nil || !strings.Contains(err.Error(), "--scenario") {
+// TestTuneRefusesScenario: tune has no search for a scenario other than
+// Server, Interactive and Offline, and says so before opening anything.
+// (The searches are tested in the tune package.)
+func TestTuneRefusesScenario(t *testing.T) {
+	if _, err := runCLI(t, "tune", "-b", "llama3_1-8b", "-d", "data.json", "-e", "http://127.0.0.1:1", "-s", "SingleStream"); err == nil || !strings.Contains(err.Error(), "--scenario") {
 		t.Errorf("tune -s SingleStream: want an error naming --scenario, got %v", err)
-	}
-	if _, err := runCLI(t, append(common, "-s", "Server", "--runs-dir", filepath.Join(dir, "none"))...); err == nil ||
-		!strings.Contains(err.Error(), "--start-qps") || strings.Contains(err.Error(), "--target-qps") {
-		t.Errorf("tune without an Offline run or --start-qps: want an error naming --start-qps and no run flag, got %v", err)
 	}
 }
 
@@ -395,5 +274,80 @@ func TestTuneHelpOmitsEvaluation(t *testing.T) {
 	}
 	if strings.Contains(out, catEval) || !strings.Contains(out, "--trial-duration") {
 		t.Errorf("tune --help: want the tuning flags and no %q section:\n%s", catEval, out)
+	}
+}
+
+// TestTuneDirDefault: tune's default --tune-dir, written below the current
+// folder, is no folder of this repository (./tune is the tune package's
+// source: trials written there in a clone would mix with it) and is in
+// .gitignore, as bench's bench-runs/ is.
+func TestTuneDirDefault(t *testing.T) {
+	var def string
+	for _, f := range tuneCommand().Flags {
+		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "tune-dir" {
+			def = sf.Value
+		}
+	}
+	if def == "" {
+		t.Fatal("tune has no --tune-dir default")
+	}
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(filepath.Join(root, def)); !os.IsNotExist(err) {
+		t.Errorf("--tune-dir defaults to %q, a path the repository holds (stat: %v): trials would go into it", def, err)
+	}
+	if ignore := readFile(t, filepath.Join(root, ".gitignore")); !strings.Contains(ignore, "\n/"+def+"/\n") {
+		t.Errorf(".gitignore does not list /%s/, tune's default --tune-dir:\n%s", def, ignore)
+	}
+}
+
+// tuneOptionsOf parses a tune command line into the tune's options,
+// running nothing.
+func tuneOptionsOf(t *testing.T, args ...string) (tune.Options, error) {
+	t.Helper()
+	app := newApp()
+	var opts tune.Options
+	var optsErr error
+	for _, cmd := range app.Commands {
+		if cmd.Name == "tune" {
+			cmd.Action = func(c *cli.Context) error {
+				opts, optsErr = tuneOptions(c)
+				return nil
+			}
+		}
+	}
+	if err := runApp(app, append([]string{"mlperf-go", "tune", "-b", "llama3_1-8b", "-d", "data.json"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	return opts, optsErr
+}
+
+// TestTuneOptions: tune's flags reach the tune's options with the defaults
+// tune --help states, and a malformed one is refused naming it.
+//
+// Not parallel: urfave/cli's runs share package-level flags.
+func TestTuneOptions(t *testing.T) {
+	o, err := tuneOptionsOf(t, "-s", "Server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.QPS != (tune.QPSSearch{TrialDuration: time.Minute, TrialMinQueries: tune.DefaultTrialMinQueries, MaxTrials: tune.DefaultMaxTrials, Tolerance: tune.DefaultTolerance}) ||
+		o.StartFraction != defaultAutoQPSFraction || o.OfflineRuns == nil || o.RunTrial == nil || o.UserConf != "" || o.Progress == nil ||
+		o.Sweep.Levels != nil || o.Sweep.Plateau != tune.DefaultPlateau || o.Sweep.TrialDuration != time.Minute {
+		t.Errorf("defaults: %+v", o)
+	}
+	o, err = tuneOptionsOf(t, "-s", "Offline", "--start-qps", "12.5", "--trial-duration", "30s", "--trial-min-queries", "600",
+		"--max-trials", "4", "--tolerance", "0.1", "--write-user-conf", "u.conf", "--concurrency-sweep", "1, 4,16",
+		"--max-sweep-concurrency", "64", "--plateau", "0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.QPS != (tune.QPSSearch{Start: 12.5, TrialDuration: 30 * time.Second, TrialMinQueries: 600, MaxTrials: 4, Tolerance: 0.1}) || o.UserConf != "u.conf" ||
+		fmt.Sprint(o.Sweep.Levels) != "[1 4 16]" || o.Sweep.MaxConcurrency != 64 || o.Sweep.Plateau != 0.9 || o.Sweep.TrialDuration != 30*time.Second {
+		t.Errorf("flags set: %+v", o)
+	}
+	for _, bad := range [][]string{{"--concurrency-sweep", "1,two"}, {"--concurrency-sweep", "4,0"}, {"--start-qps", "0"}} {
+		if _, err := tuneOptionsOf(t, append([]string{"-s", "Server"}, bad...)...); err == nil || !strings.Contains(err.Error(), bad[0]) {
+			t.Errorf("%q: want an error naming %s, got %v", bad, bad[0], err)
+		}
 	}
 }
