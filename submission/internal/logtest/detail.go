@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/round"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 )
@@ -98,19 +99,33 @@ func SeedsFor(name string) []KV {
 	}
 }
 
-// sampleCounts are each benchmark's sample counts as LoadGen logs them in
-// a full run: the QSL's total and performance sample counts and the
-// accuracy sample count; llm marks the checker's LLMs (token latencies).
-var sampleCounts = map[string]struct {
+// counts are a benchmark's sample counts as LoadGen logs them in a full
+// run; llm marks the checker's LLMs (token latencies).
+type counts struct {
 	total, perf, acc int
 	llm              bool
-}{
-	"llama3.1-8b":        {13368, 13368, 13368, true},
-	"gpt-oss-120b":       {6396, 6396, 4395, true},
-	"qwen3-vl-235b-a22b": {48289, 48289, 48289, false},
-	"deepseek-r1":        {4388, 4388, 4388, true},
-	"llama2-70b-99.9":    {24576, 24576, 24576, true},
-	"llama2-70b-99":      {24576, 24576, 24576, true},
+}
+
+// sampleCounts reads bench's counts (a submission directory name) in a
+// round and scenario directory from the registry: the QSL's total is the dataset's size, the
+// performance and accuracy sample counts are the round's rules (the
+// checker's), and the LLMs are the benchmarks answered in token IDs.
+func sampleCounts(round, bench, scen string) counts {
+	b, err := benchmark.Lookup(bench)
+	if err != nil {
+		panic(err)
+	}
+	rules := b.Submission.Rounds[round]
+	if rules == nil {
+		for _, r := range b.Submission.Rounds {
+			rules = r
+		}
+	}
+	acc, ok := rules.AccuracySampleCount[scen]
+	if !ok {
+		acc = rules.AccuracySampleCount[""]
+	}
+	return counts{total: b.Data.Size, perf: int(rules.PerformanceSampleCount), acc: int(acc), llm: b.Serving.Output == benchmark.TokenIDs}
 }
 
 // PerfDetail builds a valid performance-run detail log for a benchmark and
@@ -122,7 +137,7 @@ func PerfDetail(round, bench, scen string, testMode string) *DetailFixture {
 	if scen == "Interactive" {
 		logged = "Server"
 	}
-	n := sampleCounts[bench]
+	n := sampleCounts(round, bench, scen)
 	d.Set("sut_name", "mlperf-go")
 	d.Set("qsl_reported_total_count", n.total)
 	d.Set("effective_scenario", logged)
