@@ -34,11 +34,7 @@ func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalO
 // runs PRM800K's grade_answer from o.PRM800K under o.Python when one is
 // needed.
 func (d dataset) evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions, fallback mathFallback) (benchmark.Evaluation, error) {
-	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	if err != nil {
-		return ev, err
-	}
-	tok, err := o.OpenTokenizer()
+	entries, tok, ev, err := tokencheck.CheckLogForDecoding(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), o)
 	if err != nil {
 		return ev, err
 	}

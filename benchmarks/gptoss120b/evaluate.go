@@ -19,11 +19,7 @@ import (
 // choice, AIME integers, LiveCodeBench tests run in a sandbox), the score
 // written to o.Out as the script prints it.
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	if err != nil {
-		return ev, err
-	}
-	tok, err := o.OpenTokenizer()
+	entries, tok, ev, err := tokencheck.CheckLogForDecoding(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), o)
 	if err != nil {
 		return ev, err
 	}

@@ -23,11 +23,7 @@ import (
 // prints it under numpy 1 (numpy 2 would print np.float64(…), which the
 // checker cannot read).
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	if err != nil {
-		return ev, err
-	}
-	tok, err := o.OpenTokenizer()
+	entries, tok, ev, err := tokencheck.CheckLogForDecoding(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), o)
 	if err != nil {
 		return ev, err
 	}

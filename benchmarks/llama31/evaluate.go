@@ -28,11 +28,7 @@ var roundCleanUp = map[string]bool{round.V60: true, round.V61: true}
 // and scored with ROUGE (score/summarization), written to o.Out exactly as
 // the script prints it.
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
-	entries, ev, err := tokencheck.CheckLog(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset))
-	if err != nil {
-		return ev, err
-	}
-	tok, err := o.OpenTokenizer()
+	entries, tok, ev, err := tokencheck.CheckLogForDecoding(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), o)
 	if err != nil {
 		return ev, err
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
+	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 // DatasetInfo is what an accuracy log is checked against.
@@ -415,6 +416,21 @@ func CheckLog(logPath string, d DatasetInfo) ([]mllog.AccuracyEntry, benchmark.E
 		ev.Failure = ErrChecksFailed
 	}
 	return entries, ev, nil
+}
+
+// CheckLogForDecoding is CheckLog followed by opening the tokenizer o
+// decodes the log's token IDs with (EvalOptions.OpenTokenizer): every
+// token-ID evaluator starts so.
+func CheckLogForDecoding(logPath string, d DatasetInfo, o benchmark.EvalOptions) ([]mllog.AccuracyEntry, *tokenizer.Tokenizer, benchmark.Evaluation, error) {
+	entries, ev, err := CheckLog(logPath, d)
+	if err != nil {
+		return nil, nil, ev, err
+	}
+	tok, err := o.OpenTokenizer()
+	if err != nil {
+		return nil, nil, ev, err
+	}
+	return entries, tok, ev, nil
 }
 
 // Evaluate checks the accuracy log at logPath against d and returns the
