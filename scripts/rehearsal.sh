@@ -3,7 +3,8 @@
 # for llama3.1-8b and qwen3-vl-235b-a22b (Offline and Server: accuracy,
 # evaluated by mlperf-go, and performance; llama3.1-8b's TEST06), made
 # against the fake endpoint answering the synthetic datasets' references,
-# then packaged and checked. Every accuracy.txt is mlperf-go's own PASS.
+# then packaged and checked. Every accuracy.txt is mlperf-go's own PASS
+# (in the short default, qwen3-vl's on the samples its runs cover).
 #
 #   TOKENIZER=PATH scripts/rehearsal.sh
 #
@@ -14,8 +15,9 @@
 # only for answers of Llama 3's length in tokens.
 #
 # OFFICIAL=1 drops the overrides, for a tree at official settings
-# (10-minute performance runs, 270,336 Server queries, every sample; about
-# 75 minutes) for the official checker. Server runs go to a fake with no
+# (10-minute performance runs, 270,336 Server queries, every sample; 77
+# minutes on a 2-core machine) for the official checker, which says
+# "submission looks OK" of it (docs/official-results.md). Server runs go to a fake with no
 # latency at QPS (450: 270,336 queries in 600 s). An Offline run is VALID
 # only if it lasts 10 minutes, so Offline runs go to a second fake capped at
 # OFFLINE_SLOTS requests at once, each taking at least 500 ms (at most
