@@ -99,6 +99,29 @@ func TestCheckTable(t *testing.T) {
 	}
 }
 
+// TestPartialLog: a log of the set's first samples and nothing else wrong
+// (a run of --total-sample-count N) is partial, not failed: its report says
+// how much it covers; a gap elsewhere, or a missing sample beside a
+// duplicate, still fails.
+func TestPartialLog(t *testing.T) {
+	info := DatasetInfo{Benchmark: "test", Samples: 4, Vocab: 100}
+	part := Check([]mllog.AccuracyEntry{ent(0, 0, 1), ent(1, 1, 2)}, info)
+	if part.OK() || !part.Partial() || !strings.Contains(part.Format(), "result: PARTIAL — 2 of 4 samples") {
+		t.Errorf("a log of samples 0 and 1 of 4: OK %v, Partial %v\n%s", part.OK(), part.Partial(), part.Format())
+	}
+	gap := Check([]mllog.AccuracyEntry{ent(0, 1, 1), ent(1, 2, 2)}, info)
+	if gap.Partial() || !strings.Contains(gap.Format(), "result: FAILED") {
+		t.Errorf("a log missing sample 0 (not the set's first samples): Partial %v\n%s", gap.Partial(), gap.Format())
+	}
+	dup := Check([]mllog.AccuracyEntry{ent(0, 0, 1), ent(1, 0, 2)}, info)
+	if dup.Partial() || !strings.Contains(dup.Format(), "result: FAILED") {
+		t.Errorf("missing samples beside a duplicate: Partial %v\n%s", dup.Partial(), dup.Format())
+	}
+	if (Report{Expected: 4, Missing: []int{0, 1, 2, 3}}).Partial() {
+		t.Errorf("an empty log is partial")
+	}
+}
+
 func TestFormatNamesProblems(t *testing.T) {
 	entries := []mllog.AccuracyEntry{ent(0, 0, 1), ent(1, 0, 1), ent(2, 9, 1), {SeqID: 3, QSLIndex: 2, Data: []byte{1}}}
 	f := Check(entries, DatasetInfo{Benchmark: "gpt-oss-120b", Samples: 5, Vocab: 10}).Format()
