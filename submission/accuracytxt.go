@@ -67,15 +67,25 @@ func ParseHashLine(line string) (hash string, ok bool) {
 // hash is the first hash= line's value ("" when there is none).
 func (b *BenchmarkRules) JudgeAccuracyTxt(content []byte, scenario string) (problems []string, hash string) {
 	res := evalAccuracyTxt(content, b.accuracyMetrics(scenario), b.upper)
-	return res.problems, res.hash
+	for _, p := range res.problems {
+		problems = append(problems, p.text)
+	}
+	return problems, res.hash
 }
 
 // accuracyResult is what the checker's AccuracyCheck.accuracy_result_check
 // concludes from accuracy.txt.
 type accuracyResult struct {
 	values   map[string]string // metric name → last value seen
-	problems []string
+	problems []accProblem
 	hash     string
+}
+
+// accProblem is one finding on accuracy.txt: the metric it is about, the
+// checker's words, and whether it is that no line matched the metric.
+type accProblem struct {
+	metric, text string
+	unmatched    bool
 }
 
 // evalAccuracyTxt replays accuracy_result_check
@@ -108,11 +118,11 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 			f, err := strconv.ParseFloat(v, 64)
 			switch {
 			case err != nil:
-				res.problems = append(res.problems, fmt.Sprintf("%s value %q is not a number (the checker crashes on it)", mt.name, v))
+				res.problems = append(res.problems, accProblem{metric: mt.name, text: fmt.Sprintf("%s value %q is not a number (the checker crashes on it)", mt.name, v)})
 			case f >= mt.bound:
 				seen[i] = true
 			default:
-				res.problems = append(res.problems, fmt.Sprintf("%s = %s is below the required %s", mt.name, v, printBound(mt.bound)))
+				res.problems = append(res.problems, accProblem{metric: mt.name, text: fmt.Sprintf("%s = %s is below the required %s", mt.name, v, printBound(mt.bound))})
 			}
 		}
 		for _, mt := range upper {
@@ -123,9 +133,9 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 			f, err := strconv.ParseFloat(v, 64)
 			switch {
 			case err != nil:
-				res.problems = append(res.problems, fmt.Sprintf("%s value %q is not a number (the checker crashes on it)", mt.name, v))
+				res.problems = append(res.problems, accProblem{metric: mt.name, text: fmt.Sprintf("%s value %q is not a number (the checker crashes on it)", mt.name, v)})
 			case f > mt.bound:
-				res.problems = append(res.problems, fmt.Sprintf("%s = %s is above the upper limit %s", mt.name, v, printBound(mt.bound)))
+				res.problems = append(res.problems, accProblem{metric: mt.name, text: fmt.Sprintf("%s = %s is above the upper limit %s", mt.name, v, printBound(mt.bound))})
 			}
 		}
 		if allSeen() && res.hash != "" {
@@ -135,7 +145,8 @@ func evalAccuracyTxt(content []byte, metrics, upper []accMetric) accuracyResult 
 	for i, mt := range metrics {
 		if !seen[i] {
 			if _, found := res.values[mt.name]; !found {
-				res.problems = append(res.problems, fmt.Sprintf("no line matches the checker's %s pattern %s", mt.name, mt.pattern))
+				res.problems = append(res.problems, accProblem{metric: mt.name, unmatched: true,
+					text: fmt.Sprintf("no line matches the checker's %s pattern %s", mt.name, mt.pattern)})
 			}
 		}
 	}

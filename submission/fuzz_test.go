@@ -24,8 +24,8 @@ func FuzzEvalAccuracyTxt(f *testing.F) {
 			// What Ingest accepts, the checker's patterns can read.
 			res := evalAccuracyTxt(out, r.accuracyMetrics(benchmark.ScenarioOffline), nil)
 			for _, p := range res.problems {
-				if strings.Contains(p, "no line matches") {
-					t.Fatalf("%s: Ingest accepted %q but %s", bench, b, p)
+				if strings.Contains(p.text, "no line matches") {
+					t.Fatalf("%s: Ingest accepted %q but %s", bench, b, p.text)
 				}
 			}
 		}

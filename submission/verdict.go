@@ -3,7 +3,6 @@ package submission
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/mlperf-go/mlperf-go/record"
 )
@@ -87,12 +86,11 @@ func judge(rules *BenchmarkRules, round, scenario string, content []byte, partia
 		v.Metrics = append(v.Metrics, m)
 	}
 	for _, p := range res.problems {
-		name, _, _ := strings.Cut(p, " ")
-		if partial != "" && totalMetrics[name] {
+		if partial != "" && totalMetrics[p.metric] {
 			continue // a bound a partial log cannot reach
 		}
-		if !strings.HasPrefix(p, "no line matches") || !v.Pass {
-			v.Problems = append(v.Problems, p)
+		if !p.unmatched || !v.Pass {
+			v.Problems = append(v.Problems, p.text)
 		}
 	}
 	if len(lower) == 0 {

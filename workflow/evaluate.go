@@ -234,7 +234,7 @@ func printVerdict(w io.Writer, v *record.Accuracy) {
 func failedMetrics(v *record.Accuracy) []string {
 	var out []string
 	for _, m := range v.Metrics {
-		if !m.Pass {
+		if !m.Pass && !m.NotJudged {
 			out = append(out, fmt.Sprintf("%s = %s (bound %s)", m.Name, orDash(m.Value), m.Bound))
 		}
 	}

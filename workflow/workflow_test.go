@@ -359,3 +359,17 @@ func TestReasonLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedMetricsLeaveOutTheUnjudged: a partial log that fails a mean
+// is failed for that metric alone; the total it was not judged on is not
+// named as failing.
+func TestFailedMetricsLeaveOutTheUnjudged(t *testing.T) {
+	txt := []byte("{'rouge1': '12.5', 'rouge2': '30.1', 'rougeL': '40.2', 'rougeLsum': '50.3', 'gen_len': 11424, 'gen_num': 20}\nhash=00\n")
+	v, err := submission.JudgePartialAccuracy("llama3_1-8b", "v6.1", "Offline", txt, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failedMetrics(v); len(got) != 1 || !strings.HasPrefix(got[0], "ROUGE1 = 12.5") {
+		t.Errorf("failedMetrics = %q, want ROUGE1 alone", got)
+	}
+}
