@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/download"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
 
@@ -470,7 +471,7 @@ func openTokensFile(path string, spec *tokenSpec) (*Dataset, error) {
 // by that manifest before a reader sees them), or a folder holding just
 // the downloaded file. The candidates are the files a reader could take
 // (.json, .parquet, and pickles, whose error says how to convert them);
-// mlperf-go's own bookkeeping files are not data.
+// the manifests synth and download leave beside their data are not data.
 func datasetFileIn(dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -479,7 +480,7 @@ func datasetFileIn(dir string) (string, error) {
 	var found []string
 	for _, e := range entries {
 		name := e.Name()
-		if strings.HasPrefix(name, "mlperf_go_") || strings.HasPrefix(name, "mlperf-go-") || strings.HasPrefix(name, ".") {
+		if name == benchmark.SynthManifestFile || name == download.ManifestFile || strings.HasPrefix(name, ".") {
 			continue
 		}
 		switch strings.ToLower(filepath.Ext(name)) {
