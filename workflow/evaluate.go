@@ -32,10 +32,15 @@ type EvalSettings struct {
 	CleanUpSpaces string
 }
 
-// Apply sets the settings into o; an unknown CleanUpSpaces is an error
-// naming --clean-up-spaces.
-func (s EvalSettings) Apply(o *benchmark.EvalOptions) error {
+// Apply sets the settings into o for a log of the dataset at paths; an
+// unknown CleanUpSpaces is an error naming --clean-up-spaces. With neither
+// tokenizer setting, a download folder among paths lends its tokenizer
+// (benchmark.DownloadedTokenizer).
+func (s EvalSettings) Apply(o *benchmark.EvalOptions, paths []string) error {
 	o.Tokenizer, o.TokenizerModel = s.Tokenizer, s.TokenizerModel
+	if o.Tokenizer == "" && o.TokenizerModel == "" {
+		o.Tokenizer = benchmark.DownloadedTokenizer(paths)
+	}
 	o.LiveCodeBench, o.Python, o.PRM800K = s.LiveCodeBench, s.Python, s.PRM800K
 	o.Verdicts = s.Verdicts
 	switch v := s.CleanUpSpaces; v {
@@ -53,13 +58,7 @@ func (s EvalSettings) Apply(o *benchmark.EvalOptions) error {
 // the plan's Eval settings for o's benchmark, round and scenario.
 func (p *Plan) evalOptions(o run.Options) (benchmark.EvalOptions, error) {
 	eo := benchmark.EvalOptions{Benchmark: o.Benchmark, Round: o.Round, Interactive: o.SubmissionScenario() == benchmark.ScenarioInteractive}
-	if err := p.Eval.Apply(&eo); err != nil {
-		return eo, err
-	}
-	if eo.Tokenizer == "" && eo.TokenizerModel == "" {
-		eo.Tokenizer = benchmark.DownloadedTokenizer(o.Dataset)
-	}
-	return eo, nil
+	return eo, p.Eval.Apply(&eo, o.Dataset)
 }
 
 // precheckEvaluation opens, before the first test, the tokenizer the

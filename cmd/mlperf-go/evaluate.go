@@ -86,11 +86,8 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			if o.Round, err = flagRound(c, nil); err != nil {
 				return err
 			}
-			if err := evalSettings(c).Apply(&o); err != nil {
+			if err := evalSettings(c).Apply(&o, c.StringSlice("dataset")); err != nil {
 				return err
-			}
-			if o.Tokenizer == "" && o.TokenizerModel == "" {
-				o.Tokenizer = benchmark.DownloadedTokenizer(c.StringSlice("dataset"))
 			}
 			scenario := benchmark.ScenarioOffline
 			if o.Interactive {
