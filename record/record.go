@@ -133,8 +133,9 @@ const (
 // submission: no failed sample and no abort. (A LoadGen INVALID shows in
 // LoadGen's own logs, where filing lets it through, for inspection, and
 // the submission check refuses it; so does an accuracy run of part of the
-// dataset, Accuracy.Partial, and the performance run paired with it.) Records without an outcome
-// (older harnesses) are judged by their counts alone.
+// dataset, Accuracy.Partial, and the performance run paired with it.)
+// Records without an outcome (older harnesses) are judged by their counts
+// alone.
 func (info Run) Submittable() error {
 	if info.Outcome == Aborted {
 		return fmt.Errorf("the run was aborted (%s): run it again to its end", orUnknown(info.OutcomeReason))

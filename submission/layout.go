@@ -11,6 +11,10 @@ import (
 // Packaging never copies such entries and the check reports them.
 const PreviousPrefix = ".previous-"
 
+// PerformanceRun is where a scenario directory keeps its performance run's
+// logs: the checker reads performance/run_1 and no other.
+var PerformanceRun = filepath.Join("performance", "run_1")
+
 // LoggedScenario is the effective_scenario LoadGen writes for a scenario
 // directory: Interactive is LoadGen's Server scenario with tighter limits;
 // every other scenario is logged under its own name.

@@ -142,7 +142,7 @@ func OfflineRunDirs(runsDir, resultsDir, system string) func(benchmark.Benchmark
 	return func(b benchmark.Benchmark) []string {
 		dirs := record.OfflinePerformanceRuns(runsDir, b.Name)
 		if resultsDir != "" && system != "" {
-			dirs = append(dirs, filepath.Join(resultsDir, system, b.SubmissionDir, "Offline", "performance", "run_1"))
+			dirs = append(dirs, filepath.Join(resultsDir, system, b.SubmissionDir, benchmark.ScenarioOffline, submission.PerformanceRun))
 		}
 		return dirs
 	}

@@ -269,7 +269,7 @@ func (c *checker) checkScenario(dir, division string, rules *submission.Benchmar
 			c.add(filepath.Join(dir, e), "remove it: it is an earlier run mlperf-go moved aside", "leftover replaced run in the submission")
 		}
 	}
-	c.checkPerformance(filepath.Join(dir, "performance", "run_1"), division, rules, scen)
+	c.checkPerformance(filepath.Join(dir, submission.PerformanceRun), division, rules, scen)
 	c.checkAccuracy(filepath.Join(dir, "accuracy"), division, rules, scen)
 	if division == "closed" || division == "network" {
 		for _, t := range rules.Compliance {
@@ -461,7 +461,7 @@ func (c *checker) checkCompliance(dir, test string) {
 		c.add(dir, fix, "compliance test %s is missing", test)
 		return
 	}
-	c.checkRunRecord(filepath.Join(dir, "performance", "run_1"))
+	c.checkRunRecord(filepath.Join(dir, submission.PerformanceRun))
 	switch test {
 	case submission.TEST06:
 		p := filepath.Join(dir, "verify_accuracy.txt")

@@ -58,6 +58,6 @@ func (c *checker) checkTEST01Dir(dir string, rules *submission.BenchmarkRules, s
 		c.add(dir, fix, "compliance test TEST01 is missing")
 		return
 	}
-	c.checkRunRecord(filepath.Join(dir, "performance", "run_1"))
+	c.checkRunRecord(filepath.Join(dir, submission.PerformanceRun))
 	c.checkTEST01(dir, fix, rules, scen)
 }

@@ -28,7 +28,7 @@ type TEST01Reference struct {
 func TEST01ReferenceIn(scenDir string) TEST01Reference {
 	return TEST01Reference{
 		AccuracyLog:       filepath.Join(scenDir, "accuracy", mllog.AccuracyFile),
-		PerformanceDetail: filepath.Join(scenDir, "performance", "run_1", mllog.DetailFile),
+		PerformanceDetail: filepath.Join(scenDir, submission.PerformanceRun, mllog.DetailFile),
 	}
 }
 

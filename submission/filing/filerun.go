@@ -239,7 +239,7 @@ type copySpec struct {
 func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, copies []copySpec, err error) {
 	switch kind {
 	case record.KindPerformance:
-		dest = filepath.Join(scenDir, "performance", "run_1")
+		dest = filepath.Join(scenDir, submission.PerformanceRun)
 		perfDir = dest
 		copies = []copySpec{{mllog.SummaryFile, dest, true}, {mllog.DetailFile, dest, true}, {mllog.AccuracyFile, dest, false}, {record.File, dest, false}}
 	case record.KindAccuracy:
@@ -251,7 +251,7 @@ func runLayout(kind record.Kind, bench, scenDir string) (dest, perfDir string, c
 			return "", "", nil, err
 		}
 		dest = filepath.Join(scenDir, string(kind))
-		perfDir = filepath.Join(dest, "performance", "run_1")
+		perfDir = filepath.Join(dest, submission.PerformanceRun)
 		copies = []copySpec{
 			{mllog.AccuracyFile, filepath.Join(dest, "accuracy"), true},
 			{mllog.SummaryFile, perfDir, true}, {mllog.DetailFile, perfDir, true}, {record.File, perfDir, false},

@@ -366,11 +366,11 @@ func copyScenario(src, dst string) error {
 
 // runSections are the runs a scenario README describes, in order.
 var runSections = []struct{ title, dir string }{
-	{"Performance run", filepath.Join("performance", "run_1")},
+	{"Performance run", submission.PerformanceRun},
 	{"Accuracy run", "accuracy"},
-	{"Compliance run TEST06", filepath.Join(submission.TEST06, "performance", "run_1")},
-	{"Compliance run TEST07", filepath.Join(submission.TEST07, "performance", "run_1")},
-	{"Compliance run TEST09", filepath.Join(submission.TEST09, "performance", "run_1")},
+	{"Compliance run TEST06", filepath.Join(submission.TEST06, submission.PerformanceRun)},
+	{"Compliance run TEST07", filepath.Join(submission.TEST07, submission.PerformanceRun)},
+	{"Compliance run TEST09", filepath.Join(submission.TEST09, submission.PerformanceRun)},
 }
 
 // scenarioReadme writes the README.md for one scenario from the run-info

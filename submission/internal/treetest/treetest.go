@@ -70,7 +70,7 @@ func BuildTree(t testing.TB, round string) string {
 			logtest.WriteJSON(t, filepath.Join(dir, "measurements.json"), map[string]any{
 				"input_data_types": "int32", "retraining": "No", "starting_weights_filename": "w",
 				"weight_data_types": "bf16", "weight_transformations": "none"})
-			logtest.WriteLogDir(t, filepath.Join(dir, "performance", "run_1"), logtest.PerfDetail(round, bench, scen, "PerformanceOnly"), logtest.ValidSummary, "")
+			logtest.WriteLogDir(t, filepath.Join(dir, submission.PerformanceRun), logtest.PerfDetail(round, bench, scen, "PerformanceOnly"), logtest.ValidSummary, "")
 			acc := logtest.PerfDetail(round, bench, scen, "AccuracyOnly")
 			if bench == logtest.BenchmarkQwen3VL && scen == benchmark.ScenarioInteractive {
 				acc.Set("effective_accuracy_sample_count", 8000)
@@ -106,7 +106,7 @@ func ScenDir(out, bench, scen string) string {
 func EditDetail(t testing.TB, out, round, bench, scen, kind string, f func(d *logtest.DetailFixture)) {
 	t.Helper()
 	mode := "PerformanceOnly"
-	dir := filepath.Join(ScenDir(out, bench, scen), "performance", "run_1")
+	dir := filepath.Join(ScenDir(out, bench, scen), submission.PerformanceRun)
 	if kind == "accuracy" {
 		mode = "AccuracyOnly"
 		dir = filepath.Join(ScenDir(out, bench, scen), "accuracy")
