@@ -27,12 +27,14 @@ func Chat(name string, paths, splits []string) ([]fake.Answer, string, error) {
 // by default the one benchmark whose answers the fake must be told (with
 // text output), or the one of those whose reader opens paths. A token-ID
 // benchmark's answers are texts, encoded with the tokenizer at tokPath
-// (else the one a download folder among paths holds, else its model's). Without paths and with no one such benchmark, the
-// default answer is "" (the fake's own).
+// (else the one a download folder among paths holds, else its model's).
+// Without paths and with no one such benchmark, the default answer is ""
+// (the fake's own).
 func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 	b, ok, err := fakeBenchmark(name)
+	var d benchmark.Dataset
 	if err == nil && !ok && len(paths) > 0 {
-		b, ok = benchmarkOfDataset(paths, splits)
+		b, d, ok = benchmarkOfDataset(paths, splits)
 	}
 	switch {
 	case err != nil:
@@ -47,9 +49,10 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 		}
 		return fmt.Errorf("--dataset needs --benchmark: one of %s", strings.Join(names, ", "))
 	}
-	d, err := b.OpenDataset(paths, splits)
-	if err != nil {
-		return err
+	if d == nil {
+		if d, err = b.OpenDataset(paths, splits); err != nil {
+			return err
+		}
 	}
 	defer d.Close()
 	cfg.DefaultAnswer = b.Fake.DefaultAnswer
@@ -152,19 +155,25 @@ func fakeBenchmark(name string) (b benchmark.Benchmark, ok bool, err error) {
 }
 
 // benchmarkOfDataset returns the one text benchmark whose dataset reader
-// opens paths (ok false when none or several do).
-func benchmarkOfDataset(paths, splits []string) (benchmark.Benchmark, bool) {
-	var found []benchmark.Benchmark
+// opens paths, with the dataset it opened (ok false, and nothing left
+// open, when none or several do).
+func benchmarkOfDataset(paths, splits []string) (benchmark.Benchmark, benchmark.Dataset, bool) {
+	var (
+		found  []benchmark.Benchmark
+		opened []benchmark.Dataset
+	)
 	for _, x := range textBenchmarks() {
 		if d, err := x.OpenDataset(paths, splits); err == nil {
-			d.Close()
-			found = append(found, x)
+			found, opened = append(found, x), append(opened, d)
 		}
 	}
 	if len(found) != 1 {
-		return benchmark.Benchmark{}, false
+		for _, d := range opened {
+			d.Close()
+		}
+		return benchmark.Benchmark{}, nil, false
 	}
-	return found[0], true
+	return found[0], opened[0], true
 }
 
 // textBenchmarks are the benchmarks whose answers are text: those whose
