@@ -75,15 +75,24 @@ type MinTokensKeyer interface {
 	MinTokensKey() string
 }
 
+// EOSIgnorer is Params whose API's ignore_eos alone makes an answer run
+// to its cap: it skips every stop token, so an exact length needs no
+// minimum length as well.
+type EOSIgnorer interface {
+	IgnoreEOSSkipsEveryStopToken()
+}
+
 // SetOutputLength sets params' output cap to maxTokens. With exact, every
 // answer is made exactly that long, as the serving benchmarks' fixed
 // output lengths are (ignore_eos, and the minimum length where the API
-// has one); without it, a minimum length already set above maxTokens is
-// lowered to it, so the request stays one the server accepts.
+// has one and its ignore_eos alone does not do it); without it, a minimum
+// length already set above maxTokens is lowered to it, so the request
+// stays one the server accepts.
 func SetOutputLength(params Params, maxTokens int, exact bool) error {
 	set := map[string]any{params.MaxTokensKey(): maxTokens}
+	_, eosIgnorer := params.(EOSIgnorer)
 	if mk, ok := params.(MinTokensKeyer); ok {
-		if exact {
+		if exact && !eosIgnorer {
 			set[mk.MinTokensKey()] = maxTokens
 		} else if floor, ok := wireInt(params, mk.MinTokensKey()); ok && floor > maxTokens {
 			set[mk.MinTokensKey()] = maxTokens

@@ -1,6 +1,7 @@
 package protocol_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,4 +55,31 @@ func TestDecodeGenerationConfig(t *testing.T) {
 // layer.
 func completionParams() openaicompletions.Params {
 	return openaicompletions.Params{Temperature: ptr(0.0), TopP: ptr(1.0), TopK: ptr(1), Seed: ptr(int64(42)), MaxTokens: ptr(128), MinTokens: ptr(1)}
+}
+
+// TestSetOutputLengthExact: an exact length is ignore_eos and, where the
+// API's ignore_eos leaves other stop tokens live (vLLM's request
+// stop_token_ids), the minimum length too; SGLang's ignore_eos skips every
+// stop token, and SGLang refuses min_new_tokens without a tokenizer, so it
+// gets none.
+func TestSetOutputLengthExact(t *testing.T) {
+	for _, tc := range []struct {
+		params protocol.Params
+		want   string
+	}{
+		{&openaicompletions.Params{}, `{"max_tokens":8,"min_tokens":8,"ignore_eos":true}`},
+		{&sglang.Params{}, `{"max_new_tokens":8,"ignore_eos":true}`},
+		{&sglang.Params{MinNewTokens: ptr(1)}, `{"max_new_tokens":8,"min_new_tokens":1,"ignore_eos":true}`},
+	} {
+		if err := protocol.SetOutputLength(tc.params, 8, true); err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(tc.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tc.want {
+			t.Errorf("%T: %s, want %s", tc.params, got, tc.want)
+		}
+	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,19 +10,16 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mlperf-go/mlperf-go/bench"
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/results"
@@ -101,42 +97,16 @@ func startVLLM(t *testing.T, bin, model string) string {
 // startVLLM does.
 func serveVLLM(t *testing.T, bin, model, served string, args []string) string {
 	t.Helper()
+	return startVLLMEngine(t, bin, model, served, args).URL
+}
+
+// startVLLMEngine is serveVLLM that returns the engine, for the tests that
+// kill or stop it.
+func startVLLMEngine(t *testing.T, bin, model, served string, args []string) *realEngine {
+	t.Helper()
 	port := freePort(t)
-	logPath := filepath.Join(t.TempDir(), "vllm.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	args = append([]string{"serve", model, "--host", "127.0.0.1", "--port", strconv.Itoa(port)}, args...)
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.Env = os.Environ()
-	for k, v := range vllmEngineEnv {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt) //nolint:errcheck // gone already is fine
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }() //nolint:errcheck // it was stopped
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill() //nolint:errcheck // last resort
-			<-done
-		}
-		logFile.Close()
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	if err := engine.WaitReady(ctx, base, served, engine.ReadyOptions{LogPath: logPath}); err != nil {
-		log, _ := os.ReadFile(logPath)
-		t.Fatalf("vLLM did not come up at %s: %v\n%s", base, err, log)
-	}
-	return base
+	argv := append(append([]string{bin, "serve", model}, listenArgs(port)...), args...)
+	return startRealEngine(t, argv, vllmEngineEnv, port, served)
 }
 
 // promMetrics are a Prometheus text page's samples summed by metric name

