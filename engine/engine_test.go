@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -347,6 +348,19 @@ func TestEngineDiesMidRun(t *testing.T) {
 	var ee *ExitError
 	if cause := context.Cause(ctx); !errors.As(cause, &ee) || ee.Status != "exit status 3" || !strings.Contains(ee.Tail, "simulated crash: CUDA error") {
 		t.Errorf("cause = %v", cause)
+	}
+}
+
+// TestExitStatusNamesTheSignal: an engine killed by a signal is said to be
+// killed by that signal, by number and description, not "killed by killed".
+func TestExitStatusNamesTheSignal(t *testing.T) {
+	err := exec.Command("/bin/sh", "-c", "kill -9 $$").Run()
+	if got, want := exitStatus(err), "killed by signal 9 (killed)"; got != want {
+		t.Errorf("exitStatus = %q, want %q", got, want)
+	}
+	err = exec.Command("/bin/sh", "-c", "exit 3").Run()
+	if got, want := exitStatus(err), "exit status 3"; got != want {
+		t.Errorf("exitStatus = %q, want %q", got, want)
 	}
 }
 

@@ -144,7 +144,8 @@ func exitStatus(err error) string {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return "killed by " + ws.Signal().String()
+			// Signal's String is its description ("killed"), not its name.
+			return fmt.Sprintf("killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
 		}
 		return "exit status " + strconv.Itoa(ee.ExitCode())
 	}
