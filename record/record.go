@@ -174,6 +174,9 @@ type SampleCounts struct {
 	FailuresByReason map[string]int64 `json:"failures_by_reason,omitempty"`
 	// FirstFailures are the first few failures, as logged.
 	FirstFailures []SampleFailure `json:"first_failures,omitempty"`
+	// EndpointDrops are the times an endpoint was taken out of rotation
+	// (the first few of each), in time order.
+	EndpointDrops []EndpointDrop `json:"endpoint_drops,omitempty"`
 	// OutputTokens is the sum of output tokens over successful samples.
 	OutputTokens int64 `json:"output_tokens,omitempty"`
 }
@@ -212,6 +215,24 @@ func CountsByName(m map[string]int64) string {
 
 // count renders one class's count.
 func count(class string, n int64) string { return fmt.Sprintf("%s: %d", class, n) }
+
+// EndpointDrop is one time an endpoint failed and was taken out of
+// rotation: its requests went to the other endpoints, or failed.
+type EndpointDrop struct {
+	Endpoint string `json:"endpoint"`
+	// At is when, and AfterStart how long into the test.
+	At         time.Time `json:"at"`
+	AfterStart Seconds   `json:"after_start_s"`
+	Error      string    `json:"error"`
+	// Back is when it answered again; nil: not before the test ended.
+	Back *time.Time `json:"back,omitempty"`
+}
+
+// Seconds is a duration written as seconds, to the millisecond.
+type Seconds float64
+
+// SecondsOf is d as Seconds.
+func SecondsOf(d time.Duration) Seconds { return Seconds(d.Round(time.Millisecond).Seconds()) }
 
 // SampleFailure is one failed sample.
 type SampleFailure struct {

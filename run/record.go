@@ -1,10 +1,13 @@
 package run
 
 import (
+	"time"
+
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/sut"
 )
 
 // Record is what the run record says beyond Options and Report: how the
@@ -88,5 +91,21 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 	for _, f := range rep.Stats.FirstFailures {
 		info.Samples.FirstFailures = append(info.Samples.FirstFailures, record.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}
+	info.Samples.EndpointDrops = EndpointDrops(rep.Stats.EndpointDrops, rep.Start)
 	return record.Write(rep.LogDir, info)
+}
+
+// EndpointDrops are the pool's endpoint drops as the run record keeps
+// them, timed from the test's start.
+func EndpointDrops(drops []sut.EndpointDrop, start time.Time) []record.EndpointDrop {
+	var out []record.EndpointDrop
+	for _, d := range drops {
+		r := record.EndpointDrop{Endpoint: d.Endpoint, At: d.At.UTC(), AfterStart: record.SecondsOf(d.At.Sub(start)), Error: d.Error}
+		if !d.Back.IsZero() {
+			back := d.Back.UTC()
+			r.Back = &back
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -63,6 +63,7 @@ type Resilience struct {
 	Retries                            int
 	MaxResponseBytes, MaxBufferedBytes int64
 	MaxFailures                        string
+	EndpointsDownAfter                 time.Duration
 }
 
 // Options checks r and resolves it into runner options, all but the
@@ -152,6 +153,10 @@ func (o *Options) SetResilience(r Resilience, given func(name string) bool) erro
 		o.Retries = r.Retries
 	}
 	o.MaxResponseBytes, o.MaxBufferedBytes = r.MaxResponseBytes, r.MaxBufferedBytes
+	if r.EndpointsDownAfter < 0 {
+		return fmt.Errorf("--endpoints-down-timeout %v: use a positive duration such as 10s, or 0 never to stop", r.EndpointsDownAfter)
+	}
+	o.EndpointsDownAfter = r.EndpointsDownAfter
 	var err error
 	if o.MaxFailures, err = sut.ParseFailureLimit(r.MaxFailures); err != nil {
 		return fmt.Errorf("--max-failures %w", err)

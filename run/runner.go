@@ -73,6 +73,9 @@ type Options struct {
 	// flight hold (sut.Config.MaxBufferedBytes; 0: its default).
 	MaxBufferedBytes int64
 	MaxFailures      sut.FailureLimit
+	// EndpointsDownAfter stops the test once every endpoint has been
+	// unreachable this long (sut.Config.EndpointsDownAfter; 0 never).
+	EndpointsDownAfter time.Duration
 	// Stream forces streaming on or off; nil streams exactly when LoadGen
 	// measures a first token (needsFirstToken): use_token_latencies on,
 	// outside Offline.
@@ -124,6 +127,11 @@ type Options struct {
 	// function returning its counters so far, for a caller that may have
 	// to record the run without waiting for Run to return.
 	Started func(stats func() sut.Stats)
+	// Stopped, if set, is called once if the pool stops the test early
+	// (--max-failures, --endpoints-down-timeout), with why (wrapping
+	// sut.ErrTooManyFailures or sut.ErrEndpointsDown), for a caller that
+	// leaves a Server schedule behind instead of playing it out (Abortable).
+	Stopped func(error)
 	// Logger receives failures and milestones (default: none).
 	Logger *zap.Logger
 
@@ -422,22 +430,28 @@ func loadLibrary(o Options, data benchmark.Dataset, api protocol.Protocol, model
 // sample goes to failures.
 func newPool(ctx context.Context, o Options, api protocol.Protocol, stream bool, lib *qsl.Library, failures *failureLog, log *zap.Logger) (*sut.Pool, error) {
 	return sut.New(ctx, sut.Config{
-		Retries:          o.Retries,
-		MaxResponseBytes: o.MaxResponseBytes,
-		MaxBufferedBytes: o.MaxBufferedBytes,
-		MaxFailures:      o.MaxFailures,
-		OnFailure:        failures.write,
-		Abort:            loadgen.AbortTest,
-		Endpoints:        o.Endpoints,
-		API:              api,
-		Stream:           stream,
-		Concurrency:      o.Concurrency,
-		Timeout:          o.Timeout,
-		APIKey:           o.APIKey,
-		Name:             "mlperf-go",
-		Bodies:           lib,
-		Completer:        loadgen.Native(),
-		Logger:           log,
+		Retries:            o.Retries,
+		MaxResponseBytes:   o.MaxResponseBytes,
+		MaxBufferedBytes:   o.MaxBufferedBytes,
+		MaxFailures:        o.MaxFailures,
+		EndpointsDownAfter: o.EndpointsDownAfter,
+		OnFailure:          failures.write,
+		Abort: func(err error) {
+			loadgen.AbortTest(err)
+			if o.Stopped != nil {
+				o.Stopped(err)
+			}
+		},
+		Endpoints:   o.Endpoints,
+		API:         api,
+		Stream:      stream,
+		Concurrency: o.Concurrency,
+		Timeout:     o.Timeout,
+		APIKey:      o.APIKey,
+		Name:        "mlperf-go",
+		Bodies:      lib,
+		Completer:   loadgen.Native(),
+		Logger:      log,
 
 		// The reference's final-response accounting is a fact of the
 		// benchmark; the pool knows no benchmark names.
@@ -493,7 +507,7 @@ func (rep *Report) abortError(ctx context.Context, testErr error, outputDir stri
 		log.Error("marking the aborted run's logs", zap.Error(err))
 	}
 	if rep.Stats.Stopped != "" {
-		return fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see --max-failures)", testErr, filepath.Join(outputDir, record.FailuresFile))
+		return fmt.Errorf("LoadGen test did not complete: %w (every failed sample is listed in %s; see %s)", testErr, filepath.Join(outputDir, record.FailuresFile), StopFlag(rep.Stats.StopCause))
 	}
 	return fmt.Errorf("LoadGen test did not complete: %w", testErr)
 }
@@ -532,4 +546,13 @@ var afterTestHook func(logDir string)
 // (streaming costs the engine throughput).
 func needsFirstToken(s loadgen.TestSettings) bool {
 	return s.UseTokenLatencies && s.Scenario != loadgen.Offline
+}
+
+// StopFlag names the flag that decides when the pool stops a test early,
+// for the error it stopped one with (sut.Stats.StopCause).
+func StopFlag(cause error) string {
+	if errors.Is(cause, sut.ErrEndpointsDown) {
+		return "--endpoints-down-timeout"
+	}
+	return "--max-failures"
 }

@@ -115,18 +115,28 @@ type Config struct {
 	// the Retry-After the server names, else a short backoff), or after a
 	// connection that failed before a byte of the request could count: no
 	// connection could be made, or a reused keep-alive connection closed
-	// before any response byte (see send). A retry goes to another
-	// endpoint when one is healthy, never past the sample's Timeout, and
-	// never once a first token was reported. Every retry is counted in
-	// Stats.
+	// before any response byte (see send), or, when another endpoint is
+	// healthy, after a connection cut mid-answer (an engine killed while it
+	// answered). A retry goes to another endpoint when one is healthy and
+	// never past the sample's Timeout; once a first token was reported,
+	// only a cut answer is sent again, and the new answer replaces it
+	// whole. Every retry is counted in Stats.
 	Retries int
 	// MaxFailures stops the run early (the zero value never does): once
 	// it is exceeded the pool cancels what is queued and in flight and
 	// calls Abort.
 	MaxFailures FailureLimit
+	// EndpointsDownAfter stops the run early, as MaxFailures does, once
+	// every endpoint has refused or dropped connections for this long
+	// with no answer of any kind from any of them in between (0 never
+	// does; the CLI's default is DefaultEndpointsDownAfter): a dead engine
+	// fails every sample issued after it, and a Server test would play its
+	// schedule out to min_duration.
+	EndpointsDownAfter time.Duration
 	// Abort, if set, is called once, in its own goroutine, with an error
-	// wrapping ErrTooManyFailures when MaxFailures is exceeded; a runner
-	// passes loadgen.AbortTest.
+	// wrapping ErrTooManyFailures when MaxFailures is exceeded, or
+	// ErrEndpointsDown after EndpointsDownAfter; a runner passes
+	// loadgen.AbortTest.
 	Abort func(error)
 	// OnFailure, if set, receives every failed sample, one call at a time
 	// (never concurrently), from the goroutine that completes the sample;
@@ -328,6 +338,16 @@ func (l FailureLimit) exceeded(failed, finished int64) bool {
 // ErrTooManyFailures is wrapped by the error a Pool passes to
 // Config.Abort when Config.MaxFailures is exceeded.
 var ErrTooManyFailures = errors.New("too many failed samples")
+
+// ErrEndpointsDown is wrapped by the error a Pool passes to Config.Abort
+// when every endpoint was unreachable for Config.EndpointsDownAfter.
+var ErrEndpointsDown = errors.New("no endpoint answers")
+
+// DefaultEndpointsDownAfter is how long the CLI lets every endpoint be
+// unreachable before it stops the test: longer than a sample's retries
+// take (about 3.5 s), so a blip is ridden out, and short next to an
+// engine's restart, during which every sample fails anyway.
+const DefaultEndpointsDownAfter = 10 * time.Second
 
 // durationOr returns d, or def when d is zero.
 func durationOr(d, def time.Duration) time.Duration {

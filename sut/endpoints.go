@@ -1,6 +1,7 @@
 package sut
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,16 +87,38 @@ type endpoint struct {
 	ejections   int       // times it was ejected
 	until       time.Time // ejected until then
 	probing     bool      // the one probe request is out
+	// downSince is when it became unreachable (it refused or dropped
+	// connections) with no answer of any kind since; zero while it answers.
+	downSince time.Time
+	// drops are its first maxDropsKept ejections, for the run's record.
+	drops []EndpointDrop
+}
+
+// maxDropsKept bounds the ejections an endpoint keeps for Stats: an
+// endpoint that fails now and then is counted (Stats.Ejections), not
+// listed without end.
+const maxDropsKept = 8
+
+// EndpointDrop is one time an endpoint was taken out of rotation: when,
+// for what, and when it answered again (zero Back: it did not before the
+// run ended).
+type EndpointDrop struct {
+	// Endpoint is the request URL as logs show it (redact.URL).
+	Endpoint string
+	At       time.Time
+	Error    string
+	Back     time.Time
 }
 
 // outcome is what an attempt says about its endpoint's health.
 type outcome int
 
 const (
-	outcomeNeutral   outcome = iota // nothing learned (timeout, cancel, malformed answer)
-	outcomeOK                       // the endpoint answered
-	outcomeFailed                   // unreachable, reset, or a 5xx
-	outcomeThrottled                // 429/503: asked to come back later
+	outcomeNeutral     outcome = iota // nothing learned (timeout, cancel, malformed answer)
+	outcomeOK                         // the endpoint answered
+	outcomeFailed                     // a 5xx: it is up, but failing
+	outcomeUnreachable                // refused, reset or cut the connection: nothing answers there
+	outcomeThrottled                  // 429/503: asked to come back later
 )
 
 // lease is an acquired endpoint; release it exactly once.
@@ -149,10 +172,13 @@ func (es *endpoints) acquire(avoid int) lease {
 }
 
 // release returns an endpoint with what the attempt learned; wait is the
-// Retry-After of a throttled attempt, msg what went wrong.
-func (es *endpoints) release(l lease, o outcome, wait time.Duration, msg string) {
+// Retry-After of a throttled attempt, msg what went wrong. It returns how
+// long every endpoint has been unreachable (0 while any answers), for the
+// pool to stop a run no endpoint can serve (Config.EndpointsDownAfter).
+func (es *endpoints) release(l lease, o outcome, wait time.Duration, msg string) (allDown time.Duration) {
 	es.mu.Lock()
 	defer es.mu.Unlock()
+	now := time.Now()
 	e := &es.state[l.ep]
 	e.outstanding--
 	if l.probe {
@@ -160,26 +186,64 @@ func (es *endpoints) release(l lease, o outcome, wait time.Duration, msg string)
 	}
 	switch o {
 	case outcomeOK:
-		if e.failures > 0 && logWorthy(e.ejections) {
-			es.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections))
+		if e.failures > 0 {
+			if logWorthy(e.ejections) {
+				es.log.Info("endpoint answers again; sending it requests", zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections))
+			}
+			if d := len(e.drops); d > 0 && e.drops[d-1].Back.IsZero() {
+				e.drops[d-1].Back = now
+			}
 		}
-		e.failures, e.until = 0, time.Time{}
-	case outcomeFailed, outcomeThrottled:
+		e.failures, e.until, e.downSince = 0, time.Time{}, time.Time{}
+	case outcomeFailed, outcomeThrottled, outcomeUnreachable:
+		if o == outcomeUnreachable {
+			if e.downSince.IsZero() {
+				e.downSince = now
+			}
+		} else {
+			e.downSince = time.Time{} // it answers, if badly
+		}
 		e.failures++
 		back := min(baseEject<<min(e.failures-1, 16), maxEject)
 		back = max(back, wait)
-		if t := time.Now().Add(back); t.After(e.until) {
+		if t := now.Add(back); t.After(e.until) {
 			e.until = t
 		}
 		if e.failures == 1 {
 			es.ejections.Add(1)
 			e.ejections++
+			if len(e.drops) < maxDropsKept {
+				e.drops = append(e.drops, EndpointDrop{Endpoint: es.shown[l.ep], At: now, Error: redact.Text(msg)})
+			}
 			if logWorthy(e.ejections) {
 				es.log.Warn("endpoint failing: sending requests to the others and probing it again with backoff",
 					zap.String("endpoint", es.shown[l.ep]), zap.Int("ejections", e.ejections), zap.Duration("backoff", back), zap.String("error", redact.Text(msg)))
 			}
 		}
 	}
+	var latest time.Time
+	for i := range es.state {
+		d := es.state[i].downSince
+		if d.IsZero() {
+			return 0
+		}
+		if d.After(latest) {
+			latest = d
+		}
+	}
+	return now.Sub(latest)
+}
+
+// drops returns every endpoint's ejections, in the order they happened.
+func (es *endpoints) drops() []EndpointDrop {
+	es.mu.Lock()
+	defer es.mu.Unlock()
+	var out []EndpointDrop
+	for i := range es.state {
+		out = append(out, es.state[i].drops...)
+	}
+	slices.SortFunc(out, func(a, b EndpointDrop) int { return a.At.Compare(b.At) })
+	return out
 }
 
 // logWorthy says whether the n-th ejection of an endpoint is logged: the

@@ -67,11 +67,17 @@ type Stats struct {
 	// failure unless its last attempt fails too.
 	Retries        int64
 	RetriesByCause map[string]int64
-	// Ejections counts endpoints taken out of rotation after failing.
-	Ejections int64
-	// Stopped says why the pool stopped the run early (Config.MaxFailures),
-	// "" when it did not.
-	Stopped string
+	// Ejections counts endpoints taken out of rotation after failing,
+	// and EndpointDrops lists the first few of each endpoint's, in time
+	// order: when, why, and when it answered again.
+	Ejections     int64
+	EndpointDrops []EndpointDrop
+	// Stopped says why the pool stopped the run early
+	// (Config.MaxFailures, Config.EndpointsDownAfter), "" when it did not;
+	// StopCause is that error, which wraps ErrTooManyFailures or
+	// ErrEndpointsDown.
+	Stopped   string
+	StopCause error `json:"-"`
 }
 
 // Retry causes, the keys of Stats.RetriesByCause.
@@ -79,6 +85,7 @@ const (
 	RetryRateLimited = "http_429"   // 429 Too Many Requests
 	RetryUnavailable = "http_503"   // 503 Service Unavailable
 	RetryConnection  = "connection" // no connection, or one closed before any response byte
+	RetryCutAnswer   = "cut_answer" // the connection broke mid-answer; sent to another endpoint
 )
 
 // Progress is a cheap snapshot for a progress line.
@@ -111,7 +118,7 @@ type ledger struct {
 	byReason  map[string]int64
 	first     []Failure
 	retriesBy map[string]int64
-	stopped   string
+	stopped   error
 	counted   int64 // failures that count towards MaxFailures
 	stopOnce  sync.Once
 
@@ -176,15 +183,24 @@ func (l *ledger) fail(qs loadgen.QuerySample, f Failure) error {
 	if !l.limit.exceeded(counted, finished) {
 		return nil
 	}
-	var stop error
+	stop := fmt.Errorf("%w: %d of %d finished samples failed (limit %s); stopping the test early",
+		ErrTooManyFailures, counted, finished, l.limit)
+	if !l.stop(stop) {
+		return nil
+	}
+	return stop
+}
+
+// stop records why the run stops early and says whether this is the first
+// reason given (later ones are dropped: the run stops once).
+func (l *ledger) stop(why error) (first bool) {
 	l.stopOnce.Do(func() {
-		stop = fmt.Errorf("%w: %d of %d finished samples failed (limit %s); stopping the test early",
-			ErrTooManyFailures, counted, finished, l.limit)
+		first = true
 		l.mu.Lock()
-		l.stopped = stop.Error()
+		l.stopped = why
 		l.mu.Unlock()
 	})
-	return stop
+	return first
 }
 
 // retry counts one retry of cause.
@@ -224,7 +240,7 @@ func (l *ledger) stats() Stats {
 	}
 	stopped := l.stopped
 	l.mu.Unlock()
-	return Stats{
+	s := Stats{
 		Issued:           l.issued.Load(),
 		Completed:        l.done.Load(),
 		Failed:           l.failed.Load(),
@@ -233,8 +249,12 @@ func (l *ledger) stats() Stats {
 		OutputTokens:     l.outTokens.Load(),
 		Retries:          l.retries.Load(),
 		RetriesByCause:   retriesBy,
-		Stopped:          stopped,
+		StopCause:        stopped,
 	}
+	if stopped != nil {
+		s.Stopped = stopped.Error()
+	}
+	return s
 }
 
 // progress is a cheap snapshot of the books; the pool adds the queue's

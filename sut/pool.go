@@ -254,6 +254,7 @@ func (p *Pool) Stats() Stats {
 	s := p.book.stats()
 	s.CompleterErrors = p.out.refused.Load()
 	s.Ejections = p.eps.ejections.Load()
+	s.EndpointDrops = p.eps.drops()
 	return s
 }
 

@@ -308,9 +308,16 @@ func (p *Pool) readStream(w *worker, st *reqState, body io.Reader, contentType s
 		if p.cfg.Tracer != nil {
 			p.cfg.Tracer.Received(st.qs, len(*acc), data)
 		}
-		if ev.First && !st.firstSent {
-			st.t.first = w.rd.at
-			p.firstToken(st, ev.FirstData, ev.FirstTokens)
+		if ev.First {
+			if !st.firstSent {
+				st.t.first = w.rd.at
+				p.firstToken(st, ev.FirstData, ev.FirstTokens)
+			} else {
+				// A sample sent again after its answer was cut: LoadGen
+				// keeps the first report's time, and the final response
+				// leaves out this answer's own first token(s).
+				st.first = firstReport{bytes: len(ev.FirstData), tokens: ev.FirstTokens}
+			}
 		}
 		done = ev.Done
 	}

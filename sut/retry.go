@@ -49,12 +49,14 @@ func (p *Pool) do(w *worker, st *reqState) *failure {
 		l := p.eps.acquire(avoid)
 		a := p.attempt(ctx, w, st, l.ep, prefix, body, fresh)
 		v := p.judge(a, l.ep, st.attempts)
-		p.eps.release(l, v.health, v.backoff, a.message())
+		if down := p.eps.release(l, v.health, v.backoff, a.message()); p.cfg.EndpointsDownAfter > 0 && down >= p.cfg.EndpointsDownAfter {
+			p.stopAllDown(down, a.message())
+		}
 		f, r := a.f, v.retry
 		if f == nil {
 			return nil
 		}
-		if !r.ok || st.firstSent || st.finished {
+		if !r.ok || (st.firstSent && !r.afterFirst) || st.finished {
 			return f
 		}
 		if attempt >= p.cfg.Retries {
@@ -101,12 +103,16 @@ type verdict struct {
 }
 
 // retry is what an attempt's failure allows: ok when the sample may be
-// sent again, after wait, on a new connection when fresh.
+// sent again, after wait, on a new connection when fresh; afterFirst
+// when even a sample whose first token was reported may (its answer was
+// cut: the new one replaces it whole, and the first token's time stays
+// the one LoadGen was told).
 type retry struct {
-	ok    bool
-	cause string
-	wait  time.Duration
-	fresh bool
+	ok         bool
+	cause      string
+	wait       time.Duration
+	fresh      bool
+	afterFirst bool
 }
 
 // judge decides what attempt a, the attempts-th at the sample, made on
@@ -123,7 +129,7 @@ func (p *Pool) judge(a answer, ep, attempts int) verdict {
 		switch {
 		case tr.conns.Load() == 0:
 			// No connection: nothing of the request was sent.
-			return verdict{health: outcomeFailed, retry: retry{ok: true, cause: RetryConnection, wait: retryWait(attempts - 1)}}
+			return verdict{health: outcomeUnreachable, retry: retry{ok: true, cause: RetryConnection, wait: retryWait(attempts - 1)}}
 		case tr.retryable():
 			// The keep-alive race (see send): again at once, on a new
 			// connection. It says nothing about the endpoint's health.
@@ -134,9 +140,9 @@ func (p *Pool) judge(a answer, ep, attempts int) verdict {
 			// flight) or the path broke. Nothing was reported to LoadGen,
 			// so the sample goes to another endpoint, at once when a
 			// healthy one is left.
-			return verdict{health: outcomeFailed, retry: retry{ok: true, cause: RetryConnection, wait: p.lostWait(ep, attempts-1)}}
+			return verdict{health: outcomeUnreachable, retry: retry{ok: true, cause: RetryConnection, wait: p.lostWait(ep, attempts-1)}}
 		}
-		return verdict{health: outcomeFailed}
+		return verdict{health: outcomeUnreachable}
 	case a.status == http.StatusTooManyRequests || a.status == http.StatusServiceUnavailable:
 		cause := RetryRateLimited
 		if a.status == http.StatusServiceUnavailable {
@@ -152,7 +158,11 @@ func (p *Pool) judge(a answer, ep, attempts int) verdict {
 	case a.status != 0:
 		return verdict{} // a 4xx: the request, not the endpoint
 	case a.f.reason == ReasonTransport:
-		return verdict{health: outcomeFailed} // cut mid-answer: the server or the path broke
+		// Cut mid-answer: the server (an engine killed while it
+		// streamed) or the path broke. Where another endpoint is
+		// healthy the sample goes there and its answer starts over;
+		// alone, it fails.
+		return verdict{health: outcomeUnreachable, retry: retry{ok: p.eps.othersHealthy(ep), cause: RetryCutAnswer, afterFirst: true}}
 	}
 	return verdict{health: outcomeOK} // it answered, if badly
 }
@@ -193,4 +203,16 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 func retryWait(attempt int) time.Duration {
 	d := min(baseRetryWait<<min(attempt, 16), maxRetryWait)
 	return d/2 + rand.N(d/2+1)
+}
+
+// stopAllDown stops the run once every endpoint has been unreachable for
+// Config.EndpointsDownAfter: each sample LoadGen issues from then on
+// would fail, and a Server test would play its schedule out to
+// min_duration doing nothing else.
+func (p *Pool) stopAllDown(down time.Duration, msg string) {
+	err := fmt.Errorf("%w: every endpoint has refused or dropped connections for %v with no answer between (last error: %s); is the engine down?",
+		ErrEndpointsDown, down.Round(100*time.Millisecond), redact.Text(msg))
+	if p.book.stop(err) {
+		p.stop(err)
+	}
 }

@@ -29,8 +29,18 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, rec run.Recor
 			fmt.Fprintln(p.Stderr, "mlperf-go:", err)
 		}
 		p.printOutcome(left, nil)
+		if left.Stats.Failed > 0 {
+			p.printFailures(left)
+		}
 		p.writeReport(left.LogDir)
-		return failure{Interrupted, fmt.Errorf("interrupted: the test was aborted; LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))}
+		removed := fmt.Sprintf("LoadGen's unfinished logs were removed (%s); the record is %s", strings.Join(left.RemovedLogs, ", "), filepath.Join(o.OutputDir, record.File))
+		switch {
+		case ctx.Err() != nil:
+			return failure{Interrupted, fmt.Errorf("interrupted: the test was aborted; %s", removed)}
+		case run.EngineDied(runCtx, o.OutputDir) != nil:
+			return failure{Failed, fmt.Errorf("%w; %s", run.EngineDied(runCtx, o.OutputDir), removed)}
+		}
+		return failure{Failed, fmt.Errorf("the test was stopped early: %w (see %s); %s", runErr, run.StopFlag(runErr), removed)}
 	}
 	if rep == nil {
 		// The test never started: nothing to report or record.
@@ -174,6 +184,17 @@ func (p *Plan) printReport(o run.Options, rep *run.Report, verdict *record.Compl
 	if s.Retries > 0 {
 		fmt.Fprintf(w, "  %-42s %d (%s)\n", "Requests sent again (retries)", s.Retries, record.Counts(s.RetriesByCause))
 	}
+	for i, d := range run.EndpointDrops(s.EndpointDrops, rep.Start) {
+		label := ""
+		if i == 0 {
+			label = "Endpoints dropped"
+		}
+		back := "not back"
+		if d.Back != nil {
+			back = fmt.Sprintf("back at %.1fs", d.Back.Sub(rep.Start).Seconds())
+		}
+		fmt.Fprintf(w, "  %-42s %s at %.1fs (%s), %s: %s\n", label, d.Endpoint, float64(d.AfterStart), d.At.Format("15:04:05Z"), back, d.Error)
+	}
 	fmt.Fprintf(w, "  %-42s %s\n", "Test duration", rep.Elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "  %-42s %s\n", "Logs", rep.LogDir)
 }
@@ -215,7 +236,7 @@ func (p *Plan) printFailures(rep *run.Report) {
 	}
 	fmt.Fprintf(w, "  every failed sample is listed in %s\n", filepath.Join(rep.LogDir, record.FailuresFile))
 	if s.Stopped != "" {
-		fmt.Fprintf(w, "  the test was stopped early: %s (see --max-failures)\n", s.Stopped)
+		fmt.Fprintf(w, "  the test was stopped early: %s (see %s)\n", s.Stopped, run.StopFlag(s.StopCause))
 	}
 }
 

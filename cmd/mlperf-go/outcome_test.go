@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -223,6 +224,43 @@ func TestMaxFailuresStopReported(t *testing.T) {
 		t.Errorf("record: outcome %q (%q), samples %+v", info.Outcome, info.OutcomeReason, info.Samples)
 	}
 	noFileClaimsValid(t, out)
+}
+
+// TestServerStopLeavesTheSchedule: a Server run the pool stops early, for
+// too many failures or because no endpoint answers, ends within seconds
+// instead of playing LoadGen's schedule out to min_duration (ten minutes
+// here): the process leaves LoadGen behind, as after Ctrl-C, exits 1, and
+// the record says ABORTED, why, and the flag that decided it. (In a process
+// of its own: LoadGen goes on running until the process ends.)
+func TestServerStopLeavesTheSchedule(t *testing.T) {
+	loadgentest.Require(t)
+	failing := startFake(t, fake.Config{Model: mustLookup(t, "llama3_1-8b").Serving.Model, OutputTokens: 4, FailRate: 1})
+	data := llamaData(t, 20)
+	for _, tc := range []struct {
+		name, flag string
+		args       []string
+	}{
+		{"too many failures", "--max-failures", []string{"-e", failing, "--max-failures", "5"}},
+		{"no endpoint answers", "--endpoints-down-timeout", []string{"-e", "http://127.0.0.1:" + strconv.Itoa(freePort(t)), "--endpoints-down-timeout", "1s"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			const minDuration = 600000
+			stdout, code := runSub(t, append([]string{"run", "-b", "llama3_1-8b", "-s", "Server", "-d", data, "-o", out,
+				"--progress-interval", "0", "--skip-preflight", "--min-duration", strconv.Itoa(minDuration), "--setting", "target_qps=20"}, tc.args...)...)
+			if code != 1 || !strings.Contains(stdout, "left behind") || !strings.Contains(stdout, "(see "+tc.flag+")") {
+				t.Fatalf("exit %d, want 1, LoadGen left behind and %s named\n%s", code, tc.flag, stdout)
+			}
+			info := readRecord(t, out)
+			if info.Outcome != record.Aborted || info.Samples == nil || info.Samples.Failed == 0 || info.Samples.Completed != info.Samples.Issued {
+				t.Errorf("record: outcome %q (%q), samples %+v", info.Outcome, info.OutcomeReason, info.Samples)
+			}
+			if ran := info.End.Sub(info.Start); ran >= minDuration*time.Millisecond {
+				t.Errorf("the run took %v: it played its schedule out", ran)
+			}
+			noFileClaimsValid(t, out)
+		})
+	}
 }
 
 // TestResultsDirRefusesUnofficialSettings: with --results-dir, settings

@@ -15,11 +15,13 @@ func resilienceFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "max-response-bytes", Value: sut.DefaultMaxResponseBytes, Category: catEndpoint, Usage: "largest response, stream output or event line in `BYTES`; a larger one fails its sample"},
 		&cli.Int64Flag{Name: "max-buffered-bytes", Value: sut.DefaultMaxBufferedBytes, Category: catEndpoint, Usage: "memory in `BYTES` all responses in flight may hold together; a response that would pass it fails its sample (a server sending endless answers to many requests cannot exhaust memory)"},
 		&cli.StringFlag{Name: "max-failures", Value: sut.DefaultMaxFailures, Category: catEndpoint, Usage: "stop the test early once this many samples failed: a count `N`, a percentage P% of at least 50 finished samples, or off"},
+		&cli.DurationFlag{Name: "endpoints-down-timeout", Value: sut.DefaultEndpointsDownAfter, Category: catEndpoint, Usage: "stop the test once every endpoint has refused or dropped connections for this long with no answer between (a dead engine fails every later sample); 0 never stops"},
 	}
 }
 
 // resilienceRequest reads the flags resilienceFlags declares.
 func resilienceRequest(c *cli.Context) run.Resilience {
 	return run.Resilience{Retries: c.Int("retries"), MaxResponseBytes: c.Int64("max-response-bytes"),
-		MaxBufferedBytes: c.Int64("max-buffered-bytes"), MaxFailures: c.String("max-failures")}
+		MaxBufferedBytes: c.Int64("max-buffered-bytes"), MaxFailures: c.String("max-failures"),
+		EndpointsDownAfter: c.Duration("endpoints-down-timeout")}
 }
