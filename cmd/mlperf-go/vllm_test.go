@@ -115,11 +115,23 @@ type promMetrics map[string]float64
 
 func scrapeMetrics(t *testing.T, base string) promMetrics {
 	t.Helper()
-	resp, err := http.Get(base + "/metrics")
+	m, err := fetchMetrics(base)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+// fetchMetrics reads an engine's /metrics.
+func fetchMetrics(base string) (promMetrics, error) {
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		return nil, err
+	}
 	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s/metrics: %s", base, resp.Status)
+	}
 	m := promMetrics{}
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -137,7 +149,7 @@ func scrapeMetrics(t *testing.T, base string) promMetrics {
 			m[name] += v
 		}
 	}
-	return m
+	return m, sc.Err()
 }
 
 // delta is after - before for one metric.

