@@ -43,7 +43,7 @@ wait $vllm_pid || { cat "$build/fetch-vllm.out" >&2; exit 1; }
 wait $sglang_pid || { cat "$build/fetch-sglang.out" >&2; exit 1; }
 vllm=$(tail -1 "$build/fetch-vllm.out")
 sglang=$(tail -1 "$build/fetch-sglang.out")
-log "engines ready ($((SECONDS - start)) s): $("$vllm" --version 2>/dev/null | tail -1) at $vllm, SGLang $("$sglang" -c 'import sglang; print(sglang.__version__)' 2>/dev/null) at $sglang"
+log "engines ready ($((SECONDS - start)) s): vLLM $("$vllm" --version 2>/dev/null | tail -1) at $vllm, SGLang $("$sglang" -c 'import sglang; print(sglang.__version__)' 2>/dev/null) at $sglang"
 
 model=$build/engines/tiny-llama
 if [[ ! -f $model/model.safetensors || scripts/engines/make_tiny_llama.py -nt $model/model.safetensors ]]; then
@@ -81,4 +81,4 @@ log "go test -run '$run' ./cmd/mlperf-go/"
 MLPERF_GO_VLLM=$vllm MLPERF_GO_TINY_LLAMA=$model MLPERF_GO_TINY_QWEN2VL=$vlm MLPERF_GO_SGLANG=$sglang \
   MLPERF_GO_TINY_GPTOSS=$gptoss MLPERF_GO_TINY_DEEPSEEK=$deepseek MLPG_BUILD_DIR=$build \
   scripts/go-native.sh test -count=1 -timeout 45m -v -run "$run" ./cmd/mlperf-go/ 2>&1 |
-  grep -v '^=== \(RUN\|PAUSE\|CONT\)'
+  grep --line-buffered -v '^=== \(RUN\|PAUSE\|CONT\)'
