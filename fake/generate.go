@@ -32,21 +32,17 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 			return
 		}
 		rep := s.reply(ask, fault)
-		prefill := rep.PromptTokens
-		if ask.Messages != nil {
-			cached := min(s.prefixLookup(ask.Messages, rep), rep.PromptTokens)
-			prefill -= cached
-			if s.cfg.OnRequest != nil {
-				s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
-					Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens, CachedTokens: cached})
-			}
-		} else if s.cfg.OnRequest != nil {
-			s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
-				Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens})
+		var seqs []cacheSeq
+		if s.cfg.PrefixCache {
+			seqs = cacheSeqs(ask, rep)
 		}
-		g, ok := s.begin(r, arrived, rep.PromptTokens, prefill, rep.Prompts)
+		g, ok := s.begin(r, arrived, rep, seqs)
 		if !ok {
 			return
+		}
+		if s.cfg.OnRequest != nil {
+			s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
+				Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens, CachedTokens: g.cached})
 		}
 		defer g.end()
 		s.own.admit.RecordDuration(g.start.Sub(arrived))
