@@ -16,12 +16,14 @@ import (
 // Config.PrefixBlockTokens, the hash of each block covering the blocks
 // before it. A request's cached tokens are its leading blocks found in the
 // cache, at most its length less one (the engine computes the last prompt
-// token to sample from: vLLM caps a hit at num_tokens - 1). Its full
-// blocks then enter the cache, ready when its prefill ends (a request that
-// arrives before is not served from them, as an engine caches blocks once
-// it has computed them), followed by its answer's, ready when the answer
-// ends: a token prompt's output tokens, a chat's answer as the assistant
-// message the next turn carries (the text a client sends back, its
+// token to sample from: vLLM caps a hit at num_tokens - 1). The full
+// blocks of the prompt followed by its answer then enter the cache, as the
+// engine holds the sequence: those within the prompt ready when its
+// prefill ends (a request that arrives before is not served from them, as
+// an engine caches blocks once it has computed them), those holding
+// answer tokens when the answer ends. The answer is a token prompt's
+// output tokens, or a chat's answer as the assistant message the next
+// turn carries (the text a client sends back, its
 // reasoning left out). The least recently used blocks go first when the
 // cache is full. Every prompt token is a query and every cached one a hit,
 // which /metrics reports as vLLM and SGLang do; with the cache off, every
@@ -62,10 +64,11 @@ type cacheSeq struct {
 	prompt, answer []int32
 }
 
-// hashes appends the chain hashes of toks' full blocks, the first block's
-// chained to prev (0: none), and returns them with the last hash.
-func (c *prefixCache) hashes(dst []uint64, toks []int32, prev uint64) ([]uint64, uint64) {
+// hashes appends the chain hashes of toks' full blocks: each covers its
+// block and, through the one before, every block before it.
+func (c *prefixCache) hashes(dst []uint64, toks []int32) []uint64 {
 	var h maphash.Hash
+	var prev uint64
 	var b [4]byte
 	for i := 0; i+c.block <= len(toks); i += c.block {
 		h.SetSeed(c.seed)
@@ -77,7 +80,7 @@ func (c *prefixCache) hashes(dst []uint64, toks []int32, prev uint64) ([]uint64,
 		prev = h.Sum64()
 		dst = append(dst, prev)
 	}
-	return dst, prev
+	return dst
 }
 
 // admit looks the request's prompts up, then enters them and their
@@ -86,24 +89,24 @@ func (c *prefixCache) hashes(dst []uint64, toks []int32, prev uint64) ([]uint64,
 // and answer how long its answer takes after that. It returns the cached
 // tokens of all prompts and the prefill time.
 func (c *prefixCache) admit(seqs []cacheSeq, start time.Time, prefill func(cached int) time.Duration, answer time.Duration) (int, time.Duration) {
-	type chained struct{ prompt, answer []uint64 }
+	// The blocks of each prompt followed by its answer, as the engine
+	// holds the sequence: the first promptBlocks lie in the prompt alone.
+	type chained struct {
+		hashes       []uint64
+		promptBlocks int
+	}
 	all := make([]chained, len(seqs))
 	for i, s := range seqs {
-		var last uint64
-		// The answer's blocks continue the prompt's where the prompt
-		// fills its last block; a prompt that ends mid-block leaves the
-		// answer's first block straddling the two, which is left out.
-		all[i].prompt, last = c.hashes(nil, s.prompt, 0)
-		if len(s.prompt)%c.block == 0 {
-			all[i].answer, _ = c.hashes(nil, s.answer, last)
-		}
+		toks := append(append(make([]int32, 0, len(s.prompt)+len(s.answer)), s.prompt...), s.answer...)
+		all[i].hashes = c.hashes(nil, toks)
+		all[i].promptBlocks = len(s.prompt) / c.block
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cached := 0
 	for i, s := range seqs {
 		// Only blocks within the prompt less its last token can hit.
-		n, usable := 0, all[i].prompt[:min(len(all[i].prompt), max(len(s.prompt)-1, 0)/c.block)]
+		n, usable := 0, all[i].hashes[:max(len(s.prompt)-1, 0)/c.block]
 		for _, h := range usable {
 			e, ok := c.blocks[h]
 			if !ok || e.Value.(*cachedBlock).ready.After(start) {
@@ -115,9 +118,9 @@ func (c *prefixCache) admit(seqs []cacheSeq, start time.Time, prefill func(cache
 		cached += n
 	}
 	pre := prefill(cached)
-	for i := range all {
-		c.insert(all[i].prompt, start.Add(pre))
-		c.insert(all[i].answer, start.Add(pre+answer))
+	for _, a := range all {
+		c.insert(a.hashes[:a.promptBlocks], start.Add(pre))
+		c.insert(a.hashes[a.promptBlocks:], start.Add(pre+answer))
 	}
 	return cached, pre
 }

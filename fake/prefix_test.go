@@ -19,8 +19,8 @@ func seq(from, to int, more ...int32) []int32 {
 }
 
 // TestPrefixCacheBlocks: hits come in whole blocks, leading ones only,
-// never the prompt's last token; an answer continues its prompt's blocks
-// when the prompt fills its last block.
+// never the prompt's last token; the answer's tokens continue the
+// prompt's, in the block the prompt leaves unfilled too.
 func TestPrefixCacheBlocks(t *testing.T) {
 	t.Parallel()
 	c := newPrefixCache(4)
@@ -41,6 +41,8 @@ func TestPrefixCacheBlocks(t *testing.T) {
 		{"the prompt and the answer it was entered with", append(seq(1, 8), seq(20, 27, 7)...), nil, 16},
 		{"a block in the middle never hits alone", append([]int32{9, 9, 9, 9}, seq(5, 8, 1)...), nil, 0},
 		{"shorter than a block", seq(1, 3), nil, 0},
+		{"a prompt that ends mid-block", seq(1, 6), seq(30, 35), 4},
+		{"its answer shares that block", append(seq(1, 6), seq(30, 35, 9)...), nil, 12},
 	} {
 		if got := admit(tc.prompt, tc.answer); got != tc.want {
 			t.Errorf("%s: %d cached tokens, want %d", tc.name, got, tc.want)
