@@ -1,0 +1,83 @@
+package openaichat
+
+import (
+	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jscan"
+	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
+)
+
+var (
+	_ protocol.PartsReader = chat{}
+	_ protocol.PartsReader = chatTools{}
+)
+
+// ReadParts reads a chat answer's or chunk's reasoning (choices[0]'s
+// message or delta: reasoning_content, else reasoning, as messageText
+// keeps it) and its usage.
+func (chat) ReadParts(data []byte) protocol.Parts { return readParts(data) }
+
+// ReadParts reads as chat's ReadParts does.
+func (chatTools) ReadParts(data []byte) protocol.Parts { return readParts(data) }
+
+func readParts(data []byte) protocol.Parts {
+	p := protocol.NoParts
+	var rc, r int
+	s := jscan.New(data)
+	_ = s.Object(func(k []byte) error {
+		switch string(k) {
+		case "choices":
+			rc, r = 0, 0
+			if isNull, err := s.Null(); isNull || err != nil {
+				return err
+			}
+			return s.Array(func(idx int) error {
+				if idx != 0 {
+					return s.Skip()
+				}
+				return s.Object(func(k []byte) error {
+					if string(k) != "delta" && string(k) != "message" {
+						return s.Skip()
+					}
+					rc, r = 0, 0 // a later delta or message replaces an earlier one
+					if isNull, err := s.Null(); isNull || err != nil {
+						return err
+					}
+					return s.Object(func(k []byte) error {
+						switch string(k) {
+						case "reasoning_content":
+							return strLen(&s, &rc)
+						case "reasoning":
+							return strLen(&s, &r)
+						}
+						return s.Skip()
+					})
+				})
+			})
+		case "usage":
+			return jsonwire.ReadUsage(&s, &p)
+		}
+		return s.Skip()
+	})
+	p.Reasoning = r
+	if rc > 0 {
+		p.Reasoning = rc
+	}
+	return p
+}
+
+// strLen reads a string (or null, 0) and sets *n to its decoded length.
+func strLen(s *jscan.Scanner, n *int) error {
+	*n = 0
+	if isNull, err := s.Null(); isNull || err != nil {
+		return err
+	}
+	raw, esc, err := s.Str()
+	if err != nil {
+		return err
+	}
+	*n = len(raw)
+	if esc {
+		*n = len(jscan.AppendStr(nil, raw, esc))
+	}
+	return nil
+}
