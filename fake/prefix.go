@@ -23,9 +23,8 @@ import (
 // an engine caches blocks once it has computed them), those holding
 // answer tokens when the answer ends. The answer is a token prompt's
 // output tokens, or a chat's answer as the assistant message the next
-// turn carries (the text a client sends back, its
-// reasoning left out). The least recently used blocks go first when the
-// cache is full. Every prompt token is a query and every cached one a hit,
+// turn carries (the text a client sends back, its reasoning left out).
+// The least recently used blocks go first when the cache is full. Every prompt token is a query and every cached one a hit,
 // which /metrics reports as vLLM and SGLang do; with the cache off, every
 // query misses.
 
@@ -87,8 +86,8 @@ func (c *prefixCache) hashes(dst []uint64, toks []int32) []uint64 {
 // answers: start is when the request got its slot, prefill how long its
 // prefill takes given the tokens cached (its blocks are ready after it)
 // and answer how long its answer takes after that. It returns the cached
-// tokens of all prompts and the prefill time.
-func (c *prefixCache) admit(seqs []cacheSeq, start time.Time, prefill func(cached int) time.Duration, answer time.Duration) (int, time.Duration) {
+// tokens of each prompt and the prefill time.
+func (c *prefixCache) admit(seqs []cacheSeq, start time.Time, prefill func(cached int) time.Duration, answer time.Duration) ([]int, time.Duration) {
 	// The blocks of each prompt followed by its answer, as the engine
 	// holds the sequence: the first promptBlocks lie in the prompt alone.
 	type chained struct {
@@ -103,7 +102,8 @@ func (c *prefixCache) admit(seqs []cacheSeq, start time.Time, prefill func(cache
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cached := 0
+	cached := make([]int, len(seqs))
+	total := 0
 	for i, s := range seqs {
 		// Only blocks within the prompt less its last token can hit.
 		n, usable := 0, all[i].hashes[:max(len(s.prompt)-1, 0)/c.block]
@@ -115,9 +115,10 @@ func (c *prefixCache) admit(seqs []cacheSeq, start time.Time, prefill func(cache
 			c.lru.MoveToFront(e)
 			n += c.block
 		}
-		cached += n
+		cached[i] = n
+		total += n
 	}
-	pre := prefill(cached)
+	pre := prefill(total)
 	for _, a := range all {
 		c.insert(a.hashes[:a.promptBlocks], start.Add(pre))
 		c.insert(a.hashes[a.promptBlocks:], start.Add(pre+answer))
@@ -183,7 +184,8 @@ func chatTokens(dst []int32, m protocol.Message) []int32 {
 
 // cacheSeqs are the request's prompts and answers in the fake's tokens.
 // For a chat the answer is the assistant message the next turn carries:
-// the answer's text (sentBack) as a message of its own.
+// the answer's text as the client sends it back (sentBack), as a message
+// of its own.
 func cacheSeqs(ask *protocol.Ask, rep *protocol.Reply) []cacheSeq {
 	if ask.Messages != nil {
 		var prompt []int32
@@ -191,7 +193,7 @@ func cacheSeqs(ask *protocol.Ask, rep *protocol.Reply) []cacheSeq {
 			prompt = chatTokens(prompt, m)
 		}
 		var answer []int32
-		if o, ok := rep.Outputs[0].(sentBack); ok {
+		if o, ok := rep.Outputs[0].(sentBacker); ok {
 			answer = chatTokens(nil, protocol.Message{Role: "assistant", Text: o.sentBack(rep.Tokens)})
 		}
 		return []cacheSeq{{prompt: prompt, answer: answer}}
@@ -206,9 +208,9 @@ func cacheSeqs(ask *protocol.Ask, rep *protocol.Reply) []cacheSeq {
 	return seqs
 }
 
-// sentBack is an output whose text a client sends back as the
+// sentBacker is an output whose text a client sends back as the
 // assistant's message.
-type sentBack interface {
+type sentBacker interface {
 	// sentBack is the text of the answer's first n tokens as the
 	// client reassembles it.
 	sentBack(n int) string

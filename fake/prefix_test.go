@@ -28,7 +28,7 @@ func TestPrefixCacheBlocks(t *testing.T) {
 	noPrefill := func(int) time.Duration { return 0 }
 	admit := func(prompt, answer []int32) int {
 		n, _ := c.admit([]cacheSeq{{prompt, answer}}, now, noPrefill, 0)
-		return n
+		return n[0]
 	}
 	for _, tc := range []struct {
 		name           string
@@ -74,14 +74,14 @@ func TestPrefixCacheReadyAfterPrefill(t *testing.T) {
 	c := newPrefixCache(2)
 	t0 := time.Unix(1000, 0)
 	prefill := func(cached int) time.Duration { return time.Duration(10-cached) * time.Second }
-	if n, pre := c.admit([]cacheSeq{{seq(1, 8), seq(20, 23)}}, t0, prefill, 4*time.Second); n != 0 || pre != 10*time.Second {
+	if n, pre := c.admit([]cacheSeq{{seq(1, 8), seq(20, 23)}}, t0, prefill, 4*time.Second); n[0] != 0 || pre != 10*time.Second {
 		t.Fatalf("first: %d cached, prefill %v", n, pre)
 	}
 	for _, tc := range []struct {
 		at   time.Duration
 		want int
 	}{{9 * time.Second, 0}, {10 * time.Second, 6}} {
-		if n, _ := c.admit([]cacheSeq{{seq(1, 8), nil}}, t0.Add(tc.at), prefill, 0); n != tc.want {
+		if n, _ := c.admit([]cacheSeq{{seq(1, 8), nil}}, t0.Add(tc.at), prefill, 0); n[0] != tc.want {
 			t.Errorf("at +%v: %d cached, want %d", tc.at, n, tc.want)
 		}
 	}
@@ -91,7 +91,7 @@ func TestPrefixCacheReadyAfterPrefill(t *testing.T) {
 		at   time.Duration
 		want int
 	}{{13 * time.Second, 8}, {14 * time.Second, 12}} {
-		if n, _ := c.admit([]cacheSeq{{next, nil}}, t0.Add(tc.at), prefill, 0); n != tc.want {
+		if n, _ := c.admit([]cacheSeq{{next, nil}}, t0.Add(tc.at), prefill, 0); n[0] != tc.want {
 			t.Errorf("next turn at +%v: %d cached, want %d", tc.at, n, tc.want)
 		}
 	}

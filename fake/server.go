@@ -130,6 +130,17 @@ type Config struct {
 	// PrefixBlockTokens is the prefix cache's block size in tokens
 	// (default DefaultPrefixBlockTokens, vLLM's).
 	PrefixBlockTokens int
+	// ReasoningTokens makes the fake a reasoning model served with a
+	// reasoning parser: every answer begins with this many reasoning
+	// tokens, counted in its length and capped with it by max tokens. A
+	// chat streams them apart from its content (vLLM's reasoning delta
+	// and message field, ReasoningText's pieces) and counts them in
+	// usage.completion_tokens_details.reasoning_tokens; SGLang's
+	// /generate counts them in meta_info.reasoning_tokens; a completion's
+	// text holds them as any tokens (a reasoning parser works on chats).
+	// A conversation's next turn carries the answer without its
+	// reasoning, as clients send it back. Default 0.
+	ReasoningTokens int
 	// OnRequest, if set, is called with what each generation request
 	// asked and how the fake answers it, before generation; tests check
 	// what a client sent through it. It must be quick and safe for
@@ -160,6 +171,9 @@ type RequestInfo struct {
 	// is called once the request has its generation slot, which is when
 	// the cache is looked up.
 	PromptTokens, CachedTokens int
+	// ReasoningTokens is how many of the answer's tokens are reasoning
+	// (Config.ReasoningTokens).
+	ReasoningTokens int
 }
 
 // Stats is a snapshot of what a Server has served.
@@ -258,6 +272,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("max concurrency %d must be 0 (unlimited) or positive", cfg.MaxConcurrency))
+	}
+	if cfg.ReasoningTokens < 0 {
+		errs = append(errs, fmt.Errorf("reasoning tokens %d must not be negative", cfg.ReasoningTokens))
 	}
 	if cfg.PrefixBlockTokens < 0 {
 		errs = append(errs, fmt.Errorf("prefix block tokens %d must be positive", cfg.PrefixBlockTokens))

@@ -29,7 +29,10 @@ type generation struct {
 	start   time.Time     // when it got its slot; token i is due at start+ttft+i*TPOT
 	ttft    time.Duration // Config.TTFT plus this prompt's prefill
 	choices int           // answers generated side by side (a batch's prompts)
-	cached  int           // prompt tokens found in the prefix cache
+	// cached are each prompt's tokens found in the prefix cache (nil
+	// when it is off), cachedTokens their sum.
+	cached       []int
+	cachedTokens int
 }
 
 // begin takes a slot for the request and records its prompt in the
@@ -51,8 +54,11 @@ func (s *Server) begin(r *http.Request, arrived time.Time, rep *protocol.Reply, 
 	g.ttft = ttft(0)
 	if seqs != nil {
 		g.cached, g.ttft = s.prefix.admit(seqs, g.start, ttft, time.Duration(rep.Tokens)*s.cfg.TPOT)
+		for _, c := range g.cached {
+			g.cachedTokens += c
+		}
 	}
-	s.metrics.admit(rep.PromptTokens, g.cached)
+	s.metrics.admit(rep.PromptTokens, g.cachedTokens)
 	return g, true
 }
 
