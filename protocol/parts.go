@@ -11,6 +11,11 @@ type Parts struct {
 	// the content (vLLM's reasoning, formerly reasoning_content; SGLang's
 	// reasoning_content).
 	Reasoning int
+	// Answer is how many bytes of answer text (a chat's content) the
+	// event or answer carries, decoded; -1 where the protocol does not
+	// tell its answer from its reasoning (the output LoadGen is told is
+	// then the answer).
+	Answer int
 	// PromptTokens is the prompt's token count the usage reports (SGLang:
 	// meta_info.prompt_tokens), -1 when the event or answer says none.
 	PromptTokens int64
@@ -21,7 +26,7 @@ type Parts struct {
 }
 
 // NoParts are the Parts of an event that says nothing of them.
-var NoParts = Parts{PromptTokens: -1, ReasoningTokens: -1}
+var NoParts = Parts{Answer: -1, PromptTokens: -1, ReasoningTokens: -1}
 
 // PartsReader is a Protocol that reads Parts.
 type PartsReader interface {

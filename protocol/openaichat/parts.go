@@ -11,9 +11,9 @@ var (
 	_ protocol.PartsReader = chatTools{}
 )
 
-// ReadParts reads a chat answer's or chunk's reasoning (choices[0]'s
-// message or delta: reasoning_content, else reasoning, as messageText
-// keeps it) and its usage.
+// ReadParts reads a chat answer's or chunk's content and reasoning
+// (choices[0]'s message or delta: reasoning_content, else reasoning, as
+// messageText keeps it) and its usage.
 func (chat) ReadParts(data []byte) protocol.Parts { return readParts(data) }
 
 // ReadParts reads as chat's ReadParts does.
@@ -21,12 +21,12 @@ func (chatTools) ReadParts(data []byte) protocol.Parts { return readParts(data) 
 
 func readParts(data []byte) protocol.Parts {
 	p := protocol.NoParts
-	var rc, r int
+	var content, rc, r int
 	s := jscan.New(data)
 	_ = s.Object(func(k []byte) error {
 		switch string(k) {
 		case "choices":
-			rc, r = 0, 0
+			content, rc, r = 0, 0, 0
 			if isNull, err := s.Null(); isNull || err != nil {
 				return err
 			}
@@ -38,12 +38,14 @@ func readParts(data []byte) protocol.Parts {
 					if string(k) != "delta" && string(k) != "message" {
 						return s.Skip()
 					}
-					rc, r = 0, 0 // a later delta or message replaces an earlier one
+					content, rc, r = 0, 0, 0 // a later delta or message replaces an earlier one
 					if isNull, err := s.Null(); isNull || err != nil {
 						return err
 					}
 					return s.Object(func(k []byte) error {
 						switch string(k) {
+						case "content":
+							return strLen(&s, &content)
 						case "reasoning_content":
 							return strLen(&s, &rc)
 						case "reasoning":
@@ -58,18 +60,22 @@ func readParts(data []byte) protocol.Parts {
 		}
 		return s.Skip()
 	})
-	p.Reasoning = r
+	p.Answer, p.Reasoning = content, r // a chat always tells its answer apart
 	if rc > 0 {
 		p.Reasoning = rc
 	}
 	return p
 }
 
-// strLen reads a string (or null, 0) and sets *n to its decoded length.
+// strLen reads a string (or null, 0) and sets *n to its decoded length
+// (a content of parts, which a chunk never is, counts as none).
 func strLen(s *jscan.Scanner, n *int) error {
 	*n = 0
 	if isNull, err := s.Null(); isNull || err != nil {
 		return err
+	}
+	if s.Peek() != '"' {
+		return s.Skip()
 	}
 	raw, esc, err := s.Str()
 	if err != nil {

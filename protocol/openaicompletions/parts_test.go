@@ -13,8 +13,8 @@ func TestReadParts(t *testing.T) {
 		data string
 		want protocol.Parts
 	}{
-		{`{"choices":[],"usage":{"prompt_tokens":33,"completion_tokens":8}}`, protocol.Parts{PromptTokens: 33, ReasoningTokens: -1}},
-		{`{"choices":[],"usage":{"prompt_tokens":33,"completion_tokens":8,"completion_tokens_details":{"reasoning_tokens":5}}}`, protocol.Parts{PromptTokens: 33, ReasoningTokens: 5}},
+		{`{"choices":[],"usage":{"prompt_tokens":33,"completion_tokens":8}}`, protocol.Parts{Answer: -1, PromptTokens: 33, ReasoningTokens: -1}},
+		{`{"choices":[],"usage":{"prompt_tokens":33,"completion_tokens":8,"completion_tokens_details":{"reasoning_tokens":5}}}`, protocol.Parts{Answer: -1, PromptTokens: 33, ReasoningTokens: 5}},
 		{`{"choices":[{"text":" a","token_ids":[5]}]}`, protocol.NoParts},
 	} {
 		if got := Protocol.(protocol.PartsReader).ReadParts([]byte(tc.data)); got != tc.want {

@@ -13,8 +13,8 @@ func TestReadParts(t *testing.T) {
 		data string
 		want protocol.Parts
 	}{
-		{`{"text":" a","output_ids":[5],"meta_info":{"id":"x","prompt_tokens":12,"completion_tokens":7,"reasoning_tokens":4}}`, protocol.Parts{PromptTokens: 12, ReasoningTokens: 4}},
-		{`{"text":" a","meta_info":{"prompt_tokens":12,"completion_tokens":7}}`, protocol.Parts{PromptTokens: 12, ReasoningTokens: -1}},
+		{`{"text":" a","output_ids":[5],"meta_info":{"id":"x","prompt_tokens":12,"completion_tokens":7,"reasoning_tokens":4}}`, protocol.Parts{Answer: -1, PromptTokens: 12, ReasoningTokens: 4}},
+		{`{"text":" a","meta_info":{"prompt_tokens":12,"completion_tokens":7}}`, protocol.Parts{Answer: -1, PromptTokens: 12, ReasoningTokens: -1}},
 		{`{"text":" a","meta_info":null}`, protocol.NoParts},
 		{`{"text":" a","meta_info":{"prompt_tokens":`, protocol.NoParts},
 	} {
