@@ -69,16 +69,36 @@ func WriteHTML(dir string, res []*Results) error {
 		}
 		charts = append(charts, report.LineChart(m.name, xLabel, m.name+" (ms)", s))
 	}
+	reasoned := false
+	for _, r := range res {
+		for _, run := range r.Runs {
+			reasoned = reasoned || run.ReasoningRequests > 0
+		}
+	}
+	if reasoned {
+		ttfat := func(r RunResult) Dist {
+			if r.TTFAT == nil {
+				return Dist{}
+			}
+			return *r.TTFAT
+		}
+		s := append(series(pct(ttfat, "p50"), " p50"), series(pct(ttfat, "p99"), " p99")...)
+		for i := len(names); i < len(s); i++ {
+			s[i].Color = report.Palette[i%len(report.Palette)]
+		}
+		charts = append(charts, report.LineChart("TTFAT", xLabel, "time to first answer token (ms)", s))
+	}
 	var b bytes.Buffer
 	err := page.Execute(&b, struct {
-		Style  template.CSS
-		Title  string
-		Head   []string
-		Rows   [][]string
-		SLO    bool
-		Charts []template.HTML
-		Res    []*Results
-	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res})
+		Style    template.CSS
+		Title    string
+		Head     []string
+		Rows     [][]string
+		SLO      bool
+		Charts   []template.HTML
+		Res      []*Results
+		Reasoned bool
+	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res, reasoned})
 	if err != nil {
 		return err
 	}
@@ -96,5 +116,8 @@ var page = template.Must(template.New("bench").Parse(`<!DOCTYPE html>
 <section><h2>Runs</h2><div class="scroll"><table id="runs"><tr><th>target</th><th>load</th><th>completed</th><th>failed</th><th>req/s</th>{{if .SLO}}<th>goodput req/s</th>{{end}}<th>out tok/s</th><th>TTFT p99 ms</th><th>TPOT p99 ms</th><th>E2EL p99 ms</th></tr>
 {{$slo := .SLO}}{{range .Res}}{{range .Runs}}<tr><td>{{.Target}}</td><td>{{.Label}}</td><td class="num">{{.Completed}}</td><td class="num">{{.Failed}}</td><td class="num">{{printf "%.2f" .RequestThroughput}}</td>{{if $slo}}<td class="num">{{printf "%.2f" .RequestGoodput}}</td>{{end}}<td class="num">{{printf "%.1f" .OutputThroughput}}</td><td class="num">{{printf "%.1f" (index .TTFT.Percentiles "p99")}}</td><td class="num">{{printf "%.2f" (index .TPOT.Percentiles "p99")}}</td><td class="num">{{printf "%.1f" (index .E2EL.Percentiles "p99")}}</td></tr>
 {{end}}{{end}}</table></div></section>
+{{if .Reasoned}}<section><h2>Reasoning</h2><div class="sub">reasoning tokens counted apart from the answer's; TTFT is the first token of either, TTFAT the first answer token</div><div class="scroll"><table id="reasoning"><tr><th>target</th><th>load</th><th>requests that reasoned</th><th>reasoning tokens</th><th>mean per request</th><th>output tokens</th><th>TTFT p50 ms</th><th>TTFAT p50 ms</th><th>TTFAT p99 ms</th><th>reasoning TPOT p50 ms</th><th>answer TPOT p50 ms</th></tr>
+{{range .Res}}{{range .Runs}}{{if .ReasoningRequests}}<tr><td>{{.Target}}</td><td>{{.Label}}</td><td class="num">{{.ReasoningRequests}}{{if .ReasoningUncounted}} ({{.ReasoningUncounted}} not counted){{end}}</td><td class="num">{{.ReasoningTokens}}</td><td class="num">{{printf "%.1f" .MeanReasoningTokens}}</td><td class="num">{{.OutputTokens}}</td><td class="num">{{printf "%.1f" .TTFT.Median}}</td><td class="num">{{printf "%.1f" .TTFAT.Median}}</td><td class="num">{{printf "%.1f" (index .TTFAT.Percentiles "p99")}}</td><td class="num">{{printf "%.2f" .ReasoningTPOT.Median}}</td><td class="num">{{printf "%.2f" .AnswerTPOT.Median}}</td></tr>
+{{end}}{{end}}{{end}}</table></div></section>{{end}}
 </main><footer>mlperf-go bench · results.json holds every figure, requests-*.jsonl every request</footer></body></html>
 `))

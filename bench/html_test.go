@@ -95,3 +95,37 @@ document.getElementById("f").onload = function () {
 	shot := filepath.Join(browsertest.ArtifactDir(t), "bench-report-ab-one-point.png")
 	browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,2000", "file://"+filepath.Join(dir, "report.html"))
 }
+
+// TestHTMLReasoningSection: a run against a reasoning model gets the
+// reasoning table (tokens counted apart, TTFAT) and the TTFAT chart; one
+// without reasoning gets neither.
+func TestHTMLReasoningSection(t *testing.T) {
+	t.Parallel()
+	w, err := Synthetic(SyntheticOptions{Requests: 4, InputLen: 8, OutputLen: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, think := range []int{0, 3} {
+		url := startFake(t, fake.Config{ReasoningTokens: think}, nil)
+		res, _, err := Run(context.Background(), w, Options{Targets: []Target{{Name: "f", URLs: []string{url}}}, Stream: true, ExactOutput: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := WriteHTML(dir, []*Results{res}); err != nil {
+			t.Fatal(err)
+		}
+		page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := string(page)
+		has := strings.Contains(html, `<table id="reasoning">`) && strings.Contains(html, `data-chart="TTFAT"`)
+		if has != (think > 0) {
+			t.Errorf("reasoning tokens %d: reasoning section shown %v", think, has)
+		}
+		if think > 0 && !strings.Contains(html, `<td class="num">12</td>`) {
+			t.Errorf("the reasoning table does not count 4 x 3 reasoning tokens")
+		}
+	}
+}

@@ -86,6 +86,27 @@ type RunResult struct {
 	TPOT Dist `json:"tpot_ms"`
 	ITL  Dist `json:"itl_ms"`
 	E2EL Dist `json:"e2el_ms"`
+	// ReasoningTokens are the completed requests' reasoning tokens, part
+	// of OutputTokens: the usage's count (completion_tokens_details.
+	// reasoning_tokens; SGLang's meta_info.reasoning_tokens), else one
+	// for each streamed event that carried reasoning (vLLM streams a
+	// token an event). ReasoningRequests counts the requests that
+	// reasoned; ReasoningUncounted those whose reasoning came whole
+	// without a count (not streamed), which count none.
+	ReasoningTokens     int64   `json:"reasoning_tokens,omitempty"`
+	MeanReasoningTokens float64 `json:"mean_reasoning_tokens,omitempty"`
+	ReasoningRequests   int     `json:"reasoning_requests,omitempty"`
+	ReasoningUncounted  int     `json:"reasoning_uncounted,omitempty"`
+	// TTFAT is the time to the first answer token, past the reasoning;
+	// ReasoningTPOT the time per reasoning token after the first
+	// ((last reasoning event - first event) / (reasoning tokens - 1)) and
+	// AnswerTPOT per answer token after the first ((E2EL - TTFAT) /
+	// (answer tokens - 1)). Set when some request reasoned; TTFAT and
+	// AnswerTPOT leave out the requests whose protocol does not tell the
+	// answer apart (SGLang's /generate text).
+	TTFAT         *Dist `json:"ttfat_ms,omitempty"`
+	ReasoningTPOT *Dist `json:"reasoning_tpot_ms,omitempty"`
+	AnswerTPOT    *Dist `json:"answer_tpot_ms,omitempty"`
 	// Failures counts failed requests by reason (sut's Reason*).
 	Failures map[string]int `json:"failures,omitempty"`
 	// RequestsFile is the per-request JSONL, relative to results.json.
@@ -109,6 +130,14 @@ type Record struct {
 	E2ELms       float64 `json:"e2el_ms"`
 	// ITLms are the gaps between output events.
 	ITLms []float64 `json:"itl_ms,omitempty"`
+	// ReasoningTokens are the answer's reasoning tokens (RunResult's);
+	// TTFATms, ReasoningTPOTms and AnswerTPOTms its time to the first
+	// answer token and times per reasoning and answer token (absent when
+	// it did not reason or they are unknown).
+	ReasoningTokens int64   `json:"reasoning_tokens,omitempty"`
+	TTFATms         float64 `json:"ttfat_ms,omitempty"`
+	ReasoningTPOTms float64 `json:"reasoning_tpot_ms,omitempty"`
+	AnswerTPOTms    float64 `json:"answer_tpot_ms,omitempty"`
 }
 
 // WriteFiles writes results.json and each run's requests JSONL into dir.

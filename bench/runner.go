@@ -136,7 +136,7 @@ func (r *runner) setup(ctx context.Context) error {
 	}
 	warm := r.o.Warmup
 	r.st = &store{entries: make([]entry, r.total+warm), header: r.o.SessionHeader}
-	r.col = newCollector(r.total+warm, !r.w.Replay)
+	r.col = newCollector(r.total+warm, !r.w.Replay, r.o.API)
 	r.convs = make([]convState, len(convs))
 	for i := range convs {
 		r.col.recs[r.index[i]].conv = i

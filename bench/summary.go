@@ -13,7 +13,7 @@ func (r *runner) summarize() (RunResult, []Record) {
 	run := RunResult{Target: r.target.Name, Load: r.load, Label: r.load.String(), Sent: r.issued,
 		Skipped: r.skipped, Failures: map[string]int{}, MaxConcurrent: r.col.maxFlight}
 	recs := make([]Record, r.total)
-	var ttft, tpot, itl, e2el []float64
+	var ttft, tpot, itl, e2el, ttfat, thinkTPOT, answerTPOT []float64
 	var end time.Time
 	var images, good int
 	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
@@ -62,6 +62,26 @@ func (r *runner) summarize() (RunResult, []Record) {
 		}
 		out.ITLms = append([]float64(nil), rec.itl...)
 		itl = append(itl, rec.itl...)
+		if think := r.reasoning(rec); think > 0 || rec.thoughts > 0 {
+			run.ReasoningRequests++
+			run.ReasoningTokens += think
+			if think == 0 {
+				run.ReasoningUncounted++
+			}
+			out.ReasoningTokens = think
+			if think > 1 && rec.thoughts > 0 {
+				out.ReasoningTPOTms = ms(rec.lastThought.Sub(rec.first)) / float64(think-1)
+				thinkTPOT = append(thinkTPOT, out.ReasoningTPOTms)
+			}
+			if rec.apart && !rec.firstAnswer.IsZero() {
+				out.TTFATms = ms(rec.firstAnswer.Sub(rec.sent))
+				ttfat = append(ttfat, out.TTFATms)
+				if answer := rec.output - think; answer > 1 {
+					out.AnswerTPOTms = ms(rec.finished.Sub(rec.firstAnswer)) / float64(answer-1)
+					answerTPOT = append(answerTPOT, out.AnswerTPOTms)
+				}
+			}
+		}
 		if prompt > 0 {
 			run.PromptTokens += int64(prompt)
 		}
@@ -89,7 +109,29 @@ func (r *runner) summarize() (RunResult, []Record) {
 	}
 	ps := r.o.Percentiles
 	run.TTFT, run.TPOT, run.ITL, run.E2EL = summarize(ttft, ps), summarize(tpot, ps), summarize(itl, ps), summarize(e2el, ps)
+	if run.ReasoningRequests > 0 {
+		run.MeanReasoningTokens = float64(run.ReasoningTokens) / float64(run.Completed)
+		run.TTFAT, run.ReasoningTPOT, run.AnswerTPOT = summarizeP(ttfat, ps), summarizeP(thinkTPOT, ps), summarizeP(answerTPOT, ps)
+	}
 	return run, recs
+}
+
+// reasoning is a completed request's reasoning tokens: the usage's count,
+// else (streamed) one an event that carried reasoning, else none.
+func (r *runner) reasoning(rec *reqRec) int64 {
+	switch {
+	case rec.thinkTokens >= 0:
+		return min(rec.thinkTokens, rec.output)
+	case r.o.Stream:
+		return min(int64(rec.thoughts), rec.output)
+	}
+	return 0
+}
+
+// summarizeP is summarize's Dist, by pointer.
+func summarizeP(v, ps []float64) *Dist {
+	d := summarize(v, ps)
+	return &d
 }
 
 // progress shows the run's progress until the returned function is

@@ -166,10 +166,14 @@ func WriteSummary(w io.Writer, res *Results) {
 		line("Output token throughput (tok/s):", fmt.Sprintf("%.2f", r.OutputThroughput))
 		line("Total token throughput (tok/s):", fmt.Sprintf("%.2f", r.TotalTokenThroughput))
 		line("Peak concurrent requests:", r.MaxConcurrent)
-		for _, m := range []struct {
-			name string
-			d    Dist
-		}{{"TTFT", r.TTFT}, {"TPOT", r.TPOT}, {"ITL", r.ITL}, {"E2EL", r.E2EL}} {
+		if r.ReasoningRequests > 0 {
+			line("Reasoning tokens:", r.ReasoningTokens)
+			line("Requests that reasoned:", r.ReasoningRequests)
+			if r.ReasoningUncounted > 0 {
+				line("  reasoning not counted (not streamed):", r.ReasoningUncounted)
+			}
+		}
+		for _, m := range latencies(r) {
 			if m.d.Count == 0 {
 				continue
 			}
@@ -188,6 +192,27 @@ func WriteSummary(w io.Writer, res *Results) {
 			line("Failures by reason:", r.Failures)
 		}
 	}
+}
+
+// namedDist is a latency distribution and its name in the summary.
+type namedDist struct {
+	name string
+	d    Dist
+}
+
+// latencies are a run's latency distributions as the summary prints them:
+// vllm bench serve's, then the reasoning's where some answer reasoned.
+func latencies(r RunResult) []namedDist {
+	out := []namedDist{{"TTFT", r.TTFT}, {"TPOT", r.TPOT}, {"ITL", r.ITL}, {"E2EL", r.E2EL}}
+	for _, m := range []struct {
+		name string
+		d    *Dist
+	}{{"TTFAT", r.TTFAT}, {"reasoning TPOT", r.ReasoningTPOT}, {"answer TPOT", r.AnswerTPOT}} {
+		if m.d != nil {
+			out = append(out, namedDist{m.name, *m.d})
+		}
+	}
+	return out
 }
 
 func pval(k string) float64 {

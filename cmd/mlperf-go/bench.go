@@ -42,6 +42,10 @@ agentic replay (--agentic); a registered benchmark's dataset (--benchmark with -
 otherwise synthetic requests (--input-len, --images, --image-size). Lengths and counts take
 DashInfer's ranges: uniform in [mean - range/2, mean + range/2].
 
+Reasoning models: where the server sends the reasoning apart (vLLM's reasoning parser), TTFT
+counts its first token, and the reasoning tokens, the time to the first answer token (TTFAT)
+and TPOT for reasoning and answer are reported apart.
+
 Writes results.json, requests-<target>-<load>.jsonl and report.html into --out.
 'mlperf-go bench compare [--html DIR] DIR|results.json ...' prints the table over saved runs.`,
 		Flags:       benchFlags(),
