@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"os"
 	"path/filepath"
@@ -69,10 +70,11 @@ func WriteHTML(dir string, res []*Results) error {
 		}
 		charts = append(charts, report.LineChart(m.name, xLabel, m.name+" (ms)", s))
 	}
-	reasoned := false
+	reasoned, cached := false, false
 	for _, r := range res {
 		for _, run := range r.Runs {
 			reasoned = reasoned || run.ReasoningRequests > 0
+			cached = cached || run.PrefixCache != nil
 		}
 	}
 	if reasoned {
@@ -98,14 +100,30 @@ func WriteHTML(dir string, res []*Results) error {
 		Charts   []template.HTML
 		Res      []*Results
 		Reasoned bool
-	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res, reasoned})
+		Cached   bool
+	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res, reasoned, cached})
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "report.html"), b.Bytes(), 0o644)
 }
 
-var page = template.Must(template.New("bench").Parse(`<!DOCTYPE html>
+// pageFuncs format the report's figures: pct a fraction (or a pointer to
+// one) as a percentage, deref a pointer's value.
+var pageFuncs = template.FuncMap{
+	"pct": func(v any) string {
+		switch x := v.(type) {
+		case *float64:
+			return fmt.Sprintf("%.1f%%", 100**x)
+		case float64:
+			return fmt.Sprintf("%.1f%%", 100*x)
+		}
+		return "–"
+	},
+	"deref": func(p *float64) float64 { return *p },
+}
+
+var page = template.Must(template.New("bench").Funcs(pageFuncs).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title><style>{{.Style}}</style><style>.scroll{overflow-x:auto}</style></head>
 <body><header><h1>{{.Title}}</h1><div class="sub">serving benchmark: throughput and latency against load, per target</div></header>
 <main style="padding:16px 32px">
@@ -118,6 +136,9 @@ var page = template.Must(template.New("bench").Parse(`<!DOCTYPE html>
 {{end}}{{end}}</table></div></section>
 {{if .Reasoned}}<section><h2>Reasoning</h2><div class="sub">reasoning tokens counted apart from the answer's; TTFT is the first token of either, TTFAT the first answer token</div><div class="scroll"><table id="reasoning"><tr><th>target</th><th>load</th><th>requests that reasoned</th><th>reasoning tokens</th><th>mean per request</th><th>output tokens</th><th>TTFT p50 ms</th><th>TTFAT p50 ms</th><th>TTFAT p99 ms</th><th>reasoning TPOT p50 ms</th><th>answer TPOT p50 ms</th></tr>
 {{range .Res}}{{range .Runs}}{{if .ReasoningRequests}}<tr><td>{{.Target}}</td><td>{{.Label}}</td><td class="num">{{.ReasoningRequests}}{{if .ReasoningUncounted}} ({{.ReasoningUncounted}} not counted){{end}}</td><td class="num">{{.ReasoningTokens}}</td><td class="num">{{printf "%.1f" .MeanReasoningTokens}}</td><td class="num">{{.OutputTokens}}</td><td class="num">{{printf "%.1f" .TTFT.Median}}</td><td class="num">{{printf "%.1f" .TTFAT.Median}}</td><td class="num">{{printf "%.1f" (index .TTFAT.Percentiles "p99")}}</td><td class="num">{{printf "%.2f" .ReasoningTPOT.Median}}</td><td class="num">{{printf "%.2f" .AnswerTPOT.Median}}</td></tr>
+{{end}}{{end}}{{end}}</table></div></section>{{end}}
+{{if .Cached}}<section><h2>Prefix cache</h2><div class="sub">the engine's hit rate over each run, from its own counters read before and after (vLLM's prefix_cache_hits/queries, SGLang's cached/prompt tokens), beside the rate the workload implies (shared prefixes and earlier turns a cache holding everything would find)</div><div class="scroll"><table id="prefix-cache"><tr><th>target</th><th>load</th><th>engine hit rate</th><th>hit / query tokens</th><th>workload implies</th><th>repeated / prompt tokens</th><th>endpoints</th></tr>
+{{range .Res}}{{range .Runs}}{{$run := .}}{{with .PrefixCache}}<tr><td>{{$run.Target}}</td><td>{{$run.Label}}</td><td class="num">{{with .HitRate}}{{pct .}}{{else}}–{{end}}</td><td class="num">{{if and .HitTokens .QueryTokens}}{{printf "%.0f" (deref .HitTokens)}} / {{printf "%.0f" (deref .QueryTokens)}}{{else}}–{{end}}</td><td class="num">{{pct .ImpliedHitRate}}</td><td class="num">{{.ImpliedHitTokens}} / {{.PromptTokens}}</td><td>{{range .Endpoints}}<div class="mono">{{.Endpoint}}{{if .Engine}} ({{.Engine}}){{end}}{{with .GaugeHitRate}}: gauge {{pct .}} at the end{{end}}{{if .Unavailable}}: unavailable, {{.Unavailable}}{{end}}</div>{{end}}</td></tr>
 {{end}}{{end}}{{end}}</table></div></section>{{end}}
 </main><footer>mlperf-go bench · results.json holds every figure, requests-*.jsonl every request</footer></body></html>
 `))

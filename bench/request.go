@@ -44,8 +44,10 @@ type Request struct {
 }
 
 // WorkloadRequest says which workload to send: DashInfer's (PromptFile),
-// an agentic replay (Agentic), a benchmark's dataset (Benchmark) or
-// else synthetic requests. Nil pointers are flags not given.
+// an agentic replay (Agentic), a benchmark's dataset (Benchmark),
+// prompts that share prefixes (PrefixLen, vllm bench serve's
+// prefix_repetition) or else synthetic requests. Nil pointers are flags
+// not given.
 type WorkloadRequest struct {
 	PromptFile, ImageFolder                        string
 	FileURLs                                       bool
@@ -59,6 +61,7 @@ type WorkloadRequest struct {
 	MultiTurn                                      int
 	OutputLen, OutputLenRange, Images, ImagesRange *int
 	InputLen, InputLenRange                        int
+	PrefixLen, SuffixLen, NumPrefixes              int
 	ImageSize                                      string
 	Tokenizer                                      string
 	Seed                                           *uint64
@@ -254,6 +257,16 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 		}
 		wl, err = LoadBenchmark(BenchmarkOptions{Benchmark: b, Paths: w.Dataset, API: o.API, Model: o.Model,
 			Stream: o.Stream, Requests: reqs, OutputLen: deref(w.OutputLen), Exact: o.ExactOutput})
+	case w.PrefixLen > 0:
+		if w.MultiTurn > 0 || deref(w.Images) > 0 {
+			return nil, fmt.Errorf("--prefix-len makes single-turn text prompts (vllm bench serve's prefix_repetition): drop --multi-turn and --images")
+		}
+		p := PrefixOptions{Requests: w.Requests, PrefixLen: w.PrefixLen, SuffixLen: w.SuffixLen, NumPrefixes: w.NumPrefixes,
+			OutputLen: deref(w.OutputLen), Seed: deref(w.Seed)}
+		if p.Tokenizer, err = w.tokenizer(); err != nil {
+			return nil, err
+		}
+		wl, err = PrefixRepetition(p)
 	default:
 		s := SyntheticOptions{Requests: w.Requests, InputLen: w.InputLen, InputSpread: w.InputLenRange / 2,
 			OutputLen: deref(w.OutputLen), OutputSpread: deref(w.OutputLenRange) / 2, Images: deref(w.Images),
@@ -261,12 +274,8 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 		if _, err := fmt.Sscanf(w.ImageSize, "%dx%d", &s.ImageWidth, &s.ImageHeight); err != nil {
 			return nil, fmt.Errorf("--image-size %q: want WxH, e.g. 512x512", w.ImageSize)
 		}
-		if p := w.Tokenizer; p != "" {
-			tok, err := tokenizer.Open(tokenizer.FindOptions{Path: p})
-			if err != nil {
-				return nil, fmt.Errorf("--tokenizer: %w", err)
-			}
-			s.Tokenizer = tok
+		if s.Tokenizer, err = w.tokenizer(); err != nil {
+			return nil, err
 		}
 		wl, err = Synthetic(s)
 	}
@@ -277,6 +286,19 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 		wl.Sampling = []byte(*w.Sampling)
 	}
 	return wl, nil
+}
+
+// tokenizer opens --tokenizer, when given, whose tokens synthetic
+// lengths count.
+func (w WorkloadRequest) tokenizer() (Encoder, error) {
+	if w.Tokenizer == "" {
+		return nil, nil
+	}
+	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: w.Tokenizer})
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer: %w", err)
+	}
+	return tok, nil
 }
 
 // deref is *p, or the zero value of a flag not given.

@@ -107,6 +107,10 @@ type RunResult struct {
 	TTFAT         *Dist `json:"ttfat_ms,omitempty"`
 	ReasoningTPOT *Dist `json:"reasoning_tpot_ms,omitempty"`
 	AnswerTPOT    *Dist `json:"answer_tpot_ms,omitempty"`
+	// PrefixCache is the prefix-cache hit rate the engine's counters say
+	// and the one the workload implies (nil when the workload repeats
+	// nothing and the engine counts no cache).
+	PrefixCache *CacheResult `json:"prefix_cache,omitempty"`
 	// Failures counts failed requests by reason (sut's Reason*).
 	Failures map[string]int `json:"failures,omitempty"`
 	// RequestsFile is the per-request JSONL, relative to results.json.
@@ -138,6 +142,10 @@ type Record struct {
 	TTFATms         float64 `json:"ttfat_ms,omitempty"`
 	ReasoningTPOTms float64 `json:"reasoning_tpot_ms,omitempty"`
 	AnswerTPOTms    float64 `json:"answer_tpot_ms,omitempty"`
+	// PrefixGroup and PrefixShare are the turn's shared prefix and the
+	// fraction of its prompt that is (Turn.PrefixGroup, Turn.PrefixShare).
+	PrefixGroup string  `json:"prefix_group,omitempty"`
+	PrefixShare float64 `json:"prefix_share,omitempty"`
 }
 
 // WriteFiles writes results.json and each run's requests JSONL into dir.

@@ -190,11 +190,16 @@ func (r *runner) run(ctx context.Context) (RunResult, []Record, error) {
 	if err := r.warmup(ctx); err != nil {
 		return RunResult{}, nil, err
 	}
+	// The engine's prefix-cache counters bracket the run, after the
+	// warm-up.
+	before := snapCache(ctx, r.target.URLs, r.o.APIKey)
 	if err := r.drive(ctx); err != nil {
 		return RunResult{}, nil, err
 	}
 	stopProgress()
+	after := snapCache(ctx, r.target.URLs, r.o.APIKey)
 	run, recs := r.summarize()
+	run.PrefixCache = prefixCache(recs, r.w.Replay, cacheCounters(before, after))
 	return run, recs, nil
 }
 

@@ -27,7 +27,8 @@ func (r *runner) summarize() (RunResult, []Record) {
 			prompt = turn.PromptTokens
 		}
 		out := Record{Conversation: conv.ID, Turn: rec.turn, MaxTokens: turn.MaxTokens, Images: turn.Images,
-			OK: !rec.failed, Reason: rec.reason, Error: rec.msg, PromptTokens: prompt, OutputTokens: rec.output}
+			OK: !rec.failed, Reason: rec.reason, Error: rec.msg, PromptTokens: prompt, OutputTokens: rec.output,
+			PrefixGroup: turn.PrefixGroup, PrefixShare: turn.PrefixShare}
 		if !rec.sent.IsZero() {
 			out.SentS = rec.sent.Sub(r.start).Seconds()
 		}

@@ -173,6 +173,19 @@ func WriteSummary(w io.Writer, res *Results) {
 				line("  reasoning not counted (not streamed):", r.ReasoningUncounted)
 			}
 		}
+		if c := r.PrefixCache; c != nil {
+			switch {
+			case c.HitRate != nil:
+				line("Prefix cache hit rate (engine):", fmt.Sprintf("%.1f%% (%.0f of %.0f prompt tokens)", 100**c.HitRate, *c.HitTokens, *c.QueryTokens))
+			default:
+				for _, e := range c.Endpoints {
+					if e.GaugeHitRate != nil {
+						line("Prefix cache hit rate (engine gauge):", fmt.Sprintf("%.1f%% at the end (%s: its recent requests')", 100**e.GaugeHitRate, e.Endpoint))
+					}
+				}
+			}
+			line("Prefix cache hit rate (workload):", fmt.Sprintf("%.1f%% (%d of %d prompt tokens repeated)", 100*c.ImpliedHitRate, c.ImpliedHitTokens, c.PromptTokens))
+		}
 		for _, m := range latencies(r) {
 			if m.d.Count == 0 {
 				continue

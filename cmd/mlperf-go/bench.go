@@ -39,8 +39,15 @@ latency percentiles, then a table comparing the targets (QPS and speedup over th
 Workloads: DashInfer-VLM's conversation JSONL (--prompt-file) with --image-folder, as its
 benchmark_openai_api.py builds them (its flag names work as written); mlcommons/endpoints'
 agentic replay (--agentic); a registered benchmark's dataset (--benchmark with --dataset);
-otherwise synthetic requests (--input-len, --images, --image-size). Lengths and counts take
-DashInfer's ranges: uniform in [mean - range/2, mean + range/2].
+prompts that share prefixes (--prefix-len, --suffix-len, --num-prefixes: vllm bench serve's
+prefix_repetition); otherwise synthetic requests (--input-len, --images, --image-size), whose
+context grows turn by turn with --multi-turn. Lengths and counts take DashInfer's ranges:
+uniform in [mean - range/2, mean + range/2].
+
+Prefix caching: each run reads the engine's own prefix-cache counters before and after (vLLM's
+vllm:prefix_cache_hits/queries, SGLang's sglang:cached_tokens/prompt_tokens on /metrics) and
+reports the hit rate over the run beside the rate the workload implies (the shared prefixes
+and earlier turns a cache holding everything would find).
 
 Reasoning models: where the server sends the reasoning apart (vLLM's reasoning parser), TTFT
 counts its first token, and the reasoning tokens, the time to the first answer token (TTFAT)
@@ -79,7 +86,10 @@ func benchFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Category: catWorkload, Usage: "the --benchmark's dataset `PATH`"},
 		&cli.IntFlag{Name: "requests", Aliases: []string{"req-nums", "num-prompts", "n"}, Value: 100, Category: catWorkload, Usage: "conversations (requests when single-turn)"},
 		&cli.IntFlag{Name: "multi-turn", Category: catWorkload, Usage: "turns after the first, each carrying the model's earlier replies"},
-		&cli.IntFlag{Name: "output-len", Aliases: []string{"response-mean", "random-output-len"}, Category: catWorkload, Usage: "output tokens per request (DashInfer default 120, synthetic 128)"},
+		&cli.IntFlag{Name: "prefix-len", Aliases: []string{"prefix-repetition-prefix-len"}, Category: catWorkload, Usage: "prompts that share prefixes, vllm bench serve's prefix_repetition: `N` tokens of --tokenizer (else words) shared by each prefix's requests, then --suffix-len of their own; --requests are spread over --num-prefixes, shuffled"},
+		&cli.IntFlag{Name: "suffix-len", Aliases: []string{"prefix-repetition-suffix-len"}, Value: bench.DefaultSuffixLen, Category: catWorkload, Usage: "with --prefix-len: each request's own tokens after its prefix"},
+		&cli.IntFlag{Name: "num-prefixes", Aliases: []string{"prefix-repetition-num-prefixes"}, Value: bench.DefaultNumPrefixes, Category: catWorkload, Usage: "with --prefix-len: distinct prefixes, each sent ⌊requests/prefixes⌋ times"},
+		&cli.IntFlag{Name: "output-len", Aliases: []string{"response-mean", "random-output-len", "prefix-repetition-output-len"}, Category: catWorkload, Usage: "output tokens per request (DashInfer default 120, synthetic 128)"},
 		&cli.IntFlag{Name: "output-len-range", Aliases: []string{"response-len-range"}, Category: catWorkload, Usage: "output length range R: uniform in [len-R/2, len+R/2] (DashInfer default 64)"},
 		&cli.IntFlag{Name: "images", Aliases: []string{"image-nums-mean"}, Category: catWorkload, Usage: "images per request (DashInfer default 3, synthetic 0)"},
 		&cli.IntFlag{Name: "images-range", Aliases: []string{"image-nums-range"}, Category: catWorkload, Usage: "image count range R: [n-R/2, n+R/2] (DashInfer default 1, so always n)"},
@@ -153,7 +163,7 @@ func benchRequest(c *cli.Context) bench.Request {
 	w := bench.WorkloadRequest{PromptFile: c.String("prompt-file"), ImageFolder: c.String("image-folder"), FileURLs: c.Bool("image-file-urls"),
 		Agentic: c.String("agentic"), Trajectories: c.Int("trajectories"), ToolDelays: c.Bool("tool-delays"),
 		Benchmark: c.String("benchmark"), Dataset: c.StringSlice("dataset"), Requests: c.Int("requests"), RequestsGiven: c.IsSet("requests"),
-		MultiTurn: c.Int("multi-turn"), OutputLen: given(c, "output-len", c.Int), OutputLenRange: given(c, "output-len-range", c.Int),
+		MultiTurn: c.Int("multi-turn"), PrefixLen: c.Int("prefix-len"), SuffixLen: c.Int("suffix-len"), NumPrefixes: c.Int("num-prefixes"), OutputLen: given(c, "output-len", c.Int), OutputLenRange: given(c, "output-len-range", c.Int),
 		Images: given(c, "images", c.Int), ImagesRange: given(c, "images-range", c.Int), InputLen: c.Int("input-len"), InputLenRange: c.Int("input-len-range"),
 		ImageSize: c.String("image-size"), Tokenizer: c.String("tokenizer"), Seed: given(c, "seed", c.Uint64), Sampling: given(c, "sampling", c.String)}
 	return bench.Request{Targets: c.StringSlice("target"), Endpoints: c.StringSlice("endpoint"), API: c.String("api"), APIGiven: c.IsSet("api"),

@@ -252,3 +252,36 @@ func TestBenchHidesQueryKey(t *testing.T) {
 		t.Errorf("%d files written, %d naming the redacted endpoint: the test saw too little", files, marked)
 	}
 }
+
+// TestBenchPrefixRepetitionAndReasoning: vllm bench serve's
+// prefix_repetition flag names make the workload, and against a fake
+// with its prefix cache on that reasons, the summary and results.json
+// carry the engine's hit rate beside the workload's, and the reasoning
+// counted apart.
+func TestBenchPrefixRepetitionAndReasoning(t *testing.T) {
+	url := startFake(t, fake.Config{PrefixCache: true, ReasoningTokens: 4})
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, err := runCLI(t, "bench", "-e", url, "--model", fake.DefaultModel, "--num-prompts", "30",
+		"--prefix-repetition-prefix-len", "100", "--prefix-repetition-suffix-len", "10", "--prefix-repetition-num-prefixes", "3",
+		"--prefix-repetition-output-len", "12", "-c", "2", "--out", out, "--progress-interval", "0")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, want := range []string{"Prefix cache hit rate (engine):", "Prefix cache hit rate (workload):", "Reasoning tokens:                        120", "Mean TTFAT (ms):"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	res, err := bench.ReadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Runs[0]
+	if res.Workload.Kind != "prefix-repetition" || r.Completed != 30 || r.PrefixCache == nil || r.PrefixCache.HitRate == nil ||
+		*r.PrefixCache.HitRate < 0.5 || r.PrefixCache.ImpliedHitRate < 0.5 || r.ReasoningTokens != 120 || r.TTFAT == nil {
+		t.Errorf("results: kind %s, %d completed, prefix cache %+v, %d reasoning tokens", res.Workload.Kind, r.Completed, r.PrefixCache, r.ReasoningTokens)
+	}
+	if _, err := runCLI(t, "bench", "-e", url, "--prefix-len", "10", "--multi-turn", "1", "--out", out); err == nil || !strings.Contains(err.Error(), "--prefix-len") {
+		t.Errorf("--prefix-len with --multi-turn: %v", err)
+	}
+}
