@@ -14,6 +14,7 @@ import (
 // once the request's index arrives on done.
 type reqRec struct {
 	conv, turn  int
+	endpoint    int       // the last attempt's, an index in the target's URLs
 	sent        time.Time // the last attempt
 	first, last time.Time // first and latest event carrying output (answer or reasoning)
 	finished    time.Time
@@ -54,7 +55,7 @@ func newCollector(n int, keepReply bool, api protocol.Protocol) *collector {
 	return c
 }
 
-func (c *collector) Sent(qs loadgen.QuerySample) {
+func (c *collector) Sent(qs loadgen.QuerySample, endpoint int) {
 	r := &c.recs[qs.Index]
 	if r.sent.IsZero() {
 		c.mu.Lock()
@@ -62,7 +63,7 @@ func (c *collector) Sent(qs loadgen.QuerySample) {
 		c.maxFlight = max(c.maxFlight, c.inFlight)
 		c.mu.Unlock()
 	}
-	*r = reqRec{conv: r.conv, turn: r.turn, sent: time.Now(), prompt: -1, thinkTokens: -1, itl: r.itl[:0]}
+	*r = reqRec{conv: r.conv, turn: r.turn, sent: time.Now(), prompt: -1, thinkTokens: -1, itl: r.itl[:0], endpoint: endpoint}
 }
 
 // Received times the events that carry output, the answer's or the
