@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"sync"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -43,10 +42,6 @@ type collector struct {
 	keepReply bool
 	done      chan int
 	parts     protocol.PartsReader // nil: the API tells nothing apart
-
-	mu        sync.Mutex
-	inFlight  int
-	maxFlight int
 }
 
 func newCollector(n int, keepReply bool, api protocol.Protocol) *collector {
@@ -57,12 +52,6 @@ func newCollector(n int, keepReply bool, api protocol.Protocol) *collector {
 
 func (c *collector) Sent(qs loadgen.QuerySample, endpoint int) {
 	r := &c.recs[qs.Index]
-	if r.sent.IsZero() {
-		c.mu.Lock()
-		c.inFlight++
-		c.maxFlight = max(c.maxFlight, c.inFlight)
-		c.mu.Unlock()
-	}
 	*r = reqRec{conv: r.conv, turn: r.turn, sent: time.Now(), prompt: -1, thinkTokens: -1, itl: r.itl[:0], endpoint: endpoint}
 }
 
@@ -105,13 +94,7 @@ func (c *collector) Received(qs loadgen.QuerySample, output int, data []byte) {
 }
 
 func (c *collector) Finished(qs loadgen.QuerySample) {
-	r := &c.recs[qs.Index]
-	r.finished = time.Now()
-	if !r.sent.IsZero() {
-		c.mu.Lock()
-		c.inFlight--
-		c.mu.Unlock()
-	}
+	c.recs[qs.Index].finished = time.Now()
 }
 
 func (c *collector) onFailure(f sut.Failure) {

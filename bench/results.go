@@ -76,7 +76,8 @@ type RunResult struct {
 	MeanPromptTokens float64 `json:"mean_prompt_tokens"`
 	MeanOutputTokens float64 `json:"mean_output_tokens"`
 	MeanImages       float64 `json:"mean_images"`
-	// MaxConcurrent is the most requests in flight at once.
+	// MaxConcurrent is the most requests in flight at once, from when
+	// each was sent to when it ended.
 	MaxConcurrent int `json:"max_concurrent"`
 	// TTFT, TPOT, ITL and E2EL are in milliseconds, as vllm bench serve
 	// computes them: TPOT = (E2EL - TTFT) / (output tokens - 1) for
@@ -107,6 +108,9 @@ type RunResult struct {
 	TTFAT         *Dist `json:"ttfat_ms,omitempty"`
 	ReasoningTPOT *Dist `json:"reasoning_tpot_ms,omitempty"`
 	AnswerTPOT    *Dist `json:"answer_tpot_ms,omitempty"`
+	// Endpoints break the figures down by the target's endpoint, over
+	// the run's window, when it has several URLs.
+	Endpoints []Part `json:"endpoints,omitempty"`
 	// PrefixCache is the prefix-cache hit rate the engine's counters say
 	// and the one the workload implies (nil when the workload repeats
 	// nothing and the engine counts no cache).
@@ -146,6 +150,13 @@ type Record struct {
 	// fraction of its prompt that is (Turn.PrefixGroup, Turn.PrefixShare).
 	PrefixGroup string  `json:"prefix_group,omitempty"`
 	PrefixShare float64 `json:"prefix_share,omitempty"`
+	// Reasoned is set when the answer carried reasoning (counted in
+	// ReasoningTokens, or not, when not streamed without a count).
+	Reasoned bool `json:"reasoned,omitempty"`
+	// Endpoint is the URL the request went to (absent: never sent); EndS
+	// when its answer ended, or it failed, from the run's start.
+	Endpoint string  `json:"endpoint,omitempty"`
+	EndS     float64 `json:"end_s,omitempty"`
 }
 
 // WriteFiles writes results.json and each run's requests JSONL into dir.
