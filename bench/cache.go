@@ -189,7 +189,7 @@ func impliedHits(recs []Record, replay bool, sent func(i int) float64) (prompt, 
 		return 0
 	})
 	groups := map[string]bool{}
-	last := map[string]*Record{}
+	last := map[string]*Record{} // by host and conversation
 	for _, i := range order {
 		r := &recs[i]
 		if r.PromptTokens <= 0 {
@@ -202,13 +202,14 @@ func impliedHits(recs []Record, replay bool, sent func(i int) float64) (prompt, 
 			}
 			groups[r.PrefixGroup] = true
 		}
-		if p := last[r.Conversation]; p != nil && p.Turn == r.Turn-1 {
+		conv := r.Host + "\x00" + r.Conversation
+		if p := last[conv]; p != nil && p.Turn == r.Turn-1 {
 			n += int64(p.PromptTokens)
 			if !replay {
 				n += p.OutputTokens - p.ReasoningTokens
 			}
 		}
-		last[r.Conversation] = r
+		last[conv] = r
 		prompt += int64(r.PromptTokens)
 		implied += min(n, int64(r.PromptTokens))
 	}

@@ -70,11 +70,12 @@ func WriteHTML(dir string, res []*Results) error {
 		}
 		charts = append(charts, report.LineChart(m.name, xLabel, m.name+" (ms)", s))
 	}
-	reasoned, cached := false, false
+	reasoned, cached, parts := false, false, false
 	for _, r := range res {
 		for _, run := range r.Runs {
 			reasoned = reasoned || run.ReasoningRequests > 0
 			cached = cached || run.PrefixCache != nil
+			parts = parts || len(run.Hosts) > 0 || len(run.Endpoints) > 0
 		}
 	}
 	if reasoned {
@@ -101,7 +102,8 @@ func WriteHTML(dir string, res []*Results) error {
 		Res      []*Results
 		Reasoned bool
 		Cached   bool
-	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res, reasoned, cached})
+		Parts    bool
+	}{report.Stylesheet(), "mlperf-go bench: " + strings.Join(names, " vs "), head, rows, slo, charts, res, reasoned, cached, parts})
 	if err != nil {
 		return err
 	}
@@ -121,6 +123,10 @@ var pageFuncs = template.FuncMap{
 		return "–"
 	},
 	"deref": func(p *float64) float64 { return *p },
+	// partsOf are a run's hosts and endpoints, by kind.
+	"partsOf": func(r RunResult) map[string][]Part {
+		return map[string][]Part{"host": r.Hosts, "endpoint": r.Endpoints}
+	},
 }
 
 var page = template.Must(template.New("bench").Funcs(pageFuncs).Parse(`<!DOCTYPE html>
@@ -140,5 +146,8 @@ var page = template.Must(template.New("bench").Funcs(pageFuncs).Parse(`<!DOCTYPE
 {{if .Cached}}<section><h2>Prefix cache</h2><div class="sub">the engine's hit rate over each run, from its own counters read before and after (vLLM's prefix_cache_hits/queries, SGLang's cached/prompt tokens), beside the rate the workload implies (shared prefixes and earlier turns a cache holding everything would find)</div><div class="scroll"><table id="prefix-cache"><tr><th>target</th><th>load</th><th>engine hit rate</th><th>hit / query tokens</th><th>workload implies</th><th>repeated / prompt tokens</th><th>endpoints</th></tr>
 {{range .Res}}{{range .Runs}}{{$run := .}}{{with .PrefixCache}}<tr><td>{{$run.Target}}</td><td>{{$run.Label}}</td><td class="num">{{with .HitRate}}{{pct .}}{{else}}–{{end}}</td><td class="num">{{if and .HitTokens .QueryTokens}}{{printf "%.0f" (deref .HitTokens)}} / {{printf "%.0f" (deref .QueryTokens)}}{{else}}–{{end}}</td><td class="num">{{pct .ImpliedHitRate}}</td><td class="num">{{.ImpliedHitTokens}} / {{.PromptTokens}}</td><td>{{range .Endpoints}}<div class="mono">{{.Endpoint}}{{if .Engine}} ({{.Engine}}){{end}}{{with .GaugeHitRate}}: gauge {{pct .}} at the end{{end}}{{if .Unavailable}}: unavailable, {{.Unavailable}}{{end}}</div>{{end}}</td></tr>
 {{end}}{{end}}{{end}}</table></div></section>{{end}}
+{{if .Parts}}<section><h2>Hosts and endpoints</h2><div class="sub">each host's own figures (over its own window) in a merge of several, and the requests each endpoint served (over the run's window)</div><div class="scroll"><table id="parts"><tr><th>target</th><th>load</th><th>host or endpoint</th><th>completed</th><th>failed</th><th>req/s</th><th>out tok/s</th><th>TTFT p50 ms</th><th>TTFT p99 ms</th><th>E2EL p50 ms</th><th>E2EL p99 ms</th></tr>
+{{range .Res}}{{range .Runs}}{{$run := .}}{{range $kind, $parts := (partsOf .)}}{{range $parts}}<tr><td>{{$run.Target}}</td><td>{{$run.Label}}</td><td class="mono">{{$kind}} {{.Name}}</td><td class="num">{{.Completed}}</td><td class="num">{{.Failed}}</td><td class="num">{{printf "%.2f" .RequestThroughput}}</td><td class="num">{{printf "%.1f" .OutputThroughput}}</td><td class="num">{{printf "%.1f" .TTFT.Median}}</td><td class="num">{{printf "%.1f" (index .TTFT.Percentiles "p99")}}</td><td class="num">{{printf "%.1f" .E2E.Median}}</td><td class="num">{{printf "%.1f" (index .E2E.Percentiles "p99")}}</td></tr>
+{{end}}{{end}}{{end}}{{end}}</table></div></section>{{end}}
 </main><footer>mlperf-go bench · results.json holds every figure, requests-*.jsonl every request</footer></body></html>
 `))

@@ -40,7 +40,10 @@ type Request struct {
 	SLO string
 	// Percentiles is a comma list.
 	Percentiles string
-	Workload    WorkloadRequest
+	// Shard is "I/N" (ParseShard; "": the whole workload); StartAt is
+	// when to start (ParseStartAt; "": at once).
+	Shard, StartAt string
+	Workload       WorkloadRequest
 }
 
 // WorkloadRequest says which workload to send: DashInfer's (PromptFile),
@@ -90,6 +93,14 @@ func Prepare(r Request, o *Options) (*Workload, error) {
 	}
 	if o.Percentiles, err = parseFloats(r.Percentiles); err != nil {
 		return nil, fmt.Errorf("--percentiles: %w", err)
+	}
+	if r.Shard != "" {
+		if o.Shard, err = ParseShard(r.Shard); err != nil {
+			return nil, err
+		}
+	}
+	if o.StartAt, err = ParseStartAt(r.StartAt); err != nil {
+		return nil, err
 	}
 	return r.Workload.load(o, r.APIGiven)
 }
@@ -162,6 +173,23 @@ func (r Request) loads() ([]Load, error) {
 		}
 	}
 	return loads, nil
+}
+
+// ParseStartAt reads --start-at: an RFC 3339 time (2026-12-07T10:00:00Z)
+// or @SECONDS since the Unix epoch ("" is none).
+func ParseStartAt(s string) (time.Time, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return time.Time{}, nil
+	}
+	if sec, ok := strings.CutPrefix(s, "@"); ok {
+		f, err := strconv.ParseFloat(sec, 64)
+		if err == nil && f > 0 && !math.IsInf(f, 0) {
+			return time.Unix(0, int64(f*1e9)), nil
+		}
+	} else if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--start-at %q: want an RFC 3339 time (2026-12-07T10:00:00Z) or @SECONDS since the Unix epoch (date +@%%s)", s)
 }
 
 // parseFloats reads a comma list ("" is none; "inf" is +Inf).

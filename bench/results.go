@@ -32,6 +32,18 @@ type Results struct {
 	Warmup        int      `json:"warmup"`
 	SLO           *SLOms   `json:"slo_ms,omitempty"`
 	Targets       []Target `json:"targets"`
+	// Percentiles are those every latency reports; Loads the sweep
+	// asked for.
+	Percentiles []float64 `json:"percentiles,omitempty"`
+	Loads       []Load    `json:"loads,omitempty"`
+	// Host is the machine that sent the requests (absent in a merge of
+	// several, whose Hosts list them); Shard, when set, the part of the
+	// workload it sent.
+	Host  string `json:"host,omitempty"`
+	Shard *Shard `json:"shard,omitempty"`
+	// Hosts are the hosts whose results were merged into these (bench
+	// merge; absent otherwise).
+	Hosts []HostInfo `json:"hosts,omitempty"`
 	// Runs has one entry per load point and target, load-major.
 	Runs []RunResult `json:"runs"`
 	// Interrupted is set when the sweep was stopped before its last load
@@ -59,8 +71,11 @@ type RunResult struct {
 	Completed int `json:"completed"`
 	Failed    int `json:"failed"`
 	Skipped   int `json:"skipped"`
-	// DurationS is from the first request sent to the last answer.
-	DurationS float64 `json:"duration_s"`
+	// StartUnixNs is when the run started sending (the wall clock, in
+	// nanoseconds since the Unix epoch): the records' times count from
+	// it. DurationS is from then to the last answer.
+	StartUnixNs int64   `json:"start_unix_ns,omitempty"`
+	DurationS   float64 `json:"duration_s"`
 	// RequestThroughput is completed requests per second (DashInfer's
 	// QPS), RequestGoodput those meeting every SLO.
 	RequestThroughput float64 `json:"request_throughput"`
@@ -109,8 +124,10 @@ type RunResult struct {
 	ReasoningTPOT *Dist `json:"reasoning_tpot_ms,omitempty"`
 	AnswerTPOT    *Dist `json:"answer_tpot_ms,omitempty"`
 	// Endpoints break the figures down by the target's endpoint, over
-	// the run's window, when it has several URLs.
+	// the run's window, when it has several URLs; Hosts by host, each
+	// over its own window, in a merge.
 	Endpoints []Part `json:"endpoints,omitempty"`
+	Hosts     []Part `json:"hosts,omitempty"`
 	// PrefixCache is the prefix-cache hit rate the engine's counters say
 	// and the one the workload implies (nil when the workload repeats
 	// nothing and the engine counts no cache).
@@ -157,6 +174,8 @@ type Record struct {
 	// when its answer ended, or it failed, from the run's start.
 	Endpoint string  `json:"endpoint,omitempty"`
 	EndS     float64 `json:"end_s,omitempty"`
+	// Host is the host that sent it, in a merge.
+	Host string `json:"host,omitempty"`
 }
 
 // WriteFiles writes results.json and each run's requests JSONL into dir.

@@ -18,7 +18,7 @@ func (r *runner) summarize() (RunResult, []Record) {
 		recs[i] = r.record(i)
 	}
 	run := aggregate(recs, r.o.SLO, r.o.Percentiles, 0)
-	run.Target, run.Load, run.Label = r.target.Name, r.load, r.load.String()
+	run.Target, run.Load, run.Label, run.StartUnixNs = r.target.Name, r.load, r.load.String(), r.start.UnixNano()
 	if len(r.target.URLs) > 1 {
 		run.Endpoints = endpointParts(recs, r.o.SLO, r.o.Percentiles, run.DurationS)
 	}

@@ -201,6 +201,19 @@ func WriteSummary(w io.Writer, res *Results) {
 				line(fmt.Sprintf("P%s %s (ms):", k[1:], m.name), fmt.Sprintf("%.2f", m.d.Percentiles[k]))
 			}
 		}
+		for _, g := range []struct {
+			title string
+			parts []Part
+		}{{"Per host:", r.Hosts}, {"Per endpoint:", r.Endpoints}} {
+			if len(g.parts) == 0 {
+				continue
+			}
+			fmt.Fprintln(w, g.title)
+			for _, p := range g.parts {
+				fmt.Fprintf(w, "  %-38s %d completed, %d failed, %.2f req/s, %.2f out tok/s, TTFT p50 %.2f ms, E2EL p50 %.2f ms\n",
+					p.Name, p.Completed, p.Failed, p.RequestThroughput, p.OutputThroughput, p.TTFT.Median, p.E2E.Median)
+			}
+		}
 		if len(r.Failures) > 0 {
 			line("Failures by reason:", r.Failures)
 		}
