@@ -105,9 +105,13 @@ func Prepare(r Request, o *Options) (*Workload, error) {
 	return r.Workload.load(o, r.APIGiven)
 }
 
-// parseTargets reads --target NAME=URL[,URL] and --endpoint URL.
+// parseTargets reads --target NAME=URL[,URL] and --endpoint URL. A NAME
+// given again adds its URLs to the target's (the command line splits a
+// flag's value at its commas, so one target of several URLs is given as
+// NAME=URL once for each).
 func parseTargets(targets, endpoints []string) ([]Target, error) {
 	var ts []Target
+	at := map[string]int{}
 	for _, t := range targets {
 		name, urls, ok := strings.Cut(t, "=")
 		if strings.Contains(name, "://") {
@@ -119,6 +123,11 @@ func parseTargets(targets, endpoints []string) ([]Target, error) {
 		if !ok || name == "" || urls == "" {
 			return nil, fmt.Errorf("--target %q: want NAME=URL", redact.Text(t))
 		}
+		if i, again := at[name]; again {
+			ts[i].URLs = append(ts[i].URLs, strings.Split(urls, ",")...)
+			continue
+		}
+		at[name] = len(ts)
 		ts = append(ts, Target{Name: name, URLs: strings.Split(urls, ",")})
 	}
 	for _, e := range endpoints {
