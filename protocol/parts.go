@@ -13,8 +13,8 @@ type Parts struct {
 	Reasoning int
 	// Answer is how many bytes of answer text (a chat's content) the
 	// event or answer carries, decoded; -1 where the protocol does not
-	// tell its answer from its reasoning (the output LoadGen is told is
-	// then the answer).
+	// tell its answer from its reasoning, or the event carries no
+	// reasoning (the output LoadGen is told is then the answer).
 	Answer int
 	// PromptTokens is the prompt's token count the usage reports (SGLang:
 	// meta_info.prompt_tokens), -1 when the event or answer says none.

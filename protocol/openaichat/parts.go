@@ -1,6 +1,8 @@
 package openaichat
 
 import (
+	"bytes"
+
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jscan"
 	"github.com/mlperf-go/mlperf-go/protocol/internal/jsonwire"
@@ -19,8 +21,18 @@ func (chat) ReadParts(data []byte) protocol.Parts { return readParts(data) }
 // ReadParts reads as chat's ReadParts does.
 func (chatTools) ReadParts(data []byte) protocol.Parts { return readParts(data) }
 
+// The keys a chunk says its parts under: a chunk without them (most
+// content deltas) is not walked, and tells its answer as its output.
+var (
+	reasoningKey = []byte(`"reasoning`) // and "reasoning_content"
+	usageKey     = []byte(`"usage"`)
+)
+
 func readParts(data []byte) protocol.Parts {
 	p := protocol.NoParts
+	if bytes.IndexByte(data, '\\') < 0 && !bytes.Contains(data, reasoningKey) && !bytes.Contains(data, usageKey) {
+		return p // no key can be there, even escaped
+	}
 	var content, rc, r int
 	s := jscan.New(data)
 	_ = s.Object(func(k []byte) error {
@@ -60,7 +72,7 @@ func readParts(data []byte) protocol.Parts {
 		}
 		return s.Skip()
 	})
-	p.Answer, p.Reasoning = content, r // a chat always tells its answer apart
+	p.Answer, p.Reasoning = content, r
 	if rc > 0 {
 		p.Reasoning = rc
 	}

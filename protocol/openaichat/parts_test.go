@@ -24,6 +24,7 @@ func TestReadParts(t *testing.T) {
 		{"former field, escaped", Protocol, `{"choices":[{"delta":{"content":null,"reasoning_content":"a\nb\u00e9"}}]}`, protocol.Parts{Reasoning: 5, PromptTokens: -1, ReasoningTokens: -1}},
 		{"both: reasoning_content", Protocol, `{"choices":[{"delta":{"reasoning":"abc","reasoning_content":"abcdef"}}]}`, protocol.Parts{Reasoning: 6, PromptTokens: -1, ReasoningTokens: -1}},
 		{"content only", Protocol, `{"choices":[{"delta":{"content":"answer","reasoning":null}}]}`, protocol.Parts{Answer: 6, PromptTokens: -1, ReasoningTokens: -1}},
+		{"content, no reasoning key", Protocol, `{"choices":[{"delta":{"content":"answer"}}]}`, protocol.NoParts},
 		{"reasoning ends, answer begins", Protocol, `{"choices":[{"delta":{"content":"\n\n","reasoning":"done."}}]}`, protocol.Parts{Answer: 2, Reasoning: 5, PromptTokens: -1, ReasoningTokens: -1}},
 		{"second choice ignored", Protocol, `{"choices":[{"delta":{"content":"a"}},{"delta":{"reasoning":"zz"}}]}`, protocol.Parts{Answer: 1, PromptTokens: -1, ReasoningTokens: -1}},
 		{"usage chunk", Protocol, `{"choices":[],"usage":{"prompt_tokens":17,"total_tokens":40,"completion_tokens":23,"completion_tokens_details":{"reasoning_tokens":11}}}`, protocol.Parts{PromptTokens: 17, ReasoningTokens: 11}},
@@ -31,7 +32,7 @@ func TestReadParts(t *testing.T) {
 		{"whole answer", Protocol, `{"choices":[{"message":{"role":"assistant","content":"4","reasoning":"2+2"}}],"usage":{"prompt_tokens":5,"completion_tokens":9}}`, protocol.Parts{Answer: 1, Reasoning: 3, PromptTokens: 5, ReasoningTokens: -1}},
 		{"tools protocol", ToolsProtocol, `{"choices":[{"delta":{"reasoning":"hmm"}}]}`, protocol.Parts{Reasoning: 3, PromptTokens: -1, ReasoningTokens: -1}},
 		{"malformed", Protocol, `{"choices":[{"delta":{"reasoning":`, protocol.Parts{Answer: 0, PromptTokens: -1, ReasoningTokens: -1}},
-		{"no choices", Protocol, `{"id":"x"}`, protocol.Parts{PromptTokens: -1, ReasoningTokens: -1}},
+		{"no choices", Protocol, `{"id":"x"}`, protocol.NoParts},
 	} {
 		got := tc.api.(protocol.PartsReader).ReadParts([]byte(tc.data))
 		if got != tc.want {
