@@ -1,9 +1,7 @@
 package bench
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"syscall"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 )
 
 // fakeChildEnv, set, makes the test binary the fake endpoint of
@@ -20,28 +19,10 @@ const fakeChildEnv = "MLPERF_GO_BENCH_FAKE_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(fakeChildEnv) != "" {
-		serveFakeChild()
+		faketest.ServeChild(fake.Config{})
 		return
 	}
 	os.Exit(m.Run())
-}
-
-// serveFakeChild serves a zero-latency fake on loopback, prints its URL
-// and serves until its standard input closes (the parent is done).
-func serveFakeChild() {
-	s, err := fake.New(fake.Config{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	url, err := s.Start("127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fmt.Println(url)
-	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
-	_ = s.Close()
 }
 
 // startFakeChild starts the fake as a child process and returns its URL.
@@ -49,24 +30,7 @@ func startFakeChild(b *testing.B) string {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), fakeChildEnv+"=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { stdin.Close(); cmd.Wait() }) //nolint:errcheck // it ends when told
-	url, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		b.Fatalf("the fake child did not start: %v", err)
-	}
-	return url[:len(url)-1]
+	return faketest.StartChild(b, cmd, nil)
 }
 
 // cpuTime is this process's CPU time, user and system.

@@ -35,14 +35,7 @@ func TestHTMLReportRendered(t *testing.T) {
 	if err := WriteFiles(dir, res, recs); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteHTML(dir, []*Results{res}); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(page)
+	html := reportIn(t, dir, res)
 	for _, want := range []string{"<title>mlperf-go bench: vllm vs dashinfer</title>", `<table id="comparison">`, "<th>vllm goodput</th>", `data-chart="goodput"`, "<th>goodput req/s</th>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report.html lacks %q", want)
@@ -111,15 +104,7 @@ func TestHTMLReasoningSection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := t.TempDir()
-		if err := WriteHTML(dir, []*Results{res}); err != nil {
-			t.Fatal(err)
-		}
-		page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		html := string(page)
+		html := reportOf(t, res)
 		has := strings.Contains(html, `<table id="reasoning">`) && strings.Contains(html, `data-chart="TTFAT"`)
 		if has != (think > 0) {
 			t.Errorf("reasoning tokens %d: reasoning section shown %v", think, has)
@@ -128,4 +113,20 @@ func TestHTMLReasoningSection(t *testing.T) {
 			t.Errorf("the reasoning table does not count 4 x 3 reasoning tokens")
 		}
 	}
+}
+
+// reportOf is the report.html of res, written in a folder of its own.
+func reportOf(t *testing.T, res *Results) string { return reportIn(t, t.TempDir(), res) }
+
+// reportIn writes res's report.html into dir and returns it.
+func reportIn(t *testing.T, dir string, res *Results) string {
+	t.Helper()
+	if err := WriteHTML(dir, []*Results{res}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(page)
 }

@@ -1,13 +1,8 @@
 package bench
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,7 +26,8 @@ func TestReasoningCountedApart(t *testing.T) {
 	const tpot = 3 * time.Millisecond
 	var s seen
 	url := startFake(t, fake.Config{ReasoningTokens: think, TPOT: tpot}, &s)
-	noDetails := dropping(t, url, regexp.MustCompile(`,"completion_tokens_details":\{[^}]*\}`))
+	details := regexp.MustCompile(`,"completion_tokens_details":\{[^}]*\}`)
+	noDetails := proxy(t, url, nil, func(line []byte) []byte { return details.ReplaceAll(line, nil) })
 	w, err := Synthetic(SyntheticOptions{Requests: n, InputLen: 8, OutputLen: outLen, MultiTurn: 1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -111,38 +107,4 @@ func TestReasoningOverSGLang(t *testing.T) {
 	if r.ReasoningTokens != 12 || r.ReasoningRequests != 4 || r.TTFAT.Count != 0 || r.AnswerTPOT.Count != 0 {
 		t.Errorf("%d reasoning tokens in %d requests, TTFAT %+v, answer TPOT %+v: want 12 in 4, neither timed", r.ReasoningTokens, r.ReasoningRequests, r.TTFAT, r.AnswerTPOT)
 	}
-}
-
-// dropping is a proxy to url that removes what re matches from every
-// response, event by event as they come (a stream keeps its timing).
-func dropping(t *testing.T, url string, re *regexp.Regexp) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		req, _ := http.NewRequestWithContext(r.Context(), r.Method, url+r.URL.Path, bytes.NewReader(body))
-		req.Header = r.Header.Clone()
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			http.Error(rw, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, v := range resp.Header {
-			if k != "Content-Length" {
-				rw.Header()[k] = v
-			}
-		}
-		rw.WriteHeader(resp.StatusCode)
-		br := bufio.NewReader(resp.Body)
-		for {
-			line, err := br.ReadBytes('\n')
-			rw.Write(re.ReplaceAll(line, nil)) //nolint:errcheck // the client sees a cut answer
-			rw.(http.Flusher).Flush()
-			if err != nil {
-				return
-			}
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
 }

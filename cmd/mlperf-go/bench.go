@@ -162,6 +162,12 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	return benchDone(c, res, out)
+}
+
+// benchDone prints the results saved in out and says, as the exit code,
+// whether any request failed.
+func benchDone(c *cli.Context, res *bench.Results, out string) error {
 	printBench(c, res, out)
 	for _, r := range res.Runs {
 		if r.Failed > 0 {
@@ -285,13 +291,7 @@ requests-*.jsonl (each record naming its host) and report.html into --out.`,
 			if err := bench.SaveEach(out, buildinfo.Version, commandLine(c))(res, recs); err != nil {
 				return err
 			}
-			printBench(c, res, out)
-			for _, r := range res.Runs {
-				if r.Failed > 0 {
-					return exitError{1, fmt.Errorf("%d requests failed (see %s)", r.Failed, filepath.Join(out, r.RequestsFile))}
-				}
-			}
-			return nil
+			return benchDone(c, res, out)
 		},
 	}
 }

@@ -13,25 +13,22 @@ var _ protocol.PartsReader = generate{}
 // (/generate's text holds the reasoning and the answer together, so no
 // reasoning text is told apart).
 func (generate) ReadParts(data []byte) protocol.Parts {
-	p := protocol.NoParts
-	s := jscan.New(data)
-	_ = s.Object(func(k []byte) error {
-		if string(k) != "meta_info" {
-			return s.Skip()
+	return jsonwire.PartsUnder(data, "meta_info", metaParts)
+}
+
+// metaParts reads a meta_info object (or null) into p.
+func metaParts(s *jscan.Scanner, p *protocol.Parts) error {
+	p.PromptTokens, p.ReasoningTokens = -1, -1
+	if isNull, err := s.Null(); isNull || err != nil {
+		return err
+	}
+	return s.Object(func(k []byte) error {
+		switch string(k) {
+		case "prompt_tokens":
+			return jsonwire.ReadCount(s, &p.PromptTokens)
+		case "reasoning_tokens":
+			return jsonwire.ReadCount(s, &p.ReasoningTokens)
 		}
-		p.PromptTokens, p.ReasoningTokens = -1, -1
-		if isNull, err := s.Null(); isNull || err != nil {
-			return err
-		}
-		return s.Object(func(k []byte) error {
-			switch string(k) {
-			case "prompt_tokens":
-				return jsonwire.ReadCount(&s, &p.PromptTokens)
-			case "reasoning_tokens":
-				return jsonwire.ReadCount(&s, &p.ReasoningTokens)
-			}
-			return s.Skip()
-		})
+		return s.Skip()
 	})
-	return p
 }

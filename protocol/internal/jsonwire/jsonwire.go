@@ -140,14 +140,18 @@ func ReadCount(s *jscan.Scanner, v *int64) error {
 // UsageParts reads the Parts of an answer or event whose only report is
 // a top-level usage object (ReadUsage), as OpenAI's completions and
 // transcriptions write it.
-func UsageParts(data []byte) protocol.Parts {
+func UsageParts(data []byte) protocol.Parts { return PartsUnder(data, "usage", ReadUsage) }
+
+// PartsUnder reads the Parts of data from the value of its top-level key
+// with read; the rest is not said.
+func PartsUnder(data []byte, key string, read func(*jscan.Scanner, *protocol.Parts) error) protocol.Parts {
 	p := protocol.NoParts
 	s := jscan.New(data)
 	_ = s.Object(func(k []byte) error {
-		if string(k) != "usage" {
+		if string(k) != key {
 			return s.Skip()
 		}
-		return ReadUsage(&s, &p)
+		return read(&s, &p)
 	})
 	return p
 }
