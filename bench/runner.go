@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -208,6 +210,7 @@ func (r *runner) run(ctx context.Context) (RunResult, []Record, error) {
 	var start time.Time
 	switch {
 	case r.meet != nil:
+		r.o.Logger.Info("waiting at the rendezvous for the other shards", zap.String("dir", r.meet.dir), zap.Stringer("shard", r.o.Shard), zap.Int("run", r.k+1))
 		var err error
 		if start, err = r.meet.meet(ctx, r.k); err != nil {
 			return RunResult{}, nil, err
@@ -216,6 +219,11 @@ func (r *runner) run(ctx context.Context) (RunResult, []Record, error) {
 		start = r.o.StartAt
 	}
 	before := snapCache(ctx, r.target.URLs, r.o.APIKey)
+	if late := time.Since(start); !start.IsZero() && late > 100*time.Millisecond {
+		// The other hosts started on time: this one's part of the load
+		// comes late, which the merge's window shows.
+		r.o.Logger.Warn("starting after the agreed start time", zap.Time("start", start), zap.Duration("late", late))
+	}
 	if err := sleepUntil(ctx, start); err != nil {
 		return RunResult{}, nil, err
 	}
