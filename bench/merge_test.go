@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -295,5 +296,42 @@ func TestShardArrivals(t *testing.T) {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("--shard %q accepted", bad)
 		}
+	}
+}
+
+// TestRendezvousRefusals: a ready file of an earlier job left in the
+// folder, and a second process claiming this one's shard, stop the
+// process at once, saying what to do.
+func TestRendezvousRefusals(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	settings := map[string]string{"workload": "w"}
+	newZ := func(dir string, i int, host string) *rendezvous {
+		return &rendezvous{dir: dir, shard: Shard{Index: i, Count: 2}, host: host, settings: settings, timeout: time.Minute,
+			lead: time.Second, since: now, now: func() time.Time { return now }, poll: time.Millisecond}
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "run-0"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := readyFile{Index: 1, Count: 2, Host: "yesterday", ReadyNs: now.Add(-24 * time.Hour).UnixNano(), Settings: settings}
+	if err := writeAtomic(filepath.Join(dir, "run-0", "1.json"), old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newZ(dir, 0, "n1").meet(context.Background(), 0); err == nil || !strings.Contains(err.Error(), "an earlier job's") {
+		t.Errorf("a stale ready file: %v", err)
+	}
+	dir = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "run-0"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := readyFile{Index: 0, Count: 2, Host: "n2", ReadyNs: now.UnixNano() + 1, Settings: settings}
+	z := newZ(dir, 0, "n1")
+	z.now = func() time.Time { // n2 writes shard 0's file just after n1
+		_ = writeAtomic(filepath.Join(dir, "run-0", "0.json"), other)
+		return now
+	}
+	if _, err := z.meet(context.Background(), 0); err == nil || !strings.Contains(err.Error(), "its own --shard index") {
+		t.Errorf("two processes as shard 0: %v", err)
 	}
 }

@@ -41,6 +41,10 @@ type rendezvous struct {
 	settings map[string]string
 	timeout  time.Duration
 	lead     time.Duration
+	// since is when this process began: a ready file older by more than
+	// the timeout is an earlier job's (the processes of one start within
+	// the timeout of each other).
+	since time.Time
 	// now and poll are time.Now and how often the folder is read; tests
 	// set them.
 	now  func() time.Time
@@ -73,7 +77,7 @@ func (z *rendezvous) meet(ctx context.Context, k int) (time.Time, error) {
 		if err != nil {
 			return time.Time{}, err
 		}
-		if err := z.check(all); err != nil {
+		if err := z.check(all, me); err != nil {
 			return time.Time{}, err
 		}
 		if len(all) == z.shard.Count {
@@ -101,9 +105,17 @@ func (z *rendezvous) meet(ctx context.Context, k int) (time.Time, error) {
 	}
 }
 
-// check says why the processes ready so far cannot run together.
-func (z *rendezvous) check(all map[int]readyFile) error {
+// check says why the processes ready so far cannot run together; me is
+// what this process wrote.
+func (z *rendezvous) check(all map[int]readyFile, me readyFile) error {
+	if r, ok := all[me.Index]; ok && (r.Host != me.Host || r.ReadyNs != me.ReadyNs) {
+		return fmt.Errorf("--rendezvous %s: %s wrote shard %d's ready file too: give each process its own --shard index (Slurm: $SLURM_PROCID)", z.dir, r.Host, me.Index)
+	}
 	for _, r := range all {
+		if z.since.Sub(time.Unix(0, r.ReadyNs)) > z.timeout {
+			return fmt.Errorf("--rendezvous %s: shard %d's ready file (%s) is from %s, before this process began: an earlier job's; give each job a new folder",
+				z.dir, r.Index, r.Host, time.Unix(0, r.ReadyNs).UTC().Format(time.RFC3339))
+		}
 		if r.Count != z.shard.Count {
 			return fmt.Errorf("--rendezvous %s: %s is shard %d of %d, this process (%s) one of %d: give every process the same --shard count", z.dir, r.Host, r.Index, r.Count, z.host, z.shard.Count)
 		}

@@ -49,7 +49,7 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 	var z *rendezvous
 	if o.Rendezvous != "" {
 		z = &rendezvous{dir: o.Rendezvous, shard: *o.Shard, host: o.Host, settings: settingsOf(res), timeout: o.RendezvousTimeout,
-			lead: o.RendezvousLead, now: time.Now, poll: 100 * time.Millisecond}
+			lead: o.RendezvousLead, since: time.Now(), now: time.Now, poll: 100 * time.Millisecond}
 	}
 	var records [][]Record
 	for _, l := range o.Loads {
