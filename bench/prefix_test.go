@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/protocol"
 )
@@ -158,5 +159,36 @@ func TestImpliedHits(t *testing.T) {
 	}
 	if p, n := impliedHits(recs, true, sent); p != 405 || n != 50+40+75 {
 		t.Errorf("replay: %d of %d implied, want %d of 405", n, p, 50+40+75)
+	}
+}
+
+// TestCacheCountersSGLang: SGLang's cached and prompt token counters give
+// the hit rate over the run; an SGLang without them gives its gauge at
+// the end, marked as such; a counter that went down (the engine
+// restarted) counts from zero.
+func TestCacheCountersSGLang(t *testing.T) {
+	t.Parallel()
+	snap := func(ms int64, vals map[string]float64) metrics.Scrape {
+		return metrics.Scrape{UnixMs: ms, Endpoint: "http://s", Status: metrics.StatusOK, Values: vals}
+	}
+	counted := cacheCounters(
+		[]metrics.Scrape{snap(1, map[string]float64{"sglang:cached_tokens_total": 100, "sglang:prompt_tokens_total": 1000, "sglang:cache_hit_rate": 0.1})},
+		[]metrics.Scrape{snap(2, map[string]float64{"sglang:cached_tokens_total": 400, "sglang:prompt_tokens_total": 2000, "sglang:cache_hit_rate": 0.3})})
+	c := &CacheResult{Endpoints: counted}
+	c.total()
+	if c.HitRate == nil || *c.HitRate != 0.3 || counted[0].Engine != "SGLang" || counted[0].GaugeHitRate != nil {
+		t.Errorf("counters: %+v, rate %v", counted, c.HitRate)
+	}
+	gauge := cacheCounters([]metrics.Scrape{snap(1, map[string]float64{"sglang:cache_hit_rate": 0.1})},
+		[]metrics.Scrape{snap(2, map[string]float64{"sglang:cache_hit_rate": 0.25})})
+	if g := gauge[0].GaugeHitRate; g == nil || *g != 0.25 || gauge[0].After.Hits != nil {
+		t.Errorf("gauge only: %+v", gauge[0])
+	}
+	restarted := cacheCounters([]metrics.Scrape{snap(1, map[string]float64{"vllm:prefix_cache_hits_total": 500, "vllm:prefix_cache_queries_total": 900})},
+		[]metrics.Scrape{snap(2, map[string]float64{"vllm:prefix_cache_hits_total": 30, "vllm:prefix_cache_queries_total": 60})})
+	c = &CacheResult{Endpoints: restarted}
+	c.total()
+	if *c.HitTokens != 30 || *c.QueryTokens != 60 {
+		t.Errorf("after a restart: %v hits of %v", *c.HitTokens, *c.QueryTokens)
 	}
 }
