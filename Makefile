@@ -11,7 +11,8 @@
 #                        build and SGLang's CPU path from PyPI (pinned, in build/venv-vllm and
 #                        build/venv-sglang) serving tiny models made here (scripts/engines/)
 #   make lint-docker     only the Dockerfile lint (hadolint)
-#   make bench           harness benchmarks (CPU per sample/token, memory, load rate, tune's known answer) + bench-loadgen + bench-latency;
+#   make bench           harness benchmarks (CPU per sample/token, memory, load rate, tune's known answer,
+#                        bench's request rate and CPU per request) + bench-loadgen + bench-latency;
 #                        BENCH=<regexp> picks benchmarks (default all), FULL=1 loads the official
 #                        sample counts in the memory benchmarks (make bench FULL=1
 #                        BENCH='(Load|Run)Memory': ~3 GiB of Qwen3-VL bodies; the synthetic

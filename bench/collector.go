@@ -1,12 +1,10 @@
 package bench
 
 import (
-	"bytes"
-	"strconv"
-	"sync"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -15,8 +13,9 @@ import (
 // once the request's index arrives on done.
 type reqRec struct {
 	conv, turn  int
+	endpoint    int       // the last attempt's, an index in the target's URLs
 	sent        time.Time // the last attempt
-	first, last time.Time // first and latest event carrying output
+	first, last time.Time // first and latest event carrying output (answer or reasoning)
 	finished    time.Time
 	prevOut     int
 	itl         []float64 // ms
@@ -25,6 +24,16 @@ type reqRec struct {
 	failed      bool
 	reason, msg string
 	reply       []byte // the answer text, kept for multi-turn
+
+	// The reasoning (protocol.Parts): firstAnswer is the first event
+	// carrying answer text, lastThought the last carrying reasoning
+	// text, thoughts how many events did, thinkTokens the reasoning
+	// tokens the usage reports (-1: not said), apart whether the
+	// protocol told answer and reasoning apart.
+	firstAnswer, lastThought time.Time
+	thoughts                 int
+	thinkTokens              int64
+	apart                    bool
 }
 
 // collector is the pool's Completer, Tracer and failure sink.
@@ -32,60 +41,60 @@ type collector struct {
 	recs      []reqRec
 	keepReply bool
 	done      chan int
-
-	mu        sync.Mutex
-	inFlight  int
-	maxFlight int
+	parts     protocol.PartsReader // nil: the API tells nothing apart
 }
 
-func newCollector(n int, keepReply bool) *collector {
-	return &collector{recs: make([]reqRec, n), keepReply: keepReply, done: make(chan int, n)}
+func newCollector(n int, keepReply bool, api protocol.Protocol) *collector {
+	c := &collector{recs: make([]reqRec, n), keepReply: keepReply, done: make(chan int, n)}
+	c.parts, _ = api.(protocol.PartsReader)
+	return c
 }
 
-func (c *collector) Sent(qs loadgen.QuerySample) {
+func (c *collector) Sent(qs loadgen.QuerySample, endpoint int) {
 	r := &c.recs[qs.Index]
-	if r.sent.IsZero() {
-		c.mu.Lock()
-		c.inFlight++
-		c.maxFlight = max(c.maxFlight, c.inFlight)
-		c.mu.Unlock()
-	}
-	*r = reqRec{conv: r.conv, turn: r.turn, sent: time.Now(), prompt: -1, itl: r.itl[:0]}
+	*r = reqRec{conv: r.conv, turn: r.turn, sent: time.Now(), prompt: -1, thinkTokens: -1, itl: r.itl[:0], endpoint: endpoint}
 }
 
-var promptKey = []byte(`"prompt_tokens":`)
-
+// Received times the events that carry output, the answer's or the
+// reasoning's (as vllm bench serve times content and reasoning deltas
+// alike), and reads the prompt and reasoning token counts.
 func (c *collector) Received(qs loadgen.QuerySample, output int, data []byte) {
 	now := time.Now()
 	r := &c.recs[qs.Index]
-	if output > r.prevOut {
+	p := protocol.NoParts
+	if c.parts != nil {
+		p = c.parts.ReadParts(data)
+	}
+	grew := output > r.prevOut
+	if grew || p.Reasoning > 0 {
 		if r.first.IsZero() {
 			r.first = now
 		} else {
 			r.itl = append(r.itl, float64(now.Sub(r.last))/1e6)
 		}
-		r.last, r.prevOut = now, output
+		r.last = now
 	}
-	if i := bytes.LastIndex(data, promptKey); i >= 0 {
-		rest := bytes.TrimLeft(data[i+len(promptKey):], " ")
-		j := 0
-		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-			j++
-		}
-		if n, err := strconv.Atoi(string(rest[:j])); err == nil {
-			r.prompt = n
-		}
+	r.prevOut = max(r.prevOut, output)
+	if p.Reasoning > 0 {
+		r.thoughts++
+		r.lastThought = now
+	}
+	r.apart = r.apart || p.Answer >= 0 || p.Reasoning > 0
+	// Where the protocol tells the answer apart, its text says; else the
+	// output is the answer.
+	if r.firstAnswer.IsZero() && (p.Answer > 0 || (p.Answer < 0 && grew)) {
+		r.firstAnswer = now
+	}
+	if p.PromptTokens >= 0 {
+		r.prompt = int(p.PromptTokens)
+	}
+	if p.ReasoningTokens >= 0 {
+		r.thinkTokens = p.ReasoningTokens
 	}
 }
 
 func (c *collector) Finished(qs loadgen.QuerySample) {
-	r := &c.recs[qs.Index]
-	r.finished = time.Now()
-	if !r.sent.IsZero() {
-		c.mu.Lock()
-		c.inFlight--
-		c.mu.Unlock()
-	}
+	c.recs[qs.Index].finished = time.Now()
 }
 
 func (c *collector) onFailure(f sut.Failure) {

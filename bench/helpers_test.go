@@ -1,11 +1,16 @@
 package bench
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sync"
@@ -94,4 +99,45 @@ func writePNG(t testing.TB, path string, w, h int) {
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// proxy serves a proxy to url that passes each request's body through
+// editRequest and each line of the answer through editLine, line by line
+// as it comes, so a stream keeps its timing (nil: unchanged).
+func proxy(t testing.TB, url string, editRequest, editLine func([]byte) []byte) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if editRequest != nil {
+			body = editRequest(body)
+		}
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, url+r.URL.Path, bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(rw, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, v := range resp.Header {
+			if k != "Content-Length" {
+				rw.Header()[k] = v
+			}
+		}
+		rw.WriteHeader(resp.StatusCode)
+		br := bufio.NewReader(resp.Body)
+		for {
+			line, err := br.ReadBytes('\n')
+			if editLine != nil {
+				line = editLine(line)
+			}
+			rw.Write(line) //nolint:errcheck // the client sees a cut answer
+			rw.(http.Flusher).Flush()
+			if err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }

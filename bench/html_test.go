@@ -35,14 +35,7 @@ func TestHTMLReportRendered(t *testing.T) {
 	if err := WriteFiles(dir, res, recs); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteHTML(dir, []*Results{res}); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(page)
+	html := reportIn(t, dir, res)
 	for _, want := range []string{"<title>mlperf-go bench: vllm vs dashinfer</title>", `<table id="comparison">`, "<th>vllm goodput</th>", `data-chart="goodput"`, "<th>goodput req/s</th>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report.html lacks %q", want)
@@ -94,4 +87,46 @@ document.getElementById("f").onload = function () {
 	}
 	shot := filepath.Join(browsertest.ArtifactDir(t), "bench-report-ab-one-point.png")
 	browsertest.Run(t, chrome, "--screenshot="+shot, "--window-size=1280,2000", "file://"+filepath.Join(dir, "report.html"))
+}
+
+// TestHTMLReasoningSection: a run against a reasoning model gets the
+// reasoning table (tokens counted apart, TTFAT) and the TTFAT chart; one
+// without reasoning gets neither.
+func TestHTMLReasoningSection(t *testing.T) {
+	t.Parallel()
+	w, err := Synthetic(SyntheticOptions{Requests: 4, InputLen: 8, OutputLen: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, think := range []int{0, 3} {
+		url := startFake(t, fake.Config{ReasoningTokens: think}, nil)
+		res, _, err := Run(context.Background(), w, Options{Targets: []Target{{Name: "f", URLs: []string{url}}}, Stream: true, ExactOutput: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := reportOf(t, res)
+		has := strings.Contains(html, `<table id="reasoning">`) && strings.Contains(html, `data-chart="TTFAT"`)
+		if has != (think > 0) {
+			t.Errorf("reasoning tokens %d: reasoning section shown %v", think, has)
+		}
+		if think > 0 && !strings.Contains(html, `<td class="num">12</td>`) {
+			t.Errorf("the reasoning table does not count 4 x 3 reasoning tokens")
+		}
+	}
+}
+
+// reportOf is the report.html of res, written in a folder of its own.
+func reportOf(t *testing.T, res *Results) string { return reportIn(t, t.TempDir(), res) }
+
+// reportIn writes res's report.html into dir and returns it.
+func reportIn(t *testing.T, dir string, res *Results) string {
+	t.Helper()
+	if err := WriteHTML(dir, []*Results{res}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(page)
 }

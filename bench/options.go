@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -134,6 +135,22 @@ type Options struct {
 	// SkipPreflight skips the check, before anything is sent, that every
 	// target URL answers /health or /v1/models and lists Model.
 	SkipPreflight bool
+	// Shard, when set, makes this process one of several sending the
+	// workload together from several hosts (see Shard).
+	Shard *Shard
+	// Host names this process in results and at the rendezvous (default
+	// the machine's host name).
+	Host string
+	// StartAt, when set, is when the first run starts sending (this
+	// host's clock), so that processes on several hosts start together.
+	StartAt time.Time
+	// Rendezvous, when set, is a folder the Shard's processes share:
+	// before each run they wait there for each other and start together
+	// (see rendezvous). RendezvousTimeout bounds the wait (default
+	// DefaultRendezvousTimeout); RendezvousLead is how long after the last
+	// is ready they start (default DefaultRendezvousLead).
+	Rendezvous                        string
+	RendezvousTimeout, RendezvousLead time.Duration
 	// Finished, when set, is called after each load point with the
 	// results so far, so a caller can save them before the next point
 	// starts (an interrupted sweep keeps the points it finished).
@@ -187,6 +204,21 @@ func (o *Options) defaults() error {
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
+	}
+	if o.Host == "" {
+		o.Host, _ = os.Hostname()
+	}
+	if o.RendezvousTimeout <= 0 {
+		o.RendezvousTimeout = DefaultRendezvousTimeout
+	}
+	if o.RendezvousLead <= 0 {
+		o.RendezvousLead = DefaultRendezvousLead
+	}
+	if o.Rendezvous != "" && o.Shard == nil {
+		return fmt.Errorf("--rendezvous: give --shard I/N too, so each process knows how many to wait for")
+	}
+	if runs := len(o.Loads) * len(o.Targets); runs > 1 && o.Shard != nil && o.Shard.Count > 1 && o.Rendezvous == "" {
+		return fmt.Errorf("--shard %s: a sweep of %d runs (targets at load points) from several hosts needs --rendezvous DIR, a folder they share, to start each run together (--start-at starts the first alone)", o.Shard, runs)
 	}
 	return nil
 }

@@ -40,12 +40,17 @@ type Request struct {
 	SLO string
 	// Percentiles is a comma list.
 	Percentiles string
-	Workload    WorkloadRequest
+	// Shard is "I/N" (ParseShard; "": the whole workload); StartAt is
+	// when to start (ParseStartAt; "": at once).
+	Shard, StartAt string
+	Workload       WorkloadRequest
 }
 
 // WorkloadRequest says which workload to send: DashInfer's (PromptFile),
-// an agentic replay (Agentic), a benchmark's dataset (Benchmark) or
-// else synthetic requests. Nil pointers are flags not given.
+// an agentic replay (Agentic), a benchmark's dataset (Benchmark),
+// prompts that share prefixes (PrefixLen, vllm bench serve's
+// prefix_repetition) or else synthetic requests. Nil pointers are flags
+// not given.
 type WorkloadRequest struct {
 	PromptFile, ImageFolder                        string
 	FileURLs                                       bool
@@ -59,6 +64,7 @@ type WorkloadRequest struct {
 	MultiTurn                                      int
 	OutputLen, OutputLenRange, Images, ImagesRange *int
 	InputLen, InputLenRange                        int
+	PrefixLen, SuffixLen, NumPrefixes              int
 	ImageSize                                      string
 	Tokenizer                                      string
 	Seed                                           *uint64
@@ -88,12 +94,24 @@ func Prepare(r Request, o *Options) (*Workload, error) {
 	if o.Percentiles, err = parseFloats(r.Percentiles); err != nil {
 		return nil, fmt.Errorf("--percentiles: %w", err)
 	}
+	if r.Shard != "" {
+		if o.Shard, err = ParseShard(r.Shard); err != nil {
+			return nil, err
+		}
+	}
+	if o.StartAt, err = ParseStartAt(r.StartAt); err != nil {
+		return nil, err
+	}
 	return r.Workload.load(o, r.APIGiven)
 }
 
-// parseTargets reads --target NAME=URL[,URL] and --endpoint URL.
+// parseTargets reads --target NAME=URL[,URL] and --endpoint URL. A NAME
+// given again adds its URLs to the target's (the command line splits a
+// flag's value at its commas, so one target of several URLs is given as
+// NAME=URL once for each).
 func parseTargets(targets, endpoints []string) ([]Target, error) {
 	var ts []Target
+	at := map[string]int{}
 	for _, t := range targets {
 		name, urls, ok := strings.Cut(t, "=")
 		if strings.Contains(name, "://") {
@@ -105,6 +123,11 @@ func parseTargets(targets, endpoints []string) ([]Target, error) {
 		if !ok || name == "" || urls == "" {
 			return nil, fmt.Errorf("--target %q: want NAME=URL", redact.Text(t))
 		}
+		if i, again := at[name]; again {
+			ts[i].URLs = append(ts[i].URLs, strings.Split(urls, ",")...)
+			continue
+		}
+		at[name] = len(ts)
 		ts = append(ts, Target{Name: name, URLs: strings.Split(urls, ",")})
 	}
 	for _, e := range endpoints {
@@ -159,6 +182,23 @@ func (r Request) loads() ([]Load, error) {
 		}
 	}
 	return loads, nil
+}
+
+// ParseStartAt reads --start-at: an RFC 3339 time (2026-12-07T10:00:00Z)
+// or @SECONDS since the Unix epoch ("" is none).
+func ParseStartAt(s string) (time.Time, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return time.Time{}, nil
+	}
+	if sec, ok := strings.CutPrefix(s, "@"); ok {
+		f, err := strconv.ParseFloat(sec, 64)
+		if err == nil && f > 0 && !math.IsInf(f, 0) {
+			return time.Unix(0, int64(f*1e9)), nil
+		}
+	} else if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--start-at %q: want an RFC 3339 time (2026-12-07T10:00:00Z) or @SECONDS since the Unix epoch (date +@%%s)", s)
 }
 
 // parseFloats reads a comma list ("" is none; "inf" is +Inf).
@@ -254,6 +294,16 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 		}
 		wl, err = LoadBenchmark(BenchmarkOptions{Benchmark: b, Paths: w.Dataset, API: o.API, Model: o.Model,
 			Stream: o.Stream, Requests: reqs, OutputLen: deref(w.OutputLen), Exact: o.ExactOutput})
+	case w.PrefixLen > 0:
+		if w.MultiTurn > 0 || deref(w.Images) > 0 {
+			return nil, fmt.Errorf("--prefix-len makes single-turn text prompts (vllm bench serve's prefix_repetition): drop --multi-turn and --images")
+		}
+		p := PrefixOptions{Requests: w.Requests, PrefixLen: w.PrefixLen, SuffixLen: w.SuffixLen, NumPrefixes: w.NumPrefixes,
+			OutputLen: deref(w.OutputLen), Seed: deref(w.Seed)}
+		if p.Tokenizer, err = w.tokenizer(); err != nil {
+			return nil, err
+		}
+		wl, err = PrefixRepetition(p)
 	default:
 		s := SyntheticOptions{Requests: w.Requests, InputLen: w.InputLen, InputSpread: w.InputLenRange / 2,
 			OutputLen: deref(w.OutputLen), OutputSpread: deref(w.OutputLenRange) / 2, Images: deref(w.Images),
@@ -261,12 +311,8 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 		if _, err := fmt.Sscanf(w.ImageSize, "%dx%d", &s.ImageWidth, &s.ImageHeight); err != nil {
 			return nil, fmt.Errorf("--image-size %q: want WxH, e.g. 512x512", w.ImageSize)
 		}
-		if p := w.Tokenizer; p != "" {
-			tok, err := tokenizer.Open(tokenizer.FindOptions{Path: p})
-			if err != nil {
-				return nil, fmt.Errorf("--tokenizer: %w", err)
-			}
-			s.Tokenizer = tok
+		if s.Tokenizer, err = w.tokenizer(); err != nil {
+			return nil, err
 		}
 		wl, err = Synthetic(s)
 	}
@@ -277,6 +323,19 @@ func (w WorkloadRequest) load(o *Options, apiGiven bool) (*Workload, error) {
 		wl.Sampling = []byte(*w.Sampling)
 	}
 	return wl, nil
+}
+
+// tokenizer opens --tokenizer, when given, whose tokens synthetic
+// lengths count.
+func (w WorkloadRequest) tokenizer() (Encoder, error) {
+	if w.Tokenizer == "" {
+		return nil, nil
+	}
+	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: w.Tokenizer})
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer: %w", err)
+	}
+	return tok, nil
 }
 
 // deref is *p, or the zero value of a flag not given.

@@ -49,16 +49,17 @@ func TestRequestLoads(t *testing.T) {
 // TestParseTargets: --target NAME=URL splits at the first '=', so a URL
 // whose query holds a key keeps it whole; a URL given without a name
 // (its query's '=' is not a NAME=) is named by its host, as --endpoint's
-// are; a NAME= without URL is refused without echoing the key.
+// are; a NAME given again adds its URLs to the target's; a NAME= without
+// URL is refused without echoing the key.
 func TestParseTargets(t *testing.T) {
-	ts, err := parseTargets([]string{"vllm=http://a:8000/v1?api_key=S1", "http://b:9000/v1?api_key=S2", "ab=http://c/v1,http://d/v1"}, []string{"http://e:1/v1"})
+	ts, err := parseTargets([]string{"vllm=http://a:8000/v1?api_key=S1", "http://b:9000/v1?api_key=S2", "ab=http://c/v1,http://d/v1", "ab=http://f/v1"}, []string{"http://e:1/v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []Target{
 		{Name: "vllm", URLs: []string{"http://a:8000/v1?api_key=S1"}},
 		{Name: "b:9000", URLs: []string{"http://b:9000/v1?api_key=S2"}},
-		{Name: "ab", URLs: []string{"http://c/v1", "http://d/v1"}},
+		{Name: "ab", URLs: []string{"http://c/v1", "http://d/v1", "http://f/v1"}},
 		{Name: "e:1", URLs: []string{"http://e:1/v1"}},
 	}
 	if fmt.Sprint(ts) != fmt.Sprint(want) {

@@ -32,6 +32,18 @@ type Results struct {
 	Warmup        int      `json:"warmup"`
 	SLO           *SLOms   `json:"slo_ms,omitempty"`
 	Targets       []Target `json:"targets"`
+	// Percentiles are those every latency reports; Loads the sweep
+	// asked for.
+	Percentiles []float64 `json:"percentiles,omitempty"`
+	Loads       []Load    `json:"loads,omitempty"`
+	// Host is the machine that sent the requests (absent in a merge of
+	// several, whose Hosts list them); Shard, when set, the part of the
+	// workload it sent.
+	Host  string `json:"host,omitempty"`
+	Shard *Shard `json:"shard,omitempty"`
+	// Hosts are the hosts whose results were merged into these (bench
+	// merge; absent otherwise).
+	Hosts []HostInfo `json:"hosts,omitempty"`
 	// Runs has one entry per load point and target, load-major.
 	Runs []RunResult `json:"runs"`
 	// Interrupted is set when the sweep was stopped before its last load
@@ -59,8 +71,11 @@ type RunResult struct {
 	Completed int `json:"completed"`
 	Failed    int `json:"failed"`
 	Skipped   int `json:"skipped"`
-	// DurationS is from the first request sent to the last answer.
-	DurationS float64 `json:"duration_s"`
+	// StartUnixNs is when the run started sending (the wall clock, in
+	// nanoseconds since the Unix epoch): the records' times count from
+	// it. DurationS is from then to the last answer.
+	StartUnixNs int64   `json:"start_unix_ns,omitempty"`
+	DurationS   float64 `json:"duration_s"`
 	// RequestThroughput is completed requests per second (DashInfer's
 	// QPS), RequestGoodput those meeting every SLO.
 	RequestThroughput float64 `json:"request_throughput"`
@@ -76,7 +91,8 @@ type RunResult struct {
 	MeanPromptTokens float64 `json:"mean_prompt_tokens"`
 	MeanOutputTokens float64 `json:"mean_output_tokens"`
 	MeanImages       float64 `json:"mean_images"`
-	// MaxConcurrent is the most requests in flight at once.
+	// MaxConcurrent is the most requests in flight at once, from when
+	// each was sent to when it ended.
 	MaxConcurrent int `json:"max_concurrent"`
 	// TTFT, TPOT, ITL and E2EL are in milliseconds, as vllm bench serve
 	// computes them: TPOT = (E2EL - TTFT) / (output tokens - 1) for
@@ -86,6 +102,36 @@ type RunResult struct {
 	TPOT Dist `json:"tpot_ms"`
 	ITL  Dist `json:"itl_ms"`
 	E2EL Dist `json:"e2el_ms"`
+	// ReasoningTokens are the completed requests' reasoning tokens, part
+	// of OutputTokens: the usage's count (completion_tokens_details.
+	// reasoning_tokens; SGLang's meta_info.reasoning_tokens), else one
+	// for each streamed event that carried reasoning (vLLM streams a
+	// token an event). ReasoningRequests counts the requests that
+	// reasoned; ReasoningUncounted those whose reasoning came whole
+	// without a count (not streamed), which count none.
+	ReasoningTokens     int64   `json:"reasoning_tokens,omitempty"`
+	MeanReasoningTokens float64 `json:"mean_reasoning_tokens,omitempty"`
+	ReasoningRequests   int     `json:"reasoning_requests,omitempty"`
+	ReasoningUncounted  int     `json:"reasoning_uncounted,omitempty"`
+	// TTFAT is the time to the first answer token, past the reasoning;
+	// ReasoningTPOT the time per reasoning token after the first
+	// ((last reasoning event - first event) / (reasoning tokens - 1)) and
+	// AnswerTPOT per answer token after the first ((E2EL - TTFAT) /
+	// (answer tokens - 1)). Set when some request reasoned; TTFAT and
+	// AnswerTPOT leave out the requests whose protocol does not tell the
+	// answer apart (SGLang's /generate text).
+	TTFAT         *Dist `json:"ttfat_ms,omitempty"`
+	ReasoningTPOT *Dist `json:"reasoning_tpot_ms,omitempty"`
+	AnswerTPOT    *Dist `json:"answer_tpot_ms,omitempty"`
+	// Endpoints break the figures down by the target's endpoint, over
+	// the run's window, when it has several URLs; Hosts by host, each
+	// over its own window, in a merge.
+	Endpoints []Part `json:"endpoints,omitempty"`
+	Hosts     []Part `json:"hosts,omitempty"`
+	// PrefixCache is the prefix-cache hit rate the engine's counters say
+	// and the one the workload implies (nil when the workload repeats
+	// nothing and the engine counts no cache).
+	PrefixCache *CacheResult `json:"prefix_cache,omitempty"`
 	// Failures counts failed requests by reason (sut's Reason*).
 	Failures map[string]int `json:"failures,omitempty"`
 	// RequestsFile is the per-request JSONL, relative to results.json.
@@ -109,6 +155,27 @@ type Record struct {
 	E2ELms       float64 `json:"e2el_ms"`
 	// ITLms are the gaps between output events.
 	ITLms []float64 `json:"itl_ms,omitempty"`
+	// ReasoningTokens are the answer's reasoning tokens (RunResult's);
+	// TTFATms, ReasoningTPOTms and AnswerTPOTms its time to the first
+	// answer token and times per reasoning and answer token (absent when
+	// it did not reason or they are unknown).
+	ReasoningTokens int64   `json:"reasoning_tokens,omitempty"`
+	TTFATms         float64 `json:"ttfat_ms,omitempty"`
+	ReasoningTPOTms float64 `json:"reasoning_tpot_ms,omitempty"`
+	AnswerTPOTms    float64 `json:"answer_tpot_ms,omitempty"`
+	// PrefixGroup and PrefixShare are the turn's shared prefix and the
+	// fraction of its prompt that is (Turn.PrefixGroup, Turn.PrefixShare).
+	PrefixGroup string  `json:"prefix_group,omitempty"`
+	PrefixShare float64 `json:"prefix_share,omitempty"`
+	// Reasoned is set when the answer carried reasoning (counted in
+	// ReasoningTokens, or not, when not streamed without a count).
+	Reasoned bool `json:"reasoned,omitempty"`
+	// Endpoint is the URL the request went to (absent: never sent); EndS
+	// when its answer ended, or it failed, from the run's start.
+	Endpoint string  `json:"endpoint,omitempty"`
+	EndS     float64 `json:"end_s,omitempty"`
+	// Host is the host that sent it, in a merge.
+	Host string `json:"host,omitempty"`
 }
 
 // WriteFiles writes results.json and each run's requests JSONL into dir.

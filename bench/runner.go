@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -32,17 +34,27 @@ func Run(ctx context.Context, w *Workload, o Options) (*Results, [][]Record, err
 	if err := b.checkAPI(w); err != nil {
 		return nil, nil, err
 	}
-	res := &Results{Schema: SchemaVersion, Created: time.Now().UTC(), Workload: w, Requests: w.Requests(),
-		Conversations: len(w.Conversations), API: o.API.Name(), Model: o.Model, Stream: o.Stream,
-		ExactOutput: o.ExactOutput, Warmup: o.Warmup, Targets: shownTargets(o.Targets)}
+	if err := o.Shard.check(o.Loads, len(w.Conversations)); err != nil {
+		return nil, nil, err
+	}
+	part := shardOf(w, o.Shard)
+	res := &Results{Schema: SchemaVersion, Created: time.Now().UTC(), Workload: w, Requests: part.Requests(),
+		Conversations: len(part.Conversations), API: o.API.Name(), Model: o.Model, Stream: o.Stream,
+		ExactOutput: o.ExactOutput, Warmup: o.Warmup, Targets: shownTargets(o.Targets), Percentiles: o.Percentiles,
+		Loads: o.Loads, Host: o.Host, Shard: o.Shard}
 	if o.SLO.Set() {
 		ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
 		res.SLO = &SLOms{TTFT: ms(o.SLO.TTFT), TPOT: ms(o.SLO.TPOT), E2EL: ms(o.SLO.E2EL)}
 	}
+	var z *rendezvous
+	if o.Rendezvous != "" {
+		z = &rendezvous{dir: o.Rendezvous, shard: *o.Shard, host: o.Host, settings: settingsOf(res), timeout: o.RendezvousTimeout,
+			lead: o.RendezvousLead, since: time.Now(), now: time.Now, poll: 100 * time.Millisecond}
+	}
 	var records [][]Record
 	for _, l := range o.Loads {
 		for _, t := range o.Targets {
-			r := &runner{o: &o, w: w, b: b, target: t, load: l}
+			r := &runner{o: &o, w: part, all: len(w.Conversations), b: b, target: t, load: l, k: len(res.Runs), meet: z}
 			run, recs, err := r.run(ctx)
 			if err != nil {
 				res.Interrupted = ctx.Err() != nil
@@ -88,10 +100,13 @@ func preflight(ctx context.Context, o Options) error {
 // runner runs one target at one load point.
 type runner struct {
 	o      *Options
-	w      *Workload
+	w      *Workload // the conversations this process sends (its shard)
+	all    int       // the whole workload's conversations, whose arrivals the shard's are among
 	b      *builder
 	target Target
 	load   Load
+	k      int         // the run's number in the sweep
+	meet   *rendezvous // nil: no rendezvous
 
 	pool  *sut.Pool
 	st    *store
@@ -136,7 +151,7 @@ func (r *runner) setup(ctx context.Context) error {
 	}
 	warm := r.o.Warmup
 	r.st = &store{entries: make([]entry, r.total+warm), header: r.o.SessionHeader}
-	r.col = newCollector(r.total+warm, !r.w.Replay)
+	r.col = newCollector(r.total+warm, !r.w.Replay, r.o.API)
 	r.convs = make([]convState, len(convs))
 	for i := range convs {
 		r.col.recs[r.index[i]].conv = i
@@ -157,7 +172,7 @@ func (r *runner) setup(ctx context.Context) error {
 		r.st.entries[r.total+k] = e
 		r.col.recs[r.total+k] = reqRec{conv: c}
 	}
-	conc := r.load.Concurrency
+	conc := r.o.Shard.concurrency(r.load.Concurrency)
 	if conc == 0 {
 		conc = min(len(convs), sut.MaxConcurrency)
 	}
@@ -190,11 +205,35 @@ func (r *runner) run(ctx context.Context) (RunResult, []Record, error) {
 	if err := r.warmup(ctx); err != nil {
 		return RunResult{}, nil, err
 	}
+	// Every process of the job is past its warm-up before any starts;
+	// the engine's prefix-cache counters bracket the run.
+	var start time.Time
+	switch {
+	case r.meet != nil:
+		r.o.Logger.Info("waiting at the rendezvous for the other shards", zap.String("dir", r.meet.dir), zap.Stringer("shard", r.o.Shard), zap.Int("run", r.k+1))
+		var err error
+		if start, err = r.meet.meet(ctx, r.k); err != nil {
+			return RunResult{}, nil, err
+		}
+	case r.k == 0:
+		start = r.o.StartAt
+	}
+	before := snapCache(ctx, r.target.URLs, r.o.APIKey)
+	if late := time.Since(start); !start.IsZero() && late > 100*time.Millisecond {
+		// The other hosts started on time: this one's part of the load
+		// comes late, which the merge's window shows.
+		r.o.Logger.Warn("starting after the agreed start time", zap.Time("start", start), zap.Duration("late", late))
+	}
+	if err := sleepUntil(ctx, start); err != nil {
+		return RunResult{}, nil, err
+	}
 	if err := r.drive(ctx); err != nil {
 		return RunResult{}, nil, err
 	}
 	stopProgress()
+	after := snapCache(ctx, r.target.URLs, r.o.APIKey)
 	run, recs := r.summarize()
+	run.PrefixCache = prefixCache(recs, r.w.Replay, cacheCounters(before, after))
 	return run, recs, nil
 }
 
@@ -219,8 +258,8 @@ func (r *runner) warmup(ctx context.Context) error {
 // delay), and returns when every request is answered or skipped.
 func (r *runner) drive(ctx context.Context) error {
 	convs := r.w.Conversations
-	at := arrivals(r.load, len(convs), r.o.Seed)
-	cap := r.load.Concurrency
+	at := shardArrivals(r.o.Shard, r.load, r.all, r.o.Seed)
+	cap := r.o.Shard.concurrency(r.load.Concurrency)
 	if cap == 0 {
 		cap = len(convs)
 	}

@@ -5,92 +5,91 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/internal/redact"
 )
 
-// summarize turns the collector's records into the run's figures, as
-// vllm bench serve's calculate_metrics does, and the per-request records.
+// summarize turns the collector's records into the run's requests, then
+// its figures (aggregate, as vllm bench serve's calculate_metrics
+// computes them).
 func (r *runner) summarize() (RunResult, []Record) {
-	run := RunResult{Target: r.target.Name, Load: r.load, Label: r.load.String(), Sent: r.issued,
-		Skipped: r.skipped, Failures: map[string]int{}, MaxConcurrent: r.col.maxFlight}
 	recs := make([]Record, r.total)
-	var ttft, tpot, itl, e2el []float64
-	var end time.Time
-	var images, good int
-	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
-	slo := r.o.SLO
 	for i := range r.total {
-		rec := &r.col.recs[i]
-		conv := &r.w.Conversations[rec.conv]
-		turn := &conv.Turns[rec.turn]
-		prompt := rec.prompt
-		if prompt < 0 && turn.PromptTokens > 0 {
-			prompt = turn.PromptTokens
-		}
-		out := Record{Conversation: conv.ID, Turn: rec.turn, MaxTokens: turn.MaxTokens, Images: turn.Images,
-			OK: !rec.failed, Reason: rec.reason, Error: rec.msg, PromptTokens: prompt, OutputTokens: rec.output}
-		if !rec.sent.IsZero() {
-			out.SentS = rec.sent.Sub(r.start).Seconds()
-		}
-		if rec.finished.After(end) {
-			end = rec.finished
-		}
-		if rec.sent.IsZero() && !rec.failed { // skipped
-			out.OK, out.Reason = false, "skipped"
-			recs[i] = out
-			continue
-		}
-		if rec.failed {
-			run.Failed++
-			run.Failures[rec.reason]++
-			recs[i] = out
-			continue
-		}
-		run.Completed++
-		images += turn.Images
-		e := rec.finished.Sub(rec.sent)
-		out.E2ELms = ms(e)
-		e2el = append(e2el, out.E2ELms)
-		var reqTPOT float64
-		if !rec.first.IsZero() {
-			out.TTFTms = ms(rec.first.Sub(rec.sent))
-			ttft = append(ttft, out.TTFTms)
-			if rec.output > 1 {
-				reqTPOT = (out.E2ELms - out.TTFTms) / float64(rec.output-1)
-				out.TPOTms = reqTPOT
-				tpot = append(tpot, reqTPOT)
-			}
-		}
-		out.ITLms = append([]float64(nil), rec.itl...)
-		itl = append(itl, rec.itl...)
-		if prompt > 0 {
-			run.PromptTokens += int64(prompt)
-		}
-		run.OutputTokens += rec.output
-		if slo.Set() && (slo.TTFT == 0 || out.TTFTms <= ms(slo.TTFT)) && (slo.TPOT == 0 || reqTPOT <= ms(slo.TPOT)) &&
-			(slo.E2EL == 0 || out.E2ELms <= ms(slo.E2EL)) {
-			good++
-		}
-		recs[i] = out
+		recs[i] = r.record(i)
 	}
-	if end.After(r.start) {
-		run.DurationS = end.Sub(r.start).Seconds()
+	run := aggregate(recs, r.o.SLO, r.o.Percentiles, 0)
+	run.Target, run.Load, run.Label, run.StartUnixNs = r.target.Name, r.load, r.load.String(), r.start.UnixNano()
+	if len(r.target.URLs) > 1 {
+		run.Endpoints = endpointParts(recs, r.o.SLO, r.o.Percentiles, run.DurationS)
 	}
-	if d := run.DurationS; d > 0 {
-		run.RequestThroughput = float64(run.Completed) / d
-		run.OutputThroughput = float64(run.OutputTokens) / d
-		run.TotalTokenThroughput = float64(run.PromptTokens+run.OutputTokens) / d
-		if slo.Set() {
-			run.RequestGoodput = float64(good) / d
-		}
-	}
-	if run.Completed > 0 {
-		n := float64(run.Completed)
-		run.MeanPromptTokens, run.MeanOutputTokens, run.MeanImages = float64(run.PromptTokens)/n, float64(run.OutputTokens)/n, float64(images)/n
-	}
-	ps := r.o.Percentiles
-	run.TTFT, run.TPOT, run.ITL, run.E2EL = summarize(ttft, ps), summarize(tpot, ps), summarize(itl, ps), summarize(e2el, ps)
 	return run, recs
 }
+
+// record is request i as the requests JSONL keeps it: times from the
+// run's start, its latencies and token counts.
+func (r *runner) record(i int) Record {
+	rec := &r.col.recs[i]
+	conv := &r.w.Conversations[rec.conv]
+	turn := &conv.Turns[rec.turn]
+	prompt := rec.prompt
+	if prompt < 0 && turn.PromptTokens > 0 {
+		prompt = turn.PromptTokens
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / 1e6 }
+	out := Record{Conversation: conv.ID, Turn: rec.turn, MaxTokens: turn.MaxTokens, Images: turn.Images,
+		OK: !rec.failed, Reason: rec.reason, Error: rec.msg, PromptTokens: prompt, OutputTokens: rec.output,
+		PrefixGroup: turn.PrefixGroup, PrefixShare: turn.PrefixShare}
+	if rec.sent.IsZero() && !rec.failed {
+		out.OK, out.Reason = false, ReasonSkipped
+		return out
+	}
+	if !rec.sent.IsZero() {
+		out.SentS = rec.sent.Sub(r.start).Seconds()
+		out.Endpoint = shownURL(r.target.URLs[rec.endpoint])
+	}
+	if !rec.finished.IsZero() {
+		out.EndS = rec.finished.Sub(r.start).Seconds()
+	}
+	if rec.failed {
+		return out
+	}
+	out.E2ELms = ms(rec.finished.Sub(rec.sent))
+	if !rec.first.IsZero() {
+		out.TTFTms = ms(rec.first.Sub(rec.sent))
+		if rec.output > 1 {
+			out.TPOTms = (out.E2ELms - out.TTFTms) / float64(rec.output-1)
+		}
+	}
+	out.ITLms = append([]float64(nil), rec.itl...)
+	if think := r.reasoning(rec); think > 0 || rec.thoughts > 0 {
+		out.Reasoned, out.ReasoningTokens = true, think
+		if think > 1 && rec.thoughts > 0 {
+			out.ReasoningTPOTms = ms(rec.lastThought.Sub(rec.first)) / float64(think-1)
+		}
+		if rec.apart && !rec.firstAnswer.IsZero() {
+			out.TTFATms = ms(rec.firstAnswer.Sub(rec.sent))
+			if answer := rec.output - think; answer > 1 {
+				out.AnswerTPOTms = ms(rec.finished.Sub(rec.firstAnswer)) / float64(answer-1)
+			}
+		}
+	}
+	return out
+}
+
+// reasoning is a completed request's reasoning tokens: the usage's count,
+// else (streamed) one an event that carried reasoning, else none.
+func (r *runner) reasoning(rec *reqRec) int64 {
+	switch {
+	case rec.thinkTokens >= 0:
+		return min(rec.thinkTokens, rec.output)
+	case r.o.Stream:
+		return min(int64(rec.thoughts), rec.output)
+	}
+	return 0
+}
+
+// shownURL is a target URL as results show it: without a key.
+func shownURL(u string) string { return redact.URL(u) }
 
 // progress shows the run's progress until the returned function is
 // called (once or more).

@@ -111,13 +111,9 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 	); err != nil {
 		return nil, fmt.Errorf("synthetic workload: %w", err)
 	}
-	words, unit := promptWords, "words"
-	if o.Tokenizer != nil {
-		var err error
-		if words, err = singleTokenWords(o.Tokenizer); err != nil {
-			return nil, err
-		}
-		unit = "tokens"
+	words, unit, err := promptVocabulary(o.Tokenizer)
+	if err != nil {
+		return nil, err
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x5eed))
 	draw := func(mean, spread int) int { return mean - spread + r.IntN(2*spread+1) }
@@ -141,22 +137,10 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 		c := Conversation{ID: fmt.Sprintf("synthetic-%d", i)}
 		out := draw(o.OutputLen, o.OutputSpread)
 		for t := range o.MultiTurn + 1 {
-			var sb strings.Builder
 			n := draw(o.InputLen, o.InputSpread)
-			for k := range n {
-				if k > 0 {
-					sb.WriteByte(' ')
-				}
-				sb.WriteString(words[r.IntN(len(words))])
-			}
-			if o.Tokenizer != nil {
-				ids, err := o.Tokenizer.Encode(sb.String())
-				if err != nil {
-					return nil, err
-				}
-				if len(ids) != n {
-					return nil, fmt.Errorf("synthetic workload: internal error: prompt %d of %s encodes to %d tokens, not %d", t, c.ID, len(ids), n)
-				}
+			text := drawWords(r, words, n)
+			if err := checkTokens(o.Tokenizer, text, n); err != nil {
+				return nil, err
 			}
 			var urls []string
 			if t == 0 {
@@ -165,7 +149,7 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 					next++
 				}
 			}
-			c.Turns = append(c.Turns, Turn{Messages: []json.RawMessage{userMessage(sb.String(), urls)}, MaxTokens: out, Images: len(urls)})
+			c.Turns = append(c.Turns, Turn{Messages: []json.RawMessage{userMessage(text, urls)}, MaxTokens: out, Images: len(urls)})
 		}
 		w.Conversations = append(w.Conversations, c)
 	}

@@ -166,10 +166,27 @@ func WriteSummary(w io.Writer, res *Results) {
 		line("Output token throughput (tok/s):", fmt.Sprintf("%.2f", r.OutputThroughput))
 		line("Total token throughput (tok/s):", fmt.Sprintf("%.2f", r.TotalTokenThroughput))
 		line("Peak concurrent requests:", r.MaxConcurrent)
-		for _, m := range []struct {
-			name string
-			d    Dist
-		}{{"TTFT", r.TTFT}, {"TPOT", r.TPOT}, {"ITL", r.ITL}, {"E2EL", r.E2EL}} {
+		if r.ReasoningRequests > 0 {
+			line("Reasoning tokens:", r.ReasoningTokens)
+			line("Requests that reasoned:", r.ReasoningRequests)
+			if r.ReasoningUncounted > 0 {
+				line("  reasoning not counted (not streamed):", r.ReasoningUncounted)
+			}
+		}
+		if c := r.PrefixCache; c != nil {
+			switch {
+			case c.HitRate != nil:
+				line("Prefix cache hit rate (engine):", fmt.Sprintf("%.1f%% (%.0f of %.0f prompt tokens)", 100**c.HitRate, *c.HitTokens, *c.QueryTokens))
+			default:
+				for _, e := range c.Endpoints {
+					if e.GaugeHitRate != nil {
+						line("Prefix cache hit rate (engine gauge):", fmt.Sprintf("%.1f%% at the end (%s: its recent requests')", 100**e.GaugeHitRate, e.Endpoint))
+					}
+				}
+			}
+			line("Prefix cache hit rate (workload):", fmt.Sprintf("%.1f%% (%d of %d prompt tokens repeated)", 100*c.ImpliedHitRate, c.ImpliedHitTokens, c.PromptTokens))
+		}
+		for _, m := range latencies(r) {
 			if m.d.Count == 0 {
 				continue
 			}
@@ -184,10 +201,44 @@ func WriteSummary(w io.Writer, res *Results) {
 				line(fmt.Sprintf("P%s %s (ms):", k[1:], m.name), fmt.Sprintf("%.2f", m.d.Percentiles[k]))
 			}
 		}
+		for _, g := range []struct {
+			title string
+			parts []Part
+		}{{"Per host:", r.Hosts}, {"Per endpoint:", r.Endpoints}} {
+			if len(g.parts) == 0 {
+				continue
+			}
+			fmt.Fprintln(w, g.title)
+			for _, p := range g.parts {
+				fmt.Fprintf(w, "  %-38s %d completed, %d failed, %.2f req/s, %.2f out tok/s, TTFT p50 %.2f ms, E2EL p50 %.2f ms\n",
+					p.Name, p.Completed, p.Failed, p.RequestThroughput, p.OutputThroughput, p.TTFT.Median, p.E2E.Median)
+			}
+		}
 		if len(r.Failures) > 0 {
 			line("Failures by reason:", r.Failures)
 		}
 	}
+}
+
+// namedDist is a latency distribution and its name in the summary.
+type namedDist struct {
+	name string
+	d    Dist
+}
+
+// latencies are a run's latency distributions as the summary prints them:
+// vllm bench serve's, then the reasoning's where some answer reasoned.
+func latencies(r RunResult) []namedDist {
+	out := []namedDist{{"TTFT", r.TTFT}, {"TPOT", r.TPOT}, {"ITL", r.ITL}, {"E2EL", r.E2EL}}
+	for _, m := range []struct {
+		name string
+		d    *Dist
+	}{{"TTFAT", r.TTFAT}, {"reasoning TPOT", r.ReasoningTPOT}, {"answer TPOT", r.AnswerTPOT}} {
+		if m.d != nil {
+			out = append(out, namedDist{m.name, *m.d})
+		}
+	}
+	return out
 }
 
 func pval(k string) float64 {

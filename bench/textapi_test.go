@@ -1,12 +1,8 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -129,29 +125,15 @@ func TestBenchmarkPromptTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	fakeURL := startFake(t, fake.Config{Model: b.Serving.Model}, nil)
-	noUsage := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+	noUsage := proxy(t, fakeURL, func(body []byte) []byte {
 		var m map[string]any
 		if json.Unmarshal(body, &m) == nil {
 			delete(m, "stream_options")
 			body, _ = json.Marshal(m)
 		}
-		req, _ := http.NewRequestWithContext(r.Context(), r.Method, fakeURL+r.URL.Path, bytes.NewReader(body))
-		req.Header = r.Header.Clone()
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			http.Error(rw, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, v := range resp.Header {
-			rw.Header()[k] = v
-		}
-		rw.WriteHeader(resp.StatusCode)
-		io.Copy(rw, resp.Body) //nolint:errcheck // the client sees a cut answer
-	}))
-	t.Cleanup(noUsage.Close)
-	for _, target := range []Target{{Name: "usage", URLs: []string{fakeURL}}, {Name: "no-usage", URLs: []string{noUsage.URL}}} {
+		return body
+	}, nil)
+	for _, target := range []Target{{Name: "usage", URLs: []string{fakeURL}}, {Name: "no-usage", URLs: []string{noUsage}}} {
 		api, _ := protocol.Lookup("openai-completions")
 		res, _, err := Run(context.Background(), w, Options{Targets: []Target{target}, API: api, Model: b.Serving.Model, Stream: true, ExactOutput: true})
 		if err != nil {

@@ -23,8 +23,8 @@ import (
 
 // Workload is the request set every target and load point is sent.
 type Workload struct {
-	// Kind names the source: "dashinfer", "synthetic", "benchmark",
-	// "agentic".
+	// Kind names the source: "dashinfer", "synthetic",
+	// "prefix-repetition", "benchmark", "agentic".
 	Kind string `json:"kind"`
 	// Source is the file or dataset it came from ("" when synthetic).
 	Source string `json:"source,omitempty"`
@@ -77,6 +77,13 @@ type Turn struct {
 	// it (a dataset of token IDs), counted for a request whose answer
 	// does not say (0: unknown).
 	PromptTokens int
+	// PrefixGroup names the prefix the turn shares with others
+	// (prefix-repetition), PrefixShare the fraction of the turn's prompt
+	// it is, by the workload's own count (tokens or words): an engine
+	// with a prefix cache can find it after the group's first request
+	// ("": none).
+	PrefixGroup string
+	PrefixShare float64
 }
 
 // Requests is the number of requests (turns) in the workload.

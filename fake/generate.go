@@ -32,21 +32,19 @@ func (s *Server) serve(p protocol.Serving) http.HandlerFunc {
 			return
 		}
 		rep := s.reply(ask, fault)
-		prefill := rep.PromptTokens
-		if ask.Messages != nil {
-			cached := min(s.prefixLookup(ask.Messages, rep), rep.PromptTokens)
-			prefill -= cached
-			if s.cfg.OnRequest != nil {
-				s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
-					Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens, CachedTokens: cached})
-			}
-		} else if s.cfg.OnRequest != nil {
-			s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
-				Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens})
+		var seqs []cacheSeq
+		if s.cfg.PrefixCache {
+			seqs = cacheSeqs(ask, rep)
 		}
-		g, ok := s.begin(r, arrived, rep.PromptTokens, prefill, rep.Prompts)
+		g, ok := s.begin(r, arrived, rep, seqs)
 		if !ok {
 			return
+		}
+		rep.Cached = g.cached
+		if s.cfg.OnRequest != nil {
+			s.cfg.OnRequest(RequestInfo{Path: r.URL.Path, Session: r.Header.Get("X-Session-ID"), Ask: ask,
+				Tokens: rep.Tokens, Finish: rep.Finish, PromptTokens: rep.PromptTokens, CachedTokens: g.cachedTokens,
+				ReasoningTokens: min(rep.Reasoning, rep.Tokens)})
 		}
 		defer g.end()
 		s.own.admit.RecordDuration(g.start.Sub(arrived))
@@ -128,7 +126,7 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 	switch {
 	case ask.Messages != nil:
 		ans = s.answerFor(ask.Messages)
-		n = ans.pieces()
+		n = s.cfg.ReasoningTokens + ans.pieces()
 		if m := ask.MaxTokens; m != protocol.NoLimit && m < n {
 			n, rep.Finish = m, protocol.FinishLength
 		}
@@ -163,9 +161,15 @@ func (s *Server) reply(ask *protocol.Ask, fault string) *protocol.Reply {
 		n = max(n, 1)
 	}
 	rep.Tokens = n
+	rep.Reasoning = s.cfg.ReasoningTokens
 	if ans != nil {
 		st.text = textOutput{a: ans, n: n}
 		st.one[0] = &st.text
+		if think := s.cfg.ReasoningTokens; think > 0 {
+			st.reasoned = reasonedOutput{think: think, reason: textOutput{a: reasoningAnswer, n: think},
+				answer: textOutput{a: ans, n: max(n-think, 0)}}
+			st.one[0] = &st.reasoned
+		}
 		rep.Outputs = st.one[:]
 		for _, m := range ask.Messages {
 			rep.PromptTokens += messageTokens(m)
@@ -204,10 +208,11 @@ func (s *Server) endTokens(toks []int32) []int32 {
 // replyState holds a Reply with the outputs of a one-answer request, so
 // that the reply is one allocation.
 type replyState struct {
-	rep  protocol.Reply
-	one  [1]protocol.Output
-	text textOutput
-	tok  [1]tokenOutput
+	rep      protocol.Reply
+	one      [1]protocol.Output
+	text     textOutput
+	reasoned reasonedOutput
+	tok      [1]tokenOutput
 }
 
 // answerFor returns the answer to a conversation: the one keyed on the
@@ -319,3 +324,33 @@ func appendDone(b []byte, fault string) []byte {
 	}
 	return append(b, "data: [DONE]\n\n"...)
 }
+
+// ReasoningText is what a chat's reasoning (Config.ReasoningTokens) says,
+// its pieces repeated to the length asked.
+const ReasoningText = "Let me think about this step by step before I answer."
+
+var reasoningAnswer = newTextAnswer(ReasoningText, false)
+
+// reasonedOutput is a chat's answer after its reasoning
+// (Config.ReasoningTokens): tokens [0, think) are the reasoning's, the
+// rest the answer's.
+type reasonedOutput struct {
+	think          int
+	reason, answer textOutput
+}
+
+func (o *reasonedOutput) AppendText(dst []byte, from, to int) []byte {
+	if from < o.think {
+		dst = o.reason.AppendText(dst, from, min(to, o.think))
+	}
+	if to > o.think {
+		dst = o.answer.AppendText(dst, max(from, o.think)-o.think, to-o.think)
+	}
+	return dst
+}
+
+func (o *reasonedOutput) AppendIDs(dst []byte, _, _ int) []byte { return append(dst, "null"...) }
+
+// sentBack is the answer's text without the reasoning, as clients send a
+// reasoning model's answer back.
+func (o *reasonedOutput) sentBack(n int) string { return o.answer.sentBack(max(n-o.think, 0)) }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 )
 
@@ -22,9 +21,10 @@ import (
 //     batch is what a full cache means to a client;
 //   - prompt and generation tokens: counted as requests take a slot and
 //     as tokens are sent;
-//   - prefix cache: each token prompt is matched against the previous
-//     one, as a cache holding only the last prompt would be (chat prompts,
-//     which the fake does not tokenize, query without hitting);
+//   - prefix cache: every prompt token is a query, and those found in
+//     the fake's prefix cache (prefix.go; off by default, when nothing is
+//     found) are hits; SGLang's hit rate is hits over queries since the
+//     start, its cached tokens the hits;
 //   - preemptions: always 0, the fake never preempts.
 
 // engineMetrics is the state behind /metrics beyond Server's counters.
@@ -35,32 +35,14 @@ type engineMetrics struct {
 	cacheQueries     atomic.Uint64 // prompt tokens looked up in the prefix cache
 	cacheHits        atomic.Uint64 // of those, found there
 	finished         atomic.Uint64 // generation requests that ended after taking a slot
-
-	mu         sync.Mutex
-	lastPrompt []int32 // the one prompt the model prefix cache holds
 }
 
-// admit records a request's prompts as it takes a slot: tokens, prefix
-// cache queries and hits. prompts are its token prompts (nil for chat,
-// whose promptTokens are an estimate).
-func (m *engineMetrics) admit(promptTokens int, prompts [][]int32) {
+// admit records a request's prompt as it takes a slot: its tokens, all
+// looked up in the prefix cache, and those found there.
+func (m *engineMetrics) admit(promptTokens, cached int) {
 	m.promptTokens.Add(uint64(promptTokens))
 	m.cacheQueries.Add(uint64(promptTokens))
-	if len(prompts) == 0 {
-		return
-	}
-	hits := 0
-	m.mu.Lock()
-	for _, p := range prompts {
-		n := 0
-		for n < len(p) && n < len(m.lastPrompt) && p[n] == m.lastPrompt[n] {
-			n++
-		}
-		hits += n
-		m.lastPrompt = p
-	}
-	m.mu.Unlock()
-	m.cacheHits.Add(uint64(hits))
+	m.cacheHits.Add(uint64(cached))
 }
 
 // metricFamily is one metric /metrics exposes: its exposed name, help,
@@ -109,6 +91,7 @@ var metricFamilies = []metricFamily{
 	{"sglang:num_queue_reqs", "The number of requests in the waiting queue.", "gauge", true, waiting},
 	{"sglang:token_usage", "The token usage.", "gauge", true, (*Server).kvUsage},
 	{"sglang:cache_hit_rate", "The prefix cache hit rate.", "gauge", true, (*Server).hitRate},
+	{"sglang:cached_tokens_total", "Number of cached prompt tokens.", "counter", true, counter(func(m *engineMetrics) *atomic.Uint64 { return &m.cacheHits })},
 	{"sglang:prompt_tokens_total", "Number of prefill tokens processed.", "counter", true, counter(func(m *engineMetrics) *atomic.Uint64 { return &m.promptTokens })},
 	{"sglang:generation_tokens_total", "Number of generation tokens processed.", "counter", true, counter(func(m *engineMetrics) *atomic.Uint64 { return &m.generationTokens })},
 	{"sglang:num_requests_total", "Number of requests processed.", "counter", true, counter(func(m *engineMetrics) *atomic.Uint64 { return &m.finished })},

@@ -71,7 +71,7 @@ func metricValue(t *testing.T, fams map[string]*dto.MetricFamily, name, modelNam
 func TestMetrics(t *testing.T) {
 	const modelName = `org/m"odel\1`
 	const n = 4
-	s, url := start(t, Config{Model: modelName, TTFT: 400 * time.Millisecond, MaxConcurrency: 2, OutputTokens: n, PrefixCache: true})
+	s, url := start(t, Config{Model: modelName, TTFT: 400 * time.Millisecond, MaxConcurrency: 2, OutputTokens: n, PrefixCache: true, PrefixBlockTokens: 1})
 	fams := scrape(t, url)
 	for name := range fams {
 		if !strings.HasPrefix(name, "vllm:") && !strings.HasPrefix(name, "sglang:") {
@@ -121,15 +121,17 @@ func TestMetrics(t *testing.T) {
 	wg.Wait()
 
 	fams = scrape(t, url)
-	// Three identical prompts of 3 tokens: 9 queried, the last two found
-	// whole in the cache (6 hits).
+	// Three identical prompts of 3 tokens: 9 queried. The first two
+	// start together and find nothing (the blocks of neither are
+	// computed yet); the third, once a slot frees, finds the first two
+	// tokens (the last is always computed): 2 hits.
 	for name, want := range map[string]float64{
 		"vllm:num_requests_running": 0, "vllm:num_requests_waiting": 0, "vllm:kv_cache_usage_perc": 0,
 		"sglang:num_running_reqs": 0, "sglang:num_queue_reqs": 0,
 		"vllm:prompt_tokens_total": 9, "sglang:prompt_tokens_total": 9,
 		"vllm:generation_tokens_total": 3 * n, "sglang:generation_tokens_total": 3 * n,
-		"vllm:prefix_cache_queries_total": 9, "vllm:prefix_cache_hits_total": 6,
-		"sglang:cache_hit_rate": 6.0 / 9, "sglang:num_requests_total": 3,
+		"vllm:prefix_cache_queries_total": 9, "vllm:prefix_cache_hits_total": 2,
+		"sglang:cache_hit_rate": 2.0 / 9, "sglang:cached_tokens_total": 2, "sglang:num_requests_total": 3,
 		"vllm:num_preemptions_total": 0,
 	} {
 		if v := metricValue(t, fams, name, modelName); v != want {
@@ -144,10 +146,10 @@ func TestMetrics(t *testing.T) {
 // TestMetricsCountsEveryAnswer: non-streamed, batched and chat answers
 // all count their tokens.
 func TestMetricsCountsEveryAnswer(t *testing.T) {
-	_, url := start(t, Config{OutputTokens: 3, PrefixCache: true})
+	_, url := start(t, Config{OutputTokens: 3, PrefixCache: true, PrefixBlockTokens: 1})
 	for _, r := range []struct{ path, body string }{
-		{"/v1/completions", `{"prompt":[[1,2],[1,2,3]],"max_tokens":10}`},                              // 2 answers of 3; 5 prompt tokens, 2 hits
-		{"/generate", `{"input_ids":[9]}`},                                                             // 3; 1 prompt token, no hit
+		{"/v1/completions", `{"prompt":[[1,2],[1,2,3]],"max_tokens":10}`},                              // 2 answers of 3; 5 prompt tokens, no hit (side by side)
+		{"/generate", `{"input_ids":[1,2,3]}`},                                                         // 3; 3 prompt tokens, 2 hits
 		{"/v1/chat/completions", `{"messages":[{"role":"user","content":"abcdefgh"}],"max_tokens":2}`}, // 2; 2 estimated prompt tokens
 	} {
 		if code, _, body := post(t, http.DefaultClient, url+r.path, r.body); code != 200 {
@@ -156,8 +158,8 @@ func TestMetricsCountsEveryAnswer(t *testing.T) {
 	}
 	fams := scrape(t, url)
 	for name, want := range map[string]float64{
-		"vllm:generation_tokens_total": 6 + 3 + 2, "vllm:prompt_tokens_total": 5 + 1 + 2,
-		"vllm:prefix_cache_queries_total": 8, "vllm:prefix_cache_hits_total": 2, "sglang:num_requests_total": 3,
+		"vllm:generation_tokens_total": 6 + 3 + 2, "vllm:prompt_tokens_total": 5 + 3 + 2,
+		"vllm:prefix_cache_queries_total": 10, "vllm:prefix_cache_hits_total": 2, "sglang:num_requests_total": 3,
 	} {
 		if v := metricValue(t, fams, name, DefaultModel); v != want {
 			t.Errorf("%s = %v, want %v", name, v, want)

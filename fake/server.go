@@ -117,18 +117,30 @@ type Config struct {
 	// Chat prompts are counted as the fake estimates them (Reply's
 	// PromptTokens). Default 0.
 	PrefillPerToken time.Duration
-	// PrefixCache makes the fake remember, by hash, every chat prefix it
-	// has seen (message by message, each answer included as the
-	// assistant message a client would send back), so a later request
-	// that repeats one, the next turn of a conversation, pays prefill
-	// only for what is new, as an engine with prefix caching does
-	// (vLLM's --enable-prefix-caching), and /metrics reports prefix-cache
-	// hits (token prompts are matched against the previous one). Default
+	// PrefixCache makes the fake an engine with its prefix cache on, as
+	// vLLM's --enable-prefix-caching (prefix.go): prompt tokens found in
+	// the cache, in whole blocks of PrefixBlockTokens, are not prefilled
+	// again, each answer enters the cache as the next turn of its
+	// conversation carries it, and /metrics reports the hits. Default
 	// false, as the MLPerf rules require of a real engine (vLLM
 	// --no-enable-prefix-caching, SGLang --disable-radix-cache): every
 	// prompt token is prefilled, and /metrics reports lookups but no
 	// hits, so the report's prefix-cache warning stays for real hits.
 	PrefixCache bool
+	// PrefixBlockTokens is the prefix cache's block size in tokens
+	// (default DefaultPrefixBlockTokens, vLLM's).
+	PrefixBlockTokens int
+	// ReasoningTokens makes the fake a reasoning model served with a
+	// reasoning parser: every answer begins with this many reasoning
+	// tokens, counted in its length and capped with it by max tokens. A
+	// chat streams them apart from its content (vLLM's reasoning delta
+	// and message field, ReasoningText's pieces) and counts them in
+	// usage.completion_tokens_details.reasoning_tokens; SGLang's
+	// /generate counts them in meta_info.reasoning_tokens; a completion's
+	// text holds them as any tokens (a reasoning parser works on chats).
+	// A conversation's next turn carries the answer without its
+	// reasoning, as clients send it back. Default 0.
+	ReasoningTokens int
 	// OnRequest, if set, is called with what each generation request
 	// asked and how the fake answers it, before generation; tests check
 	// what a client sent through it. It must be quick and safe for
@@ -155,8 +167,13 @@ type RequestInfo struct {
 	Tokens int
 	Finish string
 	// PromptTokens is the fake's estimate of the prompt, CachedTokens the
-	// part of it found in the prefix cache (Config.PrefixCache).
+	// part of it found in the prefix cache (Config.PrefixCache). OnRequest
+	// is called once the request has its generation slot, which is when
+	// the cache is looked up.
 	PromptTokens, CachedTokens int
+	// ReasoningTokens is how many of the answer's tokens are reasoning
+	// (Config.ReasoningTokens).
+	ReasoningTokens int
 }
 
 // Stats is a snapshot of what a Server has served.
@@ -219,8 +236,8 @@ type Server struct {
 	metrics engineMetrics
 	own     ownLatency // the fake's own side of each request (own.go)
 
-	images, cached atomic.Uint64
-	prefix         prefixCache
+	images atomic.Uint64
+	prefix *prefixCache
 }
 
 // New validates cfg, fills its defaults and builds the server.
@@ -233,6 +250,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.StreamInterval == 0 {
 		cfg.StreamInterval = 1
+	}
+	if cfg.PrefixBlockTokens == 0 {
+		cfg.PrefixBlockTokens = DefaultPrefixBlockTokens
 	}
 	if cfg.FailMode == "" {
 		cfg.FailMode = FailStatus
@@ -252,6 +272,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("max concurrency %d must be 0 (unlimited) or positive", cfg.MaxConcurrency))
+	}
+	if cfg.ReasoningTokens < 0 {
+		errs = append(errs, fmt.Errorf("reasoning tokens %d must not be negative", cfg.ReasoningTokens))
+	}
+	if cfg.PrefixBlockTokens < 0 {
+		errs = append(errs, fmt.Errorf("prefix block tokens %d must be positive", cfg.PrefixBlockTokens))
 	}
 	if cfg.StreamInterval < 0 {
 		errs = append(errs, fmt.Errorf("stream interval %d must be positive", cfg.StreamInterval))
@@ -305,6 +331,7 @@ func New(cfg Config) (*Server, error) {
 		tokenAns: buildTokenAnswers(cfg.TokenAnswers, cfg.Accuracy, cfg.Seed),
 		done:     make(chan struct{}),
 		mux:      http.NewServeMux(),
+		prefix:   newPrefixCache(cfg.PrefixBlockTokens),
 	}
 	if cfg.MaxConcurrency > 0 {
 		s.slots = make(chan struct{}, cfg.MaxConcurrency)
@@ -463,7 +490,7 @@ func (s *Server) Stats() Stats {
 		MaxConcurrent: int(s.maxActive.Load()),
 		MaxInFlight:   int(s.maxFlight.Load()),
 		Images:        s.images.Load(),
-		CachedTokens:  s.cached.Load(),
+		CachedTokens:  s.metrics.cacheHits.Load(),
 	}
 	for i, p := range s.paths {
 		if n := s.reqCounts[i].Load(); n > 0 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/protocol"
 )
 
 // minSleep is the shortest pause a stream takes between tokens. With a TPOT
@@ -27,23 +29,36 @@ type generation struct {
 	start   time.Time     // when it got its slot; token i is due at start+ttft+i*TPOT
 	ttft    time.Duration // Config.TTFT plus this prompt's prefill
 	choices int           // answers generated side by side (a batch's prompts)
+	// cached are each prompt's tokens found in the prefix cache (nil
+	// when it is off), cachedTokens their sum.
+	cached       []int
+	cachedTokens int
 }
 
 // begin takes a slot for the request and records its prompt in the
-// engine metrics: promptTokens in all, prompts its token prompts (nil for
-// chat), one answer per prompt (at least one). The caller must call end
-// when it returns true.
-func (s *Server) begin(r *http.Request, arrived time.Time, promptTokens, prefill int, prompts [][]int32) (generation, bool) {
-	g := generation{s: s, ctx: r.Context(), arrived: arrived, choices: max(len(prompts), 1),
-		ttft: s.cfg.TTFT + time.Duration(prefill)*s.cfg.PrefillPerToken}
+// engine metrics: rep.PromptTokens in all, one answer per prompt (at
+// least one), the prompts and answers seqs looked up in and entered into
+// the prefix cache (nil: the cache is off, nothing is cached). The
+// caller must call end when it returns true.
+func (s *Server) begin(r *http.Request, arrived time.Time, rep *protocol.Reply, seqs []cacheSeq) (generation, bool) {
+	g := generation{s: s, ctx: r.Context(), arrived: arrived, choices: max(len(rep.Prompts), 1)}
 	if !s.acquire(g.ctx) {
 		return g, false
 	}
 	g.start = time.Now()
-	if !s.cfg.PrefixCache {
-		prompts = nil // queried, never hit: the cache is off
+	// The first token comes after the prefill of what the cache does not
+	// hold.
+	ttft := func(cached int) time.Duration {
+		return s.cfg.TTFT + time.Duration(rep.PromptTokens-cached)*s.cfg.PrefillPerToken
 	}
-	s.metrics.admit(promptTokens, prompts)
+	g.ttft = ttft(0)
+	if seqs != nil {
+		g.cached, g.ttft = s.prefix.admit(seqs, g.start, ttft, time.Duration(rep.Tokens)*s.cfg.TPOT)
+		for _, c := range g.cached {
+			g.cachedTokens += c
+		}
+	}
+	s.metrics.admit(rep.PromptTokens, g.cachedTokens)
 	return g, true
 }
 

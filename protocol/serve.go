@@ -122,6 +122,15 @@ type Reply struct {
 	Prompts [][]int32
 	// PromptTokens is the request's prompt token count in all.
 	PromptTokens int
+	// Reasoning is how many of each answer's first tokens are reasoning,
+	// as a server's reasoning parser tells them apart: a chat writes them
+	// apart from its content and counts them in its usage, SGLang counts
+	// them in meta_info (0: none, as from a server without a reasoning
+	// parser). Tokens counts them too.
+	Reasoning int
+	// Cached are the tokens of each prompt the server found in its prefix
+	// cache, for protocols that report them (nil: none).
+	Cached []int
 	// OmitTokenIDs is set when the server leaves the token IDs out of its
 	// answer although they were asked for.
 	OmitTokenIDs bool

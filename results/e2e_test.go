@@ -50,7 +50,7 @@ func TestResultsFromARealRun(t *testing.T) {
 		t.Fatalf("synth: %v, %v", files, err)
 	}
 	data := files[0]
-	fake, err := fake.New(fake.Config{Model: bench.Serving.Model, OutputTokens: 16, TTFT: 5 * time.Millisecond, TPOT: time.Millisecond, FailRate: 0.1, Seed: 1, PrefixCache: true})
+	fake, err := fake.New(fake.Config{Model: bench.Serving.Model, OutputTokens: 16, TTFT: 5 * time.Millisecond, TPOT: time.Millisecond, FailRate: 0.1, Seed: 1, PrefixCache: true, PrefixBlockTokens: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,9 +189,10 @@ func TestResultsFromARealRun(t *testing.T) {
 	if r.Settings["target_qps"] != json.Number("40") || r.Settings["min_duration_ms"] != json.Number("1000") || r.Settings["use_token_latencies"] != true {
 		t.Errorf("settings %v", r.Settings)
 	}
-	// The fake serves vLLM's metrics; its prefix cache holds the last
-	// prompt, and every llama prompt begins with the same header tokens,
-	// so the run must be flagged for prefix-cache hits.
+	// The fake serves vLLM's metrics; its prefix cache (of one-token
+	// blocks) holds every prompt, and every llama prompt begins with the
+	// same header tokens, so the run must be flagged for prefix-cache
+	// hits.
 	if len(r.Engine.Metrics) != 1 {
 		t.Fatalf("engine metrics %+v, want one endpoint", r.Engine.Metrics)
 	}

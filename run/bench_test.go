@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math"
@@ -19,6 +18,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/fake/faketest"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/qsl"
 )
@@ -56,19 +56,7 @@ func TestMain(m *testing.M) {
 // serveFakeChild runs the fake endpoint until stdin closes, printing its
 // URL first.
 func serveFakeChild() {
-	srv, err := fake.New(fake.Config{OutputTokens: 128, Model: os.Getenv(fakeModelEnv), DefaultAnswer: os.Getenv(fakeAnswerEnv)})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	url, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	fmt.Println(url)
-	_, _ = bufio.NewReader(os.Stdin).ReadString(0) // until the parent closes stdin
-	srv.Close()
+	faketest.ServeChild(fake.Config{OutputTokens: 128, Model: os.Getenv(fakeModelEnv), DefaultAnswer: os.Getenv(fakeAnswerEnv)})
 }
 
 // placement is where the harness and the fake endpoint child may run.
@@ -107,28 +95,16 @@ func startFakeProcess(b *testing.B, model, answer string, p placement) string {
 	// fixed cost; a quarter as many leaves more of its core for answering.
 	// (The fake's speed shows in the harness's figure: see docs/performance.md.)
 	cmd.Env = append(os.Environ(), fakeChildEnv+"=1", fakeModelEnv+"="+model, fakeAnswerEnv+"="+answer, "GOMAXPROCS="+strconv.Itoa(procs), "GOGC=400")
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
+	var start func(*exec.Cmd) error
 	if p.fake != nil {
-		if err := startPinned(cmd, p.fake); err != nil {
-			b.Skipf("cpus=%s: cannot start the fake endpoint on CPUs %v: %v", p.name, p.fake, err)
+		start = func(cmd *exec.Cmd) error {
+			if err := startPinned(cmd, p.fake); err != nil {
+				return fmt.Errorf("cpus=%s: cannot start the fake endpoint on CPUs %v: %w", p.name, p.fake, err)
+			}
+			return nil
 		}
-	} else if err := cmd.Start(); err != nil {
-		b.Fatal(err)
 	}
-	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
-	url, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		b.Fatalf("fake endpoint child: %v", err)
-	}
-	return strings.TrimSpace(url)
+	return faketest.StartChild(b, cmd, start)
 }
 
 // placeHarness restricts this process to p.harness (and GOMAXPROCS to

@@ -57,8 +57,9 @@ type HeaderBodies interface {
 // Calls for one sample come from one goroutine, in that order; they must
 // be quick, for they hold up the worker.
 type Tracer interface {
-	// Sent: an attempt at qs is about to be sent.
-	Sent(qs loadgen.QuerySample)
+	// Sent: an attempt at qs is about to be sent to endpoint, its index
+	// in Config.Endpoints.
+	Sent(qs loadgen.QuerySample, endpoint int)
 	// Received: a streamed event of qs, or its whole non-streamed body,
 	// was decoded. data is the event's payload or the body, valid only
 	// during the call; output is how many bytes of output the response

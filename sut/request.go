@@ -114,7 +114,7 @@ func (p *Pool) attempt(ctx context.Context, w *worker, st *reqState, ep int, pre
 	}()
 	netFail := func(err error) *failure { return p.netFailure(ctx, err) }
 	if p.cfg.Tracer != nil {
-		p.cfg.Tracer.Sent(st.qs)
+		p.cfg.Tracer.Sent(st.qs, ep)
 	}
 	tr := w.trace
 	resp, err := p.send(ctx, tr, ep, st.qs.Index, prefix, body, fresh)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -26,11 +27,13 @@ type staticBodies struct{ body []byte }
 
 func (b staticBodies) Body(int) []byte { return b.body }
 
-// recTracer records the calls a Tracer gets, per sample.
+// recTracer records the calls a Tracer gets, per sample, and how many
+// attempts it was told went to each endpoint.
 type recTracer struct {
 	mu     sync.Mutex
 	events map[int][]string
 	output map[int][]int
+	sentTo map[int]int
 }
 
 func (r *recTracer) add(qs loadgen.QuerySample, what string) {
@@ -38,7 +41,12 @@ func (r *recTracer) add(qs loadgen.QuerySample, what string) {
 	defer r.mu.Unlock()
 	r.events[qs.Index] = append(r.events[qs.Index], what)
 }
-func (r *recTracer) Sent(qs loadgen.QuerySample) { r.add(qs, "sent") }
+func (r *recTracer) Sent(qs loadgen.QuerySample, endpoint int) {
+	r.add(qs, "sent")
+	r.mu.Lock()
+	r.sentTo[endpoint]++
+	r.mu.Unlock()
+}
 func (r *recTracer) Received(qs loadgen.QuerySample, n int, data []byte) {
 	r.add(qs, "event")
 	if len(data) == 0 {
@@ -56,16 +64,19 @@ func (nopCompleter) QuerySamplesComplete([]loadgen.Response) error { return nil 
 func (nopCompleter) FirstTokenComplete([]loadgen.Response) error   { return nil }
 
 // TestTracerAndHeader: the session header of HeaderBodies goes with each
-// request (none when the name is empty), and a Tracer hears sent, each
-// streamed event with its data and the output so far, and finished, in that order.
+// request (none when the name is empty), and a Tracer hears sent (with the
+// endpoint the attempt goes to), each streamed event with its data and
+// the output so far, and finished, in that order.
 func TestTracerAndHeader(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	got := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	served := map[string]int{}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		mu.Lock()
 		got[r.Header.Get("X-Session-ID")]++
+		served[r.Host]++
 		mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}`+"\n\n"+
@@ -73,11 +84,13 @@ func TestTracerAndHeader(t *testing.T) {
 			`data: {"choices":[{"index":0,"delta":{"content":"c"},"finish_reason":"stop"}]}`+"\n\n"+
 			`data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`+"\n\n"+
 			"data: [DONE]\n\n")
-	}))
+	})
+	srv, other := httptest.NewServer(handler), httptest.NewServer(handler)
 	defer srv.Close()
-	tr := &recTracer{events: map[int][]string{}, output: map[int][]int{}}
+	defer other.Close()
+	tr := &recTracer{events: map[int][]string{}, output: map[int][]int{}, sentTo: map[int]int{}}
 	p, err := New(context.Background(), Config{
-		Endpoints: []string{srv.URL}, API: openaichat.Protocol, Stream: true, Concurrency: 2,
+		Endpoints: []string{srv.URL, other.URL}, API: openaichat.Protocol, Stream: true, Concurrency: 2,
 		Bodies: headerBodies{staticBodies{[]byte(`{}`)}}, Completer: nopCompleter{}, Tracer: tr,
 	})
 	if err != nil {
@@ -92,6 +105,11 @@ func TestTracerAndHeader(t *testing.T) {
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("requests with X-Session-ID %q: %d, want %d (all: %v)", k, got[k], v, got)
+		}
+	}
+	for i, u := range []string{srv.URL, other.URL} {
+		if host := strings.TrimPrefix(u, "http://"); tr.sentTo[i] != served[host] {
+			t.Errorf("the tracer heard of %d attempts at endpoint %d, which served %d", tr.sentTo[i], i, served[host])
 		}
 	}
 	for i := range 3 {

@@ -22,6 +22,7 @@ import (
 const (
 	catWorkload = "Workload"
 	catLoad     = "Load"
+	catHosts    = "Several hosts"
 	catOutput   = "Output"
 )
 
@@ -39,14 +40,30 @@ latency percentiles, then a table comparing the targets (QPS and speedup over th
 Workloads: DashInfer-VLM's conversation JSONL (--prompt-file) with --image-folder, as its
 benchmark_openai_api.py builds them (its flag names work as written); mlcommons/endpoints'
 agentic replay (--agentic); a registered benchmark's dataset (--benchmark with --dataset);
-otherwise synthetic requests (--input-len, --images, --image-size). Lengths and counts take
-DashInfer's ranges: uniform in [mean - range/2, mean + range/2].
+prompts that share prefixes (--prefix-len, --suffix-len, --num-prefixes: vllm bench serve's
+prefix_repetition); otherwise synthetic requests (--input-len, --images, --image-size), whose
+context grows turn by turn with --multi-turn. Lengths and counts take DashInfer's ranges:
+uniform in [mean - range/2, mean + range/2].
+
+Prefix caching: each run reads the engine's own prefix-cache counters before and after (vLLM's
+vllm:prefix_cache_hits/queries, SGLang's sglang:cached_tokens/prompt_tokens on /metrics) and
+reports the hit rate over the run beside the rate the workload implies (the shared prefixes
+and earlier turns a cache holding everything would find).
+
+Reasoning models: where the server sends the reasoning apart (vLLM's reasoning parser), TTFT
+counts its first token, and the reasoning tokens, the time to the first answer token (TTFAT)
+and TPOT for reasoning and answer are reported apart.
+
+Load from several hosts: N processes, each with --shard I/N and one --rendezvous folder, send
+one job together, each its part of the workload at its share of the load, starting each run
+together; 'mlperf-go bench merge' joins their results exactly (scripts/slurm/bench.sh does both
+on Slurm).
 
 Writes results.json, requests-<target>-<load>.jsonl and report.html into --out.
 'mlperf-go bench compare [--html DIR] DIR|results.json ...' prints the table over saved runs.`,
 		Flags:       benchFlags(),
 		Action:      benchAction,
-		Subcommands: []*cli.Command{benchCompareCommand()},
+		Subcommands: []*cli.Command{benchCompareCommand(), benchMergeCommand()},
 	}
 }
 
@@ -56,7 +73,7 @@ const benchRunsDir = "bench-runs"
 
 func benchFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Category: catEndpoint, Usage: "`NAME=URL` of an endpoint under test (repeat for A/B; URL may be several, comma-separated)"},
+		&cli.StringSliceFlag{Name: "target", Aliases: []string{"t"}, Category: catEndpoint, Usage: "`NAME=URL` of an endpoint under test (repeat for A/B; repeat a NAME for a target of several URLs, requests going to the least busy)"},
 		&cli.StringSliceFlag{Name: "endpoint", Aliases: []string{"e", "base-url"}, Category: catEndpoint, Usage: "endpoint `URL` (a target named after its host)"},
 		&cli.StringFlag{Name: "api", Value: "openai-chat", Category: catEndpoint, Usage: "endpoint API: " + strings.Join(protocol.Names(), ", ") + " (a --benchmark defaults to its own)"},
 		&cli.StringFlag{Name: "model", Category: catEndpoint, Usage: "served model `NAME` requests carry (default: a --benchmark's, else none)"},
@@ -75,7 +92,10 @@ func benchFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Category: catWorkload, Usage: "the --benchmark's dataset `PATH`"},
 		&cli.IntFlag{Name: "requests", Aliases: []string{"req-nums", "num-prompts", "n"}, Value: 100, Category: catWorkload, Usage: "conversations (requests when single-turn)"},
 		&cli.IntFlag{Name: "multi-turn", Category: catWorkload, Usage: "turns after the first, each carrying the model's earlier replies"},
-		&cli.IntFlag{Name: "output-len", Aliases: []string{"response-mean", "random-output-len"}, Category: catWorkload, Usage: "output tokens per request (DashInfer default 120, synthetic 128)"},
+		&cli.IntFlag{Name: "prefix-len", Aliases: []string{"prefix-repetition-prefix-len"}, Category: catWorkload, Usage: "prompts that share prefixes, vllm bench serve's prefix_repetition: `N` tokens of --tokenizer (else words) shared by each prefix's requests, then --suffix-len of their own; --requests are spread over --num-prefixes, shuffled"},
+		&cli.IntFlag{Name: "suffix-len", Aliases: []string{"prefix-repetition-suffix-len"}, Value: bench.DefaultSuffixLen, Category: catWorkload, Usage: "with --prefix-len: each request's own tokens after its prefix"},
+		&cli.IntFlag{Name: "num-prefixes", Aliases: []string{"prefix-repetition-num-prefixes"}, Value: bench.DefaultNumPrefixes, Category: catWorkload, Usage: "with --prefix-len: distinct prefixes, each sent ⌊requests/prefixes⌋ times"},
+		&cli.IntFlag{Name: "output-len", Aliases: []string{"response-mean", "random-output-len", "prefix-repetition-output-len"}, Category: catWorkload, Usage: "output tokens per request (DashInfer default 120, synthetic 128)"},
 		&cli.IntFlag{Name: "output-len-range", Aliases: []string{"response-len-range"}, Category: catWorkload, Usage: "output length range R: uniform in [len-R/2, len+R/2] (DashInfer default 64)"},
 		&cli.IntFlag{Name: "images", Aliases: []string{"image-nums-mean"}, Category: catWorkload, Usage: "images per request (DashInfer default 3, synthetic 0)"},
 		&cli.IntFlag{Name: "images-range", Aliases: []string{"image-nums-range"}, Category: catWorkload, Usage: "image count range R: [n-R/2, n+R/2] (DashInfer default 1, so always n)"},
@@ -96,6 +116,12 @@ func benchFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-stream", Category: catLoad, Usage: "ask for whole answers (no TTFT, TPOT or ITL)"},
 		&cli.StringFlag{Name: "session-header", Value: bench.DefaultSessionHeader, Category: catLoad, Usage: "header carrying each conversation's ID (- for none)"},
 
+		&cli.StringFlag{Name: "shard", Category: catHosts, Usage: "`I/N`: this process is one of N sending the job from several hosts; it sends every N-th conversation from the I-th (0-based), at its arrival time in the whole workload, with its share of --concurrency; 'bench merge' joins the hosts' results (Slurm: $SLURM_PROCID/$SLURM_NTASKS; scripts/slurm/bench.sh)"},
+		&cli.StringFlag{Name: "rendezvous", Category: catHosts, Usage: "`DIR` the --shard processes share (a new one for each job): before each run each waits there for the others, refusing other settings, and all start together"},
+		&cli.DurationFlag{Name: "rendezvous-timeout", Value: bench.DefaultRendezvousTimeout, Category: catHosts, Usage: "how long to wait at --rendezvous for the other processes"},
+		&cli.StringFlag{Name: "start-at", Category: catHosts, Usage: "start the first run at `TIME` on this host's clock: RFC 3339 (2026-12-07T10:00:00Z) or @SECONDS since the Unix epoch"},
+		&cli.StringFlag{Name: "host-name", Category: catHosts, DefaultText: "this machine's", Usage: "`NAME` of this host in results and at the rendezvous"},
+
 		&cli.StringFlag{Name: "slo", Aliases: []string{"goodput"}, Category: catOutput, Usage: "goodput objectives, e.g. ttft=500ms,tpot=50ms,e2el=10s (vllm's ttft:500 in ms works too)"},
 		&cli.StringFlag{Name: "percentiles", Aliases: []string{"metric-percentiles"}, Value: "50,90,95,99", Category: catOutput, Usage: "latency percentiles to report"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o", "result-dir"}, Category: catOutput, Usage: "`DIR` for results.json, requests JSONL and report.html (default " + benchRunsDir + "/<UTC time>)"},
@@ -113,7 +139,8 @@ func benchAction(c *cli.Context) error {
 	}
 	o := bench.Options{Model: c.String("model"), Stream: !c.Bool("no-stream"), ExactOutput: c.Bool("exact-output"),
 		Warmup: c.Int("warmup"), SessionHeader: c.String("session-header"), Timeout: c.Duration("timeout"),
-		Seed: c.Uint64("seed"), Logger: log, ProgressInterval: c.Duration("progress-interval"), SkipPreflight: c.Bool("skip-preflight")}
+		Seed: c.Uint64("seed"), Logger: log, ProgressInterval: c.Duration("progress-interval"), SkipPreflight: c.Bool("skip-preflight"),
+		Host: c.String("host-name"), Rendezvous: c.String("rendezvous"), RendezvousTimeout: c.Duration("rendezvous-timeout")}
 	w, err := bench.Prepare(benchRequest(c), &o)
 	if err != nil {
 		return err
@@ -135,6 +162,12 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	return benchDone(c, res, out)
+}
+
+// benchDone prints the results saved in out and says, as the exit code,
+// whether any request failed.
+func benchDone(c *cli.Context, res *bench.Results, out string) error {
 	printBench(c, res, out)
 	for _, r := range res.Runs {
 		if r.Failed > 0 {
@@ -149,13 +182,13 @@ func benchRequest(c *cli.Context) bench.Request {
 	w := bench.WorkloadRequest{PromptFile: c.String("prompt-file"), ImageFolder: c.String("image-folder"), FileURLs: c.Bool("image-file-urls"),
 		Agentic: c.String("agentic"), Trajectories: c.Int("trajectories"), ToolDelays: c.Bool("tool-delays"),
 		Benchmark: c.String("benchmark"), Dataset: c.StringSlice("dataset"), Requests: c.Int("requests"), RequestsGiven: c.IsSet("requests"),
-		MultiTurn: c.Int("multi-turn"), OutputLen: given(c, "output-len", c.Int), OutputLenRange: given(c, "output-len-range", c.Int),
+		MultiTurn: c.Int("multi-turn"), PrefixLen: c.Int("prefix-len"), SuffixLen: c.Int("suffix-len"), NumPrefixes: c.Int("num-prefixes"), OutputLen: given(c, "output-len", c.Int), OutputLenRange: given(c, "output-len-range", c.Int),
 		Images: given(c, "images", c.Int), ImagesRange: given(c, "images-range", c.Int), InputLen: c.Int("input-len"), InputLenRange: c.Int("input-len-range"),
 		ImageSize: c.String("image-size"), Tokenizer: c.String("tokenizer"), Seed: given(c, "seed", c.Uint64), Sampling: given(c, "sampling", c.String)}
 	return bench.Request{Targets: c.StringSlice("target"), Endpoints: c.StringSlice("endpoint"), API: c.String("api"), APIGiven: c.IsSet("api"),
 		APIKeyFile: c.String("api-key-file"), APIKeyEnv: c.String("api-key-env"), Concurrency: c.String("concurrency"), Rate: c.String("rate"),
 		Burstiness: c.Float64("burstiness"), Interval: c.Duration("interval"), Frequency: c.Float64("frequency"),
-		SLO: c.String("slo"), Percentiles: c.String("percentiles"), Workload: w}
+		SLO: c.String("slo"), Percentiles: c.String("percentiles"), Shard: c.String("shard"), StartAt: c.String("start-at"), Workload: w}
 }
 
 // printBench prints the runs' summaries, the comparison table and where
@@ -215,6 +248,50 @@ func benchCompareCommand() *cli.Command {
 				return bench.WriteHTML(d, all)
 			}
 			return nil
+		},
+	}
+}
+
+func benchMergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "join the results of one job sent from several hosts (--shard) into one: every figure from all their requests",
+		ArgsUsage: "HOST_RESULTS_DIR|results.json ...",
+		Description: `Joins the results of the processes that sent one job together (bench --shard I/N, with
+--rendezvous) into the job's results, exactly: every percentile is computed again over every
+host's requests, throughput over the union of their windows (each host's times on its own
+clock, from its run's start), the engine's prefix-cache counters from the first read before to
+the last after. Each run keeps each host's own figures and, where requests went to several
+URLs, each one's. Refuses results of other workloads or settings, naming what differs, an
+incomplete or repeated set of shards, and interrupted runs. Writes results.json, the merged
+requests-*.jsonl (each record naming its host) and report.html into --out.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "`DIR` for the merged results (default " + benchRunsDir + "/<UTC time>-merged)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return fmt.Errorf("give the results (folders or results.json) of every host of the job")
+			}
+			var parts []*bench.Saved
+			for _, p := range c.Args().Slice() {
+				s, err := bench.ReadSaved(p)
+				if err != nil {
+					return err
+				}
+				parts = append(parts, s)
+			}
+			res, recs, err := bench.Merge(parts)
+			if err != nil {
+				return err
+			}
+			out := c.String("out")
+			if out == "" {
+				out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z")+"-merged")
+			}
+			if err := bench.SaveEach(out, buildinfo.Version, commandLine(c))(res, recs); err != nil {
+				return err
+			}
+			return benchDone(c, res, out)
 		},
 	}
 }

@@ -252,3 +252,105 @@ func TestBenchHidesQueryKey(t *testing.T) {
 		t.Errorf("%d files written, %d naming the redacted endpoint: the test saw too little", files, marked)
 	}
 }
+
+// TestBenchPrefixRepetitionAndReasoning: vllm bench serve's
+// prefix_repetition flag names make the workload, and against a fake
+// with its prefix cache on that reasons, the summary and results.json
+// carry the engine's hit rate beside the workload's, and the reasoning
+// counted apart.
+func TestBenchPrefixRepetitionAndReasoning(t *testing.T) {
+	url := startFake(t, fake.Config{PrefixCache: true, ReasoningTokens: 4})
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, err := runCLI(t, "bench", "-e", url, "--model", fake.DefaultModel, "--num-prompts", "30",
+		"--prefix-repetition-prefix-len", "100", "--prefix-repetition-suffix-len", "10", "--prefix-repetition-num-prefixes", "3",
+		"--prefix-repetition-output-len", "12", "-c", "2", "--out", out, "--progress-interval", "0")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, want := range []string{"Prefix cache hit rate (engine):", "Prefix cache hit rate (workload):", "Reasoning tokens:                        120", "Mean TTFAT (ms):"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	res, err := bench.ReadResults(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Runs[0]
+	if res.Workload.Kind != "prefix-repetition" || r.Completed != 30 || r.PrefixCache == nil || r.PrefixCache.HitRate == nil ||
+		*r.PrefixCache.HitRate < 0.5 || r.PrefixCache.ImpliedHitRate < 0.5 || r.ReasoningTokens != 120 || r.TTFAT == nil {
+		t.Errorf("results: kind %s, %d completed, prefix cache %+v, %d reasoning tokens", res.Workload.Kind, r.Completed, r.PrefixCache, r.ReasoningTokens)
+	}
+	if _, err := runCLI(t, "bench", "-e", url, "--prefix-len", "10", "--multi-turn", "1", "--out", out); err == nil || !strings.Contains(err.Error(), "--prefix-len") {
+		t.Errorf("--prefix-len with --multi-turn: %v", err)
+	}
+}
+
+// TestBenchShardsAndMerge: two bench processes with --shard and one
+// --rendezvous folder send one job (a sweep of two load points), and
+// 'bench merge' joins their results: every request once, each host's own
+// figures, the merged table; a third run of another workload is refused,
+// naming what differs.
+func TestBenchShardsAndMerge(t *testing.T) {
+	url := startFake(t, fake.Config{TTFT: 2 * time.Millisecond})
+	dir := t.TempDir()
+	common := []string{"bench", "-e", url, "--model", fake.DefaultModel, "--num-prompts", "30", "--input-len", "16", "--output-len", "4",
+		"-c", "4,8", "--rendezvous", filepath.Join(dir, "rendezvous"), "--progress-interval", "0"}
+	outs := []string{filepath.Join(dir, "h0"), filepath.Join(dir, "h1")}
+	errs := make([]error, 2)
+	stdouts := make([]string, 2)
+	done := make(chan int)
+	for i := range 2 {
+		go func() {
+			stdouts[i], errs[i] = runCLI(t, append(common, "--shard", fmt.Sprintf("%d/2", i), "--host-name", fmt.Sprintf("node%d", i), "--out", outs[i])...)
+			done <- i
+		}()
+	}
+	<-done
+	<-done
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("shard %d: %v\n%s", i, err, stdouts[i])
+		}
+	}
+	merged := filepath.Join(dir, "merged")
+	stdout, err := runCLI(t, "bench", "merge", "--out", merged, outs[0], outs[1])
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if !strings.Contains(stdout, "Per host:") || !strings.Contains(stdout, "node1") || !strings.Contains(stdout, "| c8 |") {
+		t.Errorf("merge printed:\n%s", stdout)
+	}
+	res, err := bench.ReadResults(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hosts) != 2 || res.Requests != 30 || len(res.Runs) != 2 {
+		t.Fatalf("merged: %d hosts, %d requests, %d runs", len(res.Hosts), res.Requests, len(res.Runs))
+	}
+	for _, r := range res.Runs {
+		if r.Completed != 30 || len(r.Hosts) != 2 || r.Hosts[0].Completed != 15 || r.MaxConcurrent > r.Load.Concurrency {
+			t.Errorf("run %s: %d completed, hosts %+v, peak %d", r.Label, r.Completed, r.Hosts, r.MaxConcurrent)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(merged, "report.html")); err != nil {
+		t.Error(err)
+	}
+	// Another workload, one load point: shard 1 of a job of its own
+	// (one run needs no rendezvous); merged with shard 0 above, the
+	// workload and the sweep differ.
+	other := filepath.Join(dir, "other")
+	if stdout, err := runCLI(t, "bench", "-e", url, "--model", fake.DefaultModel, "--num-prompts", "30", "--input-len", "17", "--output-len", "4",
+		"-c", "4", "--shard", "1/2", "--start-at", "@1", "--out", other, "--progress-interval", "0"); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	_, err = runCLI(t, "bench", "merge", "--out", filepath.Join(dir, "bad"), outs[0], other)
+	for _, want := range []string{"cannot merge", `"input_len":16`, `"input_len":17`, "loads"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("merging another workload: %v, want it to say %q", err, want)
+		}
+	}
+	if _, err := runCLI(t, "bench", "-e", url, "--num-prompts", "30", "-c", "4,8", "--shard", "1/2", "--out", other); err == nil || !strings.Contains(err.Error(), "--rendezvous") {
+		t.Errorf("a sweep of one shard without --rendezvous: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -358,5 +359,37 @@ func TestScrapeSendsTheKey(t *testing.T) {
 		if tc.key == "" && !strings.Contains(scrapes[0].Error, "wants a valid API key") {
 			t.Errorf("a refused scrape says %q, want it to name the API key", scrapes[0].Error)
 		}
+	}
+}
+
+// TestSGLangCachedTokens: SGLang's cached and prompt token counters are
+// its prefix-cache hits and queries, summarised by their increase and
+// warned of with SGLang's flag (not its hit-rate gauge as well); Snap
+// reads one endpoint once, and says why not for one without /metrics.
+func TestSGLangCachedTokens(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		k := n.Add(1)
+		fmt.Fprintf(w, "# TYPE sglang:cached_tokens_total counter\nsglang:cached_tokens_total{model_name=\"m\",cache_source=\"device\"} %d\nsglang:cached_tokens_total{model_name=\"m\",cache_source=\"host\"} 1\n"+
+			"# TYPE sglang:prompt_tokens_total counter\nsglang:prompt_tokens_total{model_name=\"m\"} %d\n# TYPE sglang:cache_hit_rate gauge\nsglang:cache_hit_rate{model_name=\"m\"} 0.5\n", 100*k, 1000*k)
+	}))
+	defer srv.Close()
+	a, b := Snap(context.Background(), nil, srv.URL+"/v1", ""), Snap(context.Background(), nil, srv.URL+"/v1", "")
+	if a.Status != StatusOK || a.Values["sglang:cached_tokens_total"] != 101 || b.Values["sglang:prompt_tokens_total"] != 2000 {
+		t.Fatalf("snaps %+v %+v", a, b)
+	}
+	s := Summarize([]Scrape{a, b})[0]
+	if s.Engine != "SGLang" || s.PrefixCacheHits == nil || *s.PrefixCacheHits != 100 || s.PrefixCacheQueries == nil || *s.PrefixCacheQueries != 1000 {
+		t.Fatalf("summary %+v", s)
+	}
+	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "--disable-radix-cache") {
+		t.Errorf("warnings %q: want one, naming SGLang's flag", s.Warnings)
+	}
+	if none := Snap(context.Background(), nil, srv.URL+"/nothing/v1", ""); none.Status != StatusUnavailable || none.Error == "" {
+		t.Errorf("an endpoint without /metrics: %+v", none)
 	}
 }

@@ -25,7 +25,8 @@ const (
 	// for want of KV cache.
 	Preemptions Quantity = "preemptions"
 	// PrefixCacheHits and PrefixCacheQueries count prompt tokens found in
-	// and looked up in the prefix cache (vLLM).
+	// and looked up in the prefix cache (vLLM's queries; SGLang's cached
+	// tokens out of its prompt tokens).
 	PrefixCacheHits    Quantity = "prefix_cache_hits"
 	PrefixCacheQueries Quantity = "prefix_cache_queries"
 	// PrefixCacheHitRate is SGLang's prefix-cache hit rate, 0 to 1.
@@ -73,6 +74,8 @@ var Metrics = []Metric{
 	{Name: "sglang:token_usage", Engine: "SGLang", Quantity: KVCacheUsage, Max: true},
 	{Name: "sglang:num_retracted_requests_total", Engine: "SGLang", Quantity: Preemptions, Counter: true},
 	{Name: "sglang:cache_hit_rate", Engine: "SGLang", Quantity: PrefixCacheHitRate, Max: true},
+	{Name: "sglang:cached_tokens_total", Engine: "SGLang", Quantity: PrefixCacheHits, Counter: true},
+	{Name: "sglang:prompt_tokens_total", Engine: "SGLang", Quantity: PrefixCacheQueries, Counter: true},
 	{Name: "sglang:generation_tokens_total", Engine: "SGLang", Quantity: GenerationTokens, Counter: true},
 }
 

@@ -281,6 +281,30 @@ func (r *Recorder) scrapeAll() {
 	}
 }
 
+// Snap scrapes the engine behind endpoint (a base URL as --endpoint takes
+// it) once, as a Recorder's scrapes do, for a caller that wants the
+// counters at two moments (a serving benchmark's run) rather than a
+// series: the Scrape's Status and Error say what went wrong. client nil
+// uses one with a 5 s timeout.
+func Snap(ctx context.Context, client *http.Client, endpoint, apiKey string) Scrape {
+	s := Scrape{Endpoint: redact.URL(endpoint), Status: StatusOK}
+	u, err := MetricsURL(endpoint)
+	if err == nil {
+		if client == nil {
+			client = &http.Client{Timeout: 5 * time.Second}
+		}
+		s.Values, err = safeFetch(ctx, client, u, apiKey)
+	}
+	s.UnixMs = time.Now().UnixMilli()
+	switch {
+	case errors.Is(err, errNoRoute):
+		s.Status, s.Error = StatusUnavailable, redact.Text(err.Error())
+	case err != nil:
+		s.Status, s.Error = StatusError, redact.Text(err.Error())
+	}
+	return s
+}
+
 // safeFetch is fetch with a recover at the scraper's boundary: whatever an
 // endpoint answers, a failed scrape is an observation, never a crash.
 func safeFetch(ctx context.Context, client *http.Client, metricsURL, apiKey string) (vals map[string]float64, err error) {

@@ -112,16 +112,21 @@ func summarize(endpoint string, scrapes []Scrape) Summary {
 		}
 	}
 	if v := s.PrefixCacheHits; v != nil && *v > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("the engine found %.0f prompt tokens in its prefix cache during the run: MLPerf's rules forbid caching across queries; start it with prefix caching off (vLLM: --no-enable-prefix-caching)", *v))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the engine found %.0f prompt tokens in its prefix cache during the run: MLPerf's rules forbid caching across queries; start it with prefix caching off (%s)", *v, cacheOff[s.Engine]))
 	}
-	if v := s.MaxPrefixCacheHitRate; v != nil && *v > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("the engine reported a prefix-cache hit rate of up to %.1f%% during the run: MLPerf's rules forbid caching across queries; start it with prefix caching off (SGLang: --disable-radix-cache)", *v*100))
+	// SGLang's hit rate is a gauge over its recent requests; its cached
+	// tokens, where it counts them, said it above.
+	if v := s.MaxPrefixCacheHitRate; v != nil && *v > 0 && s.PrefixCacheHits == nil {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the engine reported a prefix-cache hit rate of up to %.1f%% during the run: MLPerf's rules forbid caching across queries; start it with prefix caching off (%s)", *v*100, cacheOff["SGLang"]))
 	}
 	if v := s.Preemptions; v != nil && *v > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the engine preempted %.0f requests for want of KV cache: latency suffers; fewer requests in flight or more KV cache may help", *v))
 	}
 	return s
 }
+
+// cacheOff is how each engine is started with its prefix cache off.
+var cacheOff = map[string]string{"vLLM": "vLLM: --no-enable-prefix-caching", "SGLang": "SGLang: --disable-radix-cache"}
 
 // aggregate is a gauge's maximum, or a counter's increase, over the
 // scrapes that have it; a counter that goes down was reset (the engine

@@ -198,7 +198,7 @@ func (r *request) AppendTail(b []byte, rep *protocol.Reply) []byte {
 	b = append(b, "data: "...)
 	b = append(b, r.head...)
 	b = append(b, `],"usage":`...)
-	b = vllmwire.AppendUsage(b, r.promptTokens, rep.Tokens, false)
+	b = vllmwire.AppendUsage(b, r.promptTokens, rep.Tokens, vllmwire.NoReasoning, false)
 	return append(b, "}\n\n"...)
 }
 

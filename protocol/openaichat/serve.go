@@ -223,24 +223,52 @@ func (r *chatRequest) maxTokens() int {
 func (r *chatRequest) Ask() *protocol.Ask { return &r.ask }
 
 // AppendBody writes a chat.completion (with tool calls where the answer
-// makes some: toolserve.go).
+// makes some: toolserve.go). An answer's reasoning (Reply.Reasoning) goes
+// in the message's reasoning, as vLLM's reasoning parser puts it, and its
+// count in the usage's completion_tokens_details.
 func (r *chatRequest) AppendBody(b []byte, rep *protocol.Reply) []byte {
 	if st := r.prepareTools(rep); st != nil {
 		return r.appendToolBody(b, rep, st)
 	}
-	n := rep.Tokens
+	n, think := rep.Tokens, min(rep.Reasoning, rep.Tokens)
 	b = vllmwire.AppendHead(b, rep, "chatcmpl-", "chat.completion")
-	b = append(b, `{"index":0,"message":{"role":"assistant","content":"`...)
-	b = rep.Outputs[0].AppendText(b, 0, n)
-	b = append(b, `","refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],"reasoning_content":null},"logprobs":null,"finish_reason":"`...)
+	b = append(b, `{"index":0,"message":{"role":"assistant","content":`...)
+	if think > 0 && think == n {
+		b = append(b, "null"...) // all reasoning: vLLM leaves the content out
+	} else {
+		b = append(b, '"')
+		b = rep.Outputs[0].AppendText(b, think, n)
+		b = append(b, '"')
+	}
+	b = append(b, `,"refusal":null,"annotations":null,"audio":null,"function_call":null,"tool_calls":[],`...)
+	if think > 0 {
+		b = append(b, `"reasoning":"`...)
+		b = rep.Outputs[0].AppendText(b, 0, think)
+		b = append(b, '"')
+	} else {
+		b = append(b, `"reasoning_content":null`...)
+	}
+	b = append(b, `},"logprobs":null,"finish_reason":"`...)
 	b = append(b, rep.Finish...)
 	b = append(b, `","stop_reason":null,"token_ids":null}],"service_tier":null,"system_fingerprint":null,"usage":`...)
-	b = vllmwire.AppendUsage(b, rep.PromptTokens, n, true)
+	b = vllmwire.AppendUsage(b, rep.PromptTokens, n, reasoningCount(rep, n), true)
 	return append(b, `,"prompt_logprobs":null,"prompt_token_ids":null,"kv_transfer_params":null}`...)
 }
 
+// reasoningCount is what the usage says of the reasoning among an
+// answer's first n tokens: nothing without a reasoning parser
+// (Reply.Reasoning 0), else the count.
+func reasoningCount(rep *protocol.Reply, n int) int {
+	if rep.Reasoning == 0 {
+		return vllmwire.NoReasoning
+	}
+	return min(rep.Reasoning, n)
+}
+
 // AppendEvents writes chat.completion.chunk events: vLLM's first carries
-// only the role, then each carries the content delta.
+// only the role, then each carries the content delta, or the reasoning
+// delta for the answer's first Reply.Reasoning tokens (both, content
+// first, for an event that spans the two).
 func (r *chatRequest) AppendEvents(b []byte, rep *protocol.Reply, from, to int, last bool) []byte {
 	continuous := r.StreamOptions != nil && r.StreamOptions.ContinuousUsageStats
 	if from == 0 {
@@ -250,7 +278,7 @@ func (r *chatRequest) AppendEvents(b []byte, rep *protocol.Reply, from, to int, 
 		b = append(b, `{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]`...)
 		if continuous {
 			b = append(b, `,"usage":`...)
-			b = vllmwire.AppendUsage(b, rep.PromptTokens, 0, false)
+			b = vllmwire.AppendUsage(b, rep.PromptTokens, 0, reasoningCount(rep, 0), false)
 		}
 		b = append(b, "}\n\n"...)
 		r.tools = r.prepareTools(rep)
@@ -258,11 +286,24 @@ func (r *chatRequest) AppendEvents(b []byte, rep *protocol.Reply, from, to int, 
 	if r.tools != nil {
 		return r.appendToolEvents(b, rep, r.tools, from, to, last)
 	}
+	think := rep.Reasoning
 	b = append(b, "data: "...)
 	b = append(b, r.head...)
-	b = append(b, `{"index":0,"delta":{"content":"`...)
-	b = rep.Outputs[0].AppendText(b, from, to)
-	b = append(b, `"},"logprobs":null,"finish_reason":`...)
+	b = append(b, `{"index":0,"delta":{`...)
+	if to > think || from == to {
+		b = append(b, `"content":"`...)
+		b = rep.Outputs[0].AppendText(b, max(from, think), to)
+		b = append(b, '"')
+		if from < think {
+			b = append(b, ',')
+		}
+	}
+	if from < think {
+		b = append(b, `"reasoning":"`...)
+		b = rep.Outputs[0].AppendText(b, from, min(to, think))
+		b = append(b, '"')
+	}
+	b = append(b, `},"logprobs":null,"finish_reason":`...)
 	if last {
 		b = append(b, '"')
 		b = append(b, rep.Finish...)
@@ -272,7 +313,7 @@ func (r *chatRequest) AppendEvents(b []byte, rep *protocol.Reply, from, to int, 
 	}
 	if continuous {
 		b = append(b, `,"usage":`...)
-		b = vllmwire.AppendUsage(b, rep.PromptTokens, to, false)
+		b = vllmwire.AppendUsage(b, rep.PromptTokens, to, reasoningCount(rep, to), false)
 	}
 	return append(b, "}\n\n"...)
 }
@@ -285,6 +326,6 @@ func (r *chatRequest) AppendTail(b []byte, rep *protocol.Reply) []byte {
 	b = append(b, "data: "...)
 	b = append(b, r.head...)
 	b = append(b, `],"usage":`...)
-	b = vllmwire.AppendUsage(b, rep.PromptTokens, rep.Tokens, false)
+	b = vllmwire.AppendUsage(b, rep.PromptTokens, rep.Tokens, reasoningCount(rep, rep.Tokens), false)
 	return append(b, "}\n\n"...)
 }

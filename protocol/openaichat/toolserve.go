@@ -163,7 +163,7 @@ func (r *chatRequest) appendToolBody(b []byte, rep *protocol.Reply, st *toolStat
 	b = append(b, `,"reasoning_content":null},"logprobs":null,"finish_reason":"`...)
 	b = append(b, st.finish(rep)...)
 	b = append(b, `","stop_reason":null,"token_ids":null}],"service_tier":null,"system_fingerprint":null,"usage":`...)
-	b = vllmwire.AppendUsage(b, rep.PromptTokens, rep.Tokens, true)
+	b = vllmwire.AppendUsage(b, rep.PromptTokens, rep.Tokens, vllmwire.NoReasoning, true)
 	return append(b, `,"prompt_logprobs":null,"prompt_token_ids":null,"kv_transfer_params":null}`...)
 }
 

@@ -156,7 +156,7 @@ func (r *completionRequest) AppendBody(b []byte, rep *protocol.Reply) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `],"service_tier":null,"system_fingerprint":null,"usage":`...)
-	b = vllmwire.AppendUsage(b, rep.PromptTokens, n*len(rep.Outputs), true)
+	b = vllmwire.AppendUsage(b, rep.PromptTokens, n*len(rep.Outputs), vllmwire.NoReasoning, true)
 	return append(b, `,"kv_transfer_params":null}`...)
 }
 
@@ -189,7 +189,7 @@ func (r *completionRequest) AppendEvents(b []byte, rep *protocol.Reply, from, to
 		b = appendIDsOrNull(b, ids, out, from, to)
 		b = append(b, `}],"usage":`...)
 		if continuous {
-			b = vllmwire.AppendUsage(b, len(rep.Prompts[i]), to, false)
+			b = vllmwire.AppendUsage(b, len(rep.Prompts[i]), to, vllmwire.NoReasoning, false)
 		} else {
 			b = append(b, "null"...)
 		}
@@ -206,7 +206,7 @@ func (r *completionRequest) AppendTail(b []byte, rep *protocol.Reply) []byte {
 	b = append(b, "data: "...)
 	b = append(b, r.head...)
 	b = append(b, `],"usage":`...)
-	b = vllmwire.AppendUsage(b, rep.PromptTokens, rep.Tokens*len(rep.Outputs), false)
+	b = vllmwire.AppendUsage(b, rep.PromptTokens, rep.Tokens*len(rep.Outputs), vllmwire.NoReasoning, false)
 	return append(b, "}\n\n"...)
 }
 

@@ -189,7 +189,17 @@ func (r *generateRequest) appendMeta(b []byte, rep *protocol.Reply, i, c int, fi
 	}
 	b = append(b, r.metaMids[i]...)
 	b = strconv.AppendInt(b, int64(c), 10)
-	b = append(b, `,"cached_tokens":0`...)
+	if rep.Reasoning > 0 {
+		// With a reasoning parser on, the tokens of the reasoning so far.
+		b = append(b, `,"reasoning_tokens":`...)
+		b = strconv.AppendInt(b, int64(min(rep.Reasoning, c)), 10)
+	}
+	b = append(b, `,"cached_tokens":`...)
+	cached := 0
+	if i < len(rep.Cached) {
+		cached = rep.Cached[i]
+	}
+	b = strconv.AppendInt(b, int64(cached), 10)
 	if final {
 		b = append(b, `,"e2e_latency":`...)
 		b = strconv.AppendFloat(b, time.Since(rep.Arrived).Seconds(), 'g', -1, 64)

@@ -20,20 +20,27 @@
 #      the folder is marked aborted, and nothing answers on the ports.
 #   7, 8, 9. n2's replica exits at start, never answers, or dies mid-run: the
 #      job fails, naming n2, what it answers and the end of its log.
+#   10. bench.sh on both nodes against two fakes of fixed latency, one bench
+#      process per node (srun), then merged: the merged summary's request and
+#      token counts equal one process's sending the same requests, its
+#      latency percentiles are within the fakes' jitter of that process's, its
+#      throughput within 10% of the sum of the nodes', and it breaks the
+#      figures down by node and by endpoint.
 #
 # Usage: scripts/ci/slurm_test.sh [--help]   (root on Debian; `make test-slurm`)
 # Env: BIN (default build/bin/mlperf-go), KEEP=1 keeps the temporary folder,
-# CASES (default "single replicas") the cases to run: single (1-3), replicas (4-9).
+# CASES (default "single replicas bench") the cases to run: single (1-3), replicas (4-9),
+# bench (10).
 set -euo pipefail
 
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-CASES=${CASES:-single replicas}
+CASES=${CASES:-single replicas bench}
 BIN=$(realpath "${BIN:-build/bin/mlperf-go}")
 KILL_WAIT=30
 log() { printf '[slurm-test] %s\n' "$*"; }
@@ -449,8 +456,75 @@ replica_cases() {
   check "job $J9's run record is not VALID" bash -c "! grep -Eq '\"outcome\": *\"VALID\"' '$d/run/mlperf_go_run.json'"
 }
 
+# ---- 10. bench from both nodes, merged ------------------------------------------
+bench_cases() {
+  log "10. bench.sh: one bench process on each of n1 and n2 against two fakes of fixed latency, then merged"
+  local p1 p2 f1 f2 jb d
+  p1=$(free_port)
+  p2=$(free_port)
+  # The fakes run beside the job, one on each node's address, 20 ms to the
+  # first token and 1 ms a token after.
+  "$BIN" fake-endpoint --listen "127.0.0.1:$p1" --model "$MODEL" --ttft 20ms --tpot 1ms >"$WORK/fake1.log" 2>&1 &
+  f1=$!
+  "$BIN" fake-endpoint --listen "127.0.0.2:$p2" --model "$MODEL" --ttft 20ms --tpot 1ms >"$WORK/fake2.log" 2>&1 &
+  f2=$!
+  for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$p1/health" && curl -sf -o /dev/null "http://127.0.0.2:$p2/health" && break; sleep 0.1; done
+  local args=(--target "fake=http://127.0.0.1:$p1" --target "fake=http://127.0.0.2:$p2" --model "$MODEL" --num-prompts 800 --input-len 32 --output-len 16 -c 16 --progress-interval 0)
+  mkdir -p "$OUT_ROOT"
+  jb=$(cd "$WORK" && sbatch --parsable --nodes=2 --ntasks-per-node=1 --time=00:15:00 --output="$OUT_ROOT/slurm-%j.out" \
+    "$ROOT/scripts/slurm/bench.sh" --bin "$BIN" --out-root "$OUT_ROOT" --rendezvous-timeout 2m -- "${args[@]}")
+  [[ -n $jb ]] || fail_setup "sbatch did not submit bench.sh"
+  d=$OUT_ROOT/$jb
+  log "bench job $jb"
+  check "bench job $jb finished" wait_job_done "$jb" 240
+  check "bench job $jb ran on n1 and n2" test "$(job_field "$jb" NodeList)" = "n[1-2]"
+  check "bench job COMPLETED 0:0" ended_as "$jb" "COMPLETED 0:0"
+  check "bench.status outcome=OK" has_line "$d/bench.status" "outcome=OK"
+  check "each node wrote its results" bash -c "ls -d '$d'/hosts/0-n* '$d'/hosts/1-n* >/dev/null"
+  check "the merged results.json" exists "$d/merged/results.json"
+  check "the merged report.html" exists "$d/merged/report.html"
+  # The same requests from one process, for the comparison.
+  "$BIN" bench "${args[@]}" --out "$WORK/bench-single" >"$WORK/bench-single.txt" 2>&1 ||
+    { log "the single bench process failed:"; tail -n 20 "$WORK/bench-single.txt"; }
+  kill "$f1" "$f2" 2>/dev/null
+  wait "$f1" "$f2" 2>/dev/null
+  check "the merge equals one process's counts, its percentiles within jitter, its throughput the nodes' sum" \
+    python3 - "$d/merged/results.json" "$WORK/bench-single/results.json" <<'PY'
+import json, sys
+m, s = (json.load(open(p)) for p in sys.argv[1:3])
+mr, sr = m["runs"][0], s["runs"][0]
+bad = []
+for k in ("completed", "failed", "prompt_tokens", "output_tokens"):
+    if mr[k] != sr[k]:
+        bad.append(f"{k}: merged {mr[k]}, one process {sr[k]}")
+if mr["completed"] != 800:
+    bad.append(f"merged completed {mr['completed']}, want 800")
+# The fakes' own jitter on this machine: a few ms at the percentiles below.
+for d in ("ttft_ms", "tpot_ms", "e2el_ms"):
+    for p in ("p50", "p90"):
+        a, b = mr[d]["percentiles"][p], sr[d]["percentiles"][p]
+        if abs(a - b) > max(5.0, 0.25 * b):
+            bad.append(f"{d} {p}: merged {a:.2f} ms, one process {b:.2f} ms")
+hosts = mr.get("hosts") or []
+total = sum(h["request_throughput"] for h in hosts)
+if len(hosts) != 2 or sorted(h["name"] for h in hosts) != ["n1", "n2"] or sum(h["completed"] for h in hosts) != 800:
+    bad.append(f"hosts {[(h['name'], h['completed']) for h in hosts]}")
+elif abs(mr["request_throughput"] - total) > 0.1 * total:
+    bad.append(f"merged throughput {mr['request_throughput']:.1f} req/s, the nodes' sum {total:.1f}")
+eps = mr.get("endpoints") or []
+if len(eps) != 2 or sum(e["completed"] for e in eps) != 800:
+    bad.append(f"endpoints {[(e['name'], e['completed']) for e in eps]}")
+print(f"[slurm-test] merged {mr['completed']} requests at {mr['request_throughput']:.1f} req/s (nodes' sum {total:.1f}, one process {sr['request_throughput']:.1f}); "
+      f"TTFT p50 {mr['ttft_ms']['percentiles']['p50']:.2f} vs {sr['ttft_ms']['percentiles']['p50']:.2f} ms, E2EL p90 {mr['e2el_ms']['percentiles']['p90']:.2f} vs {sr['e2el_ms']['percentiles']['p90']:.2f} ms")
+for b in bad:
+    print("[slurm-test]   " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
 [[ $CASES == *single* ]] && single_node_cases
 [[ $CASES == *replicas* ]] && replica_cases
+[[ $CASES == *bench* ]] && bench_cases
 
 echo "slurm: $PASSED passed, $FAILED failed"
 [[ $FAILED -eq 0 ]]

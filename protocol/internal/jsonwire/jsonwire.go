@@ -94,3 +94,64 @@ func MarshalNoEscape(v any) ([]byte, error) {
 // Exact returns a copy of b without spare capacity: bodies stay in memory
 // while their sample is loaded (see package slab).
 func Exact(b []byte) []byte { return slab.Copy(b) }
+
+// ReadUsage reads an OpenAI usage object (or null) into p: prompt_tokens
+// and completion_tokens_details.reasoning_tokens, each -1 when absent or
+// null.
+func ReadUsage(s *jscan.Scanner, p *protocol.Parts) error {
+	p.PromptTokens, p.ReasoningTokens = -1, -1
+	if isNull, err := s.Null(); isNull || err != nil {
+		return err
+	}
+	return s.Object(func(k []byte) error {
+		switch string(k) {
+		case "prompt_tokens":
+			return ReadCount(s, &p.PromptTokens)
+		case "completion_tokens_details":
+			p.ReasoningTokens = -1
+			if isNull, err := s.Null(); isNull || err != nil {
+				return err
+			}
+			return s.Object(func(k []byte) error {
+				if string(k) != "reasoning_tokens" {
+					return s.Skip()
+				}
+				return ReadCount(s, &p.ReasoningTokens)
+			})
+		}
+		return s.Skip()
+	})
+}
+
+// ReadCount reads a token count (or null, which reads as -1: not said)
+// into *v.
+func ReadCount(s *jscan.Scanner, v *int64) error {
+	*v = -1
+	if isNull, err := s.Null(); isNull || err != nil {
+		return err
+	}
+	n, err := s.Int64()
+	if err == nil {
+		*v = n
+	}
+	return err
+}
+
+// UsageParts reads the Parts of an answer or event whose only report is
+// a top-level usage object (ReadUsage), as OpenAI's completions and
+// transcriptions write it.
+func UsageParts(data []byte) protocol.Parts { return PartsUnder(data, "usage", ReadUsage) }
+
+// PartsUnder reads the Parts of data from the value of its top-level key
+// with read; the rest is not said.
+func PartsUnder(data []byte, key string, read func(*jscan.Scanner, *protocol.Parts) error) protocol.Parts {
+	p := protocol.NoParts
+	s := jscan.New(data)
+	_ = s.Object(func(k []byte) error {
+		if string(k) != key {
+			return s.Skip()
+		}
+		return read(&s, &p)
+	})
+	return p
+}

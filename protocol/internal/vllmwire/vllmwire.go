@@ -35,8 +35,10 @@ func AppendHead(dst []byte, r *protocol.Reply, idPrefix, object string) []byte {
 }
 
 // AppendUsage appends a UsageInfo in vLLM's field order: prompt, total,
-// completion (and prompt_tokens_details, null, in a whole response).
-func AppendUsage(dst []byte, prompt, completion int, withDetails bool) []byte {
+// completion (and prompt_tokens_details, null, in a whole response), then
+// completion_tokens_details with reasoning_tokens when reasoning is not
+// negative (vLLM reports it when a reasoning parser runs).
+func AppendUsage(dst []byte, prompt, completion, reasoning int, withDetails bool) []byte {
 	dst = append(dst, `{"prompt_tokens":`...)
 	dst = strconv.AppendInt(dst, int64(prompt), 10)
 	dst = append(dst, `,"total_tokens":`...)
@@ -46,5 +48,14 @@ func AppendUsage(dst []byte, prompt, completion int, withDetails bool) []byte {
 	if withDetails {
 		dst = append(dst, `,"prompt_tokens_details":null`...)
 	}
+	if reasoning >= 0 {
+		dst = append(dst, `,"completion_tokens_details":{"reasoning_tokens":`...)
+		dst = strconv.AppendInt(dst, int64(reasoning), 10)
+		dst = append(dst, '}')
+	}
 	return append(dst, '}')
 }
+
+// NoReasoning is AppendUsage's reasoning for a server without a
+// reasoning parser: no completion_tokens_details.
+const NoReasoning = -1
