@@ -13,6 +13,8 @@
 #      accuracy and performance, Server streamed, evaluate with tokenizer.json and
 #      tokenizer.model, bench over chat, completions and the dataset, --launch vllm with
 #      --engine-config; qwen3-vl's requests with their images through a tiny Qwen2-VL),
+#      vllm_bench_test.go (bench's prefix-cache hit rate against vLLM's counters, and its
+#      reasoning tokens through vLLM's deepseek_r1 parser and a tiny model that reasons),
 #      sglang_test.go (gpt-oss-120b and deepseek-r1 over /generate, cumulative and incremental
 #      streaming; llama3_1-8b and qwen3.6-27b over SGLang's OpenAI routes; --launch sglang;
 #      bench --api sglang-generate), each checked against the engine's own answers and
