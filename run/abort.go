@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
@@ -19,11 +20,11 @@ import (
 var AbortGrace = 3 * time.Second
 
 // Abortable runs the test with Run in runCtx. Once the test is stopped, by
-// ctx's cancellation (a signal), runCtx's (a launched engine died) or the
-// pool (Options.Stopped: --max-failures, --endpoints-down-timeout), it
-// waits AbortGrace for LoadGen to end; if LoadGen is still running (the
-// Server scenario keeps its schedule to min_duration and cannot be told
-// to stop), it marks the output folder aborted, removing LoadGen's
+// ctx's cancellation (a signal), or in the Server scenario by runCtx's (a
+// launched engine died) or the pool (Options.Stopped: --max-failures,
+// --endpoints-down-timeout), it waits AbortGrace for LoadGen to end; if
+// LoadGen is still running (the Server scenario keeps its schedule to
+// min_duration and cannot be told to stop), it marks the output folder aborted, removing LoadGen's
 // unfinished logs, and returns that report as left, with the pool's
 // counts so far (rep is then nil), and why it stopped. LoadGen goes on
 // in the background: the caller must leave the process, as no other test
@@ -48,15 +49,27 @@ func Abortable(ctx, runCtx context.Context, o Options) (rep, left *Report, why e
 		r, err := Run(runCtx, o)
 		done <- result{r, err}
 	}()
+	// A signal leaves LoadGen behind in any scenario: the process exits.
+	// A stop from within (the pool, the engine's death) does only where
+	// LoadGen would play a schedule out (Server): elsewhere LoadGen ends
+	// once the samples it issued are completed, which the stop does at
+	// once, and waiting for it keeps its logs whole.
+	var stopped <-chan error
+	runDone := runCtx.Done()
+	if o.Scenario == loadgen.Server {
+		stopped = poolStop
+	} else {
+		runDone = ctx.Done()
+	}
 	select {
 	case r := <-done:
 		return r.rep, nil, r.err
-	case <-runCtx.Done(): // ctx's cancellation ends runCtx too
+	case <-runDone: // ctx's cancellation ends runCtx too
 		why = context.Cause(runCtx)
 		if ctx.Err() != nil {
 			why = context.Cause(ctx)
 		}
-	case why = <-poolStop:
+	case why = <-stopped:
 	}
 	select {
 	case r := <-done:
