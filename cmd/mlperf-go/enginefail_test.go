@@ -93,17 +93,15 @@ func serverRun(out string, minDuration int) []string {
 		"--progress-interval", "0"}
 }
 
-// TestVLLMFailures runs against a real vLLM that hangs, answers late and
-// dies: stopped (SIGSTOP) longer than the request timeout, then continued,
+// vllmFailures runs against a real vLLM that hangs, answers late and
+// dies (TestVLLM's, last, for it does not survive): stopped (SIGSTOP) longer than the request timeout, then continued,
 // the samples it held time out as failures with their reason, none
 // completes twice and the run goes on to its end; stopped while preflight
 // waits for its first answer, longer than a request may take, the run
 // waits (preflight has its own timeout) and goes on; SIGKILLed as the only
 // endpoint mid-run, the run stops without playing out its schedule, exits
 // 1, is not VALID, and lists every sample it lost.
-func TestVLLMFailures(t *testing.T) {
-	bin, model := requireVLLM(t)
-	e := startVLLMEngine(t, bin, model, vllmServedName, vllmArgs)
+func vllmFailures(t *testing.T, e *realEngine) {
 	const n = 24
 	data := llamaData(t, n)
 	// Short answers, so that a healthy answer takes a fraction of the
@@ -206,49 +204,51 @@ func TestVLLMFailures(t *testing.T) {
 	})
 }
 
-// TestSGLangFailures runs against a real SGLang that dies: one of two
-// endpoints (SGLang and the fake) SIGKILLed mid-run loses no sample, and
-// the outcome names the endpoint dropped and when; an SGLang launched by
-// the run (--launch) that dies mid-run ends the run within seconds,
-// saying so.
-func TestSGLangFailures(t *testing.T) {
+// sglangOneOfTwoKilled runs against a real SGLang (TestSGLangOpenAI's,
+// last, for it does not survive) and the fake: SGLang SIGKILLed mid-run
+// loses no sample, and the outcome names the endpoint dropped and when.
+func sglangOneOfTwoKilled(t *testing.T, e *realEngine) {
+	const n = 24
+	data := llamaData(t, n)
+	// The fake answers as slowly as SGLang does here, so both get
+	// requests until one dies.
+	other := startFake(t, fake.Config{Model: vllmServedName, TTFT: 300 * time.Millisecond, TPOT: 20 * time.Millisecond, OutputTokens: 64})
+	out := filepath.Join(t.TempDir(), "run")
+	before, _ := fetchMetrics(e.URL)
+	killed := make(chan time.Time, 1)
+	go func() {
+		waitMetric(e.URL, "sglang:num_requests_total", before["sglang:num_requests_total"]+4)
+		e.signal(syscall.SIGKILL)
+		killed <- time.Now()
+	}()
+	stdout, err := runCLI(t, append(serverRun(out, 20000), "-b", "llama3_1-8b", "-d", data, "-e", e.URL, "-e", other,
+		"--total-sample-count", strconv.Itoa(n), "--performance-sample-count", strconv.Itoa(n))...)
+	at := <-killed
+	if exitCode(err) > 3 { // INVALID (3) is fine: a CPU misses the latency targets
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	rec := readRecord(t, out)
+	checkEveryFailureListed(t, out, rec)
+	if rec.Samples.Failed != 0 {
+		t.Errorf("samples %+v: want none lost", rec.Samples)
+	}
+	drops := rec.Samples.EndpointDrops
+	if len(drops) != 1 || !strings.HasPrefix(drops[0].Endpoint, e.URL) || drops[0].Back != nil || drops[0].At.Before(at.Add(-time.Second)) {
+		t.Fatalf("endpoint drops %+v: want SGLang's, after the kill at %v, not back", drops, at.UTC())
+	}
+	if !strings.Contains(stdout, "Endpoints dropped") || !strings.Contains(stdout, drops[0].Endpoint) {
+		t.Errorf("the outcome does not say which endpoint was dropped:\n%s", stdout)
+	}
+	t.Logf("SGLang killed at %.1fs; %d samples, none lost, %d retried", float64(drops[0].AfterStart), rec.Samples.Issued, countRetries(stdout))
+}
+
+// TestSGLangLaunchedEngineDies: an SGLang launched by the run (--launch)
+// that dies mid-run ends the run within seconds, saying so.
+func TestSGLangLaunchedEngineDies(t *testing.T) {
 	py := requireSGLang(t)
 	model := requireModel(t, tinyLlamaEnv)
 	const n = 24
 	data := llamaData(t, n)
-
-	t.Run("one of two endpoints killed", func(t *testing.T) {
-		e := startSGLang(t, py, model, vllmServedName)
-		// The fake answers as slowly as SGLang does here, so both get
-		// requests until one dies.
-		other := startFake(t, fake.Config{Model: vllmServedName, TTFT: 300 * time.Millisecond, TPOT: 20 * time.Millisecond, OutputTokens: 64})
-		out := filepath.Join(t.TempDir(), "run")
-		killed := make(chan time.Time, 1)
-		go func() {
-			waitMetric(e.URL, "sglang:num_requests_total", 4)
-			e.signal(syscall.SIGKILL)
-			killed <- time.Now()
-		}()
-		stdout, err := runCLI(t, append(serverRun(out, 20000), "-b", "llama3_1-8b", "-d", data, "-e", e.URL, "-e", other,
-			"--total-sample-count", strconv.Itoa(n), "--performance-sample-count", strconv.Itoa(n))...)
-		at := <-killed
-		if exitCode(err) > 3 { // INVALID (3) is fine: a CPU misses the latency targets
-			t.Fatalf("%v\n%s", err, stdout)
-		}
-		rec := readRecord(t, out)
-		checkEveryFailureListed(t, out, rec)
-		if rec.Samples.Failed != 0 {
-			t.Errorf("samples %+v: want none lost", rec.Samples)
-		}
-		drops := rec.Samples.EndpointDrops
-		if len(drops) != 1 || !strings.HasPrefix(drops[0].Endpoint, e.URL) || drops[0].Back != nil || drops[0].At.Before(at.Add(-time.Second)) {
-			t.Fatalf("endpoint drops %+v: want SGLang's, after the kill at %v, not back", drops, at.UTC())
-		}
-		if !strings.Contains(stdout, "Endpoints dropped") || !strings.Contains(stdout, drops[0].Endpoint) {
-			t.Errorf("the outcome does not say which endpoint was dropped:\n%s", stdout)
-		}
-		t.Logf("SGLang killed at %.1fs; %d samples, none lost, %d retried", float64(drops[0].AfterStart), rec.Samples.Issued, countRetries(stdout))
-	})
 
 	t.Run("launched engine dies", func(t *testing.T) {
 		dir := t.TempDir()

@@ -349,8 +349,9 @@ func TestSGLangDeepSeek(t *testing.T) {
 // /v1/completions (its log equals SGLang's direct greedy answers, its
 // token counts SGLang's counters) and qwen3.6-27b over /v1/chat/completions
 // with tools, streamed (each logged answer equals SGLang's answer to the
-// same request unstreamed), and --launch sglang starts SGLang itself,
-// records it, scrapes its /metrics and stops it.
+// same request unstreamed), --launch sglang starts SGLang itself,
+// records it, scrapes its /metrics and stops it, and, last, SGLang killed
+// as one of two endpoints loses no sample (sglangOneOfTwoKilled).
 func TestSGLangOpenAI(t *testing.T) {
 	py := requireSGLang(t)
 	model := requireModel(t, tinyLlamaEnv)
@@ -484,6 +485,9 @@ func TestSGLangOpenAI(t *testing.T) {
 			t.Error("the launched SGLang still listens after the run")
 		}
 	})
+
+	// Last: the engine does not survive it.
+	t.Run("one of two endpoints killed", func(t *testing.T) { sglangOneOfTwoKilled(t, e) })
 }
 
 // chatAnswer posts a chat request and returns its answer's text.

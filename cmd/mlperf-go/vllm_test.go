@@ -85,12 +85,12 @@ func freePort(t *testing.T) int {
 // startVLLM starts vLLM serving the tiny Llama and returns its URL once it
 // serves it; the server stops when the test ends. Its log is printed if it
 // does not come up.
-func startVLLM(t *testing.T, bin, model string) string {
+func startVLLM(t *testing.T, bin, model string) *realEngine {
 	t.Helper()
 	if u := os.Getenv(vllmURLEnv); u != "" {
-		return u
+		return &realEngine{URL: u}
 	}
-	return serveVLLM(t, bin, model, vllmServedName, vllmArgs)
+	return startVLLMEngine(t, bin, model, vllmServedName, vllmArgs)
 }
 
 // serveVLLM starts vLLM serving model under served with args, as
@@ -221,7 +221,8 @@ func readRunResults(t *testing.T, dir string) *results.Results {
 // starts, uses and stops vLLM itself.
 func TestVLLM(t *testing.T) {
 	bin, model := requireVLLM(t)
-	base := startVLLM(t, bin, model)
+	e := startVLLM(t, bin, model)
+	base := e.URL
 	const n = 24
 	data := llamaData(t, n)
 	prompts := llamaPrompts(t, data)
@@ -419,6 +420,14 @@ func TestVLLM(t *testing.T) {
 		if !portClosed(fmt.Sprintf("http://127.0.0.1:%d", port)) {
 			t.Error("the launched vLLM still listens after the run")
 		}
+	})
+
+	// Last: the engine does not survive it.
+	t.Run("failures", func(t *testing.T) {
+		if e.cmd == nil {
+			t.Skipf("%s names a vLLM this test did not start: it will not hang or kill it", vllmURLEnv)
+		}
+		vllmFailures(t, e)
 	})
 }
 
