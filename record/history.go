@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // The run history: without an output folder of the user's choosing, each
@@ -60,10 +62,11 @@ func LinkLatest(runDir string) error {
 // hold Offline performance runs of bench: its performance runs and the
 // performance halves of its ModeBoth runs.
 func OfflinePerformanceRuns(root, bench string) []string {
+	offline := loadgen.Offline.String()
 	var dirs []string
 	for _, pattern := range []string{
-		filepath.Join(RunsFolder(root, bench, "Offline", "performance"), "*"),
-		filepath.Join(RunsFolder(root, bench, "Offline", ModeBoth), "*", "performance"),
+		filepath.Join(RunsFolder(root, bench, offline, string(KindPerformance)), "*"),
+		filepath.Join(RunsFolder(root, bench, offline, ModeBoth), "*", string(KindPerformance)),
 	} {
 		m, _ := filepath.Glob(pattern) // the patterns are well formed
 		dirs = append(dirs, m...)
@@ -74,7 +77,7 @@ func OfflinePerformanceRuns(root, bench string) []string {
 // NewestRun is the newest run of bench in scenario and kind ("accuracy",
 // "performance") under the runs root: a run of that mode or that half of
 // a ModeBoth run, whichever started last; "" when there is none.
-func NewestRun(root, bench, scenario, kind string) string {
+func NewestRun(root, bench, scenario string, kind Kind) string {
 	newest, newestStamp := "", ""
 	consider := func(dir, stamp string) {
 		// Timestamped folders sort by time; LatestLink and temporaries
@@ -83,11 +86,11 @@ func NewestRun(root, bench, scenario, kind string) string {
 			newest, newestStamp = dir, stamp
 		}
 	}
-	own, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, kind), "*"))
+	own, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, string(kind)), "*"))
 	for _, d := range own {
 		consider(d, filepath.Base(d))
 	}
-	halves, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, ModeBoth), "*", kind))
+	halves, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, ModeBoth), "*", string(kind)))
 	for _, d := range halves {
 		consider(d, filepath.Base(filepath.Dir(d)))
 	}

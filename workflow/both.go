@@ -18,14 +18,6 @@ import (
 // scenario, with one set of settings.
 var BothModes = []loadgen.Mode{loadgen.AccuracyOnly, loadgen.PerformanceOnly}
 
-// ModeDirNames names each mode's folder as --mode spells it.
-var ModeDirNames = map[loadgen.Mode]string{
-	loadgen.PerformanceOnly:     "performance",
-	loadgen.AccuracyOnly:        "accuracy",
-	loadgen.FindPeakPerformance: "find-peak-performance",
-	loadgen.SubmissionRun:       "submission",
-}
-
 // runBoth runs each of BothModes into its own folder under o.OutputDir,
 // from the same user.conf and --setting lines, each reported, filed with
 // --results-dir and the accuracy run evaluated as --evaluate does. The
@@ -44,7 +36,7 @@ func (p *Plan) runBoth(ctx, runCtx context.Context, o run.Options, rec run.Recor
 	for _, m := range BothModes {
 		one := o
 		one.Mode = m
-		one.OutputDir = filepath.Join(base, ModeDirNames[m])
+		one.OutputDir = filepath.Join(base, run.ModeName(m))
 		// A --generation-config may set sampling per mode.
 		if err := one.SetSampling(p.GenerationConfig, p.Sampling); err != nil {
 			return err
@@ -52,7 +44,7 @@ func (p *Plan) runBoth(ctx, runCtx context.Context, o run.Options, rec run.Recor
 		if err := dirwalk.MkdirAll(one.OutputDir, 0o755); err != nil {
 			return fmt.Errorf("--output-dir: %w", err)
 		}
-		fmt.Fprintf(p.Stdout, "\n=== %s test → %s ===\n", ModeDirNames[m], one.OutputDir)
+		fmt.Fprintf(p.Stdout, "\n=== %s test → %s ===\n", run.ModeName(m), one.OutputDir)
 		oneRec := rec
 		if m == loadgen.PerformanceOnly && o.Benchmark.SeparateAccuracySet(o.Dataset) {
 			// The session opened the accuracy set; the performance test
@@ -67,7 +59,7 @@ func (p *Plan) runBoth(ctx, runCtx context.Context, o run.Options, rec run.Recor
 		if m == loadgen.PerformanceOnly {
 			// The performance result counts only beside a passing
 			// accuracy run: its record says which run and how it did.
-			accDir := filepath.Join(base, ModeDirNames[loadgen.AccuracyOnly])
+			accDir := filepath.Join(base, run.ModeName(loadgen.AccuracyOnly))
 			if info, err := record.Read(accDir); err == nil {
 				pass := info.Accuracy != nil && info.Accuracy.Pass && info.Submittable() == nil
 				partial := pass && info.Accuracy.Partial != ""
@@ -76,7 +68,7 @@ func (p *Plan) runBoth(ctx, runCtx context.Context, o run.Options, rec run.Recor
 			}
 		}
 		if err := each.runTest(ctx, runCtx, one, oneRec, ""); err != nil {
-			errs = append(errs, fmt.Errorf("%s test: %w", ModeDirNames[m], err))
+			errs = append(errs, fmt.Errorf("%s test: %w", run.ModeName(m), err))
 		}
 		if ctx.Err() != nil || runCtx.Err() != nil {
 			break

@@ -67,8 +67,8 @@ func (p *Plan) test01Reference(o run.Options) compliance.TEST01Reference {
 		}
 	}
 	root := p.RunsDir
-	acc := record.NewestRun(root, o.Benchmark.Name, scen, "accuracy")
-	perf := record.NewestRun(root, o.Benchmark.Name, scen, "performance")
+	acc := record.NewestRun(root, o.Benchmark.Name, scen, record.KindAccuracy)
+	perf := record.NewestRun(root, o.Benchmark.Name, scen, record.KindPerformance)
 	if acc == "" || perf == "" {
 		return compliance.TEST01Reference{}
 	}

@@ -18,7 +18,7 @@ import (
 // (<benchmark>/<Scenario>-<mode or compliance test>/<UTC time>/).
 // It returns the runs root to index after the run, "" for OutputDir.
 func (p *Plan) chooseOutputDir(o *run.Options) (runsRoot string, err error) {
-	mode := ModeDirNames[o.Mode]
+	mode := run.ModeName(o.Mode)
 	switch {
 	case p.Both:
 		mode = record.ModeBoth

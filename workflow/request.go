@@ -47,7 +47,7 @@ func (p *Plan) Resolve(r Request, log *zap.Logger) error {
 	p.Both = strings.EqualFold(r.ModeName, record.ModeBoth)
 	first := r.ModeName
 	if p.Both {
-		first = ModeDirNames[BothModes[0]]
+		first = run.ModeName(BothModes[0])
 	}
 	mode, err := run.ParseMode(first)
 	if err != nil {
