@@ -13,9 +13,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
-// PerformanceFile is TEST01's verify_performance.txt.
-const PerformanceFile = "verify_performance.txt"
-
 // TEST01Reference names the scenario's runs a TEST01 run is compared with.
 type TEST01Reference struct {
 	// AccuracyLog is the accuracy run's mlperf_log_accuracy.json;
@@ -58,9 +55,9 @@ func VerifyTEST01(testLog, testDetail string, ref TEST01Reference, dtype string)
 		return nil, fmt.Errorf("submission: TEST01: %w", err)
 	}
 	perfText, perfPass := test01Performance(ref.PerformanceDetail, testDetail)
-	v := newVerification(submission.TEST01, AccuracyFile, "mlperf-go's port of compliance/TEST01's verify_accuracy.py and verify_performance.py")
+	v := newVerification(submission.TEST01, submission.VerifyAccuracyFile, "mlperf-go's port of compliance/TEST01's verify_accuracy.py and verify_performance.py")
 	v.Text = []byte(accText)
-	v.Also = map[string][]byte{PerformanceFile: []byte(perfText)}
+	v.Also = map[string][]byte{submission.VerifyPerformanceFile: []byte(perfText)}
 	v.check("Accuracy check", pyBool(accPass), lastLine(accText, "num_perf_log_data_mismatch"))
 	v.check("Performance check", pyBool(perfPass), strings.TrimSpace(lastLineOf(perfText)))
 	v.Verdict.Pass = accPass && perfPass

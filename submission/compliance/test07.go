@@ -69,7 +69,7 @@ var test07Score = regexp.MustCompile(`'exact_match':\s*([\d.]+)`)
 // passes; no parseable score fails). testdata/test07 holds the reference's
 // own files for the cases that matter.
 func JudgeTEST07(output []byte, threshold float64) *Verification {
-	v := newVerification(submission.TEST07, AccuracyFile, "")
+	v := newVerification(submission.TEST07, submission.VerifyAccuracyFile, "")
 	text := strings.ReplaceAll(string(output), "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	score, ok := parseTEST07Score(text)
