@@ -23,6 +23,11 @@ const (
 )
 
 // LogSettings mirrors mlperf::LogSettings and its LogOutputSettings.
+// AuditConfigFile is the compliance audit.config LoadGen applies when it
+// finds one: by this name in its working directory, unless StartTest is
+// given another path.
+const AuditConfigFile = "audit.config"
+
 // DefaultLogSettings returns LoadGen's defaults.
 type LogSettings struct {
 	// OutDir is where LoadGen writes its logs; it must exist. Default ".".

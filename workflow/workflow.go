@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/submission/compliance"
@@ -169,7 +170,7 @@ func (p *Plan) run(ctx context.Context) error {
 			return err
 		}
 		defer cleanup() //nolint:errcheck // best effort; reported below if it stays
-		o.AuditConfig = filepath.Join(o.OutputDir, "audit.config")
+		o.AuditConfig = filepath.Join(o.OutputDir, loadgen.AuditConfigFile)
 	}
 
 	if p.Interruptible != nil {
