@@ -36,7 +36,7 @@ func RunsFolder(root, bench, scenario, mode string) string {
 // creates it, so a command that fails before its test leaves no empty run
 // behind for LatestLink to point at.
 func NewRunDir(parent string, now time.Time) string {
-	stamp := now.UTC().Format("20060102T150405Z")
+	stamp := Stamp(now)
 	dir := filepath.Join(parent, stamp)
 	for i := 2; ; i++ {
 		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
@@ -45,6 +45,13 @@ func NewRunDir(parent string, now time.Time) string {
 		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", stamp, i))
 	}
 }
+
+// stampLayout writes a time as run folders and moved-aside entries are
+// named: UTC, sortable, without the colons some file systems refuse.
+const stampLayout = "20060102T150405Z"
+
+// Stamp is t as a folder name carries it (20261207T033214Z).
+func Stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
 
 // LinkLatest points the LatestLink beside runDir at it, atomically: a new
 // link under a temporary name, renamed over the old one.

@@ -16,6 +16,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -123,7 +124,7 @@ func benchAction(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z"))
+		out = filepath.Join(benchRunsDir, record.Stamp(time.Now()))
 	}
 	o.Finished = bench.SaveEach(out, buildinfo.Version, commandLine(c))
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)

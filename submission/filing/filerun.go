@@ -135,7 +135,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 	}
 
 	// Decide everything before touching the tree.
-	stamp := now().UTC().Format("20060102T150405Z")
+	stamp := record.Stamp(now())
 	destExists := treefs.Exists(dest)
 	if destExists && !r.Replace {
 		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, submission.PreviousPrefix)
