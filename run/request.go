@@ -196,7 +196,7 @@ func ParseMode(s string) (loadgen.Mode, error) {
 // variant (its *-interactive model name in mlperf.conf, with that name's
 // TTFT/TPOT limits), so it returns Server and that variant.
 func ParseScenario(name string, b benchmark.Benchmark) (loadgen.Scenario, benchmark.Benchmark, error) {
-	if strings.EqualFold(name, "Interactive") {
+	if strings.EqualFold(name, benchmark.ScenarioInteractive) {
 		iv, err := b.InteractiveVariant()
 		if err != nil {
 			return 0, b, fmt.Errorf("--scenario Interactive: %w", err)

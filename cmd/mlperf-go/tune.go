@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -119,7 +120,7 @@ func tuneAction(c *cli.Context) error {
 		return err
 	}
 	defer log.Sync() //nolint:errcheck // stderr
-	if s := c.String("scenario"); !slices.ContainsFunc([]string{"Server", "Interactive", "Offline"}, func(v string) bool { return strings.EqualFold(v, s) }) {
+	if s := c.String("scenario"); !slices.ContainsFunc([]string{benchmark.ScenarioServer, benchmark.ScenarioInteractive, benchmark.ScenarioOffline}, func(v string) bool { return strings.EqualFold(v, s) }) {
 		return fmt.Errorf("--scenario %q: tune searches the Server or Interactive target QPS, or the Offline concurrency", s)
 	}
 	o, err := testOptions(c, log, loadgen.PerformanceOnly)
