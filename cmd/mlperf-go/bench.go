@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -127,8 +125,7 @@ func benchAction(c *cli.Context) error {
 		out = filepath.Join(benchRunsDir, record.Stamp(time.Now()))
 	}
 	o.Finished = bench.SaveEach(out, buildinfo.Version, commandLine(c))
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	res, recs, err := bench.Run(ctx, w, o)
 	if err != nil && ctx.Err() != nil {
 		return benchInterrupted(c, res, recs, out, o.Finished)

@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -95,8 +92,7 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			}
 			// The code tests and graders run in process groups of their own,
 			// which a terminal's Ctrl-C does not reach: the context kills them.
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-			defer stop()
+			ctx := c.Context
 			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
 			if err != nil && ctx.Err() != nil {
 				return exitError{130, fmt.Errorf("interrupted: the evaluation was stopped (%w)", err)}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -36,7 +37,7 @@ func runCLI(t testing.TB, args ...string) (string, error) {
 	app := newApp()
 	var out bytes.Buffer
 	app.Writer, app.ErrWriter = &out, &out
-	err := runApp(app, append([]string{"mlperf-go", "--log-level", "warn"}, args...))
+	err := runApp(context.Background(), app, append([]string{"mlperf-go", "--log-level", "warn"}, args...))
 	return out.String(), err
 }
 
@@ -312,7 +313,7 @@ func TestSamplingParams(t *testing.T) {
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-d", "x", "--generation-config", cfg}
-	if err := runApp(app, append(base, "-b", "gpt-oss-120b", "-m", "accuracy", "--max-tokens", "64", "--min-p", "0.05")); err != nil {
+	if err := runApp(context.Background(), app, append(base, "-b", "gpt-oss-120b", "-m", "accuracy", "--max-tokens", "64", "--min-p", "0.05")); err != nil {
 		t.Fatal(err)
 	}
 	p := got.Sampling.(*sglang.Params)
@@ -320,14 +321,14 @@ func TestSamplingParams(t *testing.T) {
 		t.Errorf("gpt-oss accuracy params: temperature %v top_p %v max_new_tokens %v min_p %v top_k %v",
 			*p.Temperature, *p.TopP, *p.MaxNewTokens, *p.MinP, *p.TopK)
 	}
-	if err := runApp(app, append(base, "-b", "llama3_1-8b", "--top-p", "0.8")); err != nil {
+	if err := runApp(context.Background(), app, append(base, "-b", "llama3_1-8b", "--top-p", "0.8")); err != nil {
 		t.Fatal(err)
 	}
 	q := got.Sampling.(*openaicompletions.Params)
 	if *q.Temperature != 0.5 || *q.TopP != 0.8 || *q.TopK != 20 || *q.MaxTokens != 128 {
 		t.Errorf("llama performance params: temperature %v top_p %v top_k %v max_tokens %v", *q.Temperature, *q.TopP, *q.TopK, *q.MaxTokens)
 	}
-	if err := runApp(app, append(base, "-b", "qwen3-vl-235b-a22b", "--top-k", "5")); err != nil {
+	if err := runApp(context.Background(), app, append(base, "-b", "qwen3-vl-235b-a22b", "--top-k", "5")); err != nil {
 		t.Fatal(err)
 	}
 	if r := got.Sampling.(*openaichat.Params); *r.TopK != 5 || *r.Temperature != 0.5 || r.MaxTokens != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -28,7 +29,7 @@ func runPlanOf(t *testing.T, args ...string) (workflow.Plan, error) {
 		}
 	}
 	argv := append([]string{"mlperf-go", "run", "-b", "llama3_1-8b", "-d", "data.json"}, args...)
-	if err := runApp(app, argv); err != nil {
+	if err := runApp(context.Background(), app, argv); err != nil {
 		t.Fatal(err)
 	}
 	return plan, planErr
@@ -45,7 +46,7 @@ func TestRunPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p.Both || p.Compliance != "" || p.OutputDir != "" || p.RunsDir != "runs" || p.ResultsDir != "" || p.Evaluate || p.Launch != nil ||
-		p.Options.Mode != loadgen.PerformanceOnly || p.Eval.Python != "python3" || p.Eval.CleanUpSpaces != "round" || p.Interruptible == nil {
+		p.Options.Mode != loadgen.PerformanceOnly || p.Eval.Python != "python3" || p.Eval.CleanUpSpaces != "round" {
 		t.Errorf("defaults: %+v", p)
 	}
 	if want := []string{"mlperf-go", "run", "-b", "llama3_1-8b", "-d", "data.json"}; !slices.Equal(p.Record.Command, want) {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -166,7 +163,6 @@ func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
 		Eval:            evalSettings(c),
 		AccuracyScript:  c.String("accuracy-script"),
 		Record:          runRecord(c),
-		Interruptible:   func(ctx context.Context) (context.Context, func()) { return interruptible(ctx, log) },
 		Stdout:          c.App.Writer,
 		Stderr:          c.App.ErrWriter,
 	}
@@ -240,48 +236,6 @@ func samplingFlags(c *cli.Context) map[string]any {
 		}
 	}
 	return flags
-}
-
-// interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
-// which aborts the test: LoadGen then completes every outstanding sample
-// with an empty response and writes its logs, but in the Server scenario it
-// still plays its schedule to the end of min_duration, so the workflow leaves
-// without it after run.AbortGrace (run.Abortable). A second signal exits
-// at once.
-func interruptible(parent context.Context, log *zap.Logger) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sig:
-			log.Warn("interrupted: aborting the test; every outstanding sample is completed empty, and the output folder is marked ABORTED. Press Ctrl-C again to exit now.", zap.Stringer("signal", s))
-			cancel(fmt.Errorf("interrupted by %s", signalName(s)))
-		case <-done:
-			return
-		}
-		select {
-		case <-sig:
-			fmt.Fprintln(os.Stderr, "mlperf-go: interrupted twice; exiting without waiting for LoadGen (its logs are incomplete)")
-			os.Exit(130)
-		case <-done:
-		}
-	}()
-	return ctx, func() { signal.Stop(sig); close(done); cancel(nil) }
-}
-
-// signalName names a signal as people know it: SIGTERM (what Slurm and
-// systemd send), SIGINT (Ctrl-C); Go's own strings are "terminated" and
-// "interrupt".
-func signalName(s os.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case os.Interrupt:
-		return "SIGINT (Ctrl-C)"
-	}
-	return s.String()
 }
 
 // datasetHelp lists what --dataset takes for each benchmark, and for each

@@ -144,8 +144,7 @@ func tuneAction(c *cli.Context) error {
 	}
 	defer sess.Close()
 
-	ctx, stop := interruptible(c.Context, log)
-	defer stop()
+	ctx := c.Context
 	// runCtx also ends if a launched engine dies, which stops the trial
 	// under way and the search.
 	runCtx, err := whenReady(c, sess, ctx)

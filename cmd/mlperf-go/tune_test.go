@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -315,7 +316,7 @@ func tuneOptionsOf(t *testing.T, args ...string) (tune.Options, error) {
 			}
 		}
 	}
-	if err := runApp(app, append([]string{"mlperf-go", "tune", "-b", "llama3_1-8b", "-d", "data.json"}, args...)); err != nil {
+	if err := runApp(context.Background(), app, append([]string{"mlperf-go", "tune", "-b", "llama3_1-8b", "-d", "data.json"}, args...)); err != nil {
 		t.Fatal(err)
 	}
 	return opts, optsErr
