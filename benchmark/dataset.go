@@ -26,7 +26,8 @@ type Dataset interface {
 	// cannot be sent over is an error naming it.
 	Bodies(o BodyOptions) (qsl.Builder, []byte, error)
 	// Evaluate scores or checks an accuracy log (LoadGen's
-	// mlperf_log_accuracy.json at logPath) against the dataset. Cancelling
+	// mlperf_log_accuracy.json at logPath) against the dataset, returning
+	// accuracy.txt's content rather than writing it. Cancelling
 	// ctx stops a long evaluation (ROUGE over a full set, code tests,
 	// graders) and kills the processes it started.
 	Evaluate(ctx context.Context, logPath string, o EvalOptions) (Evaluation, error)
@@ -79,9 +80,6 @@ type EvalOptions struct {
 	// Benchmark is the benchmark (with its variant's facts) the log belongs
 	// to.
 	Benchmark Benchmark
-	// Out is the accuracy.txt to write, for evaluators that write one
-	// ("": next to the log).
-	Out string
 	// Seed, when set, replaces the evaluator's random seed.
 	Seed *uint64
 	// Workers, when positive, replaces the evaluator's worker count where
@@ -125,6 +123,11 @@ type EvalOptions struct {
 type Evaluation struct {
 	// Report is the text to show: tables, checks, the next step.
 	Report string
+	// AccuracyTxt is accuracy.txt as the reference's evaluator prints it,
+	// which the submission checker reads; nil from an evaluator that
+	// scores nothing (log checks only). The caller writes it, once, where
+	// it belongs (beside the log, or --output).
+	AccuracyTxt []byte
 	// Failure is non-nil when the log failed its checks or missed the
 	// target; it says which.
 	Failure error

@@ -108,48 +108,38 @@ func (p *Plan) evaluateRun(ctx context.Context, o run.Options, rep *run.Report) 
 	if err != nil {
 		return nil, err
 	}
-	eo.Out = filepath.Join(rep.LogDir, record.AccuracyTxtFile)
-	v, err := Evaluate(ctx, p.Stdout, p.Stderr, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
+	v, err := Evaluate(ctx, p.Stdout, p.Stderr, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), filepath.Join(rep.LogDir, record.AccuracyTxtFile), eo, o.SubmissionScenario())
 	// The report drawn before the evaluation lacks the verdict.
 	p.writeReport(rep.LogDir)
 	return v, err
 }
 
 // Evaluate scores one accuracy log with the benchmark's evaluator, prints
-// what it found and the verdict to stdout, and records the verdict in the
-// run record beside the log when there is one (a record it cannot write is
-// said on stderr); `mlperf-go evaluate` calls it too. A log that fails its
-// checks or a metric below its bound is an error of Class Failed.
+// what it found and the verdict to stdout, writes the evaluator's
+// accuracy.txt to out (once, atomically: a reader never sees half of it)
+// and records the verdict in the run record beside the log when there is
+// one (a record it cannot write is said on stderr); `mlperf-go evaluate`
+// calls it too. A log that fails its checks or a metric below its bound is
+// an error of Class Failed.
 //
-// A log filed into a results tree (filing.Filed) gets its accuracy.txt and
-// verdict only when they pass: a results tree holds only submittable runs,
-// so a filed copy never gets a FAIL (or a failed evaluation) written into
-// it, whatever accuracy.txt it was filed with staying as it was; stderr says
-// so and how to keep the new one.
-func Evaluate(ctx context.Context, stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
-	logDir, out := filepath.Dir(logPath), o.Out
-	filedLog, filedOut := filing.Filed(logDir), filing.Filed(filepath.Dir(out))
-	if filedOut {
-		tmp, err := os.MkdirTemp("", "mlperf-go-evaluate-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		o.Out = filepath.Join(tmp, record.AccuracyTxtFile)
-	}
-	v, err := evaluate(ctx, stdout, d, logPath, o, scenario)
-	if err != nil && (filedLog || filedOut) {
+// A log filed into a results tree (filing.Filed), or an out inside one,
+// gets its accuracy.txt and verdict only when they pass: a results tree
+// holds only submittable runs, so a filed copy never gets a FAIL (or a
+// failed evaluation) written into it, whatever accuracy.txt it was filed
+// with staying as it was; stderr says so and how to keep the new one.
+func Evaluate(ctx context.Context, stdout, stderr io.Writer, d benchmark.Dataset, logPath, out string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
+	logDir := filepath.Dir(logPath)
+	filed := filing.Filed(logDir) || filing.Filed(filepath.Dir(out))
+	v, txt, err := evaluate(ctx, stdout, d, logPath, o, scenario)
+	if err != nil && filed {
 		fmt.Fprintf(stderr, "mlperf-go: %s is a run filed into a results tree, which holds only submittable runs: this evaluation did not pass, so nothing was written into it (what it was filed with stays). Pass --output FILE to keep this accuracy.txt; a run that fails belongs out of the tree (file a new one with --replace)\n", logDir)
 		return v, err
 	}
-	if filedOut {
-		content, err := os.ReadFile(o.Out)
-		if err != nil {
-			return v, err
+	if txt != nil {
+		if werr := atomicfile.Write(out, txt, 0o644); werr != nil {
+			return v, errors.Join(err, fmt.Errorf("writing %s: %w", out, werr))
 		}
-		if err := atomicfile.Write(out, content, 0o644); err != nil {
-			return v, err
-		}
+		fmt.Fprintf(stdout, "wrote %s\n", out)
 	}
 	if v != nil {
 		if err := amendRecord(logDir, func(r *record.Run) { r.Accuracy = v }); err != nil {
@@ -159,19 +149,20 @@ func Evaluate(ctx context.Context, stdout, stderr io.Writer, d benchmark.Dataset
 	return v, err
 }
 
-// evaluate is Evaluate's scoring and verdict, which writes only o.Out.
-func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
+// evaluate is Evaluate's scoring and verdict: the verdict and the
+// evaluator's accuracy.txt, which it does not write.
+func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, []byte, error) {
 	ev, err := d.Evaluate(ctx, logPath, o)
 	fmt.Fprint(stdout, ev.Report)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	content, err := os.ReadFile(o.Out)
-	if err != nil {
+	content := ev.AccuracyTxt
+	if content == nil {
 		if ev.Failure != nil {
-			return nil, failure{Failed, ev.Failure}
+			return nil, nil, failure{Failed, ev.Failure}
 		}
-		return nil, fmt.Errorf("the evaluator wrote no %s: %w", o.Out, err)
+		return nil, nil, fmt.Errorf("the %s evaluator scored nothing (no accuracy.txt)", o.Benchmark.Name)
 	}
 	var v *record.Accuracy
 	if n := loggedSamples(logPath); n >= 0 {
@@ -180,7 +171,7 @@ func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPat
 		v, err = submission.JudgeAccuracy(o.Benchmark.Name, o.Round, scenario, content)
 	}
 	if err != nil {
-		return nil, err
+		return nil, content, err
 	}
 	v.Scorer = ev.Scorer
 	printVerdict(stdout, v)
@@ -188,11 +179,11 @@ func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPat
 	case ev.Failure != nil && v.Partial == "":
 		// A partial log's failure is that it is partial (the samples
 		// missing, a total short of its bound), which the verdict says.
-		return v, failure{Failed, ev.Failure}
+		return v, content, failure{Failed, ev.Failure}
 	case !v.Pass:
-		return v, failure{Failed, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
+		return v, content, failure{Failed, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
 	}
-	return v, nil
+	return v, content, nil
 }
 
 // loggedSamples is the number of distinct samples in the accuracy log at

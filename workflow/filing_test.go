@@ -102,7 +102,7 @@ func TestEvaluateKeepsFiledCopySubmittable(t *testing.T) {
 		}
 		defer d.Close()
 		var stdout, stderr bytes.Buffer
-		_, err = Evaluate(t.Context(), &stdout, &stderr, d, filepath.Join(filed, mllog.AccuracyFile), benchmark.EvalOptions{Benchmark: b, Out: accTxt, Round: round()}, benchmark.ScenarioOffline)
+		_, err = Evaluate(t.Context(), &stdout, &stderr, d, filepath.Join(filed, mllog.AccuracyFile), filepath.Join(filed, record.AccuracyTxtFile), benchmark.EvalOptions{Benchmark: b, Round: round()}, benchmark.ScenarioOffline)
 		return err, stdout.String() + stderr.String()
 	}
 	other, err := b.Data.Synth(t.TempDir(), 20, 11)

@@ -72,9 +72,10 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			}
 			defer d.Close()
 			logPath := c.String("accuracy-log")
-			o := benchmark.EvalOptions{Benchmark: b, Out: c.String("output"), Workers: c.Int("workers"), Interactive: c.Bool("interactive") || b.IsInteractive()}
-			if o.Out == "" {
-				o.Out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
+			o := benchmark.EvalOptions{Benchmark: b, Workers: c.Int("workers"), Interactive: c.Bool("interactive") || b.IsInteractive()}
+			out := c.String("output")
+			if out == "" {
+				out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
 			}
 			if c.IsSet("seed") {
 				seed := c.Uint64("seed")
@@ -93,7 +94,7 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			// The code tests and graders run in process groups of their own,
 			// which a terminal's Ctrl-C does not reach: the context kills them.
 			ctx := c.Context
-			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
+			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, out, o, scenario)
 			if err != nil && ctx.Err() != nil {
 				return exitError{130, fmt.Errorf("interrupted: the evaluation was stopped (%w)", err)}
 			}
