@@ -94,7 +94,8 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			// The code tests and graders run in process groups of their own,
 			// which a terminal's Ctrl-C does not reach: the context kills them.
 			ctx := c.Context
-			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, out, o, scenario)
+			scored, err := workflow.Evaluate(ctx, d, logPath, out, o, scenario)
+			scored.Print(c.App.Writer, c.App.ErrWriter)
 			if err != nil && ctx.Err() != nil {
 				return exitError{130, fmt.Errorf("interrupted: the evaluation was stopped (%w)", err)}
 			}

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
@@ -308,8 +307,8 @@ func TestSamplingParams(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		plan, err := runPlan(c, zap.NewNop())
-		got = plan.Options
+		var err error
+		got, err = resolvedOptions(c)
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-d", "x", "--generation-config", cfg}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
-	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/fake/answers"
@@ -25,8 +24,8 @@ func TestRoundFlag(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		plan, err := runPlan(c, zap.NewNop())
-		got = plan.Options
+		var err error
+		got, err = resolvedOptions(c)
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-b", "qwen3-vl-235b-a22b", "-d", "x"}

@@ -11,11 +11,9 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
-	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/workflow"
 )
@@ -127,11 +125,12 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer log.Sync() //nolint:errcheck // stderr
-	plan, err := runPlan(c, log)
+	plan, err := workflow.Resolve(runRequest(c, log))
 	if err != nil {
 		return err
 	}
 	out := workflow.Run(c.Context, plan)
+	out.Print(c.App.Writer, c.App.ErrWriter)
 	if out.Class == workflow.Passed {
 		return nil
 	}
@@ -147,10 +146,13 @@ var exitCodes = map[workflow.Class]int{
 	workflow.Interrupted: 130,
 }
 
-// runPlan turns the run command's flags into the workflow's plan, each
-// flag read once; Plan.Resolve checks them.
-func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
-	p := workflow.Plan{
+// runRequest reads the run command's flags into the workflow's request,
+// each flag read once; workflow.Resolve checks them.
+func runRequest(c *cli.Context, log *zap.Logger) workflow.Request {
+	return workflow.Request{
+		Test: testRequest(c), ModeName: c.String("mode"), TargetQPS: given(c, "target-qps", c.String),
+		TargetQPSFraction: c.Float64("target-qps-fraction"), MinDuration: given(c, "min-duration", c.Uint64),
+		MinQueryCount: given(c, "min-query-count", c.Uint64), Quick: c.Bool("quick"), Launch: launchRequest(c),
 		Compliance:      c.String("compliance"),
 		OutputDir:       c.String("output-dir"),
 		Overwrite:       c.Bool("overwrite"),
@@ -163,13 +165,9 @@ func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
 		Eval:            evalSettings(c),
 		AccuracyScript:  c.String("accuracy-script"),
 		Record:          runRecord(c),
-		Stdout:          c.App.Writer,
-		Stderr:          c.App.ErrWriter,
+		Progress:        c.App.ErrWriter,
+		Logger:          log,
 	}
-	r := workflow.Request{Test: testRequest(c), ModeName: c.String("mode"), TargetQPS: given(c, "target-qps", c.String),
-		TargetQPSFraction: c.Float64("target-qps-fraction"), MinDuration: given(c, "min-duration", c.Uint64),
-		MinQueryCount: given(c, "min-query-count", c.Uint64), Quick: c.Bool("quick"), Launch: launchRequest(c)}
-	return p, p.Resolve(r, log)
 }
 
 // runRecord is what the flags say of how a test was made, for the run
@@ -185,19 +183,6 @@ func engineFlagValues(c *cli.Context) []string {
 		return append([]string(nil), *a...)
 	}
 	return nil
-}
-
-// testOptions turns the flags that say what to test and how to reach the
-// endpoints (the flags run and tune share) into runner options for a test
-// in mode (which picks a --generation-config's per-mode sampling): all but
-// the output folder and the run's own settings.
-func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (run.Options, error) {
-	r := testRequest(c)
-	r.Mode = mode
-	if err := submission.CheckRound(r.Round, log); err != nil {
-		return run.Options{}, err
-	}
-	return r.Options(log)
 }
 
 // testRequest reads the flags run and tune share (run.Request).

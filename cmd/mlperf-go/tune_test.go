@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/tune"
+	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
 // tuneDirOf returns the one tune folder under root/<bench>/<scenario>.
@@ -301,17 +303,17 @@ func TestTuneDirDefault(t *testing.T) {
 	}
 }
 
-// tuneOptionsOf parses a tune command line into the tune's options,
-// running nothing.
+// tuneOptionsOf parses a tune command line into the workflow's tune
+// request, running nothing, and returns its search.
 func tuneOptionsOf(t *testing.T, args ...string) (tune.Options, error) {
 	t.Helper()
 	app := newApp()
-	var opts tune.Options
-	var optsErr error
+	var req workflow.TuneRequest
+	var reqErr error
 	for _, cmd := range app.Commands {
 		if cmd.Name == "tune" {
 			cmd.Action = func(c *cli.Context) error {
-				opts, optsErr = tuneOptions(c)
+				req, reqErr = tuneRequest(c, zap.NewNop())
 				return nil
 			}
 		}
@@ -319,7 +321,10 @@ func tuneOptionsOf(t *testing.T, args ...string) (tune.Options, error) {
 	if err := runApp(context.Background(), app, append([]string{"mlperf-go", "tune", "-b", "llama3_1-8b", "-d", "data.json"}, args...)); err != nil {
 		t.Fatal(err)
 	}
-	return opts, optsErr
+	if reqErr == nil && (req.Dir != "tune-runs" || req.RunsDir != "runs" || req.Progress == nil || req.Test.Benchmark != "llama3_1-8b") {
+		t.Errorf("tune request: %+v", req)
+	}
+	return req.Search, reqErr
 }
 
 // TestTuneOptions: tune's flags reach the tune's options with the defaults
@@ -332,7 +337,7 @@ func TestTuneOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.QPS != (tune.QPSSearch{TrialDuration: time.Minute, TrialMinQueries: tune.DefaultTrialMinQueries, MaxTrials: tune.DefaultMaxTrials, Tolerance: tune.DefaultTolerance}) ||
-		o.StartFraction != defaultAutoQPSFraction || o.OfflineRuns == nil || o.RunTrial == nil || o.UserConf != "" || o.Progress == nil ||
+		o.StartFraction != defaultAutoQPSFraction || o.UserConf != "" ||
 		o.Sweep.Levels != nil || o.Sweep.Plateau != tune.DefaultPlateau || o.Sweep.TrialDuration != time.Minute {
 		t.Errorf("defaults: %+v", o)
 	}
