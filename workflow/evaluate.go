@@ -117,6 +117,55 @@ func Evaluate(ctx context.Context, d benchmark.Dataset, logPath, out string, o b
 	return s, err
 }
 
+// EvalRequest is what the evaluate command line says, in its own words.
+type EvalRequest struct {
+	// Benchmark is the log's benchmark; AccuracyLog LoadGen's
+	// mlperf_log_accuracy.json; Output the accuracy.txt to write ("":
+	// beside the log).
+	Benchmark, AccuracyLog, Output string
+	// Dataset and Splits are the dataset the run used.
+	Dataset, Splits []string
+	// Round is --round, checked here.
+	Round string
+	// Seed (nil: the reference's) and Workers (0: the reference's) are
+	// the evaluator's; Interactive judges against the Interactive target
+	// (an Interactive variant always is).
+	Seed        *uint64
+	Workers     int
+	Interactive bool
+	Eval        EvalSettings
+}
+
+// EvaluateLog evaluates the accuracy log r names (`mlperf-go evaluate`):
+// it checks r, opens the dataset's accuracy set and calls Evaluate.
+func EvaluateLog(ctx context.Context, r EvalRequest) (Scored, error) {
+	b, err := benchmark.Lookup(r.Benchmark)
+	if err != nil {
+		return Scored{}, err
+	}
+	if err := submission.CheckRound(r.Round, nil); err != nil {
+		return Scored{}, err
+	}
+	o := benchmark.EvalOptions{Benchmark: b, Seed: r.Seed, Workers: r.Workers, Interactive: r.Interactive || b.IsInteractive(), Round: r.Round}
+	if err := r.Eval.Apply(&o, r.Dataset); err != nil {
+		return Scored{}, err
+	}
+	d, err := b.OpenAccuracyDataset(r.Dataset, r.Splits)
+	if err != nil {
+		return Scored{}, err
+	}
+	defer d.Close()
+	out := r.Output
+	if out == "" {
+		out = filepath.Join(filepath.Dir(r.AccuracyLog), record.AccuracyTxtFile)
+	}
+	scenario := benchmark.ScenarioOffline
+	if o.Interactive {
+		scenario = benchmark.ScenarioInteractive
+	}
+	return Evaluate(ctx, d, r.AccuracyLog, out, o, scenario)
+}
+
 // judge is score's scoring and verdict: the verdict and the evaluator's
 // accuracy.txt, which it does not write.
 func judge(ctx context.Context, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (Scored, []byte, error) {

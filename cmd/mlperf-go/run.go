@@ -125,7 +125,8 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer log.Sync() //nolint:errcheck // stderr
-	plan, err := workflow.Resolve(runRequest(c, log))
+	req := runRequest(c, log)
+	plan, err := workflow.Resolve(req)
 	if err != nil {
 		return err
 	}
