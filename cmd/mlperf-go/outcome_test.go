@@ -255,7 +255,6 @@ func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "out")
-			begin := time.Now()
 			stdout, err := runCLI(t, append([]string{"run", "-b", "llama3_1-8b", "-d", data, "-e", url, "-o", out, "--progress-interval", "0",
 				"--results-dir", filepath.Join(dir, "results"), "--system", "sys"}, tc.extra...)...)
 			if err == nil {
@@ -266,7 +265,7 @@ func TestResultsDirRefusesUnofficialSettings(t *testing.T) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
 			}
-			if _, err := os.Stat(filepath.Join(out, "mlperf_log_detail.txt")); err == nil || time.Since(begin) > 10*time.Second {
+			if _, err := os.Stat(filepath.Join(out, "mlperf_log_detail.txt")); err == nil {
 				t.Errorf("the run started before being refused")
 			}
 		})
