@@ -80,6 +80,9 @@ func TestComplianceTEST07ScoredInGo(t *testing.T) {
 
 	p, o = test07(EvalSettings{Tokenizer: filepath.Join("..", "tokenizer", "testdata", "bytelevel"), LiveCodeBench: lcb, Python: "python3"})
 	want := "=== Outcome: TEST07 FAIL: Accuracy check pass: False (exact_match 0.0 < threshold 60.698) ==="
+	if v := o.Tests[0].Compliance; v == nil || v.Pass || v.Test != submission.TEST07 || o.Tests[0].NotFiled == "" || o.Tests[0].Filed != "" {
+		t.Errorf("the outcome's verdict %+v, not filed %q", v, o.Tests[0].NotFiled)
+	}
 	if o.Class != Failed || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "not filed into --results-dir") {
 		t.Fatalf("%+v, want Failed, %q and no filing:\n%s", o, want, out.String())
 	}

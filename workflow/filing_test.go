@@ -47,7 +47,7 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	if _, err := os.Stat(filed); !os.IsNotExist(err) {
 		t.Errorf("the INVALID run was filed (%v)", err)
 	}
-	if want := "not filed into --results-dir, which holds only submittable runs: the run is INVALID (LoadGen's result is INVALID"; !strings.Contains(text, want) || !strings.Contains(text, "the run stays in "+p.OutputDir) {
+	if want := "not filed into --results-dir, which holds only submittable runs: the run is INVALID (LoadGen's result is INVALID"; !strings.Contains(o.Tests[0].NotFiled, want) || !strings.Contains(text, want) || !strings.Contains(text, "the run stays in "+p.OutputDir) {
 		t.Errorf("the output does not say %q and where the run stays:\n%s", want, text)
 	}
 	if _, o, text := invalid(true); o.Class != Invalid || strings.Contains(text, "not filed") {

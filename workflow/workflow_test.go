@@ -158,9 +158,10 @@ func TestRunHistory(t *testing.T) {
 		}
 	}
 
+	var last Outcome
 	for i := range 2 {
-		if o := runOf(t, base, &out); o.Class != Passed {
-			t.Fatalf("run %d: %+v\n%s", i, o, out.String())
+		if last = runOf(t, base, &out); last.Class != Passed {
+			t.Fatalf("run %d: %+v\n%s", i, last, out.String())
 		}
 	}
 	parent := filepath.Join(runs, b.Name, "Offline-performance")
@@ -202,8 +203,11 @@ func TestRunHistory(t *testing.T) {
 	if strings.Contains(string(index), record.LatestLink+"/") {
 		t.Errorf("the index lists the latest link as a run of its own")
 	}
-	if !strings.Contains(out.String(), filepath.Join(runs, record.IndexHTMLFile)) {
-		t.Errorf("the output does not name the index of runs:\n%s", out.String())
+	if want := filepath.Join(runs, record.IndexHTMLFile); last.Index != want || !strings.Contains(out.String(), want) {
+		t.Errorf("the outcome's index %q, want %s, printed:\n%s", last.Index, want, out.String())
+	}
+	if tr := last.Tests[0]; len(last.Tests) != 1 || tr.Record == nil || tr.Record.Outcome != record.Valid || tr.ReportHTML != filepath.Join(tr.Dir, record.ReportHTMLFile) {
+		t.Errorf("the outcome's test: %+v", last.Tests)
 	}
 
 	// An existing run folder is never silently replaced.
@@ -261,6 +265,10 @@ func TestModeBoth(t *testing.T) {
 	o, text := both(startFake(t, fake.Config{Answers: truths, DefaultAnswer: b.Fake.DefaultAnswer, Accuracy: 1}), out, results)
 	if o.Class != Passed {
 		t.Fatalf("Both: %+v\n%s", o, text)
+	}
+	if len(o.Tests) != 2 || o.Tests[0].Scored == nil || o.Tests[0].Scored.Accuracy.Partial != "20 of 48289 samples" || o.Tests[1].Report.Outcome != record.Valid ||
+		o.Tests[0].Filed == "" || o.Tests[1].Filed == "" {
+		t.Errorf("the outcome's tests: %+v", o.Tests)
 	}
 	if !strings.Contains(text, "not a full accuracy run: judged on 20 of 48289 samples") {
 		t.Errorf("the verdict on 20 samples does not say it is partial:\n%s", text)
