@@ -110,7 +110,9 @@ func (t TestOutcome) Print(out, errw io.Writer) {
 	}
 	if rep := t.Report; rep != nil {
 		if t.Left {
+			// What the pool did before LoadGen was left behind.
 			printOutcome(out, rep, nil)
+			printSamples(out, rep)
 		} else {
 			t.printReport(out)
 		}
@@ -170,6 +172,12 @@ func (t TestOutcome) printReport(w io.Writer) {
 			fmt.Fprintf(w, "  %-42s %.2f ms\n", l.label, v/1e6)
 		}
 	}
+	printSamples(w, rep)
+}
+
+// printSamples prints what became of the samples, how long the test took
+// and where its logs are.
+func printSamples(w io.Writer, rep *run.Report) {
 	s := rep.Stats
 	fmt.Fprintf(w, "  %-42s %d issued, %d completed, %d failed\n", "Samples", s.Issued, s.Completed, s.Failed)
 	if s.OutputTokens > 0 {
