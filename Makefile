@@ -1,9 +1,12 @@
 # mlperf-go build: a thin driver over CMakeLists.txt (the one build
 # description) with the build directory build/.
 #   make                 fetch + verify LoadGen, build it, build build/bin/mlperf-go
-#   make test            ctest: go vet, go test -race ./..., go test of the concurrent
-#                        packages without -race, the static binary in a bare chroot,
-#                        the Dockerfile lint, the plain-go-build message
+#   make test            ctest -LE e2e: go vet, go test -race ./..., go test of the
+#                        concurrent packages without -race, the Dockerfile lint, the
+#                        plain-go-build message (minutes)
+#   make test-e2e        ctest -L e2e: the end-to-end tests, each minutes of whole CLI
+#                        processes: the rehearsal (scripts/rehearsal.sh), the run
+#                        against LiteLLM's proxy, the static binary in a bare chroot
 #   make demo            the embedded default: synthetic data, fake endpoint, LoadGen runs
 #   make static          build/bin/mlperf-go-static: fully static (LoadGen, libstdc++, glibc)
 #   make test-static     only the static binary's chroot demo
@@ -88,7 +91,11 @@ static: $(BUILD)/.configured
 	$(BUILD_TARGET) static
 
 test: all
-	$(CTEST) --test-dir $(BUILD) --output-on-failure --parallel $(TEST_JOBS)
+	$(CTEST) --test-dir $(BUILD) --output-on-failure --parallel $(TEST_JOBS) -LE e2e
+
+.PHONY: test-e2e
+test-e2e: all
+	$(CTEST) --test-dir $(BUILD) --output-on-failure --parallel $(TEST_JOBS) -L e2e
 
 # The harness against real engines (scripts/engines/test.sh): installs vLLM's
 # CPU build and SGLang (about 14 GB together) on first use.

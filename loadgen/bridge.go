@@ -139,7 +139,7 @@ func StartTestContext(ctx context.Context, sut SUT, qsl QSL, settings TestSettin
 		return err
 	}
 	if auditConfigPath == "" {
-		auditConfigPath = "audit.config"
+		auditConfigPath = AuditConfigFile
 	}
 	if !testMu.TryLock() {
 		return ErrBusy

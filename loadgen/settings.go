@@ -23,6 +23,11 @@ const (
 )
 
 // LogSettings mirrors mlperf::LogSettings and its LogOutputSettings.
+// AuditConfigFile is the compliance audit.config LoadGen applies when it
+// finds one: by this name in its working directory, unless StartTest is
+// given another path.
+const AuditConfigFile = "audit.config"
+
 // DefaultLogSettings returns LoadGen's defaults.
 type LogSettings struct {
 	// OutDir is where LoadGen writes its logs; it must exist. Default ".".
@@ -73,6 +78,32 @@ func (s Scenario) String() string {
 		return "Offline"
 	}
 	return fmt.Sprintf("Scenario(%d)", int(s))
+}
+
+// resultKeys are the detail-log keys LoadGen writes each scenario's
+// performance result under.
+var resultKeys = map[Scenario]string{
+	Offline:      "result_samples_per_second",
+	Server:       "result_completed_samples_per_sec",
+	SingleStream: "early_stopping_latency_ss",
+	MultiStream:  "early_stopping_latency_ms",
+}
+
+// ResultKey is the detail-log key holding the scenario's performance
+// result, the one the submission checker (RESULT_FIELD_NEW), TEST01's
+// verify_performance.py (RESULT_FIELD) and results.json's headline read:
+// result_samples_per_second for Offline, early_stopping_latency_ss for
+// SingleStream, and so on.
+func (s Scenario) ResultKey() string { return resultKeys[s] }
+
+// ResultKeyOf is ResultKey of the scenario named name as LoadGen logs it
+// (effective_scenario); "" for a name that is not a LoadGen scenario.
+func ResultKeyOf(name string) string {
+	s, err := ParseScenario(name)
+	if err != nil {
+		return ""
+	}
+	return s.ResultKey()
 }
 
 // ParseScenario parses a scenario name, case-insensitively.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // The run history: without an output folder of the user's choosing, each
@@ -34,7 +36,7 @@ func RunsFolder(root, bench, scenario, mode string) string {
 // creates it, so a command that fails before its test leaves no empty run
 // behind for LatestLink to point at.
 func NewRunDir(parent string, now time.Time) string {
-	stamp := now.UTC().Format("20060102T150405Z")
+	stamp := Stamp(now)
 	dir := filepath.Join(parent, stamp)
 	for i := 2; ; i++ {
 		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
@@ -43,6 +45,13 @@ func NewRunDir(parent string, now time.Time) string {
 		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", stamp, i))
 	}
 }
+
+// stampLayout writes a time as run folders and moved-aside entries are
+// named: UTC, sortable, without the colons some file systems refuse.
+const stampLayout = "20060102T150405Z"
+
+// Stamp is t as a folder name carries it (20261207T033214Z).
+func Stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
 
 // LinkLatest points the LatestLink beside runDir at it, atomically: a new
 // link under a temporary name, renamed over the old one.
@@ -60,10 +69,11 @@ func LinkLatest(runDir string) error {
 // hold Offline performance runs of bench: its performance runs and the
 // performance halves of its ModeBoth runs.
 func OfflinePerformanceRuns(root, bench string) []string {
+	offline := loadgen.Offline.String()
 	var dirs []string
 	for _, pattern := range []string{
-		filepath.Join(RunsFolder(root, bench, "Offline", "performance"), "*"),
-		filepath.Join(RunsFolder(root, bench, "Offline", ModeBoth), "*", "performance"),
+		filepath.Join(RunsFolder(root, bench, offline, string(KindPerformance)), "*"),
+		filepath.Join(RunsFolder(root, bench, offline, ModeBoth), "*", string(KindPerformance)),
 	} {
 		m, _ := filepath.Glob(pattern) // the patterns are well formed
 		dirs = append(dirs, m...)
@@ -74,7 +84,7 @@ func OfflinePerformanceRuns(root, bench string) []string {
 // NewestRun is the newest run of bench in scenario and kind ("accuracy",
 // "performance") under the runs root: a run of that mode or that half of
 // a ModeBoth run, whichever started last; "" when there is none.
-func NewestRun(root, bench, scenario, kind string) string {
+func NewestRun(root, bench, scenario string, kind Kind) string {
 	newest, newestStamp := "", ""
 	consider := func(dir, stamp string) {
 		// Timestamped folders sort by time; LatestLink and temporaries
@@ -83,11 +93,11 @@ func NewestRun(root, bench, scenario, kind string) string {
 			newest, newestStamp = dir, stamp
 		}
 	}
-	own, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, kind), "*"))
+	own, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, string(kind)), "*"))
 	for _, d := range own {
 		consider(d, filepath.Base(d))
 	}
-	halves, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, ModeBoth), "*", kind))
+	halves, _ := filepath.Glob(filepath.Join(RunsFolder(root, bench, scenario, ModeBoth), "*", string(kind)))
 	for _, d := range halves {
 		consider(d, filepath.Base(filepath.Dir(d)))
 	}

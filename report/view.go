@@ -10,6 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
 	"github.com/mlperf-go/mlperf-go/internal/timeline"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -283,7 +284,7 @@ func latencyCharts(m results.Metrics, settings map[string]any) []namedChart {
 // LoadGen's own, in the Server scenario only (Offline logs a target
 // latency of 0, SingleStream and MultiStream judge no p99).
 func latencySettings(r *results.Results) map[string]any {
-	if r.Run.Scenario != "Server" {
+	if r.Run.Scenario != loadgen.Server.String() {
 		return nil
 	}
 	return r.Settings

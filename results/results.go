@@ -269,12 +269,13 @@ var figures = []struct {
 		[]string{"result_tokens_per_second", "result_completed_tokens_per_second", "result_inferred_tokens_per_second", "result_inferred_completed_tokens_per_second"}},
 }
 
-// headlines are each scenario's official metric as the summary prints it.
-var headlines = map[string]struct{ name, unit, key string }{
-	"Offline":      {"samples per second", "samples/s", "result_samples_per_second"},
-	"Server":       {"completed samples per second", "samples/s", "result_completed_samples_per_sec"},
-	"SingleStream": {"early-stopping 90th percentile latency", "ns", "early_stopping_latency_ss"},
-	"MultiStream":  {"early-stopping 99th percentile latency", "ns", "early_stopping_latency_ms"},
+// headlines are each scenario's official metric as the summary prints it
+// (the value is at the scenario's loadgen.Scenario.ResultKey).
+var headlines = map[loadgen.Scenario]struct{ name, unit string }{
+	loadgen.Offline:      {"samples per second", "samples/s"},
+	loadgen.Server:       {"completed samples per second", "samples/s"},
+	loadgen.SingleStream: {"early-stopping 90th percentile latency", "ns"},
+	loadgen.MultiStream:  {"early-stopping 99th percentile latency", "ns"},
 }
 
 // requestedOnly are the settings LoadGen logs only with the "requested_"
@@ -452,9 +453,10 @@ func (m *Metrics) fromDetail(x *detailReader, scenario string) {
 			}
 		}
 	}
-	if h, ok := headlines[scenario]; ok {
-		if v, ok := x.float(h.key); ok {
-			m.Headline = &Figure{Name: h.name, Value: v, Unit: h.unit, Key: h.key}
+	if sc, err := loadgen.ParseScenario(scenario); err == nil {
+		h, key := headlines[sc], sc.ResultKey()
+		if v, ok := x.float(key); ok {
+			m.Headline = &Figure{Name: h.name, Value: v, Unit: h.unit, Key: key}
 		}
 	}
 	m.QueryCount = x.intp("result_query_count")

@@ -41,13 +41,19 @@ func (rep *Report) Kind(compliance string) record.Kind {
 	return record.KindPerformance
 }
 
-// WriteRunInfo records how the run was made next to LoadGen's logs
-// (record.File), for the submission README: the command, the
-// harness and LoadGen versions, the round followed (Options.Round, else the
-// linked LoadGen's) and whose requests were sent, the benchmark, scenario
-// and kind, the endpoints, API, model and sampling sent, when the run
-// started and ended, and the samples' counts and first failures.
+// WriteRunInfo writes RunInfo next to LoadGen's logs (record.File).
 func WriteRunInfo(o Options, rep *Report, rec Record) error {
+	return record.Write(rep.LogDir, RunInfo(o, rep, rec))
+}
+
+// RunInfo is the run record of the test o made, for the submission
+// README: the command, the harness and LoadGen versions, the round
+// followed (Options.Round, else the linked LoadGen's) and whose requests
+// were sent, the benchmark, scenario and kind, the endpoints, API, model
+// and sampling sent, when the run started and ended, and the samples'
+// counts and first failures. A caller that judges the run further (its
+// accuracy, its compliance verdict) adds that before writing it once.
+func RunInfo(o Options, rep *Report, rec Record) record.Run {
 	round := o.Round
 	if round == "" {
 		round, _ = buildinfo.Round()
@@ -92,7 +98,7 @@ func WriteRunInfo(o Options, rep *Report, rec Record) error {
 		info.Samples.FirstFailures = append(info.Samples.FirstFailures, record.SampleFailure{Index: f.Index, Reason: f.Reason, Message: f.Message})
 	}
 	info.Samples.EndpointDrops = EndpointDrops(rep.Stats.EndpointDrops, rep.Start)
-	return record.Write(rep.LogDir, info)
+	return info
 }
 
 // EndpointDrops are the pool's endpoint drops as the run record keeps

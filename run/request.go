@@ -172,17 +172,26 @@ func (o *Options) SetResilience(r Resilience, given func(name string) bool) erro
 	return err
 }
 
-// ParseMode reads a LoadGen mode as --mode names it.
+// modeNames are the LoadGen modes as --mode names them, which also name
+// a mode's folder in the run history (record.RunsFolder): the
+// performance and accuracy runs' are their record.Kind.
+var modeNames = map[loadgen.Mode]string{
+	loadgen.PerformanceOnly:     string(record.KindPerformance),
+	loadgen.AccuracyOnly:        string(record.KindAccuracy),
+	loadgen.FindPeakPerformance: "find-peak-performance",
+	loadgen.SubmissionRun:       "submission",
+}
+
+// ModeName is m as --mode names it ("performance", "accuracy", …).
+func ModeName(m loadgen.Mode) string { return modeNames[m] }
+
+// ParseMode reads a LoadGen mode as --mode names it, or as LoadGen does
+// ("PerformanceOnly"), case-insensitively.
 func ParseMode(s string) (loadgen.Mode, error) {
-	switch strings.ToLower(s) {
-	case "performance", "performanceonly":
-		return loadgen.PerformanceOnly, nil
-	case "accuracy", "accuracyonly":
-		return loadgen.AccuracyOnly, nil
-	case "find-peak-performance", "findpeakperformance":
-		return loadgen.FindPeakPerformance, nil
-	case "submission", "submissionrun":
-		return loadgen.SubmissionRun, nil
+	for m, name := range modeNames {
+		if strings.EqualFold(s, name) || strings.EqualFold(s, m.String()) {
+			return m, nil
+		}
 	}
 	return 0, fmt.Errorf("--mode %q: use performance, accuracy, %s (accuracy, evaluated, then performance), find-peak-performance or submission", s, record.ModeBoth)
 }
@@ -192,7 +201,7 @@ func ParseMode(s string) (loadgen.Mode, error) {
 // variant (its *-interactive model name in mlperf.conf, with that name's
 // TTFT/TPOT limits), so it returns Server and that variant.
 func ParseScenario(name string, b benchmark.Benchmark) (loadgen.Scenario, benchmark.Benchmark, error) {
-	if strings.EqualFold(name, "Interactive") {
+	if strings.EqualFold(name, benchmark.ScenarioInteractive) {
 		iv, err := b.InteractiveVariant()
 		if err != nil {
 			return 0, b, fmt.Errorf("--scenario Interactive: %w", err)

@@ -227,13 +227,12 @@ func Run(ctx context.Context, o Options) (rep *Report, err error) {
 	}
 	api, model := o.EndpointAPI(), o.ModelName()
 	// A test that never starts (a refused setting, a failed preflight)
-	// leaves nothing behind: its files and the folders made for it go.
-	reserved := record.Reserve(o.OutputDir)
+	// leaves none of its files behind; the caller that reserved the output
+	// folder (workflow's Plan) releases it.
 	defer func() {
 		if rep == nil {
 			os.Remove(filepath.Join(o.OutputDir, record.UserConfFile)) //nolint:errcheck // may not exist
 			os.Remove(filepath.Join(o.OutputDir, record.FailuresFile)) //nolint:errcheck // may not exist
-			reserved.ReleaseUnused()
 		}
 	}()
 	if err := dirwalk.MkdirAll(o.OutputDir, 0o755); err != nil {

@@ -11,6 +11,22 @@ import (
 // Packaging never copies such entries and the check reports them.
 const PreviousPrefix = ".previous-"
 
+// The files of a results tree the submission checker reads by name,
+// besides LoadGen's logs: a benchmark's measurements, and what the
+// reference's compliance verification scripts write in a compliance test's
+// directory (package compliance writes them, check and filing read them).
+const (
+	// MeasurementsFile is a scenario's (or a benchmark's) measurements.json.
+	MeasurementsFile = "measurements.json"
+	// VerifyAccuracyFile is TEST01's, TEST06's and TEST07's
+	// verify_accuracy.txt.
+	VerifyAccuracyFile = "verify_accuracy.txt"
+	// VerifyPerformanceFile is TEST01's verify_performance.txt.
+	VerifyPerformanceFile = "verify_performance.txt"
+	// VerifyOutputLenFile is TEST09's verify_output_len.txt.
+	VerifyOutputLenFile = "verify_output_len.txt"
+)
+
 // PerformanceRun is where a scenario directory keeps its performance run's
 // logs: the checker reads performance/run_1 and no other.
 var PerformanceRun = filepath.Join("performance", "run_1")

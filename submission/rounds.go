@@ -7,6 +7,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/round"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
 // The per-round rules come from the official checker,
@@ -101,22 +102,15 @@ var roundSeeds = map[string]Round{
 	round.V61: {Name: round.V61, QSLSeed: 2085463073848966840, SampleIndexSeed: 2747215439041700203, ScheduleSeed: 16159082839903944936},
 }
 
-// baseResultField is RESULT_FIELD_NEW (the same in v6.0 and v6.1 for the
-// scenarios LoadGen logs), keyed by effective_scenario.
-var baseResultField = map[string]string{
-	benchmark.ScenarioOffline:      "result_samples_per_second",
-	benchmark.ScenarioServer:       "result_completed_samples_per_sec",
-	benchmark.ScenarioSingleStream: "early_stopping_latency_ss",
-	benchmark.ScenarioMultiStream:  "early_stopping_latency_ms",
-}
-
 // BaseResultField returns the detail-log key the checker reads a
 // performance run's result from for every benchmark (RESULT_FIELD_NEW),
 // by the effective_scenario LoadGen logged; "" for a scenario LoadGen does
 // not log. A benchmark may name a further field (BenchmarkRules.ResultField,
 // RESULT_FIELD_BENCHMARK_OVERWRITE) that must be present too.
 func BaseResultField(effectiveScenario string) string {
-	return baseResultField[effectiveScenario]
+	// RESULT_FIELD_NEW is the same in v6.0 and v6.1 for the scenarios
+	// LoadGen logs: the key LoadGen writes the result under.
+	return loadgen.ResultKeyOf(effectiveScenario)
 }
 
 // LookupRound returns the rules of a round ("v6.0" or "v6.1"): its seeds

@@ -91,6 +91,9 @@ type Config struct {
 	Completer loadgen.Completer
 	// Logger receives failure reports (default: none).
 	Logger *zap.Logger
+	// Clock times the samples for the latency breakdown (Pool.Latency;
+	// default: the system's monotonic clock).
+	Clock Clock
 	// CloseTimeout is how long Close waits for in-flight requests before
 	// cancelling them (default DefaultCloseTimeout).
 	CloseTimeout time.Duration

@@ -165,11 +165,34 @@ func (p *Pool) Latency() Breakdown {
 	return b
 }
 
+// Clock tells the pool the time, as zapcore.Clock tells zap: the system's
+// by default (Config.Clock nil). A test gives its own, so that the latency
+// breakdown reads what the test says time did, not this machine's speed.
+type Clock interface {
+	Now() time.Time
+}
+
+// systemClock is time.Now (monotonic).
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
 // clock is the pool's monotonic clock, started by New.
-type clock struct{ epoch time.Time }
+type clock struct {
+	src   Clock
+	epoch time.Time
+}
+
+// newClock starts a clock reading src (nil: the system's).
+func newClock(src Clock) clock {
+	if src == nil {
+		src = systemClock{}
+	}
+	return clock{src: src, epoch: src.Now()}
+}
 
 // now is the time in nanoseconds since New.
-func (c clock) now() int64 { return int64(time.Since(c.epoch)) }
+func (c clock) now() int64 { return int64(c.src.Now().Sub(c.epoch)) }
 
 // stampReader notes when each read of a response body returned, so the
 // pool knows when the bytes of an event reached it rather than when it got

@@ -3,6 +3,7 @@ package sut
 import (
 	"io"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -105,16 +106,19 @@ func TestLatencyBreakdownStream(t *testing.T) {
 // TestLatencyBreakdownPlain: plain responses have no first-token parts,
 // and waiting while every worker serves another sample is the concurrency
 // limit's (slot_wait), not the harness's queue time: an Offline run, whose
-// samples are all issued at once, must not read as a slow harness.
+// samples are all issued at once, must not read as a slow harness. The
+// pool's clock moves only when the server answers (by slow each time), so
+// the parts are exact, whatever this machine's speed.
 func TestLatencyBreakdownPlain(t *testing.T) {
 	t.Parallel()
 	const n = 3
-	// Long enough that a loaded machine's scheduling delays (25 ms seen
-	// in CI under -race) stay well under one answer, which the queue
-	// part must not hold.
 	const slow = 100 * time.Millisecond
-	srv := serve(t, slowSGLang(slow, 0, false))
-	p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: sglang.Protocol, Bodies: sglangBodies(t, n, false), Concurrency: 1})
+	clk := &manualClock{now: time.Unix(0, 0)}
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		clk.advance(slow)
+		slowSGLang(0, 0, false)(w, r)
+	})
+	p, rec := newPool(t, Config{Endpoints: []string{srv.URL}, API: sglang.Protocol, Bodies: sglangBodies(t, n, false), Concurrency: 1, Clock: clk})
 	p.IssueQuery(samples(n))
 	waitFor(t, "completions", func() bool { _, f, _ := rec.snapshot(); return len(f) == n })
 	b := p.Latency()
@@ -130,18 +134,39 @@ func TestLatencyBreakdownPlain(t *testing.T) {
 	}
 	// One worker: the last sample waited for the two before it, and the
 	// worker took each next sample as soon as it was done with the last.
-	if got := b.Parts[PartSlot].Max; got < int64(2*slow) {
-		t.Errorf("longest wait for a free worker %v, want at least two answers' %v", time.Duration(got), 2*slow)
+	if got := b.Parts[PartSlot].Max; got != int64(2*slow) {
+		t.Errorf("longest wait for a free worker %v, want two answers' %v", time.Duration(got), 2*slow)
 	}
-	if got := b.Parts[PartQueue].Max; got >= int64(slow) {
-		t.Errorf("longest queue time %v, want the worker's hand-off only (under the %v an answer takes)", time.Duration(got), slow)
+	if got := b.Parts[PartQueue].Max; got != 0 {
+		t.Errorf("longest queue time %v, want none: the worker's hand-off takes no time the clock counts", time.Duration(got))
 	}
 	if got, want := b.Parts[PartHarnessLast].Max, b.Parts[PartSlot].Max; got >= want {
 		t.Errorf("harness-added latency %v holds the wait for a free worker (%v)", time.Duration(got), time.Duration(want))
 	}
-	if got := b.Parts[PartEndpointRest].P50; got < int64(slow) {
-		t.Errorf("endpoint median %v, want at least the server's %v", time.Duration(got), slow)
+	// Each answer took slow from the worker's taking it, split between
+	// sending and the endpoint as the request's write and the server's
+	// reading of it fall.
+	if got := b.Parts[PartSend].Mean + b.Parts[PartEndpointRest].Mean; got < int64(slow)-1 || got > int64(slow)+1 {
+		t.Errorf("mean send + endpoint time %v, want the server's %v", time.Duration(got), slow)
 	}
+}
+
+// manualClock is a Clock that moves only when the test says.
+type manualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
 }
 
 // TestLatencyFailuresUncounted: failed samples leave the breakdown alone.

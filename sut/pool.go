@@ -155,7 +155,7 @@ func New(ctx context.Context, cfg Config) (*Pool, error) {
 	parts, _ := cfg.Bodies.(PrefixedBodies)
 	heads, _ := cfg.Bodies.(HeaderBodies)
 	p := &Pool{
-		clk:   clock{epoch: time.Now()},
+		clk:   newClock(cfg.Clock),
 		cfg:   cfg,
 		parts: parts,
 		heads: heads,

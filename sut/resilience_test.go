@@ -236,7 +236,6 @@ func TestEndlessStreamHitsByteCap(t *testing.T) {
 		t.Run(a.name(), func(t *testing.T) {
 			url, _ := startFake(t, fake.Config{FailRate: 1, FailMode: fake.FailEndless})
 			const n, limit = 4, 2048
-			t0 := time.Now()
 			st, _ := runAll(t, Config{Endpoints: []string{url}, API: a.proto, Stream: true, Bodies: a.bodies(t, n, true),
 				Concurrency: n, MaxResponseBytes: limit, Timeout: time.Minute}, n)
 			if st.FailuresByReason[ReasonTooLarge] != n {
@@ -244,9 +243,6 @@ func TestEndlessStreamHitsByteCap(t *testing.T) {
 			}
 			if m := st.FirstFailures[0].Message; !strings.Contains(m, fmt.Sprint(limit)) {
 				t.Errorf("message %q does not name the limit", m)
-			}
-			if el := time.Since(t0); el > 30*time.Second {
-				t.Errorf("took %v: the cap did not end the streams", el)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/results"
 )
@@ -39,7 +40,7 @@ func OfflineThroughput(b benchmark.Benchmark, dirs func(benchmark.Benchmark) []s
 			continue
 		}
 		r, err := results.Read(d)
-		if err != nil || r.Run.Benchmark != b.Name || r.Run.Scenario != "Offline" ||
+		if err != nil || r.Run.Benchmark != b.Name || r.Run.Scenario != loadgen.Offline.String() ||
 			r.Outcome.Status != results.StatusValid || r.Metrics.SamplesPerSecond == nil || r.Metrics.SamplesPerSecond.Value <= 0 ||
 			IsQuickRun(r) {
 			continue

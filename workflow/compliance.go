@@ -59,7 +59,8 @@ func (p *Plan) verify(ctx context.Context, o run.Options, dir, test string) (*re
 // reference when there are none).
 func (p *Plan) test01Reference(o run.Options) compliance.TEST01Reference {
 	scen := o.SubmissionScenario()
-	if rd, sys := p.ResultsDir, p.System; rd != "" && sys != "" {
+	if f := p.Filing; f != nil {
+		rd, sys := f.ResultsDir, f.System
 		if dir, err := submission.ScenarioDir(rd, sys, o.Benchmark.Name, scen); err == nil {
 			if ref := compliance.TEST01ReferenceIn(dir); fileExists(ref.AccuracyLog) && fileExists(ref.PerformanceDetail) {
 				return ref
@@ -67,8 +68,8 @@ func (p *Plan) test01Reference(o run.Options) compliance.TEST01Reference {
 		}
 	}
 	root := p.RunsDir
-	acc := record.NewestRun(root, o.Benchmark.Name, scen, "accuracy")
-	perf := record.NewestRun(root, o.Benchmark.Name, scen, "performance")
+	acc := record.NewestRun(root, o.Benchmark.Name, scen, record.KindAccuracy)
+	perf := record.NewestRun(root, o.Benchmark.Name, scen, record.KindPerformance)
 	if acc == "" || perf == "" {
 		return compliance.TEST01Reference{}
 	}
@@ -87,37 +88,11 @@ func fileExists(path string) bool {
 // will need, rather than after an hour-long run: TEST01 compares with the
 // scenario's accuracy and performance runs, which must exist. (TEST07's
 // tokenizer is precheckEvaluation's.)
-func (p *Plan) precheckCompliance(o run.Options) error {
-	if p.Compliance == submission.TEST01 && p.test01Reference(o).AccuracyLog == "" {
+func (p *Plan) precheckCompliance() error {
+	if p.Compliance == submission.TEST01 && p.test01Reference(p.Tests[0].Options).AccuracyLog == "" {
 		return fmt.Errorf("--compliance TEST01 compares the run with this scenario's accuracy and performance runs, and there are none in --runs-dir %s (or --results-dir for --system): run them first, with -m accuracy and -m performance (checked before the test, so no run is wasted)", p.RunsDir)
 	}
 	return nil
-}
-
-// printCompliance prints the verdict under the outcome line: each check as
-// the verification's file states it, with what failed, and where the file
-// is; then LoadGen's verdict, as information, since it does not apply.
-func (p *Plan) printCompliance(rep *run.Report, v *record.Compliance) {
-	w := p.Stdout
-	where := filepath.Join(rep.LogDir, v.File)
-	if v.Error != "" {
-		where = v.Error
-	}
-	fmt.Fprintf(w, "  %-42s %s (%s)\n", v.Test+" verification", v.Verdict(), where)
-	for _, k := range v.Checks {
-		line := k.Result
-		if k.Detail != "" && !k.Pass {
-			line += ": " + k.Detail
-		}
-		fmt.Fprintf(w, "    %-40s %s\n", k.Name, line)
-	}
-	for _, warn := range v.Warnings {
-		fmt.Fprintf(w, "    %-40s %s\n", "warning", warn)
-	}
-	if rep.Summary.Result != "" {
-		fmt.Fprintf(w, "  %-42s %s (information: %s judges this run by its verification, not by LoadGen's performance rules)\n",
-			"LoadGen result", rep.Summary.Result, v.Test)
-	}
 }
 
 // complianceError is the error of a compliance run whose verification did

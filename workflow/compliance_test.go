@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,9 +25,9 @@ func TestComplianceRunsFolder(t *testing.T) {
 	llama := mustLookup(t, "llama3_1-8b")
 	url := startFake(t, fake.Config{Model: llama.Serving.Model, OutputTokens: 8})
 	var out bytes.Buffer
-	p := plan(t, llama, loadgen.PerformanceOnly, synth(t, llama, 24), url, 0, &out)
-	p.Options.Settings, p.Compliance = nil, submission.TEST06
-	if o := Run(context.Background(), p); o.Class != Passed {
+	p := testRequest(t, llama, loadgen.PerformanceOnly, synth(t, llama, 24), url, 0)
+	p.Test.Settings, p.Compliance = nil, submission.TEST06
+	if o := runOf(t, p, &out); o.Class != Passed {
 		t.Fatalf("%+v\n%s", o, out.String())
 	}
 	latest := filepath.Join(p.RunsDir, llama.Name, "Offline-TEST06", record.LatestLink)
@@ -62,13 +61,13 @@ func TestComplianceTEST07ScoredInGo(t *testing.T) {
 	}
 	url := startFake(t, fake.Config{Model: gpt.Serving.Model, OutputTokens: 64})
 	var out bytes.Buffer
-	test07 := func(eval EvalSettings) (Plan, Outcome) {
+	test07 := func(eval EvalSettings) (Request, Outcome) {
 		out.Reset()
-		p := plan(t, gpt, loadgen.PerformanceOnly, data, url, 0, &out)
-		p.Options.Settings = []string{"target_qps=200", "performance_sample_count_override=24"}
+		p := testRequest(t, gpt, loadgen.PerformanceOnly, data, url, 0)
+		p.Test.Settings = []string{"target_qps=200", "performance_sample_count_override=24"}
 		p.Compliance, p.Eval = submission.TEST07, eval
 		p.OutputDir, p.ResultsDir, p.System = filepath.Join(t.TempDir(), "out"), filepath.Join(t.TempDir(), "results"), "sys"
-		return p, Run(context.Background(), p)
+		return p, runOf(t, p, &out)
 	}
 
 	p, o := test07(EvalSettings{TokenizerModel: filepath.Join(t.TempDir(), "no-such-model"), Python: "python3"})
@@ -81,6 +80,9 @@ func TestComplianceTEST07ScoredInGo(t *testing.T) {
 
 	p, o = test07(EvalSettings{Tokenizer: filepath.Join("..", "tokenizer", "testdata", "bytelevel"), LiveCodeBench: lcb, Python: "python3"})
 	want := "=== Outcome: TEST07 FAIL: Accuracy check pass: False (exact_match 0.0 < threshold 60.698) ==="
+	if v := o.Tests[0].Compliance; v == nil || v.Pass || v.Test != submission.TEST07 || o.Tests[0].NotFiled == "" || o.Tests[0].Filed != "" {
+		t.Errorf("the outcome's verdict %+v, not filed %q", v, o.Tests[0].NotFiled)
+	}
 	if o.Class != Failed || !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "not filed into --results-dir") {
 		t.Fatalf("%+v, want Failed, %q and no filing:\n%s", o, want, out.String())
 	}

@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
-	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -61,117 +58,128 @@ func (p *Plan) evalOptions(o run.Options) (benchmark.EvalOptions, error) {
 	return eo, p.Eval.Apply(&eo, o.Dataset)
 }
 
-// precheckEvaluation opens, before the first test, the tokenizer the
-// plan's scoring will decode a token-ID log with (an accuracy run's
-// evaluation, --mode both's, TEST07's verification in Go), so a missing
-// tokenizer costs seconds, not the tests: --mode both would otherwise find
-// out after its performance test too.
-func (p *Plan) precheckEvaluation(o run.Options) error {
-	var why string
-	switch {
-	case p.Compliance == submission.TEST07 && p.AccuracyScript == "":
-		why = "--compliance TEST07 scores the run's log in Go"
-	case p.Compliance != "":
-	case p.Both:
-		why = "--mode both scores its accuracy test in Go"
-	case p.Evaluate && o.Mode == loadgen.AccuracyOnly:
-		why = "--evaluate scores the accuracy run in Go"
-	}
-	if why == "" || !o.Benchmark.Serving.Output.NeedsTokenizer() {
-		return nil
-	}
-	eo, err := p.evalOptions(o)
-	if err != nil {
-		return err
-	}
-	if _, err := eo.OpenTokenizer(); err != nil {
-		fix := ""
-		if p.Compliance != "" {
-			fix = "; or pass --accuracy-script with the official accuracy command"
-		}
-		return fmt.Errorf("%s: %w%s (checked before the test, so no run is wasted)", why, err, fix)
-	}
-	return nil
+// Scored is one evaluation of an accuracy log: what the evaluator found,
+// the verdict, and where accuracy.txt was written. Print prints it.
+type Scored struct {
+	// Report is the evaluator's text (its tables, checks, next step).
+	Report string
+	// Accuracy is the verdict (nil when the log could not be judged).
+	Accuracy *record.Accuracy
+	// Written is the accuracy.txt written ("" for none).
+	Written string
+	// Kept says why nothing was written into a filed run ("": it was not
+	// a filed run, or it passed).
+	Kept string
+	// Warnings are what went wrong beside the scoring (a run record that
+	// could not be amended), for stderr.
+	Warnings []string
 }
 
-// evaluateRun evaluates an accuracy run's log next to it (run --evaluate).
-func (p *Plan) evaluateRun(ctx context.Context, o run.Options, rep *run.Report) (*record.Accuracy, error) {
-	if rep.Settings.Mode != loadgen.AccuracyOnly {
-		// --mode both turns --evaluate on for its accuracy test; only a
-		// user who asked for it on a performance run needs to be told.
-		if !p.Both {
-			fmt.Fprintln(p.Stderr, "--evaluate applies to accuracy runs; skipped")
-		}
-		return nil, nil
-	}
-	eo, err := p.evalOptions(o)
-	if err != nil {
-		return nil, err
-	}
-	eo.Out = filepath.Join(rep.LogDir, record.AccuracyTxtFile)
-	v, err := Evaluate(ctx, p.Stdout, p.Stderr, o.Data, filepath.Join(rep.LogDir, mllog.AccuracyFile), eo, o.SubmissionScenario())
-	// The report drawn before the evaluation lacks the verdict.
-	p.writeReport(rep.LogDir)
-	return v, err
-}
-
-// Evaluate scores one accuracy log with the benchmark's evaluator, prints
-// what it found and the verdict to stdout, and records the verdict in the
-// run record beside the log when there is one (a record it cannot write is
-// said on stderr); `mlperf-go evaluate` calls it too. A log that fails its
-// checks or a metric below its bound is an error of Class Failed.
+// score scores the accuracy log at logPath with the benchmark's evaluator
+// and writes its accuracy.txt to out, once and atomically (a reader never
+// sees half of it): the evaluators return it rather than write it. A log
+// that fails its checks or a metric below its bound is an error of Class
+// Failed.
 //
-// A log filed into a results tree (filing.Filed) gets its accuracy.txt and
-// verdict only when they pass: a results tree holds only submittable runs,
-// so a filed copy never gets a FAIL (or a failed evaluation) written into
-// it, whatever accuracy.txt it was filed with staying as it was; stderr says
-// so and how to keep the new one.
-func Evaluate(ctx context.Context, stdout, stderr io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
-	logDir, out := filepath.Dir(logPath), o.Out
-	filedLog, filedOut := filing.Filed(logDir), filing.Filed(filepath.Dir(out))
-	if filedOut {
-		tmp, err := os.MkdirTemp("", "mlperf-go-evaluate-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		o.Out = filepath.Join(tmp, record.AccuracyTxtFile)
+// A log filed into a results tree (filing.Filed), or an out inside one,
+// gets its accuracy.txt only when it passes: a results tree holds only
+// submittable runs, so a filed copy never gets a FAIL (or a failed
+// evaluation) written into it, whatever accuracy.txt it was filed with
+// staying as it was; Kept says so and how to keep the new one.
+func score(ctx context.Context, d benchmark.Dataset, logPath, out string, o benchmark.EvalOptions, scenario string) (Scored, error) {
+	logDir := filepath.Dir(logPath)
+	s, txt, err := judge(ctx, d, logPath, o, scenario)
+	if err != nil && (filing.Filed(logDir) || filing.Filed(filepath.Dir(out))) {
+		s.Kept = fmt.Sprintf("%s is a run filed into a results tree, which holds only submittable runs: this evaluation did not pass, so nothing was written into it (what it was filed with stays). Pass --output FILE to keep this accuracy.txt; a run that fails belongs out of the tree (file a new one with --replace)", logDir)
+		return s, err
 	}
-	v, err := evaluate(ctx, stdout, d, logPath, o, scenario)
-	if err != nil && (filedLog || filedOut) {
-		fmt.Fprintf(stderr, "mlperf-go: %s is a run filed into a results tree, which holds only submittable runs: this evaluation did not pass, so nothing was written into it (what it was filed with stays). Pass --output FILE to keep this accuracy.txt; a run that fails belongs out of the tree (file a new one with --replace)\n", logDir)
-		return v, err
-	}
-	if filedOut {
-		content, err := os.ReadFile(o.Out)
-		if err != nil {
-			return v, err
+	if txt != nil {
+		if werr := atomicfile.Write(out, txt, 0o644); werr != nil {
+			return s, errors.Join(err, fmt.Errorf("writing %s: %w", out, werr))
 		}
-		if err := atomicfile.Write(out, content, 0o644); err != nil {
-			return v, err
-		}
+		s.Written = out
 	}
-	if v != nil {
-		if err := amendRecord(logDir, func(r *record.Run) { r.Accuracy = v }); err != nil {
-			fmt.Fprintln(stderr, "mlperf-go:", err)
-		}
-	}
-	return v, err
+	return s, err
 }
 
-// evaluate is Evaluate's scoring and verdict, which writes only o.Out.
-func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (*record.Accuracy, error) {
-	ev, err := d.Evaluate(ctx, logPath, o)
-	fmt.Fprint(stdout, ev.Report)
-	if err != nil {
-		return nil, err
-	}
-	content, err := os.ReadFile(o.Out)
-	if err != nil {
-		if ev.Failure != nil {
-			return nil, failure{Failed, ev.Failure}
+// Evaluate scores an accuracy log that a run left (`mlperf-go evaluate`),
+// writes its accuracy.txt to out as score does, and records the verdict
+// in the run record beside the log, when there is one, for results.json,
+// the report, the runs index and filing (a record it cannot amend is a
+// warning: the evaluation stands).
+func Evaluate(ctx context.Context, d benchmark.Dataset, logPath, out string, o benchmark.EvalOptions, scenario string) (Scored, error) {
+	s, err := score(ctx, d, logPath, out, o, scenario)
+	if s.Accuracy != nil && s.Kept == "" {
+		if aerr := amendRecord(filepath.Dir(logPath), func(r *record.Run) { r.Accuracy = s.Accuracy }); aerr != nil {
+			s.Warnings = append(s.Warnings, aerr.Error())
 		}
-		return nil, fmt.Errorf("the evaluator wrote no %s: %w", o.Out, err)
+	}
+	return s, err
+}
+
+// EvalRequest is what the evaluate command line says, in its own words.
+type EvalRequest struct {
+	// Benchmark is the log's benchmark; AccuracyLog LoadGen's
+	// mlperf_log_accuracy.json; Output the accuracy.txt to write ("":
+	// beside the log).
+	Benchmark, AccuracyLog, Output string
+	// Dataset and Splits are the dataset the run used.
+	Dataset, Splits []string
+	// Round is --round, checked here.
+	Round string
+	// Seed (nil: the reference's) and Workers (0: the reference's) are
+	// the evaluator's; Interactive judges against the Interactive target
+	// (an Interactive variant always is).
+	Seed        *uint64
+	Workers     int
+	Interactive bool
+	Eval        EvalSettings
+}
+
+// EvaluateLog evaluates the accuracy log r names (`mlperf-go evaluate`):
+// it checks r, opens the dataset's accuracy set and calls Evaluate.
+func EvaluateLog(ctx context.Context, r EvalRequest) (Scored, error) {
+	b, err := benchmark.Lookup(r.Benchmark)
+	if err != nil {
+		return Scored{}, err
+	}
+	if err := submission.CheckRound(r.Round, nil); err != nil {
+		return Scored{}, err
+	}
+	o := benchmark.EvalOptions{Benchmark: b, Seed: r.Seed, Workers: r.Workers, Interactive: r.Interactive || b.IsInteractive(), Round: r.Round}
+	if err := r.Eval.Apply(&o, r.Dataset); err != nil {
+		return Scored{}, err
+	}
+	d, err := b.OpenAccuracyDataset(r.Dataset, r.Splits)
+	if err != nil {
+		return Scored{}, err
+	}
+	defer d.Close()
+	out := r.Output
+	if out == "" {
+		out = filepath.Join(filepath.Dir(r.AccuracyLog), record.AccuracyTxtFile)
+	}
+	scenario := benchmark.ScenarioOffline
+	if o.Interactive {
+		scenario = benchmark.ScenarioInteractive
+	}
+	return Evaluate(ctx, d, r.AccuracyLog, out, o, scenario)
+}
+
+// judge is score's scoring and verdict: the verdict and the evaluator's
+// accuracy.txt, which it does not write.
+func judge(ctx context.Context, d benchmark.Dataset, logPath string, o benchmark.EvalOptions, scenario string) (Scored, []byte, error) {
+	ev, err := d.Evaluate(ctx, logPath, o)
+	s := Scored{Report: ev.Report}
+	if err != nil {
+		return s, nil, err
+	}
+	content := ev.AccuracyTxt
+	if content == nil {
+		if ev.Failure != nil {
+			return s, nil, failure{Failed, ev.Failure}
+		}
+		return s, nil, fmt.Errorf("the %s evaluator scored nothing (no accuracy.txt)", o.Benchmark.Name)
 	}
 	var v *record.Accuracy
 	if n := loggedSamples(logPath); n >= 0 {
@@ -180,19 +188,19 @@ func evaluate(ctx context.Context, stdout io.Writer, d benchmark.Dataset, logPat
 		v, err = submission.JudgeAccuracy(o.Benchmark.Name, o.Round, scenario, content)
 	}
 	if err != nil {
-		return nil, err
+		return s, content, err
 	}
 	v.Scorer = ev.Scorer
-	printVerdict(stdout, v)
+	s.Accuracy = v
 	switch {
 	case ev.Failure != nil && v.Partial == "":
 		// A partial log's failure is that it is partial (the samples
 		// missing, a total short of its bound), which the verdict says.
-		return v, failure{Failed, ev.Failure}
+		return s, content, failure{Failed, ev.Failure}
 	case !v.Pass:
-		return v, failure{Failed, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
+		return s, content, failure{Failed, fmt.Errorf("accuracy FAIL: %s", strings.Join(failedMetrics(v), ", "))}
 	}
-	return v, nil
+	return s, content, nil
 }
 
 // loggedSamples is the number of distinct samples in the accuracy log at
@@ -207,27 +215,6 @@ func loggedSamples(logPath string) int64 {
 		seen[e.QSLIndex] = true
 	}
 	return int64(len(seen))
-}
-
-// printVerdict prints the verdict table: each metric's value against its
-// bounds, as the round's checker judges accuracy.txt.
-func printVerdict(w io.Writer, v *record.Accuracy) {
-	fmt.Fprintf(w, "\nAccuracy (%s rules, %s):\n", v.Round, v.Scenario)
-	fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", "metric", "value", "bound", "verdict")
-	for _, m := range v.Metrics {
-		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), m.Range(), m.Verdict())
-	}
-	for _, p := range v.Problems {
-		fmt.Fprintf(w, "  %s\n", p)
-	}
-	if v.Partial != "" {
-		totals := ""
-		if slices.ContainsFunc(v.Metrics, func(m record.AccuracyMetric) bool { return m.NotJudged }) {
-			totals = ", where a total over the whole set is not judged"
-		}
-		fmt.Fprintf(w, "  not a full accuracy run: judged on %s%s; not submittable\n", v.Partial, totals)
-	}
-	fmt.Fprintf(w, "=== Accuracy: %s ===\n", v.Verdict())
 }
 
 func failedMetrics(v *record.Accuracy) []string {

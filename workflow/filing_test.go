@@ -2,7 +2,7 @@ package workflow
 
 import (
 	"bytes"
-	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,13 +28,16 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	b := mustLookup(t, "llama3_1-8b")
 	data := synth(t, b, 10)
 	url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4})
-	invalid := func(allow bool) (Plan, Outcome, string) {
+	invalid := func(allow bool) (Request, Outcome, string) {
 		var out bytes.Buffer
-		p := plan(t, b, loadgen.PerformanceOnly, data, url, 10, &out)
+		p := testRequest(t, b, loadgen.PerformanceOnly, data, url, 10)
 		// 100 queries in well under min_duration's 100 s: INVALID.
-		p.Options.Settings = []string{"min_duration=100000", "target_qps=1", "min_query_count=1", "performance_sample_count_override=10"}
+		p.Test.Settings = []string{"min_duration=100000", "target_qps=1", "min_query_count=1", "performance_sample_count_override=10"}
 		p.OutputDir, p.ResultsDir, p.System, p.AllowUnofficial = filepath.Join(t.TempDir(), "perf"), filepath.Join(t.TempDir(), "results"), "sys", allow
-		return p, Run(context.Background(), p), out.String()
+		// Resolve refuses these settings with --results-dir unless
+		// AllowUnofficial: the run stands for an official one LoadGen
+		// still calls INVALID.
+		return p, runPlanOf(t, p, &out, func(p *Plan) { p.Tests[0].Options.SubmissionGrade = false }), out.String()
 	}
 	p, o, text := invalid(false)
 	if o.Class != Invalid {
@@ -44,7 +47,7 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	if _, err := os.Stat(filed); !os.IsNotExist(err) {
 		t.Errorf("the INVALID run was filed (%v)", err)
 	}
-	if want := "not filed into --results-dir, which holds only submittable runs: the run is INVALID (LoadGen's result is INVALID"; !strings.Contains(text, want) || !strings.Contains(text, "the run stays in "+p.OutputDir) {
+	if want := "not filed into --results-dir, which holds only submittable runs: the run is INVALID (LoadGen's result is INVALID"; !strings.Contains(o.Tests[0].NotFiled, want) || !strings.Contains(text, want) || !strings.Contains(text, "the run stays in "+p.OutputDir) {
 		t.Errorf("the output does not say %q and where the run stays:\n%s", want, text)
 	}
 	if _, o, text := invalid(true); o.Class != Invalid || strings.Contains(text, "not filed") {
@@ -56,17 +59,20 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	gpt := mustLookup(t, "gpt-oss-120b")
 	gdata := synth(t, gpt, 24)
 	var out bytes.Buffer
-	acc := plan(t, gpt, loadgen.AccuracyOnly, gdata, startFake(t, fake.Config{Model: gpt.Serving.Model, OutputTokens: 8}), 24, &out)
+	acc := testRequest(t, gpt, loadgen.AccuracyOnly, gdata, startFake(t, fake.Config{Model: gpt.Serving.Model, OutputTokens: 8}), 24)
 	acc.Evaluate, acc.Eval = true, EvalSettings{Tokenizer: filepath.Join("..", "tokenizer", "testdata", "bytelevel"), Python: "python3"}
 	acc.OutputDir, acc.ResultsDir, acc.System = filepath.Join(t.TempDir(), "acc"), filepath.Join(t.TempDir(), "results"), "sys"
-	if o := Run(context.Background(), acc); o.Class != Failed {
+	// Resolve refuses a subset of the set with --results-dir: the run
+	// stands for a whole one.
+	o = runPlanOf(t, acc, &out, func(p *Plan) { p.Tests[0].Options.SubmissionGrade = false })
+	if o.Class != Failed {
 		t.Fatalf("an evaluation that cannot run: %+v, want Failed\n%s", o, out.String())
 	}
 	if _, err := os.Stat(filepath.Join(acc.ResultsDir, "sys")); !os.IsNotExist(err) {
 		t.Errorf("the accuracy run whose evaluation could not run was filed (%v)\n%s", err, out.String())
 	}
 	if !strings.Contains(out.String(), "not filed into --results-dir, which holds only submittable runs: its evaluation did not pass") {
-		t.Errorf("the output does not say why the run was not filed:\n%s", out.String())
+		t.Errorf("the output does not say why the run was not filed:\n%s", out.String()+fmt.Sprint(o.Err))
 	}
 }
 
@@ -79,10 +85,10 @@ func TestEvaluateKeepsFiledCopySubmittable(t *testing.T) {
 	b := mustLookup(t, "qwen3-vl-235b-a22b")
 	data := synth(t, b, 20)
 	var out bytes.Buffer
-	p := plan(t, b, loadgen.AccuracyOnly, data, startFake(t, fake.Config{Answers: fakeAnswers(t, b, data), DefaultAnswer: b.Fake.DefaultAnswer, Accuracy: 1}), 20, &out)
+	p := testRequest(t, b, loadgen.AccuracyOnly, data, startFake(t, fake.Config{Answers: fakeAnswers(t, b, data), DefaultAnswer: b.Fake.DefaultAnswer, Accuracy: 1}), 20)
 	p.Evaluate, p.OutputDir, p.ResultsDir, p.System = true, filepath.Join(t.TempDir(), "acc"), filepath.Join(t.TempDir(), "results"), "sys"
 	p.AllowUnofficial = true // 20 samples: filed only for a rehearsal
-	if o := Run(context.Background(), p); o.Class != Passed {
+	if o := runOf(t, p, &out); o.Class != Passed {
 		t.Fatalf("accuracy run: %+v\n%s", o, out.String())
 	}
 	filed := filepath.Join(p.ResultsDir, "sys", b.SubmissionDir, "Offline", "accuracy")
@@ -101,9 +107,10 @@ func TestEvaluateKeepsFiledCopySubmittable(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer d.Close()
-		var stdout, stderr bytes.Buffer
-		_, err = Evaluate(t.Context(), &stdout, &stderr, d, filepath.Join(filed, mllog.AccuracyFile), benchmark.EvalOptions{Benchmark: b, Out: accTxt, Round: round()}, benchmark.ScenarioOffline)
-		return err, stdout.String() + stderr.String()
+		var text bytes.Buffer
+		s, err := Evaluate(t.Context(), d, filepath.Join(filed, mllog.AccuracyFile), filepath.Join(filed, record.AccuracyTxtFile), benchmark.EvalOptions{Benchmark: b, Round: round()}, benchmark.ScenarioOffline)
+		s.Print(&text, &text)
+		return err, text.String()
 	}
 	other, err := b.Data.Synth(t.TempDir(), 20, 11)
 	if err != nil {

@@ -1,8 +1,8 @@
 package workflow
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,12 +16,15 @@ import (
 	"github.com/mlperf-go/mlperf-go/tune"
 )
 
-// Request is what the run command line says of its test in its own
-// words, beyond the Plan's fields it fills as typed: the test (Mode is
-// set from ModeName), the mode by name (a LoadGen mode or both), the
-// LoadGen shorthands, --quick and the engine to launch.
+// Request is what the run command line says, in its own words: names,
+// strings and numbers as typed. Resolve checks it all and decides the
+// Plan.
 type Request struct {
-	Test     run.Request
+	// Test is what the flags run and tune share say of the test (its Mode
+	// is set from ModeName).
+	Test run.Request
+	// ModeName is --mode: a LoadGen mode as run.ParseMode reads it, or
+	// record.ModeBoth (accuracy, evaluated, then performance).
 	ModeName string
 	// TargetQPS is --target-qps (nil: not given): a number, or auto for
 	// TargetQPSFraction of the newest valid Offline throughput.
@@ -31,72 +34,53 @@ type Request struct {
 	// (nil: not given).
 	MinDuration, MinQueryCount *uint64
 	// Quick shrinks the run to a smoke run (QuickSettings).
-	Quick  bool
+	Quick bool
+	// Launch is the engine to start, if any.
 	Launch run.LaunchRequest
+	// Compliance names the compliance test to run ("" for none).
+	Compliance string
+	// OutputDir is --output-dir: "" puts the run in a new folder under
+	// RunsDir. Overwrite lets it name a folder that holds files.
+	OutputDir string
+	Overwrite bool
+	// RunsDir is the runs root (--runs-dir), indexed after the run when
+	// the run went into a new folder under it.
+	RunsDir string
+	// ResultsDir and System: file the run into the submission results
+	// tree ResultsDir/System/… ("" files nothing). Replace moves an
+	// earlier run of the same kind aside instead of refusing.
+	ResultsDir string
+	System     string
+	Replace    bool
+	// AllowUnofficial is --allow-unofficial-settings: the run rehearses
+	// the workflow with settings that cannot make a valid submission, so
+	// LoadGen's INVALID, which they cause, is filed all the same (the
+	// submission check still refuses it). Anything else not submittable
+	// is never filed.
+	AllowUnofficial bool
+	// Evaluate scores an accuracy run after it (--mode both turns it on
+	// for its accuracy test); Eval says how, for it and for TEST07.
+	Evaluate bool
+	Eval     EvalSettings
+	// AccuracyScript is TEST07's official accuracy command template, to
+	// score with instead of Go ("" scores in Go).
+	AccuracyScript string
+	// Record is how the run was made (command line, engine as declared),
+	// for the run record and filing; Run adds the compliance test and a
+	// launched engine.
+	Record run.Record
+	// Progress gets what the run says as it goes, before its Outcome: a
+	// launched engine's readiness, --target-qps auto's choice, each test
+	// as it starts; nil discards it.
+	Progress io.Writer
+	// Logger receives the test's milestones and failures (nil: none).
+	Logger *zap.Logger
 }
 
 // QuickSamples is how many samples a --quick run holds in its QSL and
 // issues: enough to exercise batching, streaming and the logs, few enough
 // that any benchmark's run ends in seconds against a live endpoint.
 const QuickSamples = 10
-
-// Resolve checks r against p's own fields, before anything starts, and
-// fills p's Options, Both, Launch, GenerationConfig and Sampling from it.
-// Its errors name the flags.
-func (p *Plan) Resolve(r Request, log *zap.Logger) error {
-	p.Both = strings.EqualFold(r.ModeName, record.ModeBoth)
-	first := r.ModeName
-	if p.Both {
-		first = ModeDirNames[BothModes[0]]
-	}
-	mode, err := run.ParseMode(first)
-	if err != nil {
-		return err
-	}
-	if err := submission.CheckRound(r.Test.Round, log); err != nil {
-		return err
-	}
-	r.Test.Mode = mode
-	o, err := r.Test.Options(log)
-	if err != nil {
-		return err
-	}
-	o.OutputDir = p.OutputDir
-	// A compliance run's settings come from its audit.config.
-	o.SubmissionGrade = p.ResultsDir != "" && p.Compliance == "" && !p.AllowUnofficial
-	if r.TargetQPS != nil {
-		qps, err := p.targetQPS(*r.TargetQPS, r.TargetQPSFraction, o.Benchmark)
-		if err != nil {
-			return err
-		}
-		o.Settings = append(o.Settings, fmt.Sprintf("target_qps=%g", qps))
-	}
-	if r.MinDuration != nil {
-		o.Settings = append(o.Settings, fmt.Sprintf("min_duration=%d", *r.MinDuration))
-	}
-	if r.MinQueryCount != nil {
-		o.Settings = append(o.Settings, fmt.Sprintf("min_query_count=%d", *r.MinQueryCount))
-	}
-	if p.ResultsDir != "" && p.System == "" {
-		return errors.New("--results-dir needs --system NAME (the systems/<NAME>.json the results belong to)")
-	}
-	if r.Quick {
-		if p.ResultsDir != "" {
-			return errors.New("--quick runs are too short to submit: drop --results-dir (or drop --quick for a run to file)")
-		}
-		// The quick settings go first so that the user's own --setting
-		// lines and shorthands, written after them into user.conf, win.
-		if o.TotalSampleCount == 0 {
-			o.TotalSampleCount = QuickSamples
-		}
-		o.Settings = append(QuickSettings(o.TotalSampleCount), o.Settings...)
-	}
-	if p.Launch, err = r.Launch.Launch(); err != nil {
-		return err
-	}
-	p.Options, p.GenerationConfig, p.Sampling = o, r.Test.GenerationConfig, r.Test.Sampling
-	return nil
-}
 
 // QuickSettings returns the user.conf lines that shrink a run to n
 // samples. mlperf.conf sizes the official runs (e.g. llama3_1-8b Offline
@@ -112,10 +96,20 @@ func QuickSettings(n int) []string {
 	}
 }
 
+// testOptions checks what the command line says of a test (its round
+// first: the rounds are submission's, a floor above run) and resolves it
+// into runner options: the one place run's and tune's requests are read.
+func testOptions(r run.Request, log *zap.Logger) (run.Options, error) {
+	if err := submission.CheckRound(r.Round, log); err != nil {
+		return run.Options{}, err
+	}
+	return r.Options(log)
+}
+
 // targetQPS returns the QPS --target-qps asks for: its number, or for
 // "auto" frac of the newest valid Offline performance result of b (said
-// on Stderr).
-func (p *Plan) targetQPS(v string, frac float64, b benchmark.Benchmark) (float64, error) {
+// on progress).
+func targetQPS(v string, frac float64, b benchmark.Benchmark, dirs func(benchmark.Benchmark) []string, progress io.Writer) (float64, error) {
 	if !strings.EqualFold(v, "auto") {
 		qps, err := strconv.ParseFloat(v, 64)
 		if err != nil || qps <= 0 {
@@ -126,12 +120,12 @@ func (p *Plan) targetQPS(v string, frac float64, b benchmark.Benchmark) (float64
 	if frac <= 0 {
 		return 0, fmt.Errorf("--target-qps-fraction %g: want a positive fraction, e.g. 0.8", frac)
 	}
-	offline, dir, err := tune.OfflineThroughput(b, OfflineRunDirs(p.RunsDir, p.ResultsDir, p.System))
+	offline, dir, err := tune.OfflineThroughput(b, dirs)
 	if err != nil {
 		return 0, fmt.Errorf("--target-qps auto: %w, or give --target-qps a number", err)
 	}
 	qps := frac * offline
-	fmt.Fprintf(p.Stderr, "--target-qps auto: %g x %.4g samples/s of the Offline run in %s = %.4g\n", frac, offline, dir, qps)
+	fmt.Fprintf(progress, "--target-qps auto: %g x %.4g samples/s of the Offline run in %s = %.4g\n", frac, offline, dir, qps)
 	return qps, nil
 }
 

@@ -1,12 +1,11 @@
 package workflow
 
 import (
-	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -29,53 +28,64 @@ func request(t *testing.T) Request {
 }
 
 // TestResolve: the plan's checks before anything starts, each error naming
-// its flag: --mode both starts with accuracy, --quick shrinks the run
-// below the user's own settings and refuses --results-dir, --results-dir
-// needs --system and makes a submission-grade run, --target-qps takes a
-// positive number or auto (which needs an Offline run in the history),
-// --round a known round, and the engine flags an engine to launch.
+// its flag: --mode both starts with accuracy, evaluated, and refuses a
+// compliance test, --quick shrinks the run below the user's own settings
+// and refuses --results-dir, --results-dir needs --system and makes a
+// submission-grade run, --target-qps takes a positive number or auto
+// (which needs an Offline run in the history), --round a known round, and
+// the engine flags an engine to launch. Nothing is created.
 func TestResolve(t *testing.T) {
 	t.Parallel()
-	resolve := func(p Plan, edit func(*Request)) (Plan, error) {
+	resolve := func(edit func(*Request)) (Plan, error) {
 		t.Helper()
 		r := request(t)
+		r.RunsDir = filepath.Join(t.TempDir(), "runs")
 		edit(&r)
-		p.Stderr = io.Discard
-		return p, p.Resolve(r, zap.NewNop())
+		return Resolve(r)
 	}
-	p, err := resolve(Plan{}, func(r *Request) { r.ModeName = "Both" })
-	if err != nil || !p.Both || p.Options.Mode != loadgen.AccuracyOnly {
-		t.Errorf("--mode both: both %v, mode %v, %v", p.Both, p.Options.Mode, err)
+	// qwen3-vl's evaluation needs no tokenizer.
+	p, err := resolve(func(r *Request) {
+		r.ModeName, r.Test.Benchmark, r.OutputDir = "Both", "qwen3-vl-235b-a22b", filepath.Join(t.TempDir(), "both")
+	})
+	if err != nil || !p.Both || len(p.Tests) != 2 || p.Tests[0].Options.Mode != loadgen.AccuracyOnly || !p.Tests[0].Evaluate ||
+		p.Tests[1].Options.Mode != loadgen.PerformanceOnly || p.Tests[1].Evaluate || p.Tests[1].Options.OutputDir != filepath.Join(p.Dir, "performance") {
+		t.Errorf("--mode both: %+v, %v", p, err)
 	}
-	p, err = resolve(Plan{}, func(r *Request) { r.Quick = true; r.Test.Settings = []string{"min_duration=5"} })
-	if want := append(QuickSettings(QuickSamples), "min_duration=5"); err != nil || p.Options.TotalSampleCount != QuickSamples || !slices.Equal(p.Options.Settings, want) {
-		t.Errorf("--quick: %d samples, settings %q, %v; want %q", p.Options.TotalSampleCount, p.Options.Settings, err, want)
+	if _, err := os.Stat(p.Dir); !os.IsNotExist(err) {
+		t.Errorf("Resolve created %s (%v)", p.Dir, err)
 	}
-	p, err = resolve(Plan{ResultsDir: "res", System: "s1"}, func(r *Request) { r.TargetQPS = new("12.5") })
-	if err != nil || !p.Options.SubmissionGrade || !slices.Contains(p.Options.Settings, "target_qps=12.5") {
-		t.Errorf("--results-dir --system --target-qps 12.5: grade %v, settings %q, %v", p.Options.SubmissionGrade, p.Options.Settings, err)
+	p, err = resolve(func(r *Request) { r.Quick = true; r.Test.Settings = []string{"min_duration=5"} })
+	if want := append(QuickSettings(QuickSamples), "min_duration=5"); err != nil || p.Tests[0].Options.TotalSampleCount != QuickSamples || !slices.Equal(p.Tests[0].Options.Settings, want) {
+		t.Errorf("--quick: %+v, %v; want settings %q", p.Tests, err, want)
 	}
-	runs := t.TempDir()
+	p, err = resolve(func(r *Request) { r.ResultsDir, r.System = t.TempDir(), "s1"; r.TargetQPS = new("12.5") })
+	if o := p.Tests[0].Options; err != nil || !o.SubmissionGrade || !slices.Contains(o.Settings, "target_qps=12.5") || p.Filing == nil {
+		t.Errorf("--results-dir --system --target-qps 12.5: %+v, %v", p, err)
+	}
+	p, err = resolve(func(r *Request) { r.Evaluate = true })
+	if err != nil || p.Tests[0].Evaluate || !slices.Contains(p.Notes, "--evaluate applies to accuracy runs; skipped") {
+		t.Errorf("--evaluate on a performance run: %+v, %v", p, err)
+	}
 	for _, tc := range []struct {
-		plan Plan
 		edit func(*Request)
 		want string
 	}{
-		{Plan{ResultsDir: "res", System: "s1"}, func(r *Request) { r.Quick = true }, "--quick runs are too short"},
-		{Plan{ResultsDir: "res"}, func(*Request) {}, "--results-dir needs --system"},
-		{Plan{}, func(r *Request) { r.TargetQPS = new("0") }, "--target-qps \"0\""},
-		{Plan{}, func(r *Request) { r.TargetQPS = new("auto"); r.TargetQPSFraction = 0 }, "--target-qps-fraction 0"},
-		{Plan{RunsDir: runs}, func(r *Request) { r.TargetQPS = new("AUTO") }, "--target-qps auto: "},
-		{Plan{}, func(r *Request) { r.Test.Round = "v7.0" }, `--round "v7.0"`},
-		{Plan{}, func(r *Request) { r.ModeName = "fast" }, `--mode "fast"`},
-		{Plan{}, func(r *Request) { r.Launch.Given = []string{"engine-port"} }, "--engine-port needs an engine to launch"},
-		{Plan{}, func(r *Request) {
+		{func(r *Request) { r.ResultsDir, r.System, r.Quick = "res", "s1", true }, "--quick runs are too short"},
+		{func(r *Request) { r.ResultsDir = "res" }, "--results-dir needs --system"},
+		{func(r *Request) { r.TargetQPS = new("0") }, "--target-qps \"0\""},
+		{func(r *Request) { r.TargetQPS = new("auto"); r.TargetQPSFraction = 0 }, "--target-qps-fraction 0"},
+		{func(r *Request) { r.TargetQPS = new("AUTO") }, "--target-qps auto: "},
+		{func(r *Request) { r.Test.Round = "v7.0" }, `--round "v7.0"`},
+		{func(r *Request) { r.ModeName = "fast" }, `--mode "fast"`},
+		{func(r *Request) { r.ModeName, r.Compliance = "both", "TEST06" }, "run a --compliance test with --mode performance"},
+		{func(r *Request) { r.Launch.Given = []string{"engine-port"} }, "--engine-port needs an engine to launch"},
+		{func(r *Request) {
 			r.Test.Concurrency = 0
 			r.Test.Given = func(f string) bool { return f == "concurrency" }
 		}, "--concurrency 0: use a positive number"},
 	} {
-		if _, err := resolve(tc.plan, tc.edit); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want one with %q", tc.plan, err, tc.want)
+		if _, err := resolve(tc.edit); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want one with %q", err, tc.want)
 		}
 	}
 }

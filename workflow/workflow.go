@@ -1,87 +1,29 @@
-// Package workflow carries out one `mlperf-go run` from a Plan to an
-// Outcome: everything around the LoadGen test that package run makes. It
-// picks the output folder, checks before the test what filing and a
-// compliance verification will need, starts the engine and opens the
-// dataset, writes a compliance test's audit.config, runs one test or
-// --mode both's two, verifies a compliance run, evaluates an accuracy run,
-// files the run into a results tree, writes the report and the runs index,
-// and sorts the ending into a Class the command turns into an exit status.
+// Package workflow carries out one `mlperf-go run`, and the session a
+// tune's trials share: everything around the LoadGen test that package run
+// makes. It reads as three steps, each made once:
+//
+//   - Resolve turns the command line's Request into a Plan, deciding
+//     everything the run needs before the first query: the tests and their
+//     settings, the output folder (reserved once), what filing, the
+//     evaluation and a compliance verification will need (checked now, so
+//     no test is wasted), and the engine to launch.
+//   - Run carries the Plan out in one pass: it starts the engine and opens
+//     the dataset, writes a compliance test's audit.config, and for each
+//     test runs it, verifies or evaluates it (accuracy.txt written once),
+//     writes its run record and its report once, and files it; then the
+//     runs index.
+//   - The Outcome it returns holds each test's report, verdict, accuracy
+//     and filed path, and its Class, which the command turns into an exit
+//     status; Outcome.Print is the one place a run's result is printed.
 //
 // It is named for that job, the sequence of steps, rather than for any one
 // of them (the steps themselves live in run, report, submission and
-// record). It sits above those packages and below the command: the command
-// reads its flags into a Plan and a Request, which Plan.Resolve checks and
-// resolves, and prints what Run returns; this package reads no flags and
-// never exits. Its messages still name the flags a Plan's
+// record). It sits above those packages and below the command, reads no
+// flags and never exits. Its messages still name the flags a Request's
 // fields come from, since that is what the user can change.
 package workflow
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"path/filepath"
-
-	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
-	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission/compliance"
-)
-
-// Plan is one `mlperf-go run` as the command's flags describe it.
-type Plan struct {
-	// Options are the first test's runner options (with Both, those of
-	// BothModes[0]); OutputDir is chosen by Run from the fields below.
-	Options run.Options
-	// Both runs BothModes in turn, each into its own folder (--mode both).
-	Both bool
-	// Compliance names the compliance test to run ("" for none).
-	Compliance string
-	// OutputDir is --output-dir: "" puts the run in a new folder under
-	// RunsDir. Overwrite lets it name a folder that holds files.
-	OutputDir string
-	Overwrite bool
-	// RunsDir is the runs root (--runs-dir), indexed after the run when
-	// the run went into a new folder under it.
-	RunsDir string
-	// ResultsDir and System: file the run into the submission results
-	// tree ResultsDir/System/… ("" files nothing). Replace moves an
-	// earlier run of the same kind aside instead of refusing.
-	ResultsDir string
-	System     string
-	Replace    bool
-	// AllowUnofficial is --allow-unofficial-settings: the run rehearses
-	// the workflow with settings that cannot make a valid submission, so
-	// LoadGen's INVALID, which they cause, is filed all the same (the
-	// submission check still refuses it). Anything else not submittable
-	// is never filed.
-	AllowUnofficial bool
-	// Evaluate scores an accuracy run after it (Both turns it on for its
-	// accuracy test); Eval says how, for it and for TEST07.
-	Evaluate bool
-	Eval     EvalSettings
-	// AccuracyScript is TEST07's official accuracy command template, to
-	// score with instead of Go ("" scores in Go).
-	AccuracyScript string
-	// GenerationConfig and Sampling are the sampling layers Both applies
-	// again for each of its modes (run.Options.SetSampling).
-	GenerationConfig string
-	Sampling         map[string]any
-	// Launch is the engine to start, nil for none.
-	Launch *run.Launch
-	// Record is how the run was made (command line, engine), for the run
-	// record; Run adds the compliance test and, for a launched engine
-	// when Engine or EngineFlags are empty, its kind and command line.
-	// Command is also what filing records.
-	Record run.Record
-	// Interruptible, called once the engine and dataset are open, returns
-	// the context the test runs under (the command's signal handling) and
-	// what stops it; nil runs under Run's own context.
-	Interruptible func(context.Context) (context.Context, func())
-	// Stdout gets the report of the run; Stderr its warnings.
-	Stdout, Stderr io.Writer
-}
+import "errors"
 
 // Class sorts how a run ended, for the command's exit status.
 type Class int
@@ -96,16 +38,9 @@ const (
 	Failed
 	// Invalid: LoadGen reported INVALID (performance runs).
 	Invalid
-	// Interrupted by the user (Interruptible's context was cancelled).
+	// Interrupted by the user (the context was cancelled).
 	Interrupted
 )
-
-// Outcome is how Run ended: its Class and, unless Passed, the error that
-// says why (already reported on Stdout/Stderr as far as it could be).
-type Outcome struct {
-	Class Class
-	Err   error
-}
 
 // failure is an error of a known Class; an error without one is Failed.
 type failure struct {
@@ -114,6 +49,8 @@ type failure struct {
 }
 
 func (f failure) Error() string { return f.err.Error() }
+
+func (f failure) Unwrap() error { return f.err }
 
 // ClassOf is the Class of err: that of the first classed error in its tree
 // (a --mode both run joins its tests' errors), else Failed; Passed for nil.
@@ -126,71 +63,4 @@ func ClassOf(err error) Class {
 		return f.class
 	}
 	return Failed
-}
-
-// Run carries out plan: see the package documentation. ctx is the
-// command's; plan.Interruptible derives the test's from it.
-func Run(ctx context.Context, plan Plan) Outcome {
-	err := plan.run(ctx)
-	return Outcome{Class: ClassOf(err), Err: err}
-}
-
-func (p *Plan) run(ctx context.Context) error {
-	o := p.Options
-	runsRoot, err := p.chooseOutputDir(&o)
-	if err != nil {
-		return err
-	}
-	// What this run makes of the output path goes again if no test ran
-	// (a compliance folder, a runs folder): a retry then starts clean.
-	defer record.Reserve(o.OutputDir).ReleaseUnused()
-	if err := p.precheckFiling(o); err != nil {
-		return err
-	}
-	if err := p.precheckEvaluation(o); err != nil {
-		return err
-	}
-	// A launched engine loads its model while the dataset is opened (here,
-	// not in run.Run, so evaluation scores against the same open dataset).
-	sess, err := run.Open(&o, p.Launch)
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	if p.Compliance != "" {
-		if err := dirwalk.MkdirAll(o.OutputDir, 0o755); err != nil {
-			return fmt.Errorf("creating --output-dir: %w", err)
-		}
-		if err := p.precheckCompliance(o); err != nil {
-			return err
-		}
-		cleanup, err := compliance.WriteAuditConfig(o.OutputDir, p.Compliance, o.Benchmark.Name)
-		if err != nil {
-			return err
-		}
-		defer cleanup() //nolint:errcheck // best effort; reported below if it stays
-		o.AuditConfig = filepath.Join(o.OutputDir, "audit.config")
-	}
-
-	if p.Interruptible != nil {
-		var stop func()
-		ctx, stop = p.Interruptible(ctx)
-		defer stop()
-	}
-	runCtx, err := sess.Ready(ctx, p.Stderr)
-	if errors.Is(err, run.ErrInterrupted) {
-		return failure{Interrupted, err}
-	}
-	if err != nil {
-		return err
-	}
-	// A launched engine is described by its kind and the whole command
-	// line it was started with, unless the plan's record says otherwise.
-	rec := p.Record
-	rec.Compliance = p.Compliance
-	rec = sess.Describe(rec)
-	if p.Both {
-		return p.runBoth(ctx, runCtx, o, rec, runsRoot)
-	}
-	return p.runTest(ctx, runCtx, o, rec, runsRoot)
 }

@@ -81,20 +81,41 @@ func round() string {
 	return submission.DefaultRound
 }
 
-// plan is a plan of an Offline test of n samples of b in mode against url,
-// whose output the test can read back.
-func plan(t *testing.T, b benchmark.Benchmark, mode loadgen.Mode, data []string, url string, n int, out *bytes.Buffer) Plan {
+// testRequest is a request of an Offline test of n samples of b in mode
+// against url, every other flag at its default.
+func testRequest(t *testing.T, b benchmark.Benchmark, mode loadgen.Mode, data []string, url string, n int) Request {
 	t.Helper()
-	return Plan{
-		Options: run.Options{
-			Benchmark: b, Scenario: loadgen.Offline, Mode: mode, Dataset: data, Endpoints: []string{url}, Round: round(),
-			TotalSampleCount: n,
-			Settings:         []string{"min_duration=0", "min_query_count=" + strconv.Itoa(n), "performance_sample_count_override=" + strconv.Itoa(n), "accuracy_sample_count_override=" + strconv.Itoa(n)},
-		},
-		RunsDir: filepath.Join(t.TempDir(), "runs"),
-		Record:  run.Record{Command: []string{"mlperf-go", "run", "(test)"}},
-		Stdout:  out, Stderr: out,
+	r := request(t)
+	r.ModeName = run.ModeName(mode)
+	r.Test.Benchmark, r.Test.Dataset, r.Test.Endpoints, r.Test.Round = b.Name, data, []string{url}, round()
+	r.Test.TotalSampleCount = n
+	r.Test.Settings = []string{"min_duration=0", "min_query_count=" + strconv.Itoa(n), "performance_sample_count_override=" + strconv.Itoa(n), "accuracy_sample_count_override=" + strconv.Itoa(n)}
+	r.RunsDir = filepath.Join(t.TempDir(), "runs")
+	r.Record = run.Record{Command: []string{"mlperf-go", "run", "(test)"}}
+	return r
+}
+
+// runOf resolves r and runs it, as the run command does, printing the
+// outcome (and progress) into out; a request Resolve refuses is an
+// Outcome of Class Failed.
+func runOf(t *testing.T, r Request, out *bytes.Buffer) Outcome {
+	t.Helper()
+	return runPlanOf(t, r, out, func(*Plan) {})
+}
+
+// runPlanOf is runOf with the plan changed by edit before it runs, for a
+// test of what Run does with a plan Resolve would not make.
+func runPlanOf(t *testing.T, r Request, out *bytes.Buffer, edit func(*Plan)) Outcome {
+	t.Helper()
+	r.Progress = out
+	p, err := Resolve(r)
+	if err != nil {
+		return Outcome{}.end(err)
 	}
+	edit(&p)
+	o := Run(context.Background(), p)
+	o.Print(out, out)
+	return o
 }
 
 // TestRunHistory runs twice into RunsDir: each run gets its own timestamped
@@ -107,14 +128,14 @@ func TestRunHistory(t *testing.T) {
 	data := synth(t, b, 20)
 	url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4, TTFT: time.Millisecond, TPOT: time.Millisecond})
 	var out bytes.Buffer
-	base := plan(t, b, loadgen.PerformanceOnly, data, url, 10, &out)
+	base := testRequest(t, b, loadgen.PerformanceOnly, data, url, 10)
 	runs := base.RunsDir
 
 	// A run that fails before its test (here: no such dataset) leaves no
 	// empty run folder behind.
 	bad := base
-	bad.Options.Dataset = []string{filepath.Join(t.TempDir(), "missing.json")}
-	if o := Run(context.Background(), bad); o.Class != Failed {
+	bad.Test.Dataset = []string{filepath.Join(t.TempDir(), "missing.json")}
+	if o := runOf(t, bad, &out); o.Class != Failed {
 		t.Fatalf("a run on a missing dataset: %+v, want Failed\n%s", o, out.String())
 	}
 	if _, err := os.Stat(runs); !os.IsNotExist(err) {
@@ -123,11 +144,11 @@ func TestRunHistory(t *testing.T) {
 	// Nor does one whose preflight fails (nothing listens on port 9), with
 	// or without OutputDir, or a compliance run's folder.
 	failedOut := filepath.Join(t.TempDir(), "out", "perf")
-	for _, p := range []Plan{{}, {OutputDir: failedOut}, {OutputDir: failedOut, Compliance: submission.TEST06}} {
+	for _, p := range []Request{{}, {OutputDir: failedOut}, {OutputDir: failedOut, Compliance: submission.TEST06}} {
 		closed := base
-		closed.Options.Endpoints = []string{"http://127.0.0.1:9"}
+		closed.Test.Endpoints = []string{"http://127.0.0.1:9"}
 		closed.OutputDir, closed.Compliance = p.OutputDir, p.Compliance
-		if o := Run(context.Background(), closed); o.Class != Failed || o.Err == nil || !strings.Contains(o.Err.Error(), "preflight") {
+		if o := runOf(t, closed, &out); o.Class != Failed || o.Err == nil || !strings.Contains(o.Err.Error(), "preflight") {
 			t.Fatalf("%q %q against a closed port: %+v", p.OutputDir, p.Compliance, o)
 		}
 		for _, dir := range []string{runs, filepath.Dir(failedOut)} {
@@ -137,9 +158,10 @@ func TestRunHistory(t *testing.T) {
 		}
 	}
 
+	var last Outcome
 	for i := range 2 {
-		if o := Run(context.Background(), base); o.Class != Passed {
-			t.Fatalf("run %d: %+v\n%s", i, o, out.String())
+		if last = runOf(t, base, &out); last.Class != Passed {
+			t.Fatalf("run %d: %+v\n%s", i, last, out.String())
 		}
 	}
 	parent := filepath.Join(runs, b.Name, "Offline-performance")
@@ -181,8 +203,11 @@ func TestRunHistory(t *testing.T) {
 	if strings.Contains(string(index), record.LatestLink+"/") {
 		t.Errorf("the index lists the latest link as a run of its own")
 	}
-	if !strings.Contains(out.String(), filepath.Join(runs, record.IndexHTMLFile)) {
-		t.Errorf("the output does not name the index of runs:\n%s", out.String())
+	if want := filepath.Join(runs, record.IndexHTMLFile); last.Index != want || !strings.Contains(out.String(), want) {
+		t.Errorf("the outcome's index %q, want %s, printed:\n%s", last.Index, want, out.String())
+	}
+	if tr := last.Tests[0]; len(last.Tests) != 1 || tr.Record == nil || tr.Record.Outcome != record.Valid || tr.ReportHTML != filepath.Join(tr.Dir, record.ReportHTMLFile) {
+		t.Errorf("the outcome's test: %+v", last.Tests)
 	}
 
 	// An existing run folder is never silently replaced.
@@ -193,14 +218,14 @@ func TestRunHistory(t *testing.T) {
 	}
 	reuse := base
 	reuse.OutputDir = first
-	if o := Run(context.Background(), reuse); o.Class != Failed || !strings.Contains(o.Err.Error(), "--overwrite") {
+	if o := runOf(t, reuse, &out); o.Class != Failed || !strings.Contains(o.Err.Error(), "--overwrite") {
 		t.Fatalf("re-using a run's OutputDir: want a refusal naming --overwrite, got %+v", o)
 	}
 	if after, _ := os.ReadFile(filepath.Join(first, mllog.DetailFile)); string(after) != string(before) {
 		t.Fatal("a refused run changed the earlier run's log")
 	}
 	reuse.Overwrite = true
-	if o := Run(context.Background(), reuse); o.Class != Passed {
+	if o := runOf(t, reuse, &out); o.Class != Passed {
 		t.Fatalf("Overwrite: %+v\n%s", o, out.String())
 	}
 	// An empty or new OutputDir needs nothing.
@@ -209,7 +234,7 @@ func TestRunHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	reuse.OutputDir, reuse.Overwrite = empty, false
-	if o := Run(context.Background(), reuse); o.Class != Passed {
+	if o := runOf(t, reuse, &out); o.Class != Passed {
 		t.Fatalf("empty OutputDir: %+v\n%s", o, out.String())
 	}
 }
@@ -227,19 +252,23 @@ func TestModeBoth(t *testing.T) {
 	dir := t.TempDir()
 	both := func(url, out, results string) (Outcome, string) {
 		var text bytes.Buffer
-		p := plan(t, b, loadgen.AccuracyOnly, data, url, 20, &text)
-		p.Options.Settings = []string{"min_duration=0", "min_query_count=20", "performance_sample_count_override=20"}
-		p.Options.TotalSampleCount = 0
+		r := testRequest(t, b, loadgen.AccuracyOnly, data, url, 20)
+		r.Test.Settings = []string{"min_duration=0", "min_query_count=20", "performance_sample_count_override=20"}
+		r.Test.TotalSampleCount = 0
 		// 20 of qwen3-vl's 48,289 samples: a rehearsal of the filing,
 		// which only unofficial settings allow.
-		p.Both, p.OutputDir, p.ResultsDir, p.System, p.AllowUnofficial = true, out, results, "s1", true
-		return Run(context.Background(), p), text.String()
+		r.ModeName, r.OutputDir, r.ResultsDir, r.System, r.AllowUnofficial = record.ModeBoth, out, results, "s1", true
+		return runOf(t, r, &text), text.String()
 	}
 
 	out, results := filepath.Join(dir, "out"), filepath.Join(dir, "results")
 	o, text := both(startFake(t, fake.Config{Answers: truths, DefaultAnswer: b.Fake.DefaultAnswer, Accuracy: 1}), out, results)
 	if o.Class != Passed {
 		t.Fatalf("Both: %+v\n%s", o, text)
+	}
+	if len(o.Tests) != 2 || o.Tests[0].Scored == nil || o.Tests[0].Scored.Accuracy.Partial != "20 of 48289 samples" || o.Tests[1].Report.Outcome != record.Valid ||
+		o.Tests[0].Filed == "" || o.Tests[1].Filed == "" {
+		t.Errorf("the outcome's tests: %+v", o.Tests)
 	}
 	if !strings.Contains(text, "not a full accuracy run: judged on 20 of 48289 samples") {
 		t.Errorf("the verdict on 20 samples does not say it is partial:\n%s", text)
@@ -318,15 +347,18 @@ func TestEvaluationNeedsTokenizerFirst(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			p := plan(t, b, loadgen.AccuracyOnly, data, url, 10, &out)
-			p.Evaluate, p.Both, p.Eval = true, tc.both, missing
+			p := testRequest(t, b, loadgen.AccuracyOnly, data, url, 10)
+			p.Evaluate, p.Eval = true, missing
+			if tc.both {
+				p.ModeName = record.ModeBoth
+			}
 			p.OutputDir = filepath.Join(t.TempDir(), "out")
-			o := Run(context.Background(), p)
+			o := runOf(t, p, &out)
 			if o.Class != Failed || o.Err == nil {
 				t.Fatalf("without a tokenizer: %+v, want Failed\n%s", o, out.String())
 			}
 			msg := o.Err.Error()
-			for _, want := range []string{tc.why, "checked before the test", "mlperf-go dataset download -b llama3_1-8b --round " + p.Options.Round + " --only tokenizer --out DIR, then pass --tokenizer DIR/tokenizer"} {
+			for _, want := range []string{tc.why, "checked before the test", "mlperf-go dataset download -b llama3_1-8b --round " + p.Test.Round + " --only tokenizer --out DIR, then pass --tokenizer DIR/tokenizer"} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("the refusal does not say %q:\n%s", want, msg)
 				}
@@ -351,8 +383,7 @@ func TestReasonLabels(t *testing.T) {
 		results.StatusAccuracy: "Why not submittable",
 	} {
 		var out bytes.Buffer
-		p := &Plan{Stdout: &out}
-		p.printReasons(&results.Results{Outcome: results.Outcome{Status: status, Reasons: []string{"first", "second"}}})
+		printReasons(&out, status, []string{"first", "second"})
 		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
 		if len(lines) != 2 || !strings.HasPrefix(strings.TrimSpace(lines[0]), want+" ") || !strings.HasSuffix(lines[0], " first") || strings.TrimSpace(lines[1]) != "second" {
 			t.Errorf("status %s printed:\n%s\nwant %q then both reasons", status, out.String(), want)

@@ -137,8 +137,7 @@ func TestRegistered(t *testing.T) {
 	}
 	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
 	writeLog(t, tok, logPath, answers)
-	out := filepath.Join(dir, "accuracy.txt")
-	o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: lcbPath}
+	o := benchmark.EvalOptions{Benchmark: b, Tokenizer: bytelevel, LiveCodeBench: lcbPath}
 	ev, err := d.Evaluate(t.Context(), logPath, o)
 	if err != nil && strings.Contains(err.Error(), "unshare") {
 		t.Skipf("the LiveCodeBench sandbox cannot run here: %v", err)
@@ -146,7 +145,7 @@ func TestRegistered(t *testing.T) {
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
 	}
-	if txt, _ := os.ReadFile(out); !strings.Contains(string(txt), "{'exact_match': 100.0, 'tokens_per_sample': ") || !strings.Contains(string(txt), fmt.Sprintf("'num-samples': %d}", n)) {
+	if txt := ev.AccuracyTxt; !strings.Contains(string(txt), "{'exact_match': 100.0, 'tokens_per_sample': ") || !strings.Contains(string(txt), fmt.Sprintf("'num-samples': %d}", n)) {
 		t.Errorf("accuracy.txt %q, want exact_match 100.0\n%s", txt, ev.Report)
 	}
 	for _, want := range []string{"Per sub-dataset", "result: OK", "tokens_per_sample, the mean output length"} {
@@ -158,10 +157,11 @@ func TestRegistered(t *testing.T) {
 		answers[i] = "No idea." // no letter: MMLU-Pro's fallback would take a standalone "I"
 	}
 	writeLog(t, tok, logPath, answers)
-	if ev, err := d.Evaluate(t.Context(), logPath, o); err != nil {
+	ev, err = d.Evaluate(t.Context(), logPath, o)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
-	if txt, _ := os.ReadFile(out); !strings.Contains(string(txt), "{'exact_match': 0.0, ") {
+	if txt := ev.AccuracyTxt; !strings.Contains(string(txt), "{'exact_match': 0.0, ") {
 		t.Errorf("a log of non-answers: accuracy.txt %q, want exact_match 0.0", txt)
 	}
 }

@@ -23,7 +23,7 @@ import (
 // (score/exactmatch: GPQA and MMLU-Pro letters, AIME integers, MATH-500
 // \boxed{} answers through PRM800K's grader with o.PRM800K for what needs
 // sympy, LiveCodeBench release_v1 tests from o.LiveCodeBench run in a
-// sandbox), and written to o.Out as the script prints it: exact_match,
+// sandbox), and returned as the script prints it (accuracy.txt): exact_match,
 // tokens_per_sample (the mean count of logged token IDs) and num-samples.
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	return d.evaluate(ctx, logPath, o, nil)
@@ -48,7 +48,8 @@ func (d dataset) evaluate(ctx context.Context, logPath string, o benchmark.EvalO
 	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/deepseek-r1/eval_accuracy.py: tokenizer %s (special tokens skipped, clean_up_tokenization_spaces=%v from %s), MATH-500 by PRM800K's grade_answer (%s), LiveCodeBench %s tests in a network-less python3 sandbox",
 		tok.Path(), on, from, math.describe(), LiveCodeBenchRelease)
-	ev.Report += "\n" + subsetTable(res) + "\n" + strings.TrimLeft(out, "\n") + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	ev.Report += "\n" + subsetTable(res) + "\n" + strings.TrimLeft(out, "\n") + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "\n"
+	ev.AccuracyTxt = []byte(out)
 	return ev, nil
 }
 

@@ -74,8 +74,7 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := filepath.Join(dir, tc.golden)
-		o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
+		o := benchmark.EvalOptions{Benchmark: b, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
 			Verdicts: filepath.Join(dir, tc.golden+".verdicts.jsonl")}
 		ev, err := dataset{ds}.evaluate(t.Context(), logPath, o, verdicts)
 		if err != nil && strings.Contains(err.Error(), "unshare") {
@@ -84,7 +83,7 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", tc.data, err, ev.Report)
 		}
-		got, err := os.ReadFile(out)
+		got, err := ev.AccuracyTxt, error(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,14 +128,13 @@ func TestEvaluateWithPythonGrader(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := benchmark.Lookup(Name)
-	out := filepath.Join(dir, "accuracy.txt")
-	o := benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
+	o := benchmark.EvalOptions{Benchmark: b, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl"),
 		PRM800K: prm, Python: os.Getenv("MLPERF_GO_PRM800K_PYTHON")}
 	ev, err := dataset{ds}.Evaluate(t.Context(), logPath, o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
-	got, _ := os.ReadFile(out)
+	got := ev.AccuracyTxt
 	want, _ := os.ReadFile(filepath.Join("testdata", "eval_expected.txt"))
 	if string(got) != string(want) || !strings.Contains(ev.Scorer, "by the reference grader in "+prm) {
 		t.Errorf("accuracy.txt\n%q\nwant\n%q\nscorer: %s", got, want, ev.Scorer)
@@ -154,7 +152,7 @@ func TestEvaluateNeedsPRM800K(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := benchmark.Lookup(Name)
-	o := benchmark.EvalOptions{Benchmark: b, Out: filepath.Join(dir, "accuracy.txt"), Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl")}
+	o := benchmark.EvalOptions{Benchmark: b, Tokenizer: bytelevel, LiveCodeBench: filepath.Join("testdata", "eval_lcb.jsonl")}
 	if _, err := (dataset{ds}).Evaluate(t.Context(), logPath, o); err == nil || !strings.Contains(err.Error(), "--prm800k") {
 		t.Errorf("error %v, want one naming --prm800k", err)
 	}

@@ -17,7 +17,7 @@ import (
 // with the model's tokenizer keeping special tokens (the harmony channel
 // markers the answer extraction reads), graded per sub-dataset (multiple
 // choice, AIME integers, LiveCodeBench tests run in a sandbox), the score
-// written to o.Out as the script prints it.
+// returned as the script prints it (accuracy.txt).
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, tok, ev, err := tokencheck.CheckLogForDecoding(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), o)
 	if err != nil {
@@ -30,6 +30,7 @@ func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalO
 		return ev, err
 	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/gpt-oss-120b/eval_mlperf_accuracy.py: tokenizer %s (special tokens kept), LiveCodeBench tests in a network-less python3 sandbox", tok.Path())
-	ev.Report += "\n" + out + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	ev.Report += "\n" + out + "\n" + llmeval.NotesText(res) + "Scored by " + ev.Scorer + "\n"
+	ev.AccuracyTxt = []byte(out)
 	return ev, nil
 }

@@ -80,15 +80,14 @@ func TestEvaluateScoresEverySubset(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	out := filepath.Join(dir, "accuracy.txt")
-	if _, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
+	if _, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "--livecodebench") {
 		t.Fatalf("without LiveCodeBench problems: %v, want an error naming --livecodebench", err)
 	}
-	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir, LiveCodeBench: lcbPath})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokDir, LiveCodeBench: lcbPath})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
-	txt, err := os.ReadFile(out)
+	txt, err := ev.AccuracyTxt, error(nil)
 	if err != nil || !strings.Contains(string(txt), "'exact_match': 100.000") {
 		t.Errorf("accuracy.txt %q (%v), want exact_match 100.000\n%s", txt, err, ev.Report)
 	}
@@ -105,10 +104,11 @@ func TestEvaluateScoresEverySubset(t *testing.T) {
 	f, _ = os.Create(logPath)
 	mllog.WriteAccuracy(f, entries)
 	f.Close()
-	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir, LiveCodeBench: lcbPath}); err != nil {
+	ev, err = d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokDir, LiveCodeBench: lcbPath})
+	if err != nil {
 		t.Fatalf("%v\n%s", err, ev.Report)
 	}
-	if txt, _ := os.ReadFile(out); !strings.Contains(string(txt), "'exact_match': 0.000") {
+	if txt := ev.AccuracyTxt; !strings.Contains(string(txt), "'exact_match': 0.000") {
 		t.Errorf("a log of non-answers: accuracy.txt %q, want exact_match 0.000", txt)
 	}
 }

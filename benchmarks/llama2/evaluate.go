@@ -3,7 +3,6 @@ package llama2
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -19,7 +18,7 @@ import (
 // gen_tok_len, decoded with Llama 2's tokenizer as transformers' slow,
 // sentencepiece-based LlamaTokenizer decodes (the script loads it with
 // use_fast=False; special tokens skipped), post-processed and scored with
-// ROUGE (score/summarization), written to o.Out exactly as the script
+// ROUGE (score/summarization), returned (accuracy.txt) exactly as the script
 // prints it under numpy 1 (numpy 2 would print np.float64(…), which the
 // checker cannot read).
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
@@ -52,11 +51,9 @@ func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalO
 		return ev, err
 	}
 	out := res.Llama2Output(genTokLen)
-	if err := os.WriteFile(o.Out, []byte(out), 0o644); err != nil {
-		return ev, fmt.Errorf("writing %s: %w", o.Out, err)
-	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/llama2-70b/evaluate-accuracy.py: tokenizer %s decoded as the slow LlamaTokenizer (use_fast=False), clean_up_tokenization_spaces=%v (%s), nltk 3.9 punkt_tab English sentences, rouge_score 0.1.2 with the Porter stemmer",
 		tok.Path(), on, why)
-	ev.Report += "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	ev.Report += "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "\n"
+	ev.AccuracyTxt = []byte(out)
 	return ev, nil
 }

@@ -38,14 +38,13 @@ func TestEvaluateEqualsReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "accuracy.txt")
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := dataset{ds}.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: spmLegacy, Verdicts: verdicts})
+	ev, err := dataset{ds}.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: spmLegacy, Verdicts: verdicts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkVerdicts(t, verdicts, filepath.Join("testdata", "eval_expected.txt"))
-	got, err := os.ReadFile(out)
+	got, err := ev.AccuracyTxt, error(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +77,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	logPath := golden.Unzip(b, filepath.Join("testdata", "eval_accuracy.json.gz"), filepath.Join(dir, "mlperf_log_accuracy.json"))
 	bench, _ := benchmark.Lookup(Name)
-	o := benchmark.EvalOptions{Benchmark: bench, Out: filepath.Join(dir, "accuracy.txt"), Tokenizer: spmLegacy}
+	o := benchmark.EvalOptions{Benchmark: bench, Tokenizer: spmLegacy}
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := (dataset{ds}).Evaluate(b.Context(), logPath, o); err != nil {

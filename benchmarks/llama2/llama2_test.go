@@ -172,12 +172,11 @@ func TestRegistered(t *testing.T) {
 	}
 	logPath := filepath.Join(dir, "mlperf_log_accuracy.json")
 	writeLog(t, logPath, entries)
-	out := filepath.Join(dir, "accuracy.txt")
-	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokDir})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
 	}
-	txt, err := os.ReadFile(out)
+	txt, err := ev.AccuracyTxt, error(nil)
 	n := len(ids) + 1
 	if want := fmt.Sprintf("'gen_num': 6, 'gen_tok_len': %d, 'tokens_per_sample': %d.0}", 6*n, n); err != nil || !strings.Contains(string(txt), want) {
 		t.Errorf("accuracy.txt: %q, %v", txt, err)
@@ -190,12 +189,12 @@ func TestRegistered(t *testing.T) {
 	// A missing sample fails the check; an ID outside the vocabulary is
 	// an error, as sentencepiece raises for it.
 	writeLog(t, logPath, entries[1:])
-	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err != nil || ev.Failure == nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokDir}); err != nil || ev.Failure == nil {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
 	}
 	binary.LittleEndian.PutUint32(entries[0].Data, 31999)
 	writeLog(t, logPath, entries)
-	if _, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "out of range") {
+	if _, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokDir}); err == nil || !strings.Contains(err.Error(), "out of range") {
 		t.Errorf("an ID the tokenizer lacks: %v", err)
 	}
 }

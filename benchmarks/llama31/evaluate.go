@@ -3,7 +3,6 @@ package llama31
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -25,7 +24,7 @@ var roundCleanUp = map[string]bool{round.V60: true, round.V61: true}
 // does, after the log checks (coverage, token counts, vocabulary): the
 // first answer of each sample in log order, decoded with the model's
 // tokenizer (special tokens skipped, the round's clean-up), post-processed
-// and scored with ROUGE (score/summarization), written to o.Out exactly as
+// and scored with ROUGE (score/summarization), returned (accuracy.txt) exactly as
 // the script prints it.
 func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	entries, tok, ev, err := tokencheck.CheckLogForDecoding(logPath, AccuracyInfo(o.Benchmark.Name, d.Dataset), o)
@@ -65,11 +64,9 @@ func (d dataset) Evaluate(ctx context.Context, logPath string, o benchmark.EvalO
 		return ev, err
 	}
 	out := res.Llama31Output()
-	if err := os.WriteFile(o.Out, []byte(out), 0o644); err != nil {
-		return ev, fmt.Errorf("writing %s: %w", o.Out, err)
-	}
 	ev.Scorer = fmt.Sprintf("mlperf-go's port of language/llama3.1-8b/evaluation.py: tokenizer %s, clean_up_tokenization_spaces=%v (%s), nltk 3.9 punkt_tab English sentences, rouge_score 0.1.2 with the Porter stemmer",
 		tok.Path(), cleanUp, why)
-	ev.Report += "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "; written to " + o.Out + "\n"
+	ev.Report += "\n" + strings.TrimLeft(out, "\n") + "\nScored by " + ev.Scorer + "\n"
+	ev.AccuracyTxt = []byte(out)
 	return ev, nil
 }

@@ -39,12 +39,11 @@ func TestEvaluateEqualsReference(t *testing.T) {
 		golden  string
 		cleanUp *bool
 	}{{"eval_expected.txt", nil}, {"eval_expected_noclean.txt", &off}} {
-		out := filepath.Join(dir, tc.golden)
-		ev, err := dataset{ds}.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: tokPath, Round: "v6.1", CleanUpSpaces: tc.cleanUp})
+		ev, err := dataset{ds}.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: tokPath, Round: "v6.1", CleanUpSpaces: tc.cleanUp})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := os.ReadFile(out)
+		got, err := ev.AccuracyTxt, error(nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -88,12 +88,11 @@ func TestRegistered(t *testing.T) {
 	// A tokenizer of our own stands in for Llama 3's (the golden test uses
 	// the real one): the IDs decode to something, scored as the reference
 	// scores it.
-	out := filepath.Join(dir, "accuracy.txt")
-	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")})
+	ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v\n%s", err, ev.Failure, ev.Report)
 	}
-	if txt, err := os.ReadFile(out); err != nil || !strings.Contains(string(txt), "'gen_num': 6}") {
+	if txt, err := ev.AccuracyTxt, error(nil); err != nil || !strings.Contains(string(txt), "'gen_num': 6}") {
 		t.Errorf("accuracy.txt: %q, %v", txt, err)
 	}
 	for _, want := range []string{"6 of 6 samples present", "result: OK", "'rouge1':", "clean_up_tokenization_spaces=true"} {
@@ -105,7 +104,7 @@ func TestRegistered(t *testing.T) {
 	f, _ = os.Create(logPath)
 	mllog.WriteAccuracy(f, entries[1:])
 	f.Close()
-	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")}); err != nil || ev.Failure == nil {
+	if ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Tokenizer: filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")}); err != nil || ev.Failure == nil {
 		t.Errorf("a log missing sample 0 passed: %v\n%s", err, ev.Report)
 	}
 }

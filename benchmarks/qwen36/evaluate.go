@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
-	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/score/bfcl"
 )
 
@@ -66,19 +63,13 @@ func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOp
 		}
 		return benchmark.Evaluation{}, err
 	}
-	out := o.Out
-	if out == "" {
-		out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
-	}
-	if err := os.WriteFile(out, []byte(AccuracyTxt(res)), 0o644); err != nil {
-		return benchmark.Evaluation{}, fmt.Errorf("writing %s: %w", out, err)
-	}
 	if err := benchmark.WriteVerdicts(o.Verdicts, d.verdicts(res)); err != nil {
 		return benchmark.Evaluation{}, err
 	}
 	ev := benchmark.Evaluation{
-		Report: d.report(res, dups, out),
-		Scorer: fmt.Sprintf("mlcommons/endpoints BFCLv4Scorer with bfcl-eval %s's ast_checker, ported to Go (score/bfcl)", bfclVersion),
+		Report:      d.report(res, dups),
+		AccuracyTxt: []byte(AccuracyTxt(res)),
+		Scorer:      fmt.Sprintf("mlcommons/endpoints BFCLv4Scorer with bfcl-eval %s's ast_checker, ported to Go (score/bfcl)", bfclVersion),
 	}
 	if fails := Gate(res); len(fails) > 0 {
 		ev.Failure = fmt.Errorf("the reference's accuracy gate: %s", strings.Join(fails, "; "))
@@ -129,7 +120,7 @@ func Gate(r *bfcl.Result) []string {
 }
 
 // report is what evaluate prints.
-func (d *Dataset) report(r *bfcl.Result, dups int, out string) string {
+func (d *Dataset) report(r *bfcl.Result, dups int) string {
 	var b strings.Builder
 	b.WriteString(d.Describe())
 	fmt.Fprintf(&b, "%-24s %8s\n", "subset", "accuracy")
@@ -163,6 +154,5 @@ func (d *Dataset) report(r *bfcl.Result, dups int, out string) string {
 	} else {
 		fmt.Fprintf(&b, "reference gate (0.97 x reference, endpoints' ruleset and the policy): FAIL: %s\n", strings.Join(fails, "; "))
 	}
-	fmt.Fprintf(&b, "wrote %s\n", out)
 	return b.String()
 }

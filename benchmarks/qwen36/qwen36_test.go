@@ -177,9 +177,8 @@ func TestEvaluate(t *testing.T) {
 			texts[i] = &s
 		}
 		logPath := writeLog(t, texts)
-		out := filepath.Join(t.TempDir(), "accuracy.txt")
 		verdicts := filepath.Join(t.TempDir(), "verdicts.jsonl")
-		ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
+		ev, err := d.Evaluate(t.Context(), logPath, benchmark.EvalOptions{Benchmark: b, Verdicts: verdicts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +197,7 @@ func TestEvaluate(t *testing.T) {
 				t.Errorf("%s: sample %d: verdict %+v, want correct %v", tc.name, i, v, wantRight)
 			}
 		}
-		content, _ := os.ReadFile(out)
+		content := ev.AccuracyTxt
 		if !strings.HasPrefix(string(content), "{\n  \"dataset_name\": \"bfcl_v4::function_calling\"") || !strings.Contains(string(content), "\n"+CheckerLinePrefix) {
 			t.Errorf("%s: accuracy.txt\n%s", tc.name, content)
 		}
@@ -226,7 +225,7 @@ func TestEvaluate(t *testing.T) {
 	texts := make([]*string, d.Len())
 	s := "I cannot help."
 	texts[0] = &s
-	ev, err := d.Evaluate(t.Context(), writeLog(t, texts), benchmark.EvalOptions{Benchmark: b, Out: filepath.Join(t.TempDir(), "a.txt")})
+	ev, err := d.Evaluate(t.Context(), writeLog(t, texts), benchmark.EvalOptions{Benchmark: b})
 	if err != nil || ev.Failure == nil || !strings.Contains(ev.Report, fmt.Sprintf("answered 1 of %d samples (%d missing", d.Len(), d.Len()-1)) {
 		t.Errorf("one answer: %v %v\n%s", err, ev.Failure, ev.Report)
 	}

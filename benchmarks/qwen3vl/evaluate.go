@@ -3,13 +3,11 @@ package qwen3vl
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/benchmarks/qwen3vl/eval"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
-	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // Truth returns the ground truth the evaluator scores against, one per
@@ -44,11 +42,8 @@ func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOp
 	if err != nil {
 		return benchmark.Evaluation{}, err
 	}
-	out := o.Out
-	if out == "" {
-		out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
-	}
-	if err := eval.WriteAccuracyTxt(out, res, ""); err != nil {
+	txt, err := eval.AccuracyTxt(res.CategoryF1, nil)
+	if err != nil {
 		return benchmark.Evaluation{}, err
 	}
 	if err := benchmark.WriteVerdicts(o.Verdicts, verdicts(res)); err != nil {
@@ -57,8 +52,7 @@ func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOp
 	var b strings.Builder
 	fmt.Fprintln(&b, res.Table())
 	fmt.Fprintln(&b, res.Summary())
-	fmt.Fprintf(&b, "wrote %s\n", out)
-	ev := benchmark.Evaluation{Report: b.String()}
+	ev := benchmark.Evaluation{Report: b.String(), AccuracyTxt: []byte(txt)}
 	if !res.MeetsTarget() {
 		ev.Failure = fmt.Errorf("f1 %.6f is below the target %.6f", res.CategoryF1, res.Target)
 	}

@@ -3,7 +3,6 @@ package whisper
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -20,7 +19,7 @@ const Scorer = "mlperf-go's port of speech2text/accuracy_eval.py (mlcommons/infe
 // every entry in log order (duplicates included), its data read as int64
 // labels and turned back into text, scored against its sample's reference
 // transcript with the word error rate (score/wer), and the script's line
-// written to o.Out:
+// as accuracy.txt:
 //
 //	Word Error Rate: X%, accuracy=Y%
 //
@@ -58,14 +57,8 @@ func (d *Dataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOp
 	if covered < d.Len() {
 		ev.Failure = fmt.Errorf("the accuracy log answers %d of the %d samples: an accuracy run covers them all", covered, d.Len())
 	}
-	if o.Out != "" {
-		if err := os.WriteFile(o.Out, []byte(d.Output(line)), 0o644); err != nil {
-			return ev, fmt.Errorf("writing %s: %w", o.Out, err)
-		}
-		fmt.Fprintf(&rep, "%s\nScored by %s; written to %s\n", line, Scorer, o.Out)
-	} else {
-		fmt.Fprintf(&rep, "%s\nScored by %s\n", line, Scorer)
-	}
+	ev.AccuracyTxt = []byte(d.Output(line))
+	fmt.Fprintf(&rep, "%s\nScored by %s\n", line, Scorer)
 	ev.Report = rep.String()
 	return ev, nil
 }

@@ -59,10 +59,9 @@ func TestEvaluateGolden(t *testing.T) {
 	if d.Len() != 37 || d.Dropped != 3 {
 		t.Fatalf("%d samples, %d dropped; want 37 and 3", d.Len(), d.Dropped)
 	}
-	out := filepath.Join(dir, "accuracy.txt")
 	b, _ := benchmark.Lookup(Name)
 	verdicts := filepath.Join(dir, "verdicts.jsonl")
-	ev, err := d.Evaluate(t.Context(), filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Out: out, Verdicts: verdicts})
+	ev, err := d.Evaluate(t.Context(), filepath.Join(dir, "mlperf_log_accuracy.json"), benchmark.EvalOptions{Benchmark: b, Verdicts: verdicts})
 	if err != nil || ev.Failure != nil {
 		t.Fatalf("Evaluate: %v, %v", err, ev.Failure)
 	}
@@ -88,7 +87,7 @@ func TestEvaluateGolden(t *testing.T) {
 	if line, _ := res.Line(); len(vs) != len(entries) || !strings.Contains(string(mustRead(t, filepath.Join("testdata", "eval", "accuracy.txt"))), line) {
 		t.Errorf("%d verdict lines for %d entries, adding up to %q", len(vs), len(entries), line)
 	}
-	got, _ := os.ReadFile(out)
+	got := ev.AccuracyTxt
 	want, _ := os.ReadFile(filepath.Join("testdata", "eval", "accuracy.txt"))
 	if !bytes.Equal(got, want) {
 		t.Errorf("accuracy.txt:\n%s\nthe reference printed:\n%s", got, want)

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -16,6 +14,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/buildinfo"
 	"github.com/mlperf-go/mlperf-go/internal/progress"
 	"github.com/mlperf-go/mlperf-go/protocol"
+	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -150,11 +149,10 @@ func benchAction(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if out == "" {
-		out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z"))
+		out = filepath.Join(benchRunsDir, record.Stamp(time.Now()))
 	}
 	o.Finished = bench.SaveEach(out, buildinfo.Version, commandLine(c))
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	res, recs, err := bench.Run(ctx, w, o)
 	if err != nil && ctx.Err() != nil {
 		return benchInterrupted(c, res, recs, out, o.Finished)

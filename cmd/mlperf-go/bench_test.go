@@ -103,7 +103,6 @@ func TestBenchPreflight(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			begin := time.Now()
 			_, err := runCLI(t, "bench", "--target", "a="+tc.url, "--model", fake.DefaultModel, "-n", "4", "--input-len", "4", "--output-len", "2",
 				"--out", out, "--progress-interval", "0")
 			if err == nil {
@@ -113,9 +112,6 @@ func TestBenchPreflight(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
-			}
-			if took := time.Since(begin); took > 10*time.Second {
-				t.Errorf("refused after %s, want seconds", took)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Errorf("--out was written: %v", err)

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -134,8 +132,7 @@ func downloadAction(c *cli.Context) error {
 		return err
 	}
 	dir := c.String("out")
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	fetched := &download.Progress{}
 	o := download.Options{
 		HF: download.ReadHFEnv(os.Getenv), StorageURL: c.String("storage-url"), PyPIURL: c.String("pypi-url"), Jobs: c.Int("jobs"),

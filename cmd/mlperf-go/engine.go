@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -53,33 +51,4 @@ func launchRequest(c *cli.Context) run.LaunchRequest {
 		r.Args = *a
 	}
 	return r
-}
-
-// openSession starts the engine the flags ask for and opens the dataset
-// (run.Open); whenReady then waits for the engine.
-func openSession(c *cli.Context, o *run.Options) (*run.Session, error) {
-	launch, err := launchRequest(c).Launch()
-	if err != nil {
-		return nil, err
-	}
-	return run.Open(o, launch)
-}
-
-// whenReady waits for the session's engine; an interrupt while waiting is
-// exit status 130.
-func whenReady(c *cli.Context, s *run.Session, ctx context.Context) (context.Context, error) {
-	runCtx, err := s.Ready(ctx, c.App.ErrWriter)
-	if errors.Is(err, run.ErrInterrupted) {
-		return nil, exitError{130, err}
-	}
-	return runCtx, err
-}
-
-// diedDuringRun turns tests cancelled by the engine's death into the error
-// the command reports (nil if the engine did not die).
-func diedDuringRun(runCtx context.Context, dir string) error {
-	if err := run.EngineDied(runCtx, dir); err != nil {
-		return exitError{1, err}
-	}
-	return nil
 }

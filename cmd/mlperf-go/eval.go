@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -93,8 +91,7 @@ func evalMMLUAction(c *cli.Context) error {
 		return err
 	}
 	o.Ask.Logger = log
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := c.Context
 	plan, err := mmlu.Prepare(o)
 	if err != nil {
 		return err

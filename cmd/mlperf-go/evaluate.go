@@ -2,16 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
-	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/workflow"
 )
 
@@ -65,44 +60,26 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			roundFlag(""),
 		}, evalFlags()...),
 		Action: func(c *cli.Context) error {
-			b, err := benchmark.Lookup(c.String("benchmark"))
-			if err != nil {
-				return err
-			}
-			d, err := b.OpenAccuracyDataset(c.StringSlice("dataset"), c.StringSlice("dataset-split"))
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			logPath := c.String("accuracy-log")
-			o := benchmark.EvalOptions{Benchmark: b, Out: c.String("output"), Workers: c.Int("workers"), Interactive: c.Bool("interactive") || b.IsInteractive()}
-			if o.Out == "" {
-				o.Out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
-			}
-			if c.IsSet("seed") {
-				seed := c.Uint64("seed")
-				o.Seed = &seed
-			}
-			if o.Round, err = flagRound(c, nil); err != nil {
-				return err
-			}
-			if err := evalSettings(c).Apply(&o, c.StringSlice("dataset")); err != nil {
-				return err
-			}
-			scenario := benchmark.ScenarioOffline
-			if o.Interactive {
-				scenario = benchmark.ScenarioInteractive
-			}
 			// The code tests and graders run in process groups of their own,
 			// which a terminal's Ctrl-C does not reach: the context kills them.
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			_, err = workflow.Evaluate(ctx, c.App.Writer, c.App.ErrWriter, d, logPath, o, scenario)
+			ctx := c.Context
+			scored, err := workflow.EvaluateLog(ctx, evalRequest(c))
+			scored.Print(c.App.Writer, c.App.ErrWriter)
 			if err != nil && ctx.Err() != nil {
 				return exitError{130, fmt.Errorf("interrupted: the evaluation was stopped (%w)", err)}
 			}
 			return err
 		},
+	}
+}
+
+// evalRequest reads the evaluate command's flags into the workflow's
+// request, each flag read once; workflow.EvaluateLog checks them.
+func evalRequest(c *cli.Context) workflow.EvalRequest {
+	return workflow.EvalRequest{
+		Benchmark: c.String("benchmark"), AccuracyLog: c.String("accuracy-log"), Output: c.String("output"),
+		Dataset: c.StringSlice("dataset"), Splits: c.StringSlice("dataset-split"), Round: c.String("round"),
+		Seed: given(c, "seed", c.Uint64), Workers: c.Int("workers"), Interactive: c.Bool("interactive"), Eval: evalSettings(c),
 	}
 }
 

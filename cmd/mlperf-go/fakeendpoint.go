@@ -2,10 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
@@ -83,12 +80,7 @@ connections like uvicorn's keep-alive timeout. Stops on Ctrl-C or SIGTERM.`,
 				zap.Int("answer_samples", len(cfg.Answers)+len(cfg.TokenAnswers)), zap.Duration("ttft", cfg.TTFT), zap.Duration("tpot", cfg.TPOT))
 			// The URL on stdout, alone, lets scripts start it on port 0.
 			fmt.Fprintln(c.App.Writer, url)
-			sig := make(chan os.Signal, 1)
-			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-			select {
-			case <-sig:
-			case <-c.Context.Done():
-			}
+			<-c.Context.Done() // a signal (interruptContext)
 			st := srv.Stats()
 			log.Info("fake endpoint stopping", zap.Any("requests", st.Requests), zap.Any("faults", st.Faults), zap.Int("max_concurrent", st.MaxConcurrent))
 			return srv.Close()

@@ -8,6 +8,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -34,7 +35,10 @@ type exitError struct {
 func (e exitError) Error() string { return e.err.Error() }
 
 func main() {
-	if err := runApp(newApp(), os.Args); err != nil {
+	ctx, stop := interruptContext(os.Stderr)
+	err := runApp(ctx, newApp(), os.Args)
+	stop()
+	if err != nil {
 		var ee exitError
 		code := 1
 		if errors.As(err, &ee) {
@@ -45,14 +49,15 @@ func main() {
 	}
 }
 
-// runApp runs app with argv, keeping argv where commands that record how
-// they were invoked (run, for the submission README) can read it.
-func runApp(app *cli.App, argv []string) error {
+// runApp runs app with argv under ctx (every command's c.Context: main's
+// interruptContext), keeping argv where commands that record how they were
+// invoked (run, for the submission README) can read it.
+func runApp(ctx context.Context, app *cli.App, argv []string) error {
 	if app.Metadata == nil {
 		app.Metadata = map[string]any{}
 	}
 	app.Metadata[argvKey] = argv
-	return app.Run(argv)
+	return app.RunContext(ctx, argv)
 }
 
 const argvKey = "argv"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
@@ -36,7 +36,7 @@ func runCLI(t testing.TB, args ...string) (string, error) {
 	app := newApp()
 	var out bytes.Buffer
 	app.Writer, app.ErrWriter = &out, &out
-	err := runApp(app, append([]string{"mlperf-go", "--log-level", "warn"}, args...))
+	err := runApp(context.Background(), app, append([]string{"mlperf-go", "--log-level", "warn"}, args...))
 	return out.String(), err
 }
 
@@ -307,12 +307,12 @@ func TestSamplingParams(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		plan, err := runPlan(c, zap.NewNop())
-		got = plan.Options
+		var err error
+		got, err = resolvedOptions(c)
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-d", "x", "--generation-config", cfg}
-	if err := runApp(app, append(base, "-b", "gpt-oss-120b", "-m", "accuracy", "--max-tokens", "64", "--min-p", "0.05")); err != nil {
+	if err := runApp(context.Background(), app, append(base, "-b", "gpt-oss-120b", "-m", "accuracy", "--max-tokens", "64", "--min-p", "0.05")); err != nil {
 		t.Fatal(err)
 	}
 	p := got.Sampling.(*sglang.Params)
@@ -320,14 +320,14 @@ func TestSamplingParams(t *testing.T) {
 		t.Errorf("gpt-oss accuracy params: temperature %v top_p %v max_new_tokens %v min_p %v top_k %v",
 			*p.Temperature, *p.TopP, *p.MaxNewTokens, *p.MinP, *p.TopK)
 	}
-	if err := runApp(app, append(base, "-b", "llama3_1-8b", "--top-p", "0.8")); err != nil {
+	if err := runApp(context.Background(), app, append(base, "-b", "llama3_1-8b", "--top-p", "0.8")); err != nil {
 		t.Fatal(err)
 	}
 	q := got.Sampling.(*openaicompletions.Params)
 	if *q.Temperature != 0.5 || *q.TopP != 0.8 || *q.TopK != 20 || *q.MaxTokens != 128 {
 		t.Errorf("llama performance params: temperature %v top_p %v top_k %v max_tokens %v", *q.Temperature, *q.TopP, *q.TopK, *q.MaxTokens)
 	}
-	if err := runApp(app, append(base, "-b", "qwen3-vl-235b-a22b", "--top-k", "5")); err != nil {
+	if err := runApp(context.Background(), app, append(base, "-b", "qwen3-vl-235b-a22b", "--top-k", "5")); err != nil {
 		t.Fatal(err)
 	}
 	if r := got.Sampling.(*openaichat.Params); *r.TopK != 5 || *r.Temperature != 0.5 || r.MaxTokens != nil {

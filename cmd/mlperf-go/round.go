@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/submission"
 )
@@ -19,10 +18,4 @@ func roundFlag(category string) *cli.StringFlag {
 		Usage: "MLPerf round `ROUND` whose reference the requests and scoring follow, for benchmarks whose rounds differ: " +
 			strings.Join(submission.RoundNames(), ", "),
 	}
-}
-
-// flagRound reads --round and checks it (submission.CheckRound).
-func flagRound(c *cli.Context, log *zap.Logger) (string, error) {
-	round := c.String("round")
-	return round, submission.CheckRound(round, log)
 }

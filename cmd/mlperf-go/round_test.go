@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
-	"go.uber.org/zap"
 
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/fake/answers"
@@ -24,21 +24,21 @@ func TestRoundFlag(t *testing.T) {
 	app := newApp()
 	var got run.Options
 	app.Commands[0].Action = func(c *cli.Context) error {
-		plan, err := runPlan(c, zap.NewNop())
-		got = plan.Options
+		var err error
+		got, err = resolvedOptions(c)
 		return err
 	}
 	base := []string{"mlperf-go", "run", "-b", "qwen3-vl-235b-a22b", "-d", "x"}
-	if err := runApp(app, base); err != nil {
+	if err := runApp(context.Background(), app, base); err != nil {
 		t.Fatal(err)
 	}
 	if got.Round != defaultRound() || (defaultRound() != "v6.0" && defaultRound() != "v6.1") {
 		t.Errorf("default round %q, want %q", got.Round, defaultRound())
 	}
-	if err := runApp(app, append(base, "--round", "v6.0")); err != nil || got.Round != "v6.0" {
+	if err := runApp(context.Background(), app, append(base, "--round", "v6.0")); err != nil || got.Round != "v6.0" {
 		t.Errorf("--round v6.0: %q, %v", got.Round, err)
 	}
-	if err := runApp(app, append(base, "--round", "v7.0")); err == nil || !strings.Contains(err.Error(), `--round "v7.0"`) {
+	if err := runApp(context.Background(), app, append(base, "--round", "v7.0")); err == nil || !strings.Contains(err.Error(), `--round "v7.0"`) {
 		t.Errorf("--round v7.0: error %v, want one naming the flag", err)
 	}
 }

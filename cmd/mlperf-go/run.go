@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -14,11 +11,9 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine/metrics"
-	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	_ "github.com/mlperf-go/mlperf-go/protocol/all" // every API --api may name
 	"github.com/mlperf-go/mlperf-go/run"
-	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/workflow"
 )
@@ -130,11 +125,13 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer log.Sync() //nolint:errcheck // stderr
-	plan, err := runPlan(c, log)
+	req := runRequest(c, log)
+	plan, err := workflow.Resolve(req)
 	if err != nil {
 		return err
 	}
 	out := workflow.Run(c.Context, plan)
+	out.Print(c.App.Writer, c.App.ErrWriter)
 	if out.Class == workflow.Passed {
 		return nil
 	}
@@ -150,10 +147,13 @@ var exitCodes = map[workflow.Class]int{
 	workflow.Interrupted: 130,
 }
 
-// runPlan turns the run command's flags into the workflow's plan, each
-// flag read once; Plan.Resolve checks them.
-func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
-	p := workflow.Plan{
+// runRequest reads the run command's flags into the workflow's request,
+// each flag read once; workflow.Resolve checks them.
+func runRequest(c *cli.Context, log *zap.Logger) workflow.Request {
+	return workflow.Request{
+		Test: testRequest(c), ModeName: c.String("mode"), TargetQPS: given(c, "target-qps", c.String),
+		TargetQPSFraction: c.Float64("target-qps-fraction"), MinDuration: given(c, "min-duration", c.Uint64),
+		MinQueryCount: given(c, "min-query-count", c.Uint64), Quick: c.Bool("quick"), Launch: launchRequest(c),
 		Compliance:      c.String("compliance"),
 		OutputDir:       c.String("output-dir"),
 		Overwrite:       c.Bool("overwrite"),
@@ -166,14 +166,9 @@ func runPlan(c *cli.Context, log *zap.Logger) (workflow.Plan, error) {
 		Eval:            evalSettings(c),
 		AccuracyScript:  c.String("accuracy-script"),
 		Record:          runRecord(c),
-		Interruptible:   func(ctx context.Context) (context.Context, func()) { return interruptible(ctx, log) },
-		Stdout:          c.App.Writer,
-		Stderr:          c.App.ErrWriter,
+		Progress:        c.App.ErrWriter,
+		Logger:          log,
 	}
-	r := workflow.Request{Test: testRequest(c), ModeName: c.String("mode"), TargetQPS: given(c, "target-qps", c.String),
-		TargetQPSFraction: c.Float64("target-qps-fraction"), MinDuration: given(c, "min-duration", c.Uint64),
-		MinQueryCount: given(c, "min-query-count", c.Uint64), Quick: c.Bool("quick"), Launch: launchRequest(c)}
-	return p, p.Resolve(r, log)
 }
 
 // runRecord is what the flags say of how a test was made, for the run
@@ -189,19 +184,6 @@ func engineFlagValues(c *cli.Context) []string {
 		return append([]string(nil), *a...)
 	}
 	return nil
-}
-
-// testOptions turns the flags that say what to test and how to reach the
-// endpoints (the flags run and tune share) into runner options for a test
-// in mode (which picks a --generation-config's per-mode sampling): all but
-// the output folder and the run's own settings.
-func testOptions(c *cli.Context, log *zap.Logger, mode loadgen.Mode) (run.Options, error) {
-	r := testRequest(c)
-	r.Mode = mode
-	if err := submission.CheckRound(r.Round, log); err != nil {
-		return run.Options{}, err
-	}
-	return r.Options(log)
 }
 
 // testRequest reads the flags run and tune share (run.Request).
@@ -240,48 +222,6 @@ func samplingFlags(c *cli.Context) map[string]any {
 		}
 	}
 	return flags
-}
-
-// interruptible returns a context cancelled by the first Ctrl-C or SIGTERM,
-// which aborts the test: LoadGen then completes every outstanding sample
-// with an empty response and writes its logs, but in the Server scenario it
-// still plays its schedule to the end of min_duration, so the workflow leaves
-// without it after run.AbortGrace (run.Abortable). A second signal exits
-// at once.
-func interruptible(parent context.Context, log *zap.Logger) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	sig := make(chan os.Signal, 2)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-sig:
-			log.Warn("interrupted: aborting the test; every outstanding sample is completed empty, and the output folder is marked ABORTED. Press Ctrl-C again to exit now.", zap.Stringer("signal", s))
-			cancel(fmt.Errorf("interrupted by %s", signalName(s)))
-		case <-done:
-			return
-		}
-		select {
-		case <-sig:
-			fmt.Fprintln(os.Stderr, "mlperf-go: interrupted twice; exiting without waiting for LoadGen (its logs are incomplete)")
-			os.Exit(130)
-		case <-done:
-		}
-	}()
-	return ctx, func() { signal.Stop(sig); close(done); cancel(nil) }
-}
-
-// signalName names a signal as people know it: SIGTERM (what Slurm and
-// systemd send), SIGINT (Ctrl-C); Go's own strings are "terminated" and
-// "interrupt".
-func signalName(s os.Signal) string {
-	switch s {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case os.Interrupt:
-		return "SIGINT (Ctrl-C)"
-	}
-	return s.String()
 }
 
 // datasetHelp lists what --dataset takes for each benchmark, and for each

@@ -1,20 +1,15 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/loadgen"
-	"github.com/mlperf-go/mlperf-go/record"
-	"github.com/mlperf-go/mlperf-go/run"
 	"github.com/mlperf-go/mlperf-go/sut"
 	"github.com/mlperf-go/mlperf-go/tune"
 	"github.com/mlperf-go/mlperf-go/workflow"
@@ -119,61 +114,34 @@ func tuneAction(c *cli.Context) error {
 		return err
 	}
 	defer log.Sync() //nolint:errcheck // stderr
-	if s := c.String("scenario"); !slices.ContainsFunc([]string{"Server", "Interactive", "Offline"}, func(v string) bool { return strings.EqualFold(v, s) }) {
-		return fmt.Errorf("--scenario %q: tune searches the Server or Interactive target QPS, or the Offline concurrency", s)
-	}
-	o, err := testOptions(c, log, loadgen.PerformanceOnly)
+	r, err := tuneRequest(c, log)
 	if err != nil {
 		return err
 	}
-	if c.String("results-dir") != "" && c.String("system") == "" {
-		return errors.New("--results-dir needs --system NAME (whose Offline run to start from)")
-	}
-	opts, err := tuneOptions(c)
-	if err != nil {
-		return err
-	}
-	dir := record.NewRunDir(filepath.Join(c.String("tune-dir"), o.Benchmark.Name, o.SubmissionScenario()), time.Now().UTC())
-	// A launched engine loads its model while the dataset is opened; its
-	// log goes into the tune folder (the trials set their own folders).
-	o.OutputDir = dir
-	sess, err := openSession(c, &o)
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-
-	ctx, stop := interruptible(c.Context, log)
-	defer stop()
-	// runCtx also ends if a launched engine dies, which stops the trial
-	// under way and the search.
-	runCtx, err := whenReady(c, sess, ctx)
-	if err != nil {
-		return err
-	}
-	opts.Base, opts.Dir, opts.Record = o, dir, sess.Describe(runRecord(c))
-	res, err := tune.Run(runCtx, opts)
+	res, err := workflow.Tune(c.Context, r)
 	res.Print(c.App.Writer, c.App.ErrWriter)
-	if ctx.Err() != nil {
-		return exitError{130, fmt.Errorf("interrupted: %w (the trials so far are in %s)", err, filepath.Join(dir, tune.SummaryFile))}
+	if err != nil {
+		return exitError{exitCodes[workflow.ClassOf(err)], err}
 	}
-	if died := diedDuringRun(runCtx, dir); died != nil {
-		return died
-	}
-	return err
+	return nil
+}
+
+// tuneRequest reads the tune command's flags into the workflow's request,
+// each flag read once; workflow.Tune checks them.
+func tuneRequest(c *cli.Context, log *zap.Logger) (workflow.TuneRequest, error) {
+	search, err := tuneOptions(c)
+	return workflow.TuneRequest{
+		Test: testRequest(c), Launch: launchRequest(c), Dir: c.String("tune-dir"),
+		RunsDir: c.String("runs-dir"), ResultsDir: c.String("results-dir"), System: c.String("system"),
+		Search: search, Record: runRecord(c), Progress: c.App.ErrWriter, Logger: log,
+	}, err
 }
 
 // tuneOptions parses the search's flags into the tune's options; the
-// trials' base options, folder and record come from the session.
+// trials' base options, folder, record, trial runner and Offline runs
+// come from workflow.Tune's session.
 func tuneOptions(c *cli.Context) (tune.Options, error) {
 	opts := tune.Options{
-		RunTrial: func(ctx context.Context, o run.Options) (*run.Report, error) {
-			rep, left, err := run.Abortable(ctx, ctx, o)
-			if left != nil {
-				return left, errors.New(left.OutcomeReason)
-			}
-			return rep, err
-		},
 		QPS: tune.QPSSearch{
 			Start:           c.Float64("start-qps"),
 			TrialDuration:   c.Duration("trial-duration"),
@@ -182,14 +150,12 @@ func tuneOptions(c *cli.Context) (tune.Options, error) {
 			Tolerance:       c.Float64("tolerance"),
 		},
 		StartFraction: c.Float64("target-qps-fraction"),
-		OfflineRuns:   workflow.OfflineRunDirs(c.String("runs-dir"), c.String("results-dir"), c.String("system")),
 		Sweep: tune.SweepSearch{
 			MaxConcurrency: c.Int("max-sweep-concurrency"),
 			TrialDuration:  c.Duration("trial-duration"),
 			Plateau:        c.Float64("plateau"),
 		},
 		UserConf: c.String("write-user-conf"),
-		Progress: c.App.ErrWriter,
 	}
 	if c.IsSet("start-qps") && opts.QPS.Start <= 0 {
 		return tune.Options{}, fmt.Errorf("--start-qps %g: want a positive QPS", opts.QPS.Start)

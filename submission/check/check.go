@@ -256,9 +256,9 @@ func (c *checker) checkScenario(dir, division string, rules *submission.Benchmar
 			c.add(p, "fill it in", "%s is empty", f)
 		}
 	}
-	mp := filepath.Join(dir, "measurements.json")
+	mp := filepath.Join(dir, submission.MeasurementsFile)
 	if b, err := os.ReadFile(mp); err != nil {
-		c.add(mp, "write it (mlperf-go can generate a template) and package again", "measurements.json is missing")
+		c.add(mp, "write it (mlperf-go can generate a template) and package again", submission.MeasurementsFile+" is missing")
 	} else {
 		for _, msg := range submission.ValidateMeasurements(b) {
 			c.add(mp, "edit measurements.json", "%s", msg)
@@ -464,10 +464,10 @@ func (c *checker) checkCompliance(dir, test string) {
 	c.checkRunRecord(filepath.Join(dir, submission.PerformanceRun))
 	switch test {
 	case submission.TEST06:
-		p := filepath.Join(dir, "verify_accuracy.txt")
+		p := filepath.Join(dir, submission.VerifyAccuracyFile)
 		b, err := os.ReadFile(p)
 		if err != nil {
-			c.add(p, fix, "verify_accuracy.txt is missing")
+			c.add(p, fix, submission.VerifyAccuracyFile+" is missing")
 			return
 		}
 		lines := map[string]bool{}
@@ -484,9 +484,9 @@ func (c *checker) checkCompliance(dir, test string) {
 			c.add(p, "report the token count of exactly the returned tokens", "TEST06 sample length check did not pass")
 		}
 	case submission.TEST07, submission.TEST09:
-		name := "verify_accuracy.txt"
+		name := submission.VerifyAccuracyFile
 		if test == submission.TEST09 {
-			name = "verify_output_len.txt"
+			name = submission.VerifyOutputLenFile
 		}
 		p := filepath.Join(dir, name)
 		b, err := os.ReadFile(p)

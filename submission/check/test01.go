@@ -17,16 +17,16 @@ import (
 // baseline_accuracy.txt and compliance_accuracy.txt, whose accuracies
 // differ by at most 1% (submission.BenchmarkRules.TEST01AccuracyDelta).
 func (c *checker) checkTEST01(dir, fix string, rules *submission.BenchmarkRules, scen string) {
-	perf := filepath.Join(dir, "verify_performance.txt")
+	perf := filepath.Join(dir, submission.VerifyPerformanceFile)
 	if b, err := os.ReadFile(perf); err != nil {
-		c.add(perf, fix, "verify_performance.txt is missing")
+		c.add(perf, fix, submission.VerifyPerformanceFile+" is missing")
 	} else if !strings.Contains(string(b), "TEST PASS") {
 		c.add(perf, "see the verification: the TEST01 run's score must be within 10% of the performance run's", "TEST01 performance verification did not pass")
 	}
-	acc := filepath.Join(dir, "verify_accuracy.txt")
+	acc := filepath.Join(dir, submission.VerifyAccuracyFile)
 	b, err := os.ReadFile(acc)
 	if err != nil {
-		c.add(acc, fix, "verify_accuracy.txt is missing")
+		c.add(acc, fix, submission.VerifyAccuracyFile+" is missing")
 		return
 	}
 	for _, l := range strings.Split(string(b), "\n") {

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
@@ -46,7 +47,7 @@ func WriteAuditConfig(dir, test, benchmark string) (cleanup func() error, err er
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "audit.config")
+	path := filepath.Join(dir, loadgen.AuditConfigFile)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {

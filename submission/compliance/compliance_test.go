@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/record"
+	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/internal/logtest"
 )
 
@@ -51,7 +52,7 @@ func TestVerifyTEST06(t *testing.T) {
 			if v.Pass() != tc.pass {
 				t.Errorf("pass = %v, want %v", v.Pass(), tc.pass)
 			}
-			if got := string(v.Text); got != tc.want || v.File != AccuracyFile {
+			if got := string(v.Text); got != tc.want || v.File != submission.VerifyAccuracyFile {
 				t.Errorf("%s =\n%s\nwant verify_accuracy.txt\n%s", v.File, got, tc.want)
 			}
 			// The verdict's checks are the file's lines, and each failed
@@ -122,7 +123,7 @@ func TestVerifyTEST09(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v.Pass() != tc.pass || v.File != OutputLenFile {
+			if v.Pass() != tc.pass || v.File != submission.VerifyOutputLenFile {
 				t.Errorf("pass = %v, want %v (file %s)", v.Pass(), tc.pass, v.File)
 			}
 			got := string(v.Text)

@@ -8,12 +8,10 @@ import (
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/internal/pyfloat"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/submission"
 )
-
-// PerformanceFile is TEST01's verify_performance.txt.
-const PerformanceFile = "verify_performance.txt"
 
 // TEST01Reference names the scenario's runs a TEST01 run is compared with.
 type TEST01Reference struct {
@@ -57,9 +55,9 @@ func VerifyTEST01(testLog, testDetail string, ref TEST01Reference, dtype string)
 		return nil, fmt.Errorf("submission: TEST01: %w", err)
 	}
 	perfText, perfPass := test01Performance(ref.PerformanceDetail, testDetail)
-	v := newVerification(submission.TEST01, AccuracyFile, "mlperf-go's port of compliance/TEST01's verify_accuracy.py and verify_performance.py")
+	v := newVerification(submission.TEST01, submission.VerifyAccuracyFile, "mlperf-go's port of compliance/TEST01's verify_accuracy.py and verify_performance.py")
 	v.Text = []byte(accText)
-	v.Also = map[string][]byte{PerformanceFile: []byte(perfText)}
+	v.Also = map[string][]byte{submission.VerifyPerformanceFile: []byte(perfText)}
 	v.check("Accuracy check", pyBool(accPass), lastLine(accText, "num_perf_log_data_mismatch"))
 	v.check("Performance check", pyBool(perfPass), strings.TrimSpace(lastLineOf(perfText)))
 	v.Verdict.Pass = accPass && perfPass
@@ -158,14 +156,6 @@ func dtypeSize(dtype string) (int, error) {
 	return 0, fmt.Errorf("dtype %q: use byte, int32, float32 or int64", dtype)
 }
 
-// test01ResultField is verify_performance.py's RESULT_FIELD.
-var test01ResultField = map[string]string{
-	"Offline":      "result_samples_per_second",
-	"SingleStream": "early_stopping_latency_ss",
-	"MultiStream":  "early_stopping_latency_ms",
-	"Server":       "result_completed_samples_per_sec",
-}
-
 // test01Result is verify_performance.py's parse_result_log: the log's
 // scenario, score and (Server) target latency, or the line the script
 // exits with.
@@ -184,8 +174,10 @@ func readTEST01Result(path string) (r test01Result, printed, stop string) {
 	}
 	printed = "[" + time.Now().Format("2006-01-02 15:04:05,000") + " log_parser.py:72 INFO] Sucessfully loaded MLPerf log from " + path + ".\n"
 	r.scenario, _ = d.Text("effective_scenario")
-	field, ok := test01ResultField[r.scenario]
-	if !ok {
+	// verify_performance.py's RESULT_FIELD: the key LoadGen writes the
+	// scenario's result under.
+	field := loadgen.ResultKeyOf(r.scenario)
+	if field == "" {
 		return r, printed, fmt.Sprintf("TEST FAIL: %s: effective_scenario %q has no result field (the reference raises KeyError)\n", path, r.scenario)
 	}
 	if r.score, err = d.NumberFloat(field); err != nil {

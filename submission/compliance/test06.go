@@ -58,7 +58,7 @@ func VerifyTEST06(logPath string, opts TEST06Options) (*Verification, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := newVerification(submission.TEST06, AccuracyFile, "mlperf-go's port of compliance/TEST06/run_verification.py")
+	v := newVerification(submission.TEST06, submission.VerifyAccuracyFile, "mlperf-go's port of compliance/TEST06/run_verification.py")
 	if scen == benchmark.ScenarioOffline {
 		v.check("First token check", "Skipped", "not made in Offline, where no first token is reported")
 	} else {

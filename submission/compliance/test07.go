@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -69,7 +67,7 @@ var test07Score = regexp.MustCompile(`'exact_match':\s*([\d.]+)`)
 // passes; no parseable score fails). testdata/test07 holds the reference's
 // own files for the cases that matter.
 func JudgeTEST07(output []byte, threshold float64) *Verification {
-	v := newVerification(submission.TEST07, AccuracyFile, "")
+	v := newVerification(submission.TEST07, submission.VerifyAccuracyFile, "")
 	text := strings.ReplaceAll(string(output), "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	score, ok := parseTEST07Score(text)
@@ -157,22 +155,14 @@ func ScoreTEST07(ctx context.Context, logPath, benchmark string, d benchmark.Dat
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(logPath), ".test07-score-*.txt")
-	if err != nil {
-		return nil, fmt.Errorf("submission: TEST07: %w", err)
-	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	eo.Out = tmp.Name()
 	ev, err := d.Evaluate(ctx, logPath, eo)
 	if err != nil {
 		return nil, fmt.Errorf("submission: TEST07: scoring %s: %w", logPath, err)
 	}
-	out, err := os.ReadFile(tmp.Name())
-	if err != nil {
-		return nil, fmt.Errorf("submission: TEST07: the scorer wrote nothing: %w", err)
+	if ev.AccuracyTxt == nil {
+		return nil, fmt.Errorf("submission: TEST07: the %s evaluator scores nothing", benchmark)
 	}
-	v := JudgeTEST07(out, threshold)
+	v := JudgeTEST07(ev.AccuracyTxt, threshold)
 	v.Verdict.Verifier = "mlperf-go's port of compliance/TEST07/run_verification.py, the score by " + ev.Scorer
 	if ev.Failure != nil {
 		v.Verdict.Warnings = append(v.Verdict.Warnings, "the log fails mlperf-go's accuracy-log checks, which the reference's TEST07 does not make: `mlperf-go evaluate` of it lists them")

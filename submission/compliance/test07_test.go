@@ -79,10 +79,7 @@ type scoredDataset struct {
 
 func (d *scoredDataset) Evaluate(_ context.Context, logPath string, o benchmark.EvalOptions) (benchmark.Evaluation, error) {
 	d.gotLog, d.gotOpts = logPath, o
-	if err := os.WriteFile(o.Out, []byte(d.report), 0o644); err != nil {
-		return benchmark.Evaluation{}, err
-	}
-	return benchmark.Evaluation{Scorer: "the stand-in scorer", Failure: d.failure}, nil
+	return benchmark.Evaluation{Scorer: "the stand-in scorer", Failure: d.failure, AccuracyTxt: []byte(d.report)}, nil
 }
 
 // TestScoreTEST07: the Go score is judged as the reference judges the

@@ -70,7 +70,7 @@ func VerifyTEST09(logPath, benchmark string) (*Verification, error) {
 	// an ulp, and the value is only printed to two decimals.
 	std := math.Sqrt(variance)
 
-	v := newVerification(submission.TEST09, OutputLenFile, "mlperf-go's port of compliance/TEST09/run_verification.py")
+	v := newVerification(submission.TEST09, submission.VerifyOutputLenFile, "mlperf-go's port of compliance/TEST09/run_verification.py")
 	minPass, maxPass := mean >= lo, mean <= hi
 	v.check("Min check", pyBool(minPass), fmt.Sprintf("mean output tokens %.2f over %d samples, minimum %s", mean, len(lengths), pyfloat.Repr(lo)))
 	v.check("Max check", pyBool(maxPass), fmt.Sprintf("mean output tokens %.2f over %d samples, maximum %s", mean, len(lengths), pyfloat.Repr(hi)))

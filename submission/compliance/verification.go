@@ -14,20 +14,12 @@ import (
 	"github.com/mlperf-go/mlperf-go/submission"
 )
 
-// The files the reference's verification scripts write, and the
-// submission checker reads, in a compliance test's directory.
-const (
-	// AccuracyFile is TEST06's and TEST07's verify_accuracy.txt.
-	AccuracyFile = "verify_accuracy.txt"
-	// OutputLenFile is TEST09's verify_output_len.txt.
-	OutputLenFile = "verify_output_len.txt"
-)
-
 // Verification is a compliance test's verdict on one run: the file the
 // reference's compliance/TEST0x/run_verification.py writes, byte for byte,
 // and what it says check by check.
 type Verification struct {
-	// File is the file's name (AccuracyFile or OutputLenFile).
+	// File is the file's name (submission.VerifyAccuracyFile or
+	// submission.VerifyOutputLenFile).
 	File string
 	// Text is its content, as the reference writes it.
 	Text []byte

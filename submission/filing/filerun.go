@@ -23,7 +23,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/submission"
-	"github.com/mlperf-go/mlperf-go/submission/compliance"
 	"github.com/mlperf-go/mlperf-go/submission/internal/treefs"
 )
 
@@ -67,7 +66,7 @@ type RunRecord struct {
 // of TEST06 and TEST07, verify_output_len.txt of TEST09) that FileRun files
 // from a compliance run's log folder into its test directory, where the
 // submission checker reads them.
-var VerifyFiles = []string{compliance.AccuracyFile, compliance.PerformanceFile, compliance.OutputLenFile}
+var VerifyFiles = []string{submission.VerifyAccuracyFile, submission.VerifyPerformanceFile, submission.VerifyOutputLenFile}
 
 // now is the clock FileRun names moved-aside runs with; tests replace it.
 var now = time.Now
@@ -136,7 +135,7 @@ func FileRun(r RunRecord) (dir string, err error) {
 	}
 
 	// Decide everything before touching the tree.
-	stamp := now().UTC().Format("20060102T150405Z")
+	stamp := record.Stamp(now())
 	destExists := treefs.Exists(dest)
 	if destExists && !r.Replace {
 		return "", fmt.Errorf("submission: %s already holds a %s run; pass --replace to move it aside (to %s…) and file this one", dest, r.Kind, submission.PreviousPrefix)

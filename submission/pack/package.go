@@ -209,10 +209,10 @@ func (plan *packagePlan) addScenario(system, bench, benchDir, sdir string) {
 		return
 	}
 	p := scenarioPlan{system: system, bench: bench, scen: scen, src: filepath.Join(benchDir, sdir)}
-	mPath := filepath.Join(p.src, "measurements.json")
+	mPath := filepath.Join(p.src, submission.MeasurementsFile)
 	m, err := os.ReadFile(mPath)
 	if err != nil {
-		mPath = filepath.Join(benchDir, "measurements.json")
+		mPath = filepath.Join(benchDir, submission.MeasurementsFile)
 		m, err = os.ReadFile(mPath)
 	}
 	if err != nil {
@@ -263,7 +263,7 @@ func buildPackage(root string, opts PackageOptions, round string, plan *packageP
 		if err := copyScenario(p.src, dst); err != nil {
 			return err
 		}
-		if err := write(filepath.Join(rel, "measurements.json"), p.measurements); err != nil {
+		if err := write(filepath.Join(rel, submission.MeasurementsFile), p.measurements); err != nil {
 			return err
 		}
 		readme, err := scenarioReadme(p.src, p.system, p.bench, p.scen, round)
@@ -354,7 +354,7 @@ func copyScenario(src, dst string) error {
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		if record.IsHarnessFile(d.Name()) || rel == "README.md" || rel == "measurements.json" {
+		if record.IsHarnessFile(d.Name()) || rel == "README.md" || rel == submission.MeasurementsFile {
 			return nil
 		}
 		if !d.Type().IsRegular() {

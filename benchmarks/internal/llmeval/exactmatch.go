@@ -3,7 +3,6 @@ package llmeval
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
@@ -78,14 +77,12 @@ func CodeTests(ctx context.Context, o benchmark.EvalOptions, samples []exactmatc
 	return problems, runner, nil
 }
 
-// WriteReport writes the scorer's printed output to path (accuracy.txt).
-func WriteReport(rep *exactmatch.Report, path string) (string, error) {
+// ReportText is rep as the reference's script prints it, accuracy.txt's
+// content.
+func ReportText(rep *exactmatch.Report) (string, error) {
 	var b strings.Builder
 	if _, err := rep.WriteTo(&b); err != nil {
 		return "", err
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	return b.String(), nil
 }
@@ -118,10 +115,10 @@ func NotesText(rep *exactmatch.Report) string {
 }
 
 // ScoreExactMatch scores an exact-match benchmark's log as its reference
-// does and writes o.Out: entries decoded with tok and opt and joined with
+// does: entries decoded with tok and opt and joined with
 // d (ExactMatchSamples), the LiveCodeBench answers tested against
 // release's problems (CodeTests), everything graded by s (its Problems
-// and Code set here). It returns the report and the text written.
+// and Code set here). It returns the report and its text (accuracy.txt).
 func ScoreExactMatch(ctx context.Context, o benchmark.EvalOptions, entries []mllog.AccuracyEntry, d *tokenset.Dataset, tok *tokenizer.Tokenizer, opt tokenizer.DecodeOptions, release string, s *exactmatch.Scorer) (*exactmatch.Report, string, error) {
 	samples, _, err := ExactMatchSamples(entries, d, tok, opt)
 	if err != nil {
@@ -136,7 +133,7 @@ func ScoreExactMatch(ctx context.Context, o benchmark.EvalOptions, entries []mll
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := WriteReport(res, o.Out)
+	out, err := ReportText(res)
 	if err != nil {
 		return nil, "", err
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -50,30 +49,6 @@ func AccuracyTxt(f1 float64, accLog io.Reader) (string, error) {
 		b.WriteString("\n")
 	}
 	return b.String(), nil
-}
-
-// WriteAccuracyTxt writes AccuracyTxt(r.CategoryF1, …) to path. accLogPath
-// names the full (untruncated) mlperf_log_accuracy.json whose sha256 is
-// appended as truncate_accuracy_log.py would; "" writes exactly the
-// reference's file.
-func WriteAccuracyTxt(path string, r Result, accLogPath string) error {
-	var log io.Reader
-	if accLogPath != "" {
-		f, err := os.Open(accLogPath)
-		if err != nil {
-			return fmt.Errorf("q3vl: accuracy log for the hash: %w", err)
-		}
-		defer f.Close()
-		log = f
-	}
-	txt, err := AccuracyTxt(r.CategoryF1, log)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, []byte(txt), 0o644); err != nil {
-		return fmt.Errorf("q3vl: writing accuracy.txt: %w", err)
-	}
-	return nil
 }
 
 // Table renders the reference's result message: the count of unparsable

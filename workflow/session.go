@@ -1,0 +1,33 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/mlperf-go/mlperf-go/run"
+)
+
+// openSession sets up what a command's tests share, the same way for a
+// run and a tune: it starts the engine launch asks for (none for nil),
+// pointing o at it, and opens o's dataset into o.Data (run.Open; a
+// launched engine loads its model meanwhile), then waits until the engine
+// serves (its progress to progress) and watches it. The context it
+// returns is ctx, also ended (with the engine's *engine.ExitError as
+// cause) if the engine dies: run.EngineDied tells. An interrupt while
+// waiting is an error of Class Interrupted. Close the session when done.
+func openSession(ctx context.Context, o *run.Options, launch *run.Launch, progress io.Writer) (*run.Session, context.Context, error) {
+	sess, err := run.Open(o, launch)
+	if err != nil {
+		return nil, nil, err
+	}
+	runCtx, err := sess.Ready(ctx, progress)
+	if err != nil {
+		sess.Close()
+		if errors.Is(err, run.ErrInterrupted) {
+			return nil, nil, failure{Interrupted, err}
+		}
+		return nil, nil, err
+	}
+	return sess, runCtx, nil
+}
