@@ -174,7 +174,16 @@ func TestFailuresCompleteEverySampleOnce(t *testing.T) {
 	d, _ := q3vlFixture(t, n)
 	for _, mode := range []string{fake.FailStatus, fake.FailReset, fake.FailGarbage, fake.FailCut, fake.FailStall} {
 		t.Run(mode, func(t *testing.T) {
-			url, srv := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1, FailRate: 0.3, FailMode: mode, Seed: 3})
+			// A reset comes before any answer, so the pool sends the
+			// sample again, up to three times: at 0.3 a sample fails only
+			// when four draws in a row reset, which 30 samples often never
+			// do (the test then saw no failure, 1 run in 12). Every
+			// attempt resets instead.
+			rate := 0.3
+			if mode == fake.FailReset {
+				rate = 1
+			}
+			url, srv := startFake(t, fake.Config{Answers: fakeAnswers(d), Accuracy: 1, FailRate: rate, FailMode: mode, Seed: 3})
 			out := t.TempDir()
 			// Only stalls need a timeout to end; elsewhere a short one
 			// would turn slow answers on a loaded machine into failures
