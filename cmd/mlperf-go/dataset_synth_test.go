@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/fake"
 )
 
 // TestSynthRefusesAnotherSet: `dataset synth` writes over nothing unasked.
@@ -70,5 +71,32 @@ func TestSynthRefusesAnotherSet(t *testing.T) {
 	out, err := runCLI(t, "dataset", "synth", "-b", "llama3_1-8b", "-n", "4", "-o", other)
 	if err == nil || !strings.Contains(err.Error(), "holds other files (notes.txt)") {
 		t.Errorf("synth into a folder of other files: %v\n%s", err, out)
+	}
+}
+
+// TestManifestAsDataset: the synthetic set's manifest given as the
+// dataset is named as the manifest, with its folder to pass instead, by
+// every command that takes --dataset.
+func TestManifestAsDataset(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"llama3_1-8b", "qwen3-vl-235b-a22b"} {
+		dir := filepath.Join(t.TempDir(), "data")
+		if out, err := runCLI(t, "dataset", "synth", "-b", name, "-n", "4", "-o", dir); err != nil {
+			t.Fatalf("synth: %v\n%s", err, out)
+		}
+		m := filepath.Join(dir, benchmark.SynthManifestFile)
+		url := startFake(t, fake.Config{})
+		want := m + " is the manifest `mlperf-go dataset synth` wrote beside a synthetic set, not a dataset file: pass its folder, --dataset " + dir
+		for _, args := range [][]string{
+			{"run", "-b", name, "-d", m, "-e", url, "-o", filepath.Join(t.TempDir(), "run")},
+			{"evaluate", "-b", name, "-d", m, "-l", filepath.Join(dir, "mlperf_log_accuracy.json")},
+			{"bench", "-b", name, "-d", m, "-e", url, "--out", filepath.Join(t.TempDir(), "bench")},
+			{"fake-endpoint", "-b", name, "--dataset", m, "--listen", "127.0.0.1:0"},
+		} {
+			out, err := runCLI(t, args...)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s -d %s: %v\n%s\nwant %q", args[0], m, err, out, want)
+			}
+		}
 	}
 }
