@@ -177,3 +177,33 @@ func (b Benchmark) openSynth(paths []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// NamedByDataset returns the benchmark the manifests among paths name: a
+// synthetic set's (SynthManifestFile) or a download's dataset
+// (download.ManifestFile: the benchmark it was fetched for). ok is false
+// when none names one, or when they disagree.
+func NamedByDataset(paths []string) (b Benchmark, ok bool) {
+	name := ""
+	for _, p := range paths {
+		n := ""
+		if m, found, err := readSynthManifest(p); found && err == nil {
+			n = m.Benchmark
+		} else if dm, err := download.ReadManifest(p); err == nil {
+			if s := dm.Role(download.RoleDataset); s != nil && len(s.For) > 0 {
+				n, _, _ = strings.Cut(s.For[0], " ") // "llama3_1-8b v6.1"
+			}
+		}
+		switch {
+		case n == "":
+			continue
+		case name != "" && n != name:
+			return Benchmark{}, false
+		}
+		name = n
+	}
+	if name == "" {
+		return Benchmark{}, false
+	}
+	b, err := Lookup(name)
+	return b, err == nil
+}

@@ -42,7 +42,7 @@ func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy floa
 	}
 	tok := filepath.Join("..", "..", "tokenizer", "testdata", tokName)
 	cfg := fake.Config{Model: b.Serving.Model, Accuracy: accuracy, Seed: 1}
-	if err := answers.Set(&cfg, name, tok, files, nil); err != nil {
+	if _, err := answers.Set(&cfg, name, tok, files, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(cfg.TokenAnswers)+len(cfg.Answers) < n/2 {
