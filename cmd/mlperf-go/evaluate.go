@@ -11,6 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
+	"github.com/mlperf-go/mlperf-go/loadgen"
+	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/workflow"
 )
@@ -55,7 +57,7 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 130 when interrupted (Ctrl-C stops the scoring and the processes it started).`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to: " + strings.Join(benchmark.Names(), ", ")},
-			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`"},
+			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`, or the run's folder holding it (a --mode both run's: its accuracy/)"},
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Usage: "the dataset `PATH` the run used"},
 			&cli.StringSliceFlag{Name: "dataset-split", Usage: "dataset splits, as in the run (default: the benchmark's official ones)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "accuracy.txt `FILE` to write (default: next to the log)"},
@@ -74,7 +76,10 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 				return err
 			}
 			defer d.Close()
-			logPath := c.String("accuracy-log")
+			logPath, err := accuracyLogPath(c.String("accuracy-log"))
+			if err != nil {
+				return err
+			}
 			o := benchmark.EvalOptions{Benchmark: b, Out: c.String("output"), Workers: c.Int("workers"), Interactive: c.Bool("interactive") || b.IsInteractive()}
 			if o.Out == "" {
 				o.Out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
@@ -104,6 +109,23 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 			return err
 		},
 	}
+}
+
+// accuracyLogPath is the accuracy log --accuracy-log names: the file, or
+// the one in the run folder it names (in accuracy/ of a --mode both run),
+// so `evaluate -l runs/…/latest` takes the folder run printed.
+func accuracyLogPath(p string) (string, error) {
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return p, nil // a file, or a path the evaluator reports missing
+	}
+	for _, sub := range []string{"", workflow.ModeDirNames[loadgen.AccuracyOnly]} {
+		log := filepath.Join(p, sub, mllog.AccuracyFile)
+		if _, err := os.Stat(log); err == nil {
+			return log, nil
+		}
+	}
+	return "", fmt.Errorf("--accuracy-log %s is a folder without %s (nor %s of a --mode both run): pass an accuracy run's folder or its log",
+		p, mllog.AccuracyFile, filepath.Join(workflow.ModeDirNames[loadgen.AccuracyOnly], mllog.AccuracyFile))
 }
 
 // helpWidth is the width help tables are wrapped to.
