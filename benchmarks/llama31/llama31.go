@@ -82,6 +82,12 @@ func init() {
 			Model:    "meta-llama/Llama-3.1-8B-Instruct",
 			Output:   benchmark.TokenIDs,
 			Sampling: map[protocol.Protocol]json.RawMessage{openaicompletions.Protocol: json.RawMessage(sampling)},
+			// Llama 3.1 keeps Llama 3's tokenizer.model (the same
+			// 128,256-token vocabulary), which PyPI's llama-models wheel
+			// ships without Meta's gated repository.
+			UngatedTokenizer: "scripts/fetch-test-tokenizers.sh DIR (in mlperf-go's checkout) fetches Llama 3's tokenizer.model, the same vocabulary, " +
+				"from PyPI's llama-models wheel into DIR/llama3/tokenizer.model, and `make test` leaves one at build/testdata/tokenizers/llama3/tokenizer.model: " +
+				"pass it as --tokenizer",
 		},
 		Submission: benchmark.Submission{
 			Rounds:     map[string]*benchmark.Rules{round.V60: rules(), round.V61: rules()},

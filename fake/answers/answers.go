@@ -11,7 +11,6 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
-	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 // Chat returns the chat answers and default answer Set sets for a benchmark whose answers need no tokenizer.
@@ -97,7 +96,7 @@ func chooseBenchmark(name string, paths, splits []string) (benchmark.Benchmark, 
 // generated them (no special tokens added), so the evaluator decodes
 // them back.
 func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchmark, tokPath string) ([]fake.TokenAnswer, error) {
-	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: tokPath, Model: b.Serving.Model})
+	tok, err := b.FindTokenizer(tokPath, "", "")
 	if err != nil {
 		return nil, fmt.Errorf("--tokenizer: the fake encodes %s's reference answers with %s's tokenizer: %w", b.Name, b.Serving.Model, err)
 	}
