@@ -70,9 +70,20 @@ fake() {
   shift 3
   "$BIN" fake-endpoint --listen 127.0.0.1:0 -b "$bench" --model "$model" --accuracy 1 \
     --tokenizer "$TOKENIZER" "$@" >"$OUT/$name.url" 2>"$OUT/$name.log" &
-  pids+=($!)
-  for _ in $(seq 600); do [[ -s $OUT/$name.url ]] && return; sleep 0.1; done
-  echo "rehearsal: the $name fake did not start:" >&2
+  local pid=$! rc=0
+  pids+=("$pid")
+  for _ in $(seq 600); do
+    [[ -s $OUT/$name.url ]] && return
+    # A fake that exited (a bad TOKENIZER, a taken port) says so at once.
+    if ! kill -0 "$pid" 2>/dev/null; then
+      wait "$pid" || rc=$?
+      echo "rehearsal: the $name fake exited (status $rc) before it served:" >&2
+      cat "$OUT/$name.log" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  echo "rehearsal: the $name fake did not start within 60 s:" >&2
   cat "$OUT/$name.log" >&2
   exit 1
 }
