@@ -21,29 +21,12 @@ import (
 // detail log (the keys the report reads) and the run record.
 func writeRunDir(t *testing.T, dir, scenario, mode string, qps float64, start time.Time, acc *record.Accuracy) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	line := func(k string, v any) {
-		j, _ := json.Marshal(v)
-		fmt.Fprintf(&b, `:::MLLOG {"key": %q, "value": %s, "time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "x.cc", "line_no": 1, "pid": 1, "tid": 1}}`+"\n", k, j)
-	}
-	line("effective_scenario", scenario)
-	line("effective_test_mode", mode)
+	keys := [][2]any{{"effective_scenario", scenario}, {"effective_test_mode", mode}}
 	if mode == "PerformanceOnly" {
-		line("result_validity", "VALID")
-		line("result_completed_samples_per_sec", qps)
-		line("result_99.00_percentile_latency_ns", 9e8)
-		line("effective_target_latency_ns", 1.2e9)
+		keys = append(keys, [2]any{"result_validity", "VALID"}, [2]any{"result_completed_samples_per_sec", qps},
+			[2]any{"result_99.00_percentile_latency_ns", 9e8}, [2]any{"effective_target_latency_ns", 1.2e9})
 	}
-	if err := os.WriteFile(filepath.Join(dir, mllog.DetailFile), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	info := record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc}
-	if err := record.Write(dir, info); err != nil {
-		t.Fatal(err)
-	}
+	writeLoggedRun(t, dir, keys, record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc})
 }
 
 // TestIndexShowsDatesAccuracyAndTrends: the runs index dates each run,
