@@ -16,7 +16,6 @@ import (
 // same set again is written again; --force replaces the set, its old files
 // gone.
 func TestSynthRefusesAnotherSet(t *testing.T) {
-	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "q3vl")
 	synth := func(args ...string) (string, error) {
 		return runCLI(t, append([]string{"dataset", "synth", "-o", dir}, args...)...)
@@ -78,7 +77,6 @@ func TestSynthRefusesAnotherSet(t *testing.T) {
 // dataset is named as the manifest, with its folder to pass instead, by
 // every command that takes --dataset.
 func TestManifestAsDataset(t *testing.T) {
-	t.Parallel()
 	for _, name := range []string{"llama3_1-8b", "qwen3-vl-235b-a22b"} {
 		dir := filepath.Join(t.TempDir(), "data")
 		if out, err := runCLI(t, "dataset", "synth", "-b", name, "-n", "4", "-o", dir); err != nil {

@@ -16,7 +16,6 @@ import (
 // accuracy/), and says what a folder without the log is.
 func TestEvaluateTakesRunFolder(t *testing.T) {
 	loadgentest.Require(t)
-	t.Parallel()
 	const name = "qwen3-vl-235b-a22b"
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")

@@ -55,7 +55,6 @@ func fakeFlags(args ...string) (fake.Config, error) {
 // says it is chosen) and serves its model; a dataset that names none and
 // no text benchmark's reader opens asks for -b, listing every benchmark.
 func TestFakeTakesBenchmarkFromManifest(t *testing.T) {
-	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "llama")
 	if out, err := runCLI(t, "dataset", "synth", "-b", "llama3_1-8b", "-n", "5", "-o", dir); err != nil {
 		t.Fatalf("synth: %v\n%s", err, out)

@@ -11,7 +11,6 @@ import (
 // that does not exist says so, and of a results tree says to package it
 // first; neither names the internal Check.
 func TestSubmissionCheckSaysWhatItWasGiven(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nonexist")
 	results := filepath.Join(dir, "results")
@@ -35,7 +34,6 @@ func TestSubmissionCheckSaysWhatItWasGiven(t *testing.T) {
 // measurements-template when writing it and by package when reading the
 // tree.
 func TestMeasurementsUnderLoadGenName(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	results := filepath.Join(dir, "results")
 	bench := filepath.Join(results, "s1", "llama3.1-8b")
