@@ -29,10 +29,11 @@ type BenchmarkOptions struct {
 
 // LoadBenchmark builds one single-turn request per sample, each body made
 // by the benchmark's own encoder (the bodies mlperf-go run sends), with
-// the reference's sampling parameters.
+// the reference's sampling parameters. The dataset opens as run opens it
+// (benchmark.OpenDataset: a download or synthetic set's folder too).
 func LoadBenchmark(o BenchmarkOptions) (*Workload, error) {
 	b := o.Benchmark
-	d, err := b.Data.Open(o.Paths, b.Data.Splits)
+	d, err := b.OpenDataset(o.Paths, nil)
 	if err != nil {
 		return nil, err
 	}

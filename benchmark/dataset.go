@@ -3,6 +3,7 @@ package benchmark
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -168,6 +169,9 @@ func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, 
 	if len(splits) == 0 {
 		splits = b.Data.Splits
 	}
+	if err := notManifests(paths); err != nil {
+		return nil, err
+	}
 	paths, err := b.openDownloads(paths, accuracy)
 	if err != nil {
 		return nil, err
@@ -176,6 +180,25 @@ func (b Benchmark) openDataset(paths, splits []string, accuracy bool) (Dataset, 
 		return nil, err
 	}
 	return b.Data.Open(paths, splits)
+}
+
+// notManifests refuses a manifest given as the dataset: the synthetic
+// set's (SynthManifestFile) or a download's (download.ManifestFile)
+// names the dataset's files, and its folder is what --dataset takes.
+func notManifests(paths []string) error {
+	for _, p := range paths {
+		what := ""
+		switch filepath.Base(p) {
+		case SynthManifestFile:
+			what = "the manifest `mlperf-go dataset synth` wrote beside a synthetic set"
+		case download.ManifestFile:
+			what = "the manifest `mlperf-go dataset download` wrote beside a download"
+		default:
+			continue
+		}
+		return fmt.Errorf("%s is %s, not a dataset file: pass its folder, --dataset %s", p, what, filepath.Dir(p))
+	}
+	return nil
 }
 
 // checkDownloads validates each round's pins: each pin valid, one per role,

@@ -113,6 +113,11 @@ type Serving struct {
 	Model string
 	// Output is what responses carry.
 	Output Output
+	// UngatedTokenizer, when set, says where a tokenizer of Model's
+	// vocabulary can be had without Model's gated repository (for trying
+	// the harness: the fake's answers, scoring them), for the error of a
+	// tokenizer not found.
+	UngatedTokenizer string
 	// Sampling is the reference's default generation config per endpoint
 	// protocol: a JSON object with the request's wire names, decoded over
 	// the protocol's DefaultParams (DefaultSampling) as the first layer

@@ -26,11 +26,28 @@ func (o EvalOptions) OpenTokenizer() (*tokenizer.Tokenizer, error) {
 	if model == "" {
 		model = o.Benchmark.Serving.Model
 	}
-	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: o.Tokenizer, Model: model, Download: o.tokenizerDownload()})
+	tok, err := o.Benchmark.FindTokenizer(o.Tokenizer, model, o.Round)
 	if err != nil {
 		return nil, fmt.Errorf("%s's evaluator decodes the logged token IDs with %s's tokenizer: %w", o.Benchmark.Name, model, err)
 	}
 	return tok, nil
+}
+
+// FindTokenizer loads the tokenizer at path (a file or folder), else
+// model's (a folder, or a name in the Hugging Face cache; "" is b's
+// Model). Not found, the error lists where it looked, the download that
+// fetches the one round pins, and, where b has one, the tokenizer of the
+// same vocabulary to be had without a gated repository
+// (Serving.UngatedTokenizer).
+func (b Benchmark) FindTokenizer(path, model, round string) (*tokenizer.Tokenizer, error) {
+	if model == "" {
+		model = b.Serving.Model
+	}
+	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: path, Model: model, Download: EvalOptions{Benchmark: b, Round: round}.tokenizerDownload()})
+	if err != nil && b.Serving.UngatedTokenizer != "" {
+		err = fmt.Errorf("%w\nWithout access to %s: %s", err, model, b.Serving.UngatedTokenizer)
+	}
+	return tok, err
 }
 
 // tokenizerDownload is the command that fetches the tokenizer the round
@@ -71,4 +88,3 @@ func DownloadedTokenizer(paths []string) string {
 	}
 	return ""
 }
-

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -158,12 +159,17 @@ func Fetch(ctx context.Context, dir string, req Request, o Options) (Result, err
 	if o.Offline || o.HF.Offline {
 		return res, offlineError(dir, todo)
 	}
+	_, statErr := os.Stat(dir)
+	made := errors.Is(statErr, fs.ErrNotExist)
 	if err := dirwalk.MkdirAll(dir, 0o755); err != nil {
 		return res, err
 	}
 	d := newDownloader(dir, o)
 	sets, err := d.run(ctx, todo, &res)
 	if err != nil {
+		if made {
+			removeIfNoFiles(dir)
+		}
 		return res, err
 	}
 	for _, s := range sets {
@@ -172,6 +178,24 @@ func Fetch(ctx context.Context, dir string, req Request, o Options) (Result, err
 		res.Fetched = append(res.Fetched, s.Pin.Role)
 	}
 	return res, m.write(dir)
+}
+
+// removeIfNoFiles removes dir, a download folder this run made, when it
+// holds no file (only the empty folders of a download that failed before
+// its first byte), so a failure leaves nothing behind; partial files are
+// kept for the next run to resume.
+func removeIfNoFiles(dir string) {
+	hasFile := false
+	filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			hasFile = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if !hasFile {
+		os.RemoveAll(dir)
+	}
 }
 
 func checkPins(pins []Pin) error {

@@ -270,7 +270,8 @@ func TestChecksumMismatch(t *testing.T) {
 
 // TestGated: a gated repository without a token is a 401 saying to accept
 // the licence and set HF_TOKEN; a token without access is a 403 naming where
-// the token came from. Nothing is retried.
+// the token came from. Nothing is retried, and the folder the download made
+// is not left behind empty.
 func TestGated(t *testing.T) {
 	t.Parallel()
 	files := catalogue()
@@ -288,7 +289,11 @@ func TestGated(t *testing.T) {
 		o := quick(&s)
 		o.HF = h.env(tc.token)
 		before := h.requests
-		_, err := Fetch(context.Background(), t.TempDir(), Request{Pins: []Pin{h.pin(RoleTokenizer, "README.md")}}, o)
+		out := filepath.Join(t.TempDir(), "llama")
+		_, err := Fetch(context.Background(), out, Request{Pins: []Pin{h.pin(RoleTokenizer, "README.md")}}, o)
+		if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+			t.Errorf("token %q: the failed download left its folder %s (%v)", tc.token, out, serr)
+		}
 		var ae *AccessError
 		if !errors.As(err, &ae) || ae.Status != tc.status {
 			t.Fatalf("token %q: err = %v, want an AccessError %d", tc.token, err, tc.status)

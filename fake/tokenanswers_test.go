@@ -13,8 +13,15 @@ import (
 // returns the answer's token IDs and finish reason.
 func completionIDs(t *testing.T, url string, prompt []int32, maxTokens int) ([]int32, string) {
 	t.Helper()
+	return completionIDsWith(t, url, prompt, maxTokens, "")
+}
+
+// completionIDsWith is completionIDs with more request fields (`,
+// "ignore_eos": true`).
+func completionIDsWith(t *testing.T, url string, prompt []int32, maxTokens int, more string) ([]int32, string) {
+	t.Helper()
 	p, _ := json.Marshal(prompt)
-	body := fmt.Sprintf(`{"prompt": %s, "max_tokens": %d, "return_token_ids": true}`, p, maxTokens)
+	body := fmt.Sprintf(`{"prompt": %s, "max_tokens": %d, "return_token_ids": true%s}`, p, maxTokens, more)
 	code, _, b := post(t, http.DefaultClient, url+"/v1/completions", body)
 	if code != http.StatusOK {
 		t.Fatalf("status %d: %s", code, b)
@@ -33,7 +40,9 @@ func completionIDs(t *testing.T, url string, prompt []int32, maxTokens int) ([]i
 
 // TestTokenAnswers: a token prompt the fake was told an answer for gets it
 // (right or, by the same hash as a chat's, one of its wrongs), ending of
-// itself or cut at max_tokens; an unknown prompt keeps the derived tokens.
+// itself (finish_reason stop, min_tokens 1 as llama3.1-8b's reference asks
+// too) or cut at max_tokens; only ignore_eos runs it on to max_tokens (the
+// answer again). An unknown prompt keeps the derived tokens.
 func TestTokenAnswers(t *testing.T) {
 	var answers []TokenAnswer
 	for i := range 40 {
@@ -64,6 +73,13 @@ func TestTokenAnswers(t *testing.T) {
 	_, url = start(t, Config{TokenAnswers: answers, Accuracy: 1})
 	if got, finish := completionIDs(t, url, answers[0].Prompt, 2); !cmp.Equal(got, answers[0].Right[:2]) || finish != "length" {
 		t.Errorf("capped at 2: %v %q, want %v length", got, finish, answers[0].Right[:2])
+	}
+	a := answers[0]
+	if got, finish := completionIDsWith(t, url, a.Prompt, 128, `, "min_tokens": 1`); !cmp.Equal(got, a.Right) || finish != "stop" {
+		t.Errorf("min_tokens 1: %v %q, want %v stop", got, finish, a.Right)
+	}
+	if got, finish := completionIDsWith(t, url, a.Prompt, 8, `, "ignore_eos": true`); !cmp.Equal(got, append(append(a.Right, a.Right...), a.Right[:2]...)) || finish != "length" {
+		t.Errorf("ignore_eos, max_tokens 8: %v %q, want the answer run on to 8 tokens, length", got, finish)
 	}
 	unknown := []int32{1000, 1001}
 	if got, _ := completionIDs(t, url, unknown, 5); !cmp.Equal(got, Tokens(unknown, 5)) {

@@ -21,29 +21,12 @@ import (
 // detail log (the keys the report reads) and the run record.
 func writeRunDir(t *testing.T, dir, scenario, mode string, qps float64, start time.Time, acc *record.Accuracy) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	line := func(k string, v any) {
-		j, _ := json.Marshal(v)
-		fmt.Fprintf(&b, `:::MLLOG {"key": %q, "value": %s, "time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "x.cc", "line_no": 1, "pid": 1, "tid": 1}}`+"\n", k, j)
-	}
-	line("effective_scenario", scenario)
-	line("effective_test_mode", mode)
+	keys := [][2]any{{"effective_scenario", scenario}, {"effective_test_mode", mode}}
 	if mode == "PerformanceOnly" {
-		line("result_validity", "VALID")
-		line("result_completed_samples_per_sec", qps)
-		line("result_99.00_percentile_latency_ns", 9e8)
-		line("effective_target_latency_ns", 1.2e9)
+		keys = append(keys, [2]any{"result_validity", "VALID"}, [2]any{"result_completed_samples_per_sec", qps},
+			[2]any{"result_99.00_percentile_latency_ns", 9e8}, [2]any{"effective_target_latency_ns", 1.2e9})
 	}
-	if err := os.WriteFile(filepath.Join(dir, mllog.DetailFile), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	info := record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc}
-	if err := record.Write(dir, info); err != nil {
-		t.Fatal(err)
-	}
+	writeLoggedRun(t, dir, keys, record.Run{Benchmark: "qwen3-vl-235b-a22b", Scenario: scenario, Start: start, End: start.Add(10 * time.Minute), Outcome: record.Valid, Accuracy: acc})
 }
 
 // TestIndexShowsDatesAccuracyAndTrends: the runs index dates each run,
@@ -109,5 +92,71 @@ document.getElementById("f").onload = function () {
 	if !strings.Contains(dom, `data-fit="yes"`) {
 		m := regexp.MustCompile(`data-fit="[^"]*"`).FindString(dom)
 		t.Errorf("at 1280 px the runs table does not fit its card: %s", m)
+	}
+}
+
+// writeLoggedRun writes a run folder with the detail log keys given (in
+// order) and the run record info.
+func writeLoggedRun(t *testing.T, dir string, keys [][2]any, info record.Run) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, kv := range keys {
+		j, _ := json.Marshal(kv[1])
+		fmt.Fprintf(&b, `:::MLLOG {"key": %q, "value": %s, "time_ms": 1.0, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, "is_warning": false, "file": "x.cc", "line_no": 1, "pid": 1, "tid": 1}}`+"\n", kv[0], j)
+	}
+	if err := os.WriteFile(filepath.Join(dir, mllog.DetailFile), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := record.Write(dir, info); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIndexMarksQuickRunsAndNoEstimate: a --quick run is marked as one in
+// the index and left out of the headline's trend (seconds of load on a
+// tiny sample library would dip it); a SingleStream run too short for
+// early stopping, whose estimate LoadGen leaves 0, has no headline rather
+// than 0.000 ms.
+func TestIndexMarksQuickRunsAndNoEstimate(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	day := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for i, qps := range []float64{40, 0.5, 41} {
+		start := day.Add(time.Duration(i) * time.Hour)
+		writeLoggedRun(t, filepath.Join(root, "offline", fmt.Sprint(i)), [][2]any{
+			{"effective_scenario", "Offline"}, {"effective_test_mode", "PerformanceOnly"},
+			{"result_validity", "VALID"}, {"result_samples_per_second", qps},
+		}, record.Run{Benchmark: "llama3_1-8b", Scenario: "Offline", Start: start, End: start.Add(time.Minute), Outcome: record.Valid, Quick: i == 1})
+	}
+	writeLoggedRun(t, filepath.Join(root, "ss"), [][2]any{
+		{"effective_scenario", "SingleStream"}, {"effective_test_mode", "PerformanceOnly"},
+		{"result_validity", "INVALID"}, {"early_stopping_met", false}, {"early_stopping_latency_ss", 0}, {"result_90.00_percentile_latency_ns", 4.2e8},
+	}, record.Run{Benchmark: "llama3_1-8b", Scenario: "SingleStream", Start: day, End: day.Add(time.Minute), Outcome: record.Invalid})
+	if _, err := report.WriteTree(root); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(root, record.IndexMarkdownFile))
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^\| \[offline/1\]\S* \| 2026-12-01 10:00 \| llama3_1-8b \| Offline \| PerformanceOnly \| VALID \(quick\) \|`),
+		regexp.MustCompile(`(?m)^\| \[offline/0\]\S* \| .* \| VALID \|`),
+		regexp.MustCompile(`(?m)^\| \[ss\]\S* \| .* \| SingleStream \| PerformanceOnly \| INVALID \| – \| – \|`),
+	} {
+		if !want.Match(md) {
+			t.Errorf("index.md does not match %s:\n%s", want, md)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(root, record.IndexHTMLFile))
+	if n := strings.Count(chartSVG(string(page), "trend-llama3_1-8b-Offline"), `class="pt"`); n != 2 {
+		t.Errorf("the Offline trend has %d points, want the 2 runs that are not --quick", n)
+	}
+	if strings.Contains(string(page), "0.000 ms") {
+		t.Errorf("index.html shows a headline of 0.000 ms")
+	}
+	quickPage, _ := os.ReadFile(filepath.Join(root, "offline", "1", record.ReportHTMLFile))
+	if !strings.Contains(string(quickPage), `<span id="status" class="badge ok">VALID (quick)</span>`) {
+		t.Errorf("the quick run's page does not mark its status as quick")
 	}
 }

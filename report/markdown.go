@@ -180,7 +180,7 @@ func indexRows(entries []Entry) []indexRow {
 		}
 		r := e.Results
 		row.Benchmark, row.Scenario, row.Mode = r.Run.Benchmark, r.Run.ScenarioName, r.Run.Mode
-		row.Status, row.StatusClass = strings.ToUpper(r.Outcome.Status), statusClass[r.Outcome.Status]
+		row.Status, row.StatusClass = statusLabel(r), statusClass[r.Outcome.Status]
 		row.Headline, row.Tokens, row.TTFT, row.TPOT, row.Failed, row.Date, row.Accuracy = "–", "–", "–", "–", "–", "–", "–"
 		if t := r.Run.Start; t != nil {
 			row.Date = t.UTC().Format("2006-01-02 15:04")
@@ -244,7 +244,7 @@ type trend struct {
 }
 
 // trends draws, per benchmark and scenario with at least two dated
-// performance runs, the headline metric against the runs' start time
+// performance runs (not --quick ones), the headline metric against the runs' start time
 // (hours since the first), valid runs and the others as two series.
 func trends(entries []Entry) []trend {
 	type key struct{ bench, scen, unit, name string }
@@ -252,7 +252,9 @@ func trends(entries []Entry) []trend {
 	var order []key
 	for _, e := range entries {
 		r := e.Results
-		if e.Err != nil || r == nil || r.Metrics.Headline == nil || r.Run.Start == nil {
+		if e.Err != nil || r == nil || r.Metrics.Headline == nil || r.Run.Start == nil || r.Run.Quick {
+			// A --quick run's figures come from seconds of load on a tiny
+			// sample library: not a point of the system's history.
 			continue
 		}
 		k := key{r.Run.Benchmark, r.Run.ScenarioName, r.Metrics.Headline.Unit, r.Metrics.Headline.Name}

@@ -55,6 +55,16 @@ type view struct {
 	Schema, GeneratedFrom string
 }
 
+// statusLabel is a run's status as a badge shows it: a --quick run's is
+// marked, since its figures do not describe the system.
+func statusLabel(r *results.Results) string {
+	s := strings.ToUpper(r.Outcome.Status)
+	if r.Run.Quick {
+		s += " (quick)"
+	}
+	return s
+}
+
 // statusClass maps an outcome status to its CSS class.
 var statusClass = map[string]string{
 	results.StatusValid:      "ok",
@@ -76,7 +86,7 @@ func newView(run *Run) view {
 	v := view{
 		Title:         strings.Join(nonEmpty(r.Run.Benchmark, r.Run.ScenarioName, r.Run.Mode), " · "),
 		Subtitle:      strings.Join(nonEmpty(r.Run.Kind, r.Run.TestDatetime, r.Model), " · "),
-		Status:        strings.ToUpper(r.Outcome.Status),
+		Status:        statusLabel(r),
 		StatusClass:   statusClass[r.Outcome.Status],
 		Reasons:       r.Outcome.Reasons,
 		Warnings:      r.Outcome.Warnings,

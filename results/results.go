@@ -176,7 +176,9 @@ type Message struct {
 
 // Metrics are LoadGen's figures for the run.
 type Metrics struct {
-	// Headline is the scenario's official metric, as the summary shows it.
+	// Headline is the scenario's official metric, as the summary shows it
+	// (nil where LoadGen made no early-stopping estimate: a SingleStream
+	// or MultiStream run too short for early stopping).
 	Headline *Figure `json:"headline,omitempty"`
 	// SamplesPerSecond and TokensPerSecond are the throughputs LoadGen
 	// logged (Server: as completed; Offline: over the whole test).
@@ -455,7 +457,9 @@ func (m *Metrics) fromDetail(x *detailReader, scenario string) {
 	}
 	if sc, err := loadgen.ParseScenario(scenario); err == nil {
 		h, key := headlines[sc], sc.ResultKey()
-		if v, ok := x.float(key); ok {
+		// A latency of 0 is LoadGen's early-stopping estimate never made
+		// (results.cc leaves it 0 when too few queries ran): no metric.
+		if v, ok := x.float(key); ok && !(h.unit == "ns" && v == 0) {
 			m.Headline = &Figure{Name: h.name, Value: v, Unit: h.unit, Key: key}
 		}
 	}

@@ -32,9 +32,20 @@ step "Starting the fake endpoint (90% of answers correct, 100 ms TTFT, 2 ms/toke
   --ttft 100ms --tpot 2ms --max-concurrency 32 >"$DEMO_DIR/fake.url" 2>"$DEMO_DIR/fake.log" &
 FAKE=$!
 trap 'kill $FAKE 2>/dev/null || true; wait $FAKE 2>/dev/null || true' EXIT
-for _ in $(seq 100); do [[ -s $DEMO_DIR/fake.url ]] && break; sleep 0.1; done
+for _ in $(seq 100); do
+  [[ -s $DEMO_DIR/fake.url ]] && break
+  # A fake that exited says so at once, with its log.
+  if ! kill -0 "$FAKE" 2>/dev/null; then
+    rc=0
+    wait "$FAKE" || rc=$?
+    echo "demo: the fake endpoint exited (status $rc) before it served:" >&2
+    cat "$DEMO_DIR/fake.log" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
 URL=$(head -n1 "$DEMO_DIR/fake.url")
-[[ -n $URL ]] || { echo "demo: the fake endpoint did not start:" >&2; cat "$DEMO_DIR/fake.log" >&2; exit 1; }
+[[ -n $URL ]] || { echo "demo: the fake endpoint did not start within 10 s:" >&2; cat "$DEMO_DIR/fake.log" >&2; exit 1; }
 echo "fake endpoint at $URL"
 
 step "Offline accuracy run + evaluation"

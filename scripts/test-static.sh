@@ -74,9 +74,13 @@ echo "== fake endpoint on 127.0.0.1:0 (in the chroot)"
 (exec env -i "$chroot_bin" "$root" /mlperf-go fake-endpoint --listen 127.0.0.1:0 --dataset /data \
   --accuracy 0.9 --ttft 50ms --tpot 1ms --max-concurrency 16) >"$root/tmp/fake.url" 2>"$root/tmp/fake.log" &
 fake=$!
-for _ in $(seq 100); do [[ -s $root/tmp/fake.url ]] && break; sleep 0.1; done
+for _ in $(seq 100); do
+  [[ -s $root/tmp/fake.url ]] && break
+  kill -0 "$fake" 2>/dev/null || { echo "FAIL: the fake endpoint exited before it served:" >&2; cat "$root/tmp/fake.log" >&2; exit 1; }
+  sleep 0.1
+done
 url=$(head -n1 "$root/tmp/fake.url")
-[[ -n $url ]] || { echo "FAIL: the fake endpoint did not start:" >&2; cat "$root/tmp/fake.log" >&2; exit 1; }
+[[ -n $url ]] || { echo "FAIL: the fake endpoint did not start within 10 s:" >&2; cat "$root/tmp/fake.log" >&2; exit 1; }
 echo "fake endpoint at $url"
 
 echo "== Offline accuracy run + evaluation (in the chroot)"

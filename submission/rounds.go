@@ -2,6 +2,7 @@ package submission
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -193,6 +194,21 @@ func CanonicalBenchmark(name string) (string, error) {
 		return "", err
 	}
 	return b.SubmissionDir, nil
+}
+
+// CheckBenchmarkDir reports a benchmark folder of a results tree that
+// names a benchmark other than as the checker spells it (LoadGen's
+// "llama3_1-8b" for "llama3.1-8b"): packaging reads measurements.json and
+// runs from the checker's spelling, so a file under the other is never
+// used. A name that is no benchmark passes (CanonicalBenchmark judges it).
+func CheckBenchmarkDir(dir string) error {
+	name := filepath.Base(filepath.Clean(dir))
+	b, err := LookupBenchmark(name)
+	if err != nil || b.SubmissionDir == name {
+		return nil
+	}
+	return fmt.Errorf("%s: the results tree spells %s's folder %s, as the checker does: move what it holds into %s",
+		dir, b.Name, b.SubmissionDir, filepath.Join(filepath.Dir(filepath.Clean(dir)), b.SubmissionDir))
 }
 
 // CanonicalScenario returns the checker's spelling of a scenario name,

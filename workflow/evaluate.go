@@ -10,6 +10,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/atomicfile"
+	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/run"
@@ -120,7 +121,8 @@ func Evaluate(ctx context.Context, d benchmark.Dataset, logPath, out string, o b
 // EvalRequest is what the evaluate command line says, in its own words.
 type EvalRequest struct {
 	// Benchmark is the log's benchmark; AccuracyLog LoadGen's
-	// mlperf_log_accuracy.json; Output the accuracy.txt to write ("":
+	// mlperf_log_accuracy.json or the run folder holding it (a --mode
+	// both run's: its accuracy/); Output the accuracy.txt to write ("":
 	// beside the log).
 	Benchmark, AccuracyLog, Output string
 	// Dataset and Splits are the dataset the run used.
@@ -150,6 +152,10 @@ func EvaluateLog(ctx context.Context, r EvalRequest) (Scored, error) {
 	if err := r.Eval.Apply(&o, r.Dataset); err != nil {
 		return Scored{}, err
 	}
+	logPath, err := accuracyLogPath(r.AccuracyLog)
+	if err != nil {
+		return Scored{}, err
+	}
 	d, err := b.OpenAccuracyDataset(r.Dataset, r.Splits)
 	if err != nil {
 		return Scored{}, err
@@ -157,13 +163,31 @@ func EvaluateLog(ctx context.Context, r EvalRequest) (Scored, error) {
 	defer d.Close()
 	out := r.Output
 	if out == "" {
-		out = filepath.Join(filepath.Dir(r.AccuracyLog), record.AccuracyTxtFile)
+		out = filepath.Join(filepath.Dir(logPath), record.AccuracyTxtFile)
 	}
 	scenario := benchmark.ScenarioOffline
 	if o.Interactive {
 		scenario = benchmark.ScenarioInteractive
 	}
-	return Evaluate(ctx, d, r.AccuracyLog, out, o, scenario)
+	return Evaluate(ctx, d, logPath, out, o, scenario)
+}
+
+// accuracyLogPath is the accuracy log --accuracy-log names: the file, or
+// the one in the run folder it names (in accuracy/ of a --mode both run),
+// so `evaluate -l runs/…/latest` takes the folder run printed.
+func accuracyLogPath(p string) (string, error) {
+	if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		return p, nil // a file, or a path the evaluator reports missing
+	}
+	accDir := run.ModeName(loadgen.AccuracyOnly)
+	for _, sub := range []string{"", accDir} {
+		log := filepath.Join(p, sub, mllog.AccuracyFile)
+		if _, err := os.Stat(log); err == nil {
+			return log, nil
+		}
+	}
+	return "", fmt.Errorf("--accuracy-log %s is a folder without %s (nor %s of a --mode both run): pass an accuracy run's folder or its log",
+		p, mllog.AccuracyFile, filepath.Join(accDir, mllog.AccuracyFile))
 }
 
 // judge is score's scoring and verdict: the verdict and the evaluator's

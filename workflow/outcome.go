@@ -312,9 +312,15 @@ func (s Scored) Print(out, errw io.Writer) {
 // bounds, as the round's checker judges accuracy.txt.
 func printVerdict(w io.Writer, v *record.Accuracy) {
 	fmt.Fprintf(w, "\nAccuracy (%s rules, %s):\n", v.Round, v.Scenario)
-	fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", "metric", "value", "bound", "verdict")
+	// Values are printed whole, as accuracy.txt holds them
+	// (0.9094890510948905): the columns widen to fit them.
+	name, value, bound := 20, 14, 28
 	for _, m := range v.Metrics {
-		fmt.Fprintf(w, "  %-20s %-14s %-28s %s\n", m.Name, orDash(m.Value), m.Range(), m.Verdict())
+		name, value, bound = max(name, len(m.Name)), max(value, len(orDash(m.Value))), max(bound, len(m.Range()))
+	}
+	fmt.Fprintf(w, "  %-*s %-*s %-*s %s\n", name, "metric", value, "value", bound, "bound", "verdict")
+	for _, m := range v.Metrics {
+		fmt.Fprintf(w, "  %-*s %-*s %-*s %s\n", name, m.Name, value, orDash(m.Value), bound, m.Range(), m.Verdict())
 	}
 	for _, p := range v.Problems {
 		fmt.Fprintf(w, "  %s\n", p)

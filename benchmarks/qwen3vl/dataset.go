@@ -222,7 +222,15 @@ func Open(paths []string, opts Options) (*Dataset, error) {
 				have = append(have, s)
 			}
 			slices.Sort(have)
-			return nil, fmt.Errorf("qsl q3vl: no parquet shards for split %q under %s (found splits %v)", split, strings.Join(paths, ", "), have)
+			err := fmt.Errorf("qsl q3vl: no parquet shards for split %q under %s (found splits %v)", split, strings.Join(paths, ", "), have)
+			if len(have) > 0 {
+				// One shard given alone (train-00000-of-00001.parquet), or
+				// a folder holding some splits: the files can be read as
+				// the splits they are.
+				err = fmt.Errorf("%w: the splits read are %s; pass --dataset-split %s to read only what is there, or give the folder holding every split",
+					err, strings.Join(splits, ", "), strings.Join(have, ","))
+			}
+			return nil, err
 		}
 		slices.Sort(files)
 		for _, f := range files {

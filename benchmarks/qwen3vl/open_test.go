@@ -107,6 +107,8 @@ func TestSplits(t *testing.T) {
 		want   string
 	}{
 		{[]string{dir}, []string{"dev"}, `no parquet shards for split "dev"`},
+		// One shard alone: the split to pass is named.
+		{[]string{filepath.Join(dir, "data", "train-00000-of-00002.parquet")}, nil, `no parquet shards for split "test" under ` + filepath.Join(dir, "data", "train-00000-of-00002.parquet") + ` (found splits [train]): the splits read are train, test; pass --dataset-split train to read only what is there`},
 		{[]string{dir}, []string{"train", "train"}, "requested twice"},
 		{nil, nil, "no dataset path"},
 		{[]string{filepath.Join(dir, "nope")}, nil, "nope"},

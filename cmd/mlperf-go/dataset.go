@@ -30,12 +30,16 @@ func datasetCommand() *cli.Command {
 			Description: `Writes the files --dataset takes, in the benchmark's real on-disk format (parquet shards
 named as on the hub with real JPEG/PNG images, or the reference's token-ID JSON or parquet),
 and prints their paths. The same --seed gives the same bytes. --dataset takes the folder too
-(` + benchmark.SynthManifestFile + ` lists its files).`,
+(` + benchmark.SynthManifestFile + ` lists its files, the benchmark, size and seed).
+
+A folder holding another set (another benchmark's, size or seed), a downloaded dataset or
+other files is refused, so that nothing is replaced unasked; --force replaces the set there.`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark: " + strings.Join(benchmark.Names(), ", ")},
 				&cli.IntFlag{Name: "samples", Aliases: []string{"n"}, Value: 100, Usage: "number of samples"},
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Required: true, Usage: "output `DIR` (the files are written in it)"},
 				&cli.Uint64Flag{Name: "seed", Usage: "random seed"},
+				&cli.BoolFlag{Name: "force", Usage: "write into --out even if it holds another synthetic set (removed first) or other files"},
 			},
 			Action: func(c *cli.Context) error {
 				b, err := benchmark.Lookup(c.String("benchmark"))
@@ -45,6 +49,9 @@ and prints their paths. The same --seed gives the same bytes. --dataset takes th
 				n, out, seed := c.Int("samples"), c.String("out"), c.Uint64("seed")
 				if n <= 0 {
 					return fmt.Errorf("--samples must be positive, got %d", n)
+				}
+				if err := b.PrepareSynth(out, n, seed, c.Bool("force")); err != nil {
+					return err
 				}
 				if err := dirwalk.MkdirAll(out, 0o755); err != nil {
 					return err

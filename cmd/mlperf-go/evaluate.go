@@ -50,7 +50,7 @@ verdict only when they pass: the tree holds only submittable runs, so a FAIL lea
 130 when interrupted (Ctrl-C stops the scoring and the processes it started).`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "benchmark", Aliases: []string{"b"}, Required: true, Usage: "benchmark the log belongs to: " + strings.Join(benchmark.Names(), ", ")},
-			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`"},
+			&cli.StringFlag{Name: "accuracy-log", Aliases: []string{"l"}, Required: true, Usage: "LoadGen's mlperf_log_accuracy.json `FILE`, or the run's folder holding it (a --mode both run's: its accuracy/)"},
 			&cli.StringSliceFlag{Name: "dataset", Aliases: []string{"d"}, Required: true, Usage: "the dataset `PATH` the run used"},
 			&cli.StringSliceFlag{Name: "dataset-split", Usage: "dataset splits, as in the run (default: the benchmark's official ones)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "accuracy.txt `FILE` to write (default: next to the log)"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mlperf-go/mlperf-go/benchmarks/deepseekr1"
 	"github.com/mlperf-go/mlperf-go/benchmarks/gptoss120b"
@@ -31,7 +33,8 @@ const fakeSynthSeed = 3
 
 // fakeAccuracyRunTok is fakeAccuracyRun with the test tokenizer of
 // tokenizer/testdata/TOK (llama2-70b's evaluator decodes as the slow
-// SentencePiece tokenizer does, so it needs one of those).
+// SentencePiece tokenizer does, so it needs one of those), or the one at
+// the absolute path TOK.
 func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy float64, evalArgs ...string) (string, int) {
 	t.Helper()
 	b := mustLookup(t, name)
@@ -40,9 +43,12 @@ func fakeAccuracyRunTok(t *testing.T, name, tokName string, n int, accuracy floa
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := filepath.Join("..", "..", "tokenizer", "testdata", tokName)
+	tok := tokName
+	if !filepath.IsAbs(tok) {
+		tok = filepath.Join("..", "..", "tokenizer", "testdata", tokName)
+	}
 	cfg := fake.Config{Model: b.Serving.Model, Accuracy: accuracy, Seed: 1}
-	if err := answers.Set(&cfg, name, tok, files, nil); err != nil {
+	if _, err := answers.Set(&cfg, name, tok, files, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(cfg.TokenAnswers)+len(cfg.Answers) < n/2 {
@@ -102,6 +108,53 @@ func TestFakeTokenAnswersScore(t *testing.T) {
 	h1, _ := metric(t, half, "ROUGE1")
 	if h1 < 0.3*r1 || h1 > 0.7*r1 {
 		t.Errorf("ROUGE1 at --accuracy 0.5 is %v, at 1 %v: want about half", h1, r1)
+	}
+}
+
+// TestFakeAnswersAreTheReferences: told the references, the fake answers
+// with each as it is, ending where it ends, so an accuracy run at
+// --accuracy 1 scores what a model answering with them would: every ROUGE
+// 100, and gen_len the references' own length (not answers run on to the
+// length the checker wants). Llama 3's tokenizer, which fits the synthetic
+// summaries in the reference's 128 tokens as Llama 3.1's summaries fit, is
+// MLPERF_GO_LLAMA3_TOKENIZER (ctest sets it).
+func TestFakeAnswersAreTheReferences(t *testing.T) {
+	loadgentest.Require(t)
+	tok := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER")
+	if tok == "" {
+		t.Skip("MLPERF_GO_LLAMA3_TOKENIZER is not set: run scripts/fetch-test-tokenizers.sh DIR and set it to DIR/llama3/tokenizer.model")
+	}
+	tok, err := filepath.Abs(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	out, code := fakeAccuracyRunTok(t, "llama3_1-8b", tok, n, 1)
+	for _, m := range []string{"ROUGE1", "ROUGE2", "ROUGEL", "ROUGELSUM"} {
+		if v, _ := metric(t, out, m); v < 99.99 {
+			t.Errorf("%s at --accuracy 1 is %v, want 100: the answers are the references\n%s", m, v, out)
+		}
+	}
+	// The same synthetic set fakeAccuracyRunTok wrote: its summaries'
+	// length in characters, as evaluation.py's gen_len counts them.
+	files, err := mustLookup(t, "llama3_1-8b").Data.Synth(t.TempDir(), n, fakeSynthSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct{ Output string }
+	if err := json.Unmarshal(raw, &recs); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, r := range recs {
+		want += utf8.RuneCountInString(strings.TrimSpace(r.Output))
+	}
+	if v, _ := metric(t, out, "GEN_LEN"); int(v) != want || code != 0 {
+		t.Errorf("GEN_LEN %v (exit %d), want %d, the references' length: the answers end where they end\n%s", v, code, want, out)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.uber.org/zap"
 
-	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/fake/answers"
 	"github.com/mlperf-go/mlperf-go/protocol"
@@ -109,15 +108,12 @@ func fakeConfig(c *cli.Context, log *zap.Logger) (fake.Config, error) {
 		Accuracy:          c.Float64("accuracy"),
 		Logger:            log,
 	}
-	if err := answers.Set(&cfg, c.String("benchmark"), c.String("tokenizer"), c.StringSlice("dataset"), c.StringSlice("dataset-split")); err != nil {
+	b, err := answers.Set(&cfg, c.String("benchmark"), c.String("tokenizer"), c.StringSlice("dataset"), c.StringSlice("dataset-split"))
+	if err != nil {
 		return cfg, err
 	}
-	if name := c.String("benchmark"); name != "" && !c.IsSet("model") {
+	if (c.IsSet("benchmark") || c.IsSet("dataset")) && b.Name != "" && !c.IsSet("model") {
 		// `run -b NAME` asks for the benchmark's model: serve it.
-		b, err := benchmark.Lookup(name)
-		if err != nil {
-			return cfg, fmt.Errorf("--benchmark: %w", err)
-		}
 		cfg.Model = b.Serving.Model
 	}
 	return cfg, nil

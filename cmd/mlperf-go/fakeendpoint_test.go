@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -15,17 +18,11 @@ import (
 func TestFakeServesBenchmarkModel(t *testing.T) {
 	model := func(args ...string) string {
 		t.Helper()
-		cmd := fakeEndpointCommand()
-		var got fake.Config
-		cmd.Action = func(c *cli.Context) (err error) {
-			got, err = fakeConfig(c, zap.NewNop())
-			return err
-		}
-		app := &cli.App{Commands: []*cli.Command{cmd}}
-		if err := app.Run(append([]string{"mlperf-go", "fake-endpoint"}, args...)); err != nil {
+		cfg, err := fakeFlags(args...)
+		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		return got.Model
+		return cfg.Model
 	}
 	llama2 := mustLookup(t, "llama2-70b")
 	if got := model("-b", "llama2-70b"); got != llama2.Serving.Model {
@@ -36,5 +33,45 @@ func TestFakeServesBenchmarkModel(t *testing.T) {
 	}
 	if got := model(); got != fake.DefaultModel {
 		t.Errorf("no flags: serves %q, want %q", got, fake.DefaultModel)
+	}
+}
+
+// fakeFlags is the fake's configuration as fake-endpoint's flags args give
+// it.
+func fakeFlags(args ...string) (fake.Config, error) {
+	cmd := fakeEndpointCommand()
+	var got fake.Config
+	cmd.Action = func(c *cli.Context) (err error) {
+		got, err = fakeConfig(c, zap.NewNop())
+		return err
+	}
+	app := &cli.App{Commands: []*cli.Command{cmd}}
+	err := app.Run(append([]string{"mlperf-go", "fake-endpoint"}, args...))
+	return got, err
+}
+
+// TestFakeTakesBenchmarkFromManifest: `fake-endpoint --dataset DIR`
+// without -b answers as the benchmark DIR's manifest names (as docs/fake.md
+// says it is chosen) and serves its model; a dataset that names none and
+// no text benchmark's reader opens asks for -b, listing every benchmark.
+func TestFakeTakesBenchmarkFromManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "llama")
+	if out, err := runCLI(t, "dataset", "synth", "-b", "llama3_1-8b", "-n", "5", "-o", dir); err != nil {
+		t.Fatalf("synth: %v\n%s", err, out)
+	}
+	tok := filepath.Join("..", "..", "tokenizer", "testdata", "bytelevel")
+	cfg, err := fakeFlags("--dataset", dir, "--tokenizer", tok)
+	if err != nil {
+		t.Fatalf("--dataset %s without -b: %v", dir, err)
+	}
+	if want := mustLookup(t, "llama3_1-8b").Serving.Model; cfg.Model != want || len(cfg.TokenAnswers) != 5 {
+		t.Errorf("--dataset %s without -b: serves %q with %d answers, want %q with 5", dir, cfg.Model, len(cfg.TokenAnswers), want)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "x.json"), []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fakeFlags("--dataset", other); err == nil || !strings.Contains(err.Error(), "pass --benchmark, one of") || !strings.Contains(err.Error(), "llama3_1-8b") {
+		t.Errorf("--dataset of no benchmark: %v", err)
 	}
 }

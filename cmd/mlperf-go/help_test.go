@@ -96,6 +96,9 @@ func TestMistypedFlag(t *testing.T) {
 		{[]string{"rnu", "-b", "x"}, []string{`unknown command "rnu"; did you mean run?`, "usage: mlperf-go [options] COMMAND\n"}, ""},
 		{[]string{"dataset", "downlod"}, []string{`unknown command "downlod"; did you mean download?`, "usage: mlperf-go dataset [options] COMMAND\n"}, ""},
 		{[]string{"xyzzy"}, []string{"unknown command \"xyzzy\"\n"}, "did you mean"},
+		// A subcommand typed at the top: bench's compare, submission's check.
+		{[]string{"compare", "a.json", "b.json"}, []string{`unknown command "compare"; did you mean bench compare?`}, ""},
+		{[]string{"check", "sub"}, []string{`unknown command "check"; did you mean submission check?`}, ""},
 	} {
 		out, err := runCLI(t, tc.args...)
 		if err == nil {

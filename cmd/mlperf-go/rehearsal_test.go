@@ -88,3 +88,47 @@ func TestRehearsal(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptsSayTheFakeExited: a script waiting for a fake endpoint to
+// serve notices at once when it has exited, and says so with its log,
+// instead of waiting out its timeout: scripts/rehearsal.sh given a
+// TOKENIZER that does not exist, and scripts/demo.sh whose fake cannot
+// start.
+func TestScriptsSayTheFakeExited(t *testing.T) {
+	loadgentest.Require(t)
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "mlperf-go")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexec env "+selfCLI(t)+` "$@"`+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A binary whose fake endpoint cannot start, like one on a taken port.
+	noFake := filepath.Join(dir, "mlperf-go-nofake")
+	if err := os.WriteFile(noFake, []byte("#!/bin/sh\nif [ \"$1\" = fake-endpoint ]; then echo 'listen tcp 127.0.0.1:0: address already in use' >&2; exit 3; fi\nexec "+sh(bin)+` "$@"`+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "no-such", "tokenizer.model")
+	for _, tc := range []struct {
+		script string
+		env    []string
+		want   []string
+	}{
+		{"rehearsal.sh", []string{"BIN=" + bin, "OUT=" + filepath.Join(dir, "rehearsal"), "TOKENIZER=" + missing, "QWEN_SAMPLES=4"},
+			[]string{"rehearsal: the llama fake exited (status 1) before it served:", missing}},
+		{"demo.sh", []string{"BIN=" + noFake, "DEMO_DIR=" + filepath.Join(dir, "demo"), "SAMPLES=4"},
+			[]string{"demo: the fake endpoint exited (status 3) before it served:", "address already in use"}},
+	} {
+		cmd := exec.Command(filepath.Join("..", "..", "scripts", tc.script))
+		cmd.Env = append(os.Environ(), tc.env...)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Errorf("%s passed with a fake that cannot start:\n%s", tc.script, out)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s said:\n%s\nwant %q", tc.script, out, w)
+			}
+		}
+	}
+}

@@ -133,12 +133,25 @@ func TestReadmeCommandsParse(t *testing.T) {
 // blocks, continuation lines joined.
 func docCommands(t *testing.T, path string) []string {
 	t.Helper()
+	var cmds []string
+	for _, line := range docCodeLines(t, path) {
+		if regexp.MustCompile(`(^|[\s/])mlperf-go\s`).MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			cmds = append(cmds, line)
+		}
+	}
+	return cmds
+}
+
+// docCodeLines are the lines of a Markdown file's code blocks,
+// continuation lines joined.
+func docCodeLines(t *testing.T, path string) []string {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var cmds []string
+	var lines []string
 	inBlock, cont := false, ""
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -158,14 +171,12 @@ func docCommands(t *testing.T, path string) []string {
 			cont = strings.TrimSuffix(line, `\`)
 			continue
 		}
-		if regexp.MustCompile(`(^|[\s/])mlperf-go\s`).MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-			cmds = append(cmds, line)
-		}
+		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return cmds
+	return lines
 }
 
 // checkCommands parses each command line with the CLI's own definitions.

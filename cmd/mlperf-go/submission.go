@@ -117,11 +117,23 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					if err != nil {
 						return err
 					}
+					out := c.String("out")
+					if out != "-" {
+						// DIR/<system>/<benchmark>/measurements.json, or in a
+						// scenario folder under it.
+						dir := filepath.Dir(out)
+						if _, err := submission.CanonicalScenario(filepath.Base(dir)); err == nil {
+							dir = filepath.Dir(dir)
+						}
+						if err := submission.CheckBenchmarkDir(dir); err != nil {
+							return fmt.Errorf("--out %s: %w", out, err)
+						}
+					}
 					b, err := submission.MeasurementsTemplate(bm.Name)
 					if err != nil {
 						return err
 					}
-					return writeOut(c, c.String("out"), b)
+					return writeOut(c, out, b)
 				},
 			},
 			{

@@ -11,47 +11,40 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/fake"
-	"github.com/mlperf-go/mlperf-go/tokenizer"
 )
 
 // Chat returns the chat answers and default answer Set sets for a benchmark whose answers need no tokenizer.
 func Chat(name string, paths, splits []string) ([]fake.Answer, string, error) {
 	var cfg fake.Config
-	err := Set(&cfg, name, "", paths, splits)
+	_, err := Set(&cfg, name, "", paths, splits)
 	return cfg.Answers, cfg.DefaultAnswer, err
 }
 
-// Set sets what the fake answers with (cfg's Answers,
-// TokenAnswers and DefaultAnswer): the answers of the dataset at paths
-// (none without paths) and the default answer of its benchmark, name or
-// by default the one benchmark whose answers the fake must be told (with
-// text output), or the one of those whose reader opens paths. A token-ID
+// Set sets what the fake answers with (cfg's Answers, TokenAnswers and
+// DefaultAnswer): the answers of the dataset at paths (none without
+// paths) and the default answer of its benchmark, and returns that
+// benchmark (its Name "" when there is none). The benchmark is name; else,
+// given paths, the one a synthetic set's or download's manifest among
+// them names, else the one benchmark with text answers whose reader opens
+// paths; else, without paths, the one benchmark with text answers, if
+// there is one (no default answer otherwise: the fake's own). A token-ID
 // benchmark's answers are texts, encoded with the tokenizer at tokPath
 // (else the one a download folder among paths holds, else its model's).
-// Without paths and with no one such benchmark, the default answer is ""
-// (the fake's own).
-func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
-	b, ok, err := fakeBenchmark(name)
-	var d benchmark.Dataset
-	if err == nil && !ok && len(paths) > 0 {
-		b, d, ok = benchmarkOfDataset(paths, splits)
-	}
+func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) (benchmark.Benchmark, error) {
+	b, d, ok, err := chooseBenchmark(name, paths, splits)
 	switch {
 	case err != nil:
-		return err
+		return b, err
 	case len(paths) == 0:
 		cfg.DefaultAnswer = b.Fake.DefaultAnswer
-		return nil
+		return b, nil
 	case !ok:
-		var names []string
-		for _, x := range textBenchmarks() {
-			names = append(names, x.Name)
-		}
-		return fmt.Errorf("--dataset needs --benchmark: one of %s", strings.Join(names, ", "))
+		return b, fmt.Errorf("--dataset %s names no benchmark (it is no folder `dataset synth` or `dataset download` wrote) and no text benchmark's reader opens it: pass --benchmark, one of %s",
+			strings.Join(paths, " "), strings.Join(baseNames(), ", "))
 	}
 	if d == nil {
 		if d, err = b.OpenDataset(paths, splits); err != nil {
-			return err
+			return b, err
 		}
 	}
 	defer d.Close()
@@ -61,18 +54,41 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 		for _, a := range fa.FakeAnswers() {
 			cfg.Answers = append(cfg.Answers, fake.Answer(a))
 		}
-		return nil
+		return b, nil
 	case benchmark.FakeTokenAnswerer:
 		if tokPath == "" {
 			tokPath = benchmark.DownloadedTokenizer(paths)
 		}
 		cfg.TokenAnswers, err = encodeTokenAnswers(fa.FakeTokenAnswers(), b, tokPath)
-		return err
+		return b, err
 	}
 	// A dataset with no answers to give: the fake derives its answers
 	// from the prompt, and the --dataset given to run too is opened
 	// (checked) and adds none.
-	return nil
+	return b, nil
+}
+
+// chooseBenchmark picks Set's benchmark, with the dataset it opened to
+// pick it (nil if none); ok is false when there is none.
+func chooseBenchmark(name string, paths, splits []string) (benchmark.Benchmark, benchmark.Dataset, bool, error) {
+	if name != "" {
+		b, err := benchmark.Lookup(name)
+		if err != nil {
+			return b, nil, false, fmt.Errorf("--benchmark: %w", err)
+		}
+		return b, nil, true, nil
+	}
+	if len(paths) == 0 {
+		if found := textBenchmarks(); len(found) == 1 {
+			return found[0], nil, true, nil
+		}
+		return benchmark.Benchmark{}, nil, false, nil
+	}
+	if b, ok := benchmark.NamedByDataset(paths); ok {
+		return b, nil, true, nil
+	}
+	b, d, ok := benchmarkOfDataset(paths, splits)
+	return b, d, ok, nil
 }
 
 // encodeTokenAnswers encodes a token-ID benchmark's answer texts with the
@@ -80,7 +96,7 @@ func Set(cfg *fake.Config, name, tokPath string, paths, splits []string) error {
 // generated them (no special tokens added), so the evaluator decodes
 // them back.
 func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchmark, tokPath string) ([]fake.TokenAnswer, error) {
-	tok, err := tokenizer.Open(tokenizer.FindOptions{Path: tokPath, Model: b.Serving.Model})
+	tok, err := b.FindTokenizer(tokPath, "", "")
 	if err != nil {
 		return nil, fmt.Errorf("--tokenizer: the fake encodes %s's reference answers with %s's tokenizer: %w", b.Name, b.Serving.Model, err)
 	}
@@ -138,22 +154,6 @@ func encodeTokenAnswers(answers []benchmark.FakeTokenAnswer, b benchmark.Benchma
 	return out, nil
 }
 
-// fakeBenchmark returns the benchmark named name or, when name is "", the
-// one benchmark with text output; ok is false when there is not exactly
-// one.
-func fakeBenchmark(name string) (b benchmark.Benchmark, ok bool, err error) {
-	if name != "" {
-		if b, err = benchmark.Lookup(name); err != nil {
-			return b, false, fmt.Errorf("--benchmark: %w", err)
-		}
-		return b, true, nil
-	}
-	if found := textBenchmarks(); len(found) == 1 {
-		return found[0], true, nil
-	}
-	return b, false, nil
-}
-
 // benchmarkOfDataset returns the one text benchmark whose dataset reader
 // opens paths, with the dataset it opened (ok false, and nothing left
 // open, when none or several do).
@@ -186,4 +186,13 @@ func textBenchmarks() []benchmark.Benchmark {
 		}
 	}
 	return found
+}
+
+// baseNames are the registered benchmarks' names, without variants.
+func baseNames() []string {
+	var names []string
+	for _, x := range benchmark.All() {
+		names = append(names, x.Name)
+	}
+	return names
 }

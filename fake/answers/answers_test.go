@@ -70,7 +70,7 @@ func TestFakeTakesTokenDatasetFolder(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Dir(synth(t, "deepseek-r1", 8)[0])
 	var cfg fake.Config
-	if err := Set(&cfg, "deepseek-r1", filepath.Join(t.TempDir(), "none"), []string{dir}, nil); err == nil || !strings.Contains(err.Error(), "--tokenizer") {
+	if _, err := Set(&cfg, "deepseek-r1", filepath.Join(t.TempDir(), "none"), []string{dir}, nil); err == nil || !strings.Contains(err.Error(), "--tokenizer") {
 		t.Errorf("-b deepseek-r1 --dataset %s without a tokenizer: %v, want an error naming --tokenizer", dir, err)
 	}
 	tok := os.Getenv("MLPERF_GO_LLAMA3_TOKENIZER")
@@ -78,7 +78,7 @@ func TestFakeTakesTokenDatasetFolder(t *testing.T) {
 		t.Skip("MLPERF_GO_LLAMA3_TOKENIZER is not set: the answers were not encoded (scripts/fetch-test-tokenizers.sh)")
 	}
 	cfg = fake.Config{}
-	if err := Set(&cfg, "deepseek-r1", tok, []string{dir}, nil); err != nil || len(cfg.TokenAnswers) != 8 {
+	if _, err := Set(&cfg, "deepseek-r1", tok, []string{dir}, nil); err != nil || len(cfg.TokenAnswers) != 8 {
 		t.Errorf("-b deepseek-r1 --dataset %s --tokenizer: %d answers, %v; want 8", dir, len(cfg.TokenAnswers), err)
 	}
 }

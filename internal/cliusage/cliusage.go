@@ -110,8 +110,31 @@ func unknownCommand(c *cli.Context) error {
 	msg := fmt.Sprintf("unknown command %q", typed)
 	if near := nearest(names, typed); near != "" {
 		msg += "; did you mean " + near + "?"
+	} else if deeper := nestedCommands(c.Command.Subcommands, "", typed); len(deeper) > 0 {
+		// A command one level down typed at this one ("compare" for
+		// "bench compare").
+		msg += "; did you mean " + strings.Join(deeper, " or ") + "?"
 	}
 	return fmt.Errorf("%s\nusage: %s\n(`%s --help` lists the commands)", msg, usageLine(c.Command, nil), c.Command.HelpName)
+}
+
+// nestedCommands are the paths ("bench compare") of the commands below
+// cmds, at any depth past the first, named typed.
+func nestedCommands(cmds []*cli.Command, prefix, typed string) []string {
+	var out []string
+	for _, c := range cmds {
+		if c.Hidden || c.Name == "help" {
+			continue
+		}
+		path := strings.TrimSpace(prefix + " " + c.Name)
+		for _, sub := range c.Subcommands {
+			if !sub.Hidden && slices.Contains(sub.Names(), typed) {
+				out = append(out, path+" "+sub.Name)
+			}
+		}
+		out = append(out, nestedCommands(c.Subcommands, path, typed)...)
+	}
+	return out
 }
 
 // usageError is the error for a command line of cmd that did not parse;

@@ -159,9 +159,22 @@ slurmctld -f "$SLURM_CONF" -i || fail_setup "slurmctld did not start"
 for n in "${NODES[@]}"; do
   slurmd -f "$SLURM_CONF" -N "$n" || fail_setup "slurmd -N $n did not start"
 done
+# daemon_gone prints the first of the daemons that wrote its pid file and
+# has exited since (its log then says why).
+daemon_gone() {
+  local d
+  for d in slurmctld slurmd-n1 slurmd-n2; do
+    if [[ -s $T/$d.pid ]] && ! kill -0 "$(cat "$T/$d.pid")" 2>/dev/null; then
+      echo "$d"
+      return
+    fi
+  done
+}
 for _ in $(seq 60); do
   state=$(sinfo -h -n n1,n2 -o %t 2>/dev/null | sort -u | tr '\n' ' ')
   [[ $state == "idle " ]] && break
+  gone=$(daemon_gone)
+  [[ -z $gone ]] || fail_setup "$gone exited while the nodes came up (its log is $T/$gone.log)"
   sleep 0.5
 done
 [[ $state == "idle " ]] || fail_setup "nodes n1, n2 not idle after 30 s (sinfo says '${state:-nothing}')"

@@ -23,6 +23,8 @@ there to start the engine inside the job, or --endpoint for a server that
 already runs. --output-dir is set by this script.
 
 Options:
+  --check                  check the arguments and exit, outside a job (submit.sh does, before
+                           it submits)
   --bin PATH               mlperf-go binary (default: $MLPERF_GO_BIN, else mlperf-go on PATH)
   --out-root DIR           outputs go to DIR/$SLURM_JOB_ID (default: $SLURM_SUBMIT_DIR/mlperf-out)
   --container-image IMG    run mlperf-go (and so the engine it launches) in a container
@@ -94,9 +96,11 @@ REPLICA_READY=1800
 REPLICA_GRACE=30
 ENGINE_NAME=""
 REPLICA_OPTS=() # the replica options given, refused without --replica-command
+CHECK=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     -h|--help) usage; exit 0 ;;
+    --check) CHECK=1; shift ;;
     --bin) [[ $# -ge 2 ]] || die "--bin needs a PATH"; BIN=$2; shift 2 ;;
     --out-root) [[ $# -ge 2 ]] || die "--out-root needs a DIR"; OUT_ROOT=$2; shift 2 ;;
     --container-image) [[ $# -ge 2 ]] || die "--container-image needs an IMAGE"; SRUN_ARGS+=("--container-image=$2"); shift 2 ;;
@@ -114,9 +118,18 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ $# -gt 0 ]] || die "no mlperf-go run arguments: add -- --benchmark … (see --help)"
-[[ -n ${SLURM_JOB_ID:-} ]] || die "not inside a Slurm job: submit it with sbatch (or scripts/slurm/submit.sh)"
+[[ $CHECK -eq 1 || -n ${SLURM_JOB_ID:-} ]] || die "not inside a Slurm job: submit it with sbatch (or scripts/slurm/submit.sh)"
 for a in "$@"; do
   case $a in -o|--output-dir|--output-dir=*|-o=*) die "$a: benchmark.sh sets the output directory (see --out-root)" ;; esac
+done
+# The flags mlperf-go run requires, checked here so that a job does not
+# wait in the queue to be told.
+for need in "-b --benchmark" "-d --dataset"; do
+  found=""
+  for a in "$@"; do
+    case $a in "${need% *}" | "${need% *}="* | "${need#* }" | "${need#* }="*) found=1 ;; esac
+  done
+  [[ -n $found ]] || die "the mlperf-go run arguments lack ${need#* } (${need% *}): add it after -- (mlperf-go run needs it)"
 done
 if [[ -z $REPLICA_CMD ]]; then
   [[ ${#REPLICA_OPTS[@]} -eq 0 ]] || die "${REPLICA_OPTS[0]} needs --replica-command (the engine each node runs); for one engine, give --launch or --endpoint (and --engine) in the run arguments"
@@ -131,8 +144,10 @@ else
         die "$a: benchmark.sh records the engine: give --engine NAME to benchmark.sh (before --), the record adds the nodes and the replica command" ;;
     esac
   done
-  command -v curl >/dev/null 2>&1 || die "curl not found on $(hostname -s): it probes the replicas' /health and /v1/models"
+  [[ $CHECK -eq 1 ]] || command -v curl >/dev/null 2>&1 || die "curl not found on $(hostname -s): it probes the replicas' /health and /v1/models"
 fi
+# --check (submit.sh, before it submits): the arguments are all checked.
+[[ $CHECK -eq 0 ]] || exit 0
 
 OUT_ROOT=${OUT_ROOT:-${SLURM_SUBMIT_DIR:-$PWD}/mlperf-out}
 OUT=$OUT_ROOT/$SLURM_JOB_ID

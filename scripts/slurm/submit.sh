@@ -32,8 +32,9 @@ Options:
                            else this checkout's build/bin/mlperf-go)
   --sbatch-arg ARG         one more sbatch argument for both jobs (repeatable), e.g.
                            --sbatch-arg=--partition=gpu --sbatch-arg=--gpus=8
-  --evaluate-arg ARG       one `mlperf-go evaluate` argument (repeatable): give -b and -d to
-                           score an accuracy run; without, evaluate.sh only checks the run
+  --evaluate-arg ARG       one `mlperf-go evaluate` argument (repeatable), to score an accuracy
+                           run (default: the run arguments' --benchmark, --dataset,
+                           --dataset-split, --tokenizer and --tokenizer-model)
   --no-evaluate            submit the benchmark job alone
   --nodes N                the benchmark job's node count (sbatch --nodes=N, one task per
                            node; default 1); with --replica-command, one engine replica runs
@@ -47,7 +48,9 @@ Options:
   --dry-run                print the sbatch commands instead of running them
   -h, --help               this help
 
-It prints the job ids; the last line is "jobs: BENCHMARK_JOB [EVALUATE_JOB]".
+Before submitting, it checks --time and the arguments as the jobs would (benchmark.sh
+--check), so that a mistake does not wait in the queue to show. It prints the job ids; the
+last line is "jobs: BENCHMARK_JOB [EVALUATE_JOB]".
 Outputs: <out-root>/<benchmark job>/{run/,benchmark.status,job.txt},
 <out-root>/<evaluate job>/{evaluate.txt,evaluate.status,accuracy.txt},
 and each job's Slurm output in <out-root>/slurm-<job>.out.
@@ -98,6 +101,52 @@ done
 [[ $# -gt 0 ]] || die "no mlperf-go run arguments: add -- --benchmark … (see --help)"
 [[ $LEAD =~ ^[0-9]+$ ]] || die "--signal-lead $LEAD: want whole seconds"
 [[ -z $NODES || $NODES =~ ^[1-9][0-9]*$ ]] || die "--nodes $NODES: want a node count"
+
+# time_seconds T prints sbatch --time T in seconds, -1 for no limit; it
+# fails for what sbatch does not take (MINUTES, MINUTES:SECONDS,
+# HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES,
+# DAYS-HOURS:MINUTES:SECONDS; sbatch(1)).
+time_seconds() {
+  local d=0 h=0 m=0 sec=0 n='(0|[1-9][0-9]*|0[0-9]+)'
+  if [[ ${1^^} =~ ^(UNLIMITED|INFINITE|-1)$ ]]; then echo -1; return; fi
+  if [[ $1 =~ ^$n$ ]]; then m=${BASH_REMATCH[1]}
+  elif [[ $1 =~ ^$n:$n$ ]]; then m=${BASH_REMATCH[1]} sec=${BASH_REMATCH[2]}
+  elif [[ $1 =~ ^$n:$n:$n$ ]]; then h=${BASH_REMATCH[1]} m=${BASH_REMATCH[2]} sec=${BASH_REMATCH[3]}
+  elif [[ $1 =~ ^$n-$n$ ]]; then d=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]}
+  elif [[ $1 =~ ^$n-$n:$n$ ]]; then d=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} m=${BASH_REMATCH[3]}
+  elif [[ $1 =~ ^$n-$n:$n:$n$ ]]; then d=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]} m=${BASH_REMATCH[3]} sec=${BASH_REMATCH[4]}
+  else return 1
+  fi
+  echo $(((10#$d * 24 + 10#$h) * 3600 + 10#$m * 60 + 10#$sec))
+}
+LIMIT=$(time_seconds "$TIME") ||
+  die "--time $TIME: sbatch takes MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES or DAYS-HOURS:MINUTES:SECONDS (e.g. --time 04:00:00, --time 1-00:00:00)"
+[[ $LIMIT -le 0 || $LEAD -lt $LIMIT ]] ||
+  die "--signal-lead $LEAD s is not less than --time $TIME ($LIMIT s): the SIGTERM would come before the run; lower --signal-lead or raise --time"
+# benchmark.sh checks its arguments and the run's as the job would, before
+# anything waits in the queue.
+"$BASH" "$HERE/benchmark.sh" --check "${REPLICA[@]}" -- "$@" || exit 2
+
+# run_values FLAG SHORT ARGS... prints, one a line, the values the run
+# arguments give FLAG (--dataset D, --dataset=D, -d D, -d=D).
+run_values() {
+  local long=$1 short=$2
+  shift 2
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      "$long" | "$short") [[ $# -ge 2 ]] && printf '%s\n' "$2"; shift ;;
+      "$long="* | "$short="*) printf '%s\n' "${1#*=}" ;;
+    esac
+    shift
+  done
+}
+# Without --evaluate-arg, the evaluate job is given what it needs of the
+# run's arguments: the benchmark, dataset, splits and tokenizer.
+if [[ $EVALUATE -eq 1 && ${#EVAL_ARGS[@]} -eq 0 ]]; then
+  for f in "--benchmark -b" "--dataset -d" "--dataset-split -" "--tokenizer -" "--tokenizer-model -"; do
+    while IFS= read -r v; do EVAL_ARGS+=("${f% *}" "$v"); done < <(run_values "${f% *}" "${f#* }" "$@")
+  done
+fi
 
 if [[ -z $BIN ]]; then
   if command -v mlperf-go >/dev/null 2>&1; then

@@ -121,10 +121,18 @@ func Check(dir string, round string) []Problem {
 	}
 	if len(divisions) == 0 {
 		base := filepath.Base(filepath.Clean(dir))
-		if slices.Contains([]string{"closed", "open", "network"}, base) {
+		switch {
+		case slices.Contains([]string{"closed", "open", "network"}, base):
 			divisions[dir] = base
-		} else {
-			c.add(dir, "point Check at the directory holding closed/ (the packaged OUT) or at OUT/closed", "no closed/, open/ or network/ division directory")
+		case !treefs.IsDir(dir):
+			c.add(dir, "pass the folder `mlperf-go submission package --out` wrote (OUT), or OUT/closed", "no such folder")
+			return c.problems
+		case isResultsTree(dir):
+			c.add(dir, "package it first: mlperf-go submission package --submitter ORG --results "+dir+" --systems SYSTEMS --out OUT, then check OUT",
+				"a results tree (<system>/<benchmark>/<Scenario>/, as run --results-dir files runs), not a packaged submission")
+			return c.problems
+		default:
+			c.add(dir, "pass the folder `mlperf-go submission package --out` wrote (OUT), or OUT/closed", "no closed/, open/ or network/ division directory")
 			return c.problems
 		}
 	}
@@ -142,6 +150,19 @@ func Check(dir string, round string) []Problem {
 		}
 	}
 	return c.problems
+}
+
+// isResultsTree reports whether dir looks like a results tree: a system
+// folder holding a benchmark's folder.
+func isResultsTree(dir string) bool {
+	for _, system := range treefs.ListDirs(dir) {
+		for _, bench := range treefs.ListDirs(filepath.Join(dir, system)) {
+			if _, err := submission.CanonicalBenchmark(bench); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *checker) checkSubmitter(dir, division, submitter string) {

@@ -183,6 +183,10 @@ func planPackage(opts PackageOptions, round *submission.Round) (*packagePlan, er
 				plan.problems = append(plan.problems, fmt.Sprintf("%s: %v", benchDir, err))
 				continue
 			}
+			if err := submission.CheckBenchmarkDir(benchDir); err != nil {
+				plan.problems = append(plan.problems, err.Error())
+				continue
+			}
 			if _, ok := round.Benchmarks[bench]; !ok {
 				plan.problems = append(plan.problems, fmt.Sprintf("%s: %s is not a benchmark of round %s", benchDir, bench, round.Name))
 				continue
@@ -216,7 +220,8 @@ func (plan *packagePlan) addScenario(system, bench, benchDir, sdir string) {
 		m, err = os.ReadFile(mPath)
 	}
 	if err != nil {
-		plan.problems = append(plan.problems, fmt.Sprintf("%s: no measurements.json in the scenario or benchmark directory (mlperf-go can write a template to fill)", p.src))
+		plan.problems = append(plan.problems, fmt.Sprintf("%s: no measurements.json in the scenario or benchmark directory: write one to fill in with `mlperf-go submission measurements-template -b %s --out %s`",
+			p.src, bench, filepath.Join(benchDir, "measurements.json")))
 	} else {
 		for _, msg := range submission.ValidateMeasurements(m) {
 			plan.problems = append(plan.problems, mPath+": "+msg)

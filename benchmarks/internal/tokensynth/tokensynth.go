@@ -73,8 +73,14 @@ type LlamaRecord struct {
 // seed: an article and a summary made of plausible words, and a prompt of
 // <|begin_of_text|> followed by ordinary Llama 3 token IDs. Prompt lengths
 // vary from 24 to about 2,000 tokens, clustered around 600-900 like the real
-// set's.
+// set's. Summaries are one to four sentences, as CNN's highlights are.
 func LlamaRecords(n int, seed int64) []LlamaRecord {
+	return llamaRecords(n, seed, 0)
+}
+
+// llamaRecords is LlamaRecords with summaries of about summaryChars
+// characters (within 5%, cut at a word's end) when summaryChars > 0.
+func llamaRecords(n int, seed int64, summaryChars int) []LlamaRecord {
 	out := make([]LlamaRecord, n)
 	for i := range out {
 		rng := llmRNG(seed, i)
@@ -88,7 +94,11 @@ func LlamaRecords(n int, seed int64) []LlamaRecord {
 			Instruction: map[string]string{"llama": llamaInstruction},
 			Input:       llmSentences(rng, 3+rng.IntN(12)),
 			TokInput:    toks,
-			Output:      llmSentences(rng, 1+rng.IntN(4)),
+		}
+		if summaryChars > 0 {
+			out[i].Output = llmText(rng, summaryChars*(95+rng.IntN(11))/100)
+		} else {
+			out[i].Output = llmSentences(rng, 1+rng.IntN(4))
 		}
 	}
 	return out
@@ -100,12 +110,21 @@ func LlamaRecords(n int, seed int64) []LlamaRecord {
 // unescaped, as json.dump(..., indent=4, ensure_ascii=False) writes it in
 // language/llama3.1-8b/download_cnndm.py. Deterministic in seed.
 func Llama(path string, n int, seed int64) error {
-	if n <= 0 {
-		return fmt.Errorf("synth: llama: sample count must be positive, got %d", n)
+	return LlamaSummarizing(0)(path, n, seed)
+}
+
+// LlamaSummarizing returns Llama with summaries of about summaryChars
+// characters each (0: Llama's), for a set whose references are as long as
+// a model's summaries are meant to be.
+func LlamaSummarizing(summaryChars int) func(path string, n int, seed int64) error {
+	return func(path string, n int, seed int64) error {
+		if n <= 0 {
+			return fmt.Errorf("synth: llama: sample count must be positive, got %d", n)
+		}
+		return writeLLMFile(path, func(w *bufio.Writer) error {
+			return WriteLlamaJSON(w, llamaRecords(n, seed, summaryChars))
+		})
 	}
-	return writeLLMFile(path, func(w *bufio.Writer) error {
-		return WriteLlamaJSON(w, LlamaRecords(n, seed))
-	})
 }
 
 // WriteLlamaJSON writes records byte for byte as Python's
@@ -244,6 +263,52 @@ var llmWords = strings.Fields(`the a of to and in said on for was with
 	announced found told reported claimed revealed confirmed denied warned
 	London Washington Paris Berlin Sydney Zürich São Paulo Kraków
 	écoles naïve café €5 £20 “quoted” ‘single’ — – 100% 3.5 O'Brien`)
+
+// llmText makes sentences of plain words (llmPlainWords) until they are
+// chars characters long (Python's len: code points), cut at a word's end
+// and closed by a full stop.
+func llmText(rng *rand.Rand, chars int) string {
+	var b strings.Builder
+	n := 0 // characters in b
+	for n < chars {
+		if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		// A sentence of at least one word, however close to chars.
+		words := 5 + rng.IntN(20)
+		for w := 0; w < words && (w == 0 || n < chars); w++ {
+			word := llmPlainWords[rng.IntN(len(llmPlainWords))]
+			if w == 0 {
+				word = strings.ToUpper(word[:1]) + word[1:]
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+			b.WriteString(word)
+			n += len(word)
+		}
+		b.WriteByte('.')
+		n++
+	}
+	return b.String()
+}
+
+// llmPlainWords are llmWords of ASCII letters only: a model-length summary
+// made of them tokenizes as English prose does (Llama 3: about five
+// characters a token), so it fits the 128 tokens a model's summary is
+// capped at as the model's do; the other words (accents, quotes, figures,
+// several tokens each) stay in articles and short summaries, where they
+// exercise the writers' escaping.
+var llmPlainWords = func() []string {
+	var out []string
+	for _, w := range llmWords {
+		if strings.IndexFunc(w, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') }) < 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}()
 
 // llmSentences makes n sentences of plausible news words, including some
 // non-ASCII and quotes so writers' escaping is exercised.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -194,5 +195,49 @@ func TestLLMErrors(t *testing.T) {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, tc.err, tc.want)
 		}
+	}
+}
+
+// TestLlamaSummarizing: LlamaSummarizing writes Llama's records with
+// summaries of plain words, each within 5% of the length asked for (a word
+// and its full stop over at most), so the set's summaries average it; the
+// prompts are Llama's.
+func TestLlamaSummarizing(t *testing.T) {
+	t.Parallel()
+	const n, chars = 400, 611
+	dir := t.TempDir()
+	long, short := filepath.Join(dir, "long.json"), filepath.Join(dir, "short.json")
+	if err := tokensynth.LlamaSummarizing(chars)(long, n, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := tokensynth.Llama(short, n, 5); err != nil {
+		t.Fatal(err)
+	}
+	var l, s []tokensynth.LlamaRecord
+	for path, recs := range map[string]*[]tokensynth.LlamaRecord{long: &l, short: &s} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, recs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0
+	for i := range l {
+		c := utf8.RuneCountInString(l[i].Output)
+		total += c
+		if c < chars*95/100 || c > chars*105/100+16 || !strings.HasSuffix(l[i].Output, ".") {
+			t.Errorf("sample %d: a summary of %d characters, want about %d, ending in a full stop: %q", i, c, chars, l[i].Output)
+		}
+		if strings.ContainsFunc(l[i].Output, func(r rune) bool { return r > 127 }) {
+			t.Errorf("sample %d: the summary is not plain words: %q", i, l[i].Output)
+		}
+		if !cmp.Equal(l[i].TokInput, s[i].TokInput) || l[i].Input != s[i].Input {
+			t.Errorf("sample %d: the prompt differs from Llama's", i)
+		}
+	}
+	if mean := float64(total) / n; mean < chars*0.98 || mean > chars*1.02 {
+		t.Errorf("summaries average %.1f characters, want about %d", mean, chars)
 	}
 }
