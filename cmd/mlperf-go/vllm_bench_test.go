@@ -13,17 +13,15 @@ import (
 	"github.com/mlperf-go/mlperf-go/bench"
 )
 
-// TestVLLMBenchPrefixCache runs bench's prefix-cache workloads against the
-// real vLLM with its prefix cache on: the hit rate bench reports is
+// vllmBenchPrefixCache runs bench's prefix-cache workloads against the
+// real vLLM at base (TestVLLM's) with its prefix cache on: the hit rate bench reports is
 // exactly the increase of vLLM's own counters over the run (read here
 // too), and it comes near the rate the workload implies. The
 // prefix_repetition prompts are token-exact (the model's tokenizer, text
 // completions): 255 tokens of prefix and vLLM's <|begin_of_text|> make
 // 256 shared tokens, whole blocks at vLLM's block sizes, and one request
 // at a time each repeat finds them all.
-func TestVLLMBenchPrefixCache(t *testing.T) {
-	bin, model := requireVLLM(t)
-	base := serveVLLM(t, bin, model, vllmServedName, append(slices.Clone(vllmArgs), "--enable-prefix-caching"))
+func vllmBenchPrefixCache(t *testing.T, base, model string) {
 	for _, tc := range []struct {
 		name string
 		args []string

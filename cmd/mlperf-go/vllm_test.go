@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,8 +39,9 @@ const (
 	// tinyQwen2VLEnv names the tiny vision-language model's folder.
 	tinyQwen2VLEnv = "MLPERF_GO_TINY_QWEN2VL"
 	// vllmURLEnv, when set, names a vLLM already serving the tiny Llama
-	// with vllmArgs, which TestVLLM uses instead of starting one (minutes
-	// on a small machine), for working on it.
+	// with vllmArgs and --enable-prefix-caching, which TestVLLM uses
+	// instead of starting one (minutes on a small machine), for working on
+	// it (its failure cases, which hang and kill the engine, then skip).
 	vllmURLEnv = "MLPERF_GO_VLLM_URL"
 )
 
@@ -90,7 +92,9 @@ func startVLLM(t *testing.T, bin, model string) *realEngine {
 	if u := os.Getenv(vllmURLEnv); u != "" {
 		return &realEngine{URL: u}
 	}
-	return startVLLMEngine(t, bin, model, vllmServedName, vllmArgs)
+	// The prefix cache on, as vLLM has it by default: bench's
+	// prefix-cache workloads read its counters (vllmBenchPrefixCache).
+	return startVLLMEngine(t, bin, model, vllmServedName, append(slices.Clone(vllmArgs), "--enable-prefix-caching"))
 }
 
 // serveVLLM starts vLLM serving model under served with args, as
@@ -217,8 +221,9 @@ func readRunResults(t *testing.T, dir string) *results.Results {
 // equal vLLM's own counters, LoadGen's TTFT agrees with vLLM's histogram,
 // evaluate scores vLLM's real tokens the same with tokenizer.json and
 // tokenizer.model, the engine's version and metrics are recorded, bench
-// goes over chat, completions and a benchmark's dataset, and --launch
-// starts, uses and stops vLLM itself.
+// goes over chat, completions and a benchmark's dataset (and its
+// prefix-cache workloads against vLLM's counters), --launch starts, uses
+// and stops vLLM itself, and, last, vLLM hangs and dies (vllmFailures).
 func TestVLLM(t *testing.T) {
 	bin, model := requireVLLM(t)
 	e := startVLLM(t, bin, model)
@@ -421,6 +426,8 @@ func TestVLLM(t *testing.T) {
 			t.Error("the launched vLLM still listens after the run")
 		}
 	})
+
+	t.Run("bench prefix cache", func(t *testing.T) { vllmBenchPrefixCache(t, base, model) })
 
 	// Last: the engine does not survive it.
 	t.Run("failures", func(t *testing.T) {
