@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -30,20 +32,61 @@ func RunsFolder(root, bench, scenario, mode string) string {
 	return filepath.Join(root, bench, scenario+"-"+mode)
 }
 
-// NewRunDir names a new folder parent/<UTC time>, suffixed when a run of the
-// same second already has it. The time is written sortably and without
-// colons, which some file systems refuse. The folder is only named: the run
-// creates it, so a command that fails before its test leaves no empty run
-// behind for LatestLink to point at.
-func NewRunDir(parent string, now time.Time) string {
-	stamp := Stamp(now)
-	dir := filepath.Join(parent, stamp)
-	for i := 2; ; i++ {
-		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-			return dir
-		}
-		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", stamp, i))
+// ClaimRunDir creates a new folder parent/name for a run (name is
+// usually Stamp of its start) and returns it, suffixed (-2, -3, …) when a
+// run of the same second has that name.
+// The folder is created exclusively (os.Mkdir fails on one that exists),
+// so two runs started in the same second, in one process or two, never
+// share a folder. The time is written sortably and without colons, which
+// some file systems refuse. The Reservation removes the folder, and the
+// parents made for it, if the run ends with nothing written into it, so
+// a command that fails before its test leaves no empty run behind for
+// LatestLink to point at.
+func ClaimRunDir(parent, name string) (string, Reservation, error) {
+	r := Reserve(parent)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", Reservation{}, err
 	}
+	dir := filepath.Join(parent, name)
+	for i := 2; ; i++ {
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) {
+			r.ReleaseUnused()
+			return "", Reservation{}, err
+		}
+		dir = filepath.Join(parent, fmt.Sprintf("%s-%d", name, i))
+	}
+	r.dir = dir
+	if r.first == "" {
+		r.first = dir
+	}
+	return dir, r, nil
+}
+
+// runNewer reports whether the run folder named a started after the one
+// named b: later stamp, or the same stamp with a higher suffix (-10
+// after -9).
+func runNewer(a, b string) bool {
+	sa, na := splitRunName(a)
+	sb, nb := splitRunName(b)
+	if sa != sb {
+		return sa > sb
+	}
+	return na > nb
+}
+
+// splitRunName splits a run folder's name into its stamp and its
+// same-second suffix (1 for none).
+func splitRunName(name string) (stamp string, n int) {
+	if i := strings.LastIndexByte(name, '-'); i > 0 {
+		if v, err := strconv.Atoi(name[i+1:]); err == nil {
+			return name[:i], v
+		}
+	}
+	return name, 1
 }
 
 // stampLayout writes a time as run folders and moved-aside entries are
@@ -54,15 +97,25 @@ const stampLayout = "20060102T150405Z"
 func Stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
 
 // LinkLatest points the LatestLink beside runDir at it, atomically: a new
-// link under a temporary name, renamed over the old one.
+// link under a temporary name, renamed over the old one. A link already
+// at a run that started later (a run that began after this one and ended
+// first) is left alone: LatestLink names the newest run.
 func LinkLatest(runDir string) error {
 	parent := filepath.Dir(runDir)
-	tmp := filepath.Join(parent, "."+LatestLink+".tmp")
+	link := filepath.Join(parent, LatestLink)
+	if cur, err := os.Readlink(link); err == nil && filepath.Dir(cur) == "." && runNewer(cur, filepath.Base(runDir)) {
+		if _, err := os.Stat(filepath.Join(parent, cur)); err == nil {
+			return nil
+		}
+	}
+	// A temporary of this process's own: two runs ending together would
+	// otherwise rename one temporary between them.
+	tmp := filepath.Join(parent, fmt.Sprintf(".%s.%d.tmp", LatestLink, os.Getpid()))
 	os.Remove(tmp) //nolint:errcheck // a leftover from an interrupted run, if any
 	if err := os.Symlink(filepath.Base(runDir), tmp); err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(parent, LatestLink))
+	return os.Rename(tmp, link)
 }
 
 // OfflinePerformanceRuns lists the folders under the runs root that may
@@ -89,7 +142,7 @@ func NewestRun(root, bench, scenario string, kind Kind) string {
 	consider := func(dir, stamp string) {
 		// Timestamped folders sort by time; LatestLink and temporaries
 		// do not start with a digit.
-		if stamp != "" && stamp[0] >= '0' && stamp[0] <= '9' && stamp > newestStamp {
+		if stamp != "" && stamp[0] >= '0' && stamp[0] <= '9' && (newestStamp == "" || runNewer(stamp, newestStamp)) {
 			newest, newestStamp = dir, stamp
 		}
 	}
@@ -106,18 +159,19 @@ func NewestRun(root, bench, scenario string, kind Kind) string {
 
 // ChooseRunDir is the folder a run writes into: dir (--output-dir) if
 // given, refused when it already holds files unless overwrite (an earlier
-// run's logs are never silently replaced); else a new timestamped folder
-// under parent (NewRunDir).
-func ChooseRunDir(dir string, overwrite bool, parent string) (string, error) {
+// run's logs are never silently replaced), and only reserved (the run
+// creates it); else a new timestamped folder under parent, claimed now
+// (ClaimRunDir). Release the Reservation when the command ends.
+func ChooseRunDir(dir string, overwrite bool, parent string) (string, Reservation, error) {
 	if dir == "" {
-		return NewRunDir(parent, time.Now()), nil
+		return ClaimRunDir(parent, Stamp(time.Now()))
 	}
 	if !overwrite {
 		if err := RefuseNonEmpty(dir); err != nil {
-			return "", err
+			return "", Reservation{}, err
 		}
 	}
-	return dir, nil
+	return dir, Reserve(dir), nil
 }
 
 // RefuseNonEmpty returns an error if dir exists and holds anything but

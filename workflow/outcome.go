@@ -26,10 +26,9 @@ type Outcome struct {
 	Tests []TestOutcome
 	// Index is the runs index rebuilt after the run ("" for none).
 	Index string
-	// Notes are what Resolve decided that the user should hear;
-	// Warnings what went wrong beside the tests (the latest link, the
-	// index).
-	Notes, Warnings []string
+	// Warnings are what went wrong beside the tests (the latest link,
+	// the index).
+	Warnings []string
 }
 
 // TestOutcome is what became of one LoadGen test.
@@ -98,7 +97,7 @@ func (o Outcome) Print(out, errw io.Writer) {
 	if o.Index != "" {
 		fmt.Fprintf(out, "  %-42s %s\n", "Index of runs", o.Index)
 	}
-	for _, n := range append(append([]string(nil), o.Notes...), o.Warnings...) {
+	for _, n := range o.Warnings {
 		fmt.Fprintln(errw, "mlperf-go:", n)
 	}
 }

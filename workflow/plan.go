@@ -50,9 +50,6 @@ type Plan struct {
 	AllowUnofficial bool
 	// Record is what each test's run record says of how it was made.
 	Record run.Record
-	// Notes are what Resolve decided that the user should hear with the
-	// outcome (on stderr), such as an --evaluate that does not apply.
-	Notes []string
 	// Progress is Request.Progress (never nil).
 	Progress io.Writer
 
@@ -121,14 +118,10 @@ func Resolve(r Request) (Plan, error) {
 	if p.Launch, err = r.Launch.Launch(); err != nil {
 		return p, err
 	}
-	if p.Dir, p.RunsRoot, err = chooseDir(r, o, p.Both); err != nil {
-		return p, err
-	}
 	for _, m := range modes {
 		t := Test{Options: o}
-		t.Options.Mode, t.Options.OutputDir = m, p.Dir
+		t.Options.Mode = m
 		if p.Both {
-			t.Options.OutputDir = filepath.Join(p.Dir, run.ModeName(m))
 			// A --generation-config may set sampling per mode.
 			if err := t.Options.SetSampling(r.Test.GenerationConfig, r.Test.Sampling); err != nil {
 				return p, err
@@ -138,7 +131,8 @@ func Resolve(r Request) (Plan, error) {
 		p.Tests = append(p.Tests, t)
 	}
 	if r.Evaluate && !p.Both && modes[0] != loadgen.AccuracyOnly {
-		p.Notes = append(p.Notes, "--evaluate applies to accuracy runs; skipped")
+		return p, fmt.Errorf("--evaluate scores an accuracy run, and --mode %s makes none: pass -m accuracy --evaluate, "+
+			"--mode both (an accuracy run, scored, then a performance run), or drop --evaluate", run.ModeName(modes[0]))
 	}
 	if err := p.precheckFiling(); err != nil {
 		return p, err
@@ -149,9 +143,20 @@ func Resolve(r Request) (Plan, error) {
 	if err := p.precheckCompliance(); err != nil {
 		return p, err
 	}
-	// What this run makes of the output path goes again if no test ran
-	// (a compliance folder, a runs folder): a retry then starts clean.
-	p.reservation = record.Reserve(p.Dir)
+	// The folder comes last, once nothing can refuse the run: a refused
+	// command leaves no folder behind. What this run makes of the output
+	// path goes again if no test ran (a compliance folder, a runs folder):
+	// a retry then starts clean.
+	if p.Dir, p.RunsRoot, p.reservation, err = chooseDir(r, o, p.Both); err != nil {
+		return p, err
+	}
+	for i := range p.Tests {
+		t := &p.Tests[i]
+		t.Options.OutputDir = p.Dir
+		if p.Both {
+			t.Options.OutputDir = filepath.Join(p.Dir, run.ModeName(t.Options.Mode))
+		}
+	}
 	return p, nil
 }
 
@@ -188,9 +193,10 @@ func runSettings(o *run.Options, r Request, progress io.Writer) error {
 // chooseDir is the run's folder: --output-dir if given, refused when it
 // already holds files unless --overwrite (an earlier run's logs are never
 // silently replaced); else a new timestamped folder under --runs-dir
-// (<benchmark>/<Scenario>-<mode or compliance test>/<UTC time>/), whose
-// root it returns to index after the run.
-func chooseDir(r Request, o run.Options, both bool) (dir, runsRoot string, err error) {
+// (<benchmark>/<Scenario>-<mode or compliance test>/<UTC time>/), created
+// now so that no other run takes it, whose root it returns to index after
+// the run.
+func chooseDir(r Request, o run.Options, both bool) (dir, runsRoot string, res record.Reservation, err error) {
 	mode := run.ModeName(o.Mode)
 	switch {
 	case both:
@@ -200,11 +206,11 @@ func chooseDir(r Request, o run.Options, both bool) (dir, runsRoot string, err e
 		// it out of <Scenario>-performance/ and its latest link.
 		mode = r.Compliance
 	}
-	dir, err = record.ChooseRunDir(r.OutputDir, r.Overwrite, record.RunsFolder(r.RunsDir, o.Benchmark.Name, o.SubmissionScenario(), mode))
+	dir, res, err = record.ChooseRunDir(r.OutputDir, r.Overwrite, record.RunsFolder(r.RunsDir, o.Benchmark.Name, o.SubmissionScenario(), mode))
 	if err != nil || r.OutputDir != "" {
-		return dir, "", err
+		return dir, "", res, err
 	}
-	return dir, r.RunsDir, nil
+	return dir, r.RunsDir, res, nil
 }
 
 // kind is what a test of the plan is filed as: its compliance test, or

@@ -33,7 +33,8 @@ func request(t *testing.T) Request {
 // and refuses --results-dir, --results-dir needs --system and makes a
 // submission-grade run, --target-qps takes a positive number or auto
 // (which needs an Offline run in the history), --round a known round, and
-// the engine flags an engine to launch. Nothing is created.
+// the engine flags an engine to launch; --evaluate needs an accuracy run.
+// A refused plan creates nothing; an accepted one claims its folder.
 func TestResolve(t *testing.T) {
 	t.Parallel()
 	resolve := func(edit func(*Request)) (Plan, error) {
@@ -62,9 +63,19 @@ func TestResolve(t *testing.T) {
 	if o := p.Tests[0].Options; err != nil || !o.SubmissionGrade || !slices.Contains(o.Settings, "target_qps=12.5") || p.Filing == nil {
 		t.Errorf("--results-dir --system --target-qps 12.5: %+v, %v", p, err)
 	}
-	p, err = resolve(func(r *Request) { r.Evaluate = true })
-	if err != nil || p.Tests[0].Evaluate || !slices.Contains(p.Notes, "--evaluate applies to accuracy runs; skipped") {
-		t.Errorf("--evaluate on a performance run: %+v, %v", p, err)
+	// Two runs resolved in the same second get folders of their own,
+	// created then, in the runs folder of their benchmark and mode.
+	runs := filepath.Join(t.TempDir(), "runs")
+	p1, err1 := resolve(func(r *Request) { r.RunsDir = runs })
+	p2, err2 := resolve(func(r *Request) { r.RunsDir = runs })
+	if err1 != nil || err2 != nil || p1.Dir == p2.Dir || filepath.Dir(p1.Dir) != filepath.Join(runs, "llama3_1-8b", "Offline-performance") ||
+		p1.Tests[0].Options.OutputDir != p1.Dir {
+		t.Errorf("two runs' folders: %q (%v) and %q (%v)", p1.Dir, err1, p2.Dir, err2)
+	}
+	for _, d := range []string{p1.Dir, p2.Dir} {
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			t.Errorf("Resolve did not claim %s: %v", d, err)
+		}
 	}
 	for _, tc := range []struct {
 		edit func(*Request)
@@ -78,14 +89,20 @@ func TestResolve(t *testing.T) {
 		{func(r *Request) { r.Test.Round = "v7.0" }, `--round "v7.0"`},
 		{func(r *Request) { r.ModeName = "fast" }, `--mode "fast"`},
 		{func(r *Request) { r.ModeName, r.Compliance = "both", "TEST06" }, "run a --compliance test with --mode performance"},
+		{func(r *Request) { r.Evaluate = true }, "--evaluate scores an accuracy run, and --mode performance makes none: pass -m accuracy --evaluate, --mode both"},
 		{func(r *Request) { r.Launch.Given = []string{"engine-port"} }, "--engine-port needs an engine to launch"},
 		{func(r *Request) {
 			r.Test.Concurrency = 0
 			r.Test.Given = func(f string) bool { return f == "concurrency" }
 		}, "--concurrency 0: use a positive number"},
 	} {
-		if _, err := resolve(tc.edit); err == nil || !strings.Contains(err.Error(), tc.want) {
+		var runs string
+		if _, err := resolve(func(r *Request) { tc.edit(r); runs = r.RunsDir }); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want one with %q", err, tc.want)
+		}
+		// A refused command leaves nothing behind.
+		if _, err := os.Stat(runs); !os.IsNotExist(err) {
+			t.Errorf("refused with %q, but %s was created (%v)", tc.want, runs, err)
 		}
 	}
 }

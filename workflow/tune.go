@@ -73,10 +73,13 @@ func Tune(ctx context.Context, r TuneRequest) (tune.Result, error) {
 	}
 	// A launched engine's log goes into the tune folder (the trials set
 	// their own folders).
-	dir := record.NewRunDir(filepath.Join(r.Dir, o.Benchmark.Name, o.SubmissionScenario()), time.Now())
+	dir, reservation, err := record.ClaimRunDir(filepath.Join(r.Dir, o.Benchmark.Name, o.SubmissionScenario()), record.Stamp(time.Now()))
+	if err != nil {
+		return tune.Result{}, fmt.Errorf("--tune-dir: %w", err)
+	}
 	o.OutputDir = dir
-	defer record.Reserve(dir).ReleaseUnused()
-	sess, runCtx, err := openSession(ctx, &o, launch, progress)
+	defer reservation.ReleaseUnused()
+	sess, runCtx, err := openSession(ctx, &o, launch, progress, nil)
 	if err != nil {
 		return tune.Result{Dir: dir}, err
 	}

@@ -147,10 +147,11 @@ func benchAction(c *cli.Context) error {
 	if o.ProgressInterval > 0 {
 		o.Progress, o.ProgressTTY = os.Stderr, progress.IsTerminal(os.Stderr)
 	}
-	out := c.String("out")
-	if out == "" {
-		out = filepath.Join(benchRunsDir, record.Stamp(time.Now()))
+	out, reservation, err := benchOut(c, "")
+	if err != nil {
+		return err
 	}
+	defer reservation.ReleaseUnused()
 	o.Finished = bench.SaveEach(out, buildinfo.Version, commandLine(c))
 	ctx := c.Context
 	res, recs, err := bench.Run(ctx, w, o)
@@ -282,14 +283,31 @@ requests-*.jsonl (each record naming its host) and report.html into --out.`,
 			if err != nil {
 				return err
 			}
-			out := c.String("out")
-			if out == "" {
-				out = filepath.Join(benchRunsDir, time.Now().UTC().Format("20060102T150405Z")+"-merged")
+			out, reservation, err := benchOut(c, "-merged")
+			if err != nil {
+				return err
 			}
+			defer reservation.ReleaseUnused()
 			if err := bench.SaveEach(out, buildinfo.Version, commandLine(c))(res, recs); err != nil {
 				return err
 			}
 			return benchDone(c, res, out)
 		},
 	}
+}
+
+// benchOut is the folder a bench command writes into: --out, or a new
+// folder benchRunsDir/<UTC time><suffix>, created now so that no other
+// bench started in the same second (on this host or another sharing the
+// folder) writes into it. Release the Reservation when the command ends:
+// it removes the folder if nothing was saved.
+func benchOut(c *cli.Context, suffix string) (string, record.Reservation, error) {
+	if out := c.String("out"); out != "" {
+		return out, record.Reserve(out), nil
+	}
+	out, res, err := record.ClaimRunDir(benchRunsDir, record.Stamp(time.Now())+suffix)
+	if err != nil {
+		return "", res, fmt.Errorf("a folder for the results under %s: %w (or pass --out DIR)", benchRunsDir, err)
+	}
+	return out, res, nil
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/quality/ask"
 	"github.com/mlperf-go/mlperf-go/quality/mmlu"
-	"github.com/mlperf-go/mlperf-go/record"
 	"github.com/mlperf-go/mlperf-go/sut"
 )
 
@@ -90,6 +89,7 @@ func evalMMLUAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	defer o.Reservation.ReleaseUnused()
 	o.Ask.Logger = log
 	ctx := c.Context
 	plan, err := mmlu.Prepare(o)
@@ -99,7 +99,6 @@ func evalMMLUAction(c *cli.Context) error {
 	if err := o.Ask.ResolveModel(c.Context, c.Bool("skip-preflight")); err != nil {
 		return err
 	}
-	defer record.Reserve(o.OutputDir).ReleaseUnused()
 	fmt.Fprintf(c.App.ErrWriter, "Asking %s %d MMLU questions (%d-shot) at %s\n", o.Ask.Model, plan.Questions(), o.Shots, strings.Join(redact.URLs(o.Ask.Endpoints), ", "))
 	res, err := plan.Ask(ctx, o.Ask)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/internal/redact"
 	"github.com/mlperf-go/mlperf-go/quality/ask"
+	"github.com/mlperf-go/mlperf-go/record"
 )
 
 // The files Run writes into Options.OutputDir.
@@ -43,6 +44,9 @@ type Options struct {
 	Ask ask.Config
 	// OutputDir receives SamplesFile, ResultsFile and ReportFile.
 	OutputDir string
+	// Reservation releases OutputDir if the command ends with nothing
+	// written into it (record.ChooseRunDir).
+	Reservation record.Reservation
 }
 
 // Results is what ResultsFile holds: the accuracies, how they were

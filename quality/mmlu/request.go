@@ -82,6 +82,6 @@ func (r Request) Options() (Options, error) {
 	if r.ProgressEvery > 0 {
 		o.Ask.Progress, o.Ask.ProgressEvery = r.Progress, r.ProgressEvery
 	}
-	o.OutputDir, err = record.ChooseRunDir(r.OutputDir, r.Overwrite, filepath.Join(r.RunsDir, "eval", "mmlu"))
+	o.OutputDir, o.Reservation, err = record.ChooseRunDir(r.OutputDir, r.Overwrite, filepath.Join(r.RunsDir, "eval", "mmlu"))
 	return o, err
 }
