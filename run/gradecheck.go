@@ -62,7 +62,7 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 		if s.AccuracySampleCountOverride > 0 && int64(s.AccuracySampleCountOverride) < want {
 			refuse("accuracy_sample_count_override = %d covers a subset; the rules want all %d samples: remove the override", s.AccuracySampleCountOverride, want)
 		}
-		return errors.Join(errs...)
+		return refusal(errs)
 	}
 	if limit := rules.LatencyConstraintNS[scen]; o.Scenario == loadgen.Server && limit > 0 && int64(s.ServerTargetLatencyNs) > limit {
 		refuse("target_latency %d ms is above the %s limit of %d ms: drop the target_latency setting", s.ServerTargetLatencyNs/1e6, scen, limit/1e6)
@@ -84,5 +84,15 @@ func checkSubmissionGrade(o Options, s loadgen.TestSettings, total, dataset int)
 			refuse("the Offline query would carry %d samples (1.1 × min_duration × target_qps %g); the rules want at least %d: raise --target-qps to %g or more", spq, s.OfflineExpectedQPS, rules.OfflineMinSamplesPerQuery, math.Ceil(qps*100)/100)
 		}
 	}
-	return errors.Join(errs...)
+	return refusal(errs)
+}
+
+// refusal joins the grade check's refusals and, when there are any, says
+// how a rehearsal files such a run anyway.
+func refusal(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return errors.Join(append(errs, errors.New("(to file such a run anyway, to rehearse the workflow, add --allow-unofficial-settings: "+
+		"mlperf-go submission check will still refuse it)"))...)
 }

@@ -103,7 +103,7 @@ func TestEngineStartedHidesKey(t *testing.T) {
 	var logs syncBuffer
 	o := Options{Benchmark: b, Scenario: loadgen.Offline, Dataset: files, OutputDir: t.TempDir(), Logger: debugLogger(&logs)}
 	// An engine that exits at once: only its start is logged here.
-	s, err := Open(&o, &Launch{Spec: engine.Spec{Kind: engine.VLLM, Command: "true", Port: 1, Args: []string{"--api-key", secret}}})
+	s, err := Open(&o, &Launch{Spec: engine.Spec{Kind: engine.VLLM, Command: "true", Port: 1, Args: []string{"--api-key", secret}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -332,6 +332,23 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 	return rep, rep.conclude(o.OutputDir, rep.Settings.Mode)
 }
 
+// Check makes, before anything runs, the checks Run makes of o's settings
+// against a dataset of datasetLen samples (LoadGen's settings as o's
+// user.conf gives them, an audit's unique-issue rule, the submission
+// grade, streaming), writing nothing into o.OutputDir: a command of
+// several tests (--mode both) refuses a later test's settings before its
+// first test runs.
+func Check(o Options, datasetLen int) error {
+	dir, err := os.MkdirTemp("", "mlperf-go-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir) //nolint:errcheck // a temporary folder
+	o.OutputDir = dir
+	_, err = plan(o, datasetLen)
+	return err
+}
+
 // checkRequired refuses options without an endpoint or an output
 // directory, saying which flag gives them.
 func checkRequired(o Options) error {

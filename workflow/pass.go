@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
@@ -27,7 +28,6 @@ import (
 // command's: cancelling it (a signal) aborts the test under way. Run
 // prints nothing but progress (p.Progress): the Outcome prints itself.
 func Run(ctx context.Context, p Plan) (out Outcome) {
-	out.Notes = p.Notes
 	// What this run made of the output path goes again if no test ran.
 	defer p.reservation.ReleaseUnused()
 	// A launched engine's log goes into the run's folder, --mode both's
@@ -46,7 +46,9 @@ func Run(ctx context.Context, p Plan) (out Outcome) {
 		defer cleanup() //nolint:errcheck // best effort; the next compliance run refuses a leftover
 		audit = filepath.Join(p.Dir, loadgen.AuditConfigFile)
 	}
-	sess, runCtx, err := openSession(ctx, &base, p.Launch, p.Progress)
+	sess, runCtx, err := openSession(ctx, &base, p.Launch, p.Progress, func(data benchmark.Dataset) error {
+		return p.checkTests(data, audit)
+	})
 	if err != nil {
 		return out.end(err)
 	}
@@ -91,6 +93,30 @@ func Run(ctx context.Context, p Plan) (out Outcome) {
 		out.Index, out.Warnings = writeRunsIndex(p.RunsRoot, p.Dir)
 	}
 	return out.end(errors.Join(errs...))
+}
+
+// checkTests makes each test's own checks of its settings (run.Check)
+// against the dataset the session opened, before the first test runs and
+// before an engine starts: --mode both's performance test is refused
+// before its accuracy test is run for nothing, and before anything is
+// printed. A performance test that reads a set of its own (the session
+// opened the accuracy set) is checked when it starts.
+func (p *Plan) checkTests(data benchmark.Dataset, audit string) error {
+	var errs []error
+	for _, t := range p.Tests {
+		o := t.Options
+		if p.Both && o.Mode == loadgen.PerformanceOnly && o.Benchmark.SeparateAccuracySet(o.Dataset) {
+			continue
+		}
+		o.AuditConfig = audit
+		if err := run.Check(o, data.Len()); err != nil {
+			if p.Both {
+				err = fmt.Errorf("%s test: %w", run.ModeName(o.Mode), err)
+			}
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // paired is what the performance test of --mode both records of the

@@ -5,19 +5,20 @@ import (
 	"errors"
 	"io"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/run"
 )
 
 // openSession sets up what a command's tests share, the same way for a
-// run and a tune: it starts the engine launch asks for (none for nil),
-// pointing o at it, and opens o's dataset into o.Data (run.Open; a
-// launched engine loads its model meanwhile), then waits until the engine
+// run and a tune: it opens o's dataset into o.Data, makes precheck's
+// checks (if any) and starts the engine launch asks for (none for nil),
+// pointing o at it (run.Open), then waits until the engine
 // serves (its progress to progress) and watches it. The context it
 // returns is ctx, also ended (with the engine's *engine.ExitError as
 // cause) if the engine dies: run.EngineDied tells. An interrupt while
 // waiting is an error of Class Interrupted. Close the session when done.
-func openSession(ctx context.Context, o *run.Options, launch *run.Launch, progress io.Writer) (*run.Session, context.Context, error) {
-	sess, err := run.Open(o, launch)
+func openSession(ctx context.Context, o *run.Options, launch *run.Launch, progress io.Writer, precheck func(benchmark.Dataset) error) (*run.Session, context.Context, error) {
+	sess, err := run.Open(o, launch, precheck)
 	if err != nil {
 		return nil, nil, err
 	}

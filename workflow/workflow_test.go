@@ -118,6 +118,43 @@ func runPlanOf(t *testing.T, r Request, out *bytes.Buffer, edit func(*Plan)) Out
 	return o
 }
 
+// TestModeBothRefusedBeforeAnything: --mode both whose accuracy test
+// could not be filed (20 samples of 48,289 into --results-dir) is refused
+// before its first test: nothing is printed but the refusal, which names
+// --allow-unofficial-settings for a rehearsal, no folder is made, no
+// request is sent.
+func TestModeBothRefusedBeforeAnything(t *testing.T) {
+	loadgentest.Require(t)
+	b := mustLookup(t, "qwen3-vl-235b-a22b")
+	data := synth(t, b, 20)
+	srv, url := faketest.Start(t, fake.Config{DefaultAnswer: b.Fake.DefaultAnswer})
+	dir := t.TempDir()
+	var text bytes.Buffer
+	r := testRequest(t, b, loadgen.AccuracyOnly, data, url, 20)
+	r.Test.TotalSampleCount = 0
+	r.ModeName, r.RunsDir, r.OutputDir, r.ResultsDir, r.System = record.ModeBoth, filepath.Join(dir, "runs"), "", filepath.Join(dir, "results"), "s1"
+	o := runOf(t, r, &text)
+	if o.Class != Failed || o.Err == nil || !strings.Contains(o.Err.Error(), "accuracy test: --results-dir: an accuracy run over 20 samples cannot be submitted") ||
+		!strings.Contains(o.Err.Error(), "add --allow-unofficial-settings") {
+		t.Fatalf("want a refusal of the accuracy test naming --allow-unofficial-settings, got %+v\n%s", o, text.String())
+	}
+	if strings.Contains(text.String(), "===") || len(o.Tests) != 0 {
+		t.Errorf("a refused --mode both printed or ran a test:\n%s", text.String())
+	}
+	for _, d := range []string{r.RunsDir, r.ResultsDir} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("a refused --mode both made %s (%v)", d, err)
+		}
+	}
+	var sent uint64
+	for _, n := range srv.Stats().Requests {
+		sent += n
+	}
+	if sent != 0 {
+		t.Errorf("a refused --mode both sent %d requests", sent)
+	}
+}
+
 // TestRunHistory runs twice into RunsDir: each run gets its own timestamped
 // folder, `latest` follows the newest and the index lists both. A run that
 // fails before its test leaves no folder behind; an OutputDir that holds a
