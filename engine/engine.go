@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mlperf-go/mlperf-go/internal/shellquote"
 )
 
 // Kind is the kind of engine launched.
@@ -131,7 +133,7 @@ func (s Spec) Argv(rules Rules) ([]string, error) {
 		}
 		cmd := strings.NewReplacer("{host}", s.Host, "{port}", strconv.Itoa(s.Port), "{model}", s.Model).Replace(s.Command)
 		for _, a := range s.Args {
-			cmd += " " + shellQuote(a)
+			cmd += " " + shellquote.Quote(a)
 		}
 		// Stop signals the whole process group, so the shell need not exec
 		// the engine: the command may be a pipeline or a list.
@@ -176,15 +178,4 @@ func (s Spec) Argv(rules Rules) ([]string, error) {
 	}
 	prog = append(prog, "--host", s.Host, "--port", strconv.Itoa(s.Port))
 	return append(prog, args...), nil
-}
-
-// shellQuote quotes an argument for /bin/sh.
-func shellQuote(a string) string {
-	if a != "" && strings.IndexFunc(a, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' ||
-			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return a
-	}
-	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 }

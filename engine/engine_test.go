@@ -18,6 +18,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/engine/enginetest"
 	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/internal/shellquote"
 )
 
 // The test binary doubles as the engine: run with ENGINE_TEST_FAKE_LISTEN
@@ -78,7 +79,7 @@ func stubVLLM(t *testing.T) (path, argsFile string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return enginetest.StubVLLM(t, "ENGINE_TEST_FAKE_LISTEN=$host:$port ENGINE_TEST_FAKE_MODEL=$served exec "+shellQuote(self))
+	return enginetest.StubVLLM(t, "ENGINE_TEST_FAKE_LISTEN=$host:$port ENGINE_TEST_FAKE_MODEL=$served exec "+shellquote.Quote(self))
 }
 
 // fakeCommand is a Command engine serving the fake endpoint (this test
@@ -96,7 +97,7 @@ func fakeCommand(t *testing.T, model string, env map[string]string) Spec {
 	// The listen address goes through the environment the shell expands,
 	// which also proves {host} and {port} are replaced.
 	return Spec{Kind: Command, Model: model, Port: FreePort, Env: e,
-		Command: "env ENGINE_TEST_FAKE_LISTEN={host}:{port} " + shellQuote(self)}
+		Command: "env ENGINE_TEST_FAKE_LISTEN={host}:{port} " + shellquote.Quote(self)}
 }
 
 func start(t *testing.T, s Spec, r Rules) *Process {
@@ -260,7 +261,7 @@ func FuzzParseConfig(f *testing.F) {
 // engine is waited for, and Stop ends it with SIGTERM.
 func TestStubVLLM(t *testing.T) {
 	stub, argsFile := stubVLLM(t)
-	p := start(t, Spec{Kind: VLLM, Model: "Qwen/Qwen3-VL-235B-A22B-Instruct", Port: FreePort, Command: shellQuote(stub),
+	p := start(t, Spec{Kind: VLLM, Model: "Qwen/Qwen3-VL-235B-A22B-Instruct", Port: FreePort, Command: shellquote.Quote(stub),
 		Args: []string{"--tensor-parallel-size", "8"}}, qwen3VLOnVLLM)
 	var progress strings.Builder
 	if err := p.WaitReady(context.Background(), "Qwen/Qwen3-VL-235B-A22B-Instruct", ReadyOptions{Timeout: 30 * time.Second, Poll: 50 * time.Millisecond, Progress: &progress}); err != nil {
@@ -298,7 +299,7 @@ func TestStubVLLM(t *testing.T) {
 // at once with its status and the tail of its log.
 func TestStubVLLMRefusesFlag(t *testing.T) {
 	stub, _ := stubVLLM(t)
-	p := start(t, Spec{Kind: VLLM, Model: "m", Port: FreePort, Command: shellQuote(stub), Args: []string{"--no-such-flag"}}, qwen3VLOnVLLM)
+	p := start(t, Spec{Kind: VLLM, Model: "m", Port: FreePort, Command: shellquote.Quote(stub), Args: []string{"--no-such-flag"}}, qwen3VLOnVLLM)
 	err := p.WaitReady(context.Background(), "m", ReadyOptions{Timeout: time.Minute, Poll: 50 * time.Millisecond})
 	var ee *ExitError
 	if !errors.As(err, &ee) {

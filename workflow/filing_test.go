@@ -76,6 +76,37 @@ func TestOnlySubmittableIsFiled(t *testing.T) {
 	}
 }
 
+// TestFilingFailureKeepsTheRun: a run whose filing fails after its test
+// (here the results tree became a file once the plan was checked) is not
+// lost: the error says where its logs are and the command that files
+// them, and that command, once the cause is gone, files it.
+func TestFilingFailureKeepsTheRun(t *testing.T) {
+	loadgentest.Require(t)
+	b := mustLookup(t, "llama3_1-8b")
+	data := synth(t, b, 10)
+	url := startFake(t, fake.Config{Model: b.Serving.Model, OutputTokens: 4})
+	var out bytes.Buffer
+	r := testRequest(t, b, loadgen.PerformanceOnly, data, url, 10)
+	r.OutputDir, r.ResultsDir, r.System, r.AllowUnofficial = filepath.Join(t.TempDir(), "perf"), filepath.Join(t.TempDir(), "results"), "sys", true
+	o := runPlanOf(t, r, &out, func(*Plan) {
+		if err := os.WriteFile(r.ResultsDir, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	want := "the run is kept in " + r.OutputDir + ": once that is fixed, file it with: mlperf-go submission file " + r.OutputDir +
+		" --results-dir " + r.ResultsDir + " --system sys --allow-unofficial-settings"
+	if o.Class == Passed || o.Err == nil || !strings.Contains(o.Err.Error(), want) {
+		t.Fatalf("a failed filing: %+v, want an error with %q\n%s", o, want, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(r.OutputDir, mllog.DetailFile)); err != nil {
+		t.Errorf("the run's logs are gone: %v", err)
+	}
+	os.Remove(r.ResultsDir)
+	if dest, err := filing.FileRecorded(r.OutputDir, r.ResultsDir, "sys", false, true); err != nil || !strings.HasSuffix(dest, filepath.Join("sys", "llama3.1-8b", "Offline", "performance", "run_1")) {
+		t.Errorf("filing the kept run: %q, %v", dest, err)
+	}
+}
+
 // TestEvaluateKeepsFiledCopySubmittable: evaluating a run filed into a
 // results tree writes its accuracy.txt and verdict there only when they
 // pass. Scored against another dataset, the filed run FAILs: the error

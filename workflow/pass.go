@@ -9,6 +9,7 @@ import (
 
 	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
+	"github.com/mlperf-go/mlperf-go/internal/shellquote"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 	"github.com/mlperf-go/mlperf-go/loadgen/mllog"
 	"github.com/mlperf-go/mlperf-go/record"
@@ -209,7 +210,9 @@ func (p *Plan) runTest(ctx, runCtx context.Context, o run.Options, t Test, rec r
 		if why := p.unsubmittable(rep, rec, to.Compliance, to.accuracy(), runErr, evalErr); why != "" {
 			to.NotFiled = fmt.Sprintf("not filed into --results-dir, which holds only submittable runs: %s; the run stays in %s", why, rep.LogDir)
 		} else if to.Filed, to.Err = p.file(o, rep); to.Err != nil {
-			to.Err = errors.Join(runErr, to.Err)
+			// The test was measured: its logs stay where they are, and
+			// the user is told how to file them.
+			to.Err = errors.Join(runErr, fmt.Errorf("%w; the run is kept in %s: once that is fixed, file it with: %s", to.Err, rep.LogDir, p.fileCommand(rep.LogDir)))
 			return to
 		}
 	}
@@ -326,6 +329,19 @@ func (p *Plan) file(o run.Options, rep *run.Report) (string, error) {
 		Command:    p.Record.Command,
 		Replace:    p.Filing.Replace,
 	})
+}
+
+// fileCommand is the command that files the run in dir into the plan's
+// results tree, as the run would have.
+func (p *Plan) fileCommand(dir string) string {
+	cmd := []string{"mlperf-go", "submission", "file", dir, "--results-dir", p.Filing.ResultsDir, "--system", p.Filing.System}
+	if p.Filing.Replace {
+		cmd = append(cmd, "--replace")
+	}
+	if p.AllowUnofficial {
+		cmd = append(cmd, "--allow-unofficial-settings")
+	}
+	return shellquote.Join(cmd...)
 }
 
 // writeRunsIndex points `latest` at the run that just ended in runDir and

@@ -15,6 +15,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/internal/round"
+	"github.com/mlperf-go/mlperf-go/internal/shellquote"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/sglang"
 )
@@ -122,8 +123,8 @@ func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo 
 // accuracy log (language/gpt-oss-120b/README.md), to run from the root of a
 // mlcommons/inference checkout; the paths are made absolute.
 func EvaluatorCommand(accLog, dataset string) string {
-	return "python3 language/gpt-oss-120b/eval_mlperf_accuracy.py --mlperf-log " + tokencheck.ShellQuote(tokencheck.AbsPath(accLog)) +
-		" --reference-data " + tokencheck.ShellQuote(tokencheck.AbsPath(dataset)) + " --tokenizer openai/gpt-oss-120b"
+	return "python3 language/gpt-oss-120b/eval_mlperf_accuracy.py --mlperf-log " + shellquote.Quote(tokencheck.AbsPath(accLog)) +
+		" --reference-data " + shellquote.Quote(tokencheck.AbsPath(dataset)) + " --tokenizer openai/gpt-oss-120b"
 }
 
 // fakeLead is how the fake's answers begin: a short analysis channel, then

@@ -13,6 +13,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokenset"
 	"github.com/mlperf-go/mlperf-go/benchmarks/internal/tokensynth"
 	"github.com/mlperf-go/mlperf-go/internal/round"
+	"github.com/mlperf-go/mlperf-go/internal/shellquote"
 	"github.com/mlperf-go/mlperf-go/protocol"
 	"github.com/mlperf-go/mlperf-go/protocol/openaicompletions"
 )
@@ -134,8 +135,8 @@ func AccuracyInfo(benchmark string, d *tokenset.Dataset) tokencheck.DatasetInfo 
 // on the Hugging Face hub; add --model-name with a local checkpoint if
 // needed.
 func EvaluatorCommand(accLog, dataset string) string {
-	return "python3 language/llama3.1-8b/evaluation.py --mlperf-accuracy-file " + tokencheck.ShellQuote(tokencheck.AbsPath(accLog)) +
-		" --dataset-file " + tokencheck.ShellQuote(tokencheck.AbsPath(dataset)) + " --dtype int32"
+	return "python3 language/llama3.1-8b/evaluation.py --mlperf-accuracy-file " + shellquote.Quote(tokencheck.AbsPath(accLog)) +
+		" --dataset-file " + shellquote.Quote(tokencheck.AbsPath(dataset)) + " --dtype int32"
 }
 
 // fakeWrongSummary is the fake endpoint's wrong answer: a summary of no

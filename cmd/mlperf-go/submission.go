@@ -14,6 +14,7 @@ import (
 	"github.com/mlperf-go/mlperf-go/internal/cliusage"
 	"github.com/mlperf-go/mlperf-go/submission"
 	"github.com/mlperf-go/mlperf-go/submission/check"
+	"github.com/mlperf-go/mlperf-go/submission/filing"
 	"github.com/mlperf-go/mlperf-go/submission/pack"
 )
 
@@ -90,6 +91,32 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 						return exitError{1, fmt.Errorf("%d problem(s) found; fix them before submitting", len(problems))}
 					}
 					fmt.Fprintf(c.App.Writer, "%s: no problems found under the %s rules\n", out, round)
+					return nil
+				},
+			},
+			{
+				Name:      "file",
+				Usage:     "file a finished run into a results tree, as run --results-dir does after its test (for a run whose filing failed, or made without --results-dir)",
+				ArgsUsage: "RUN_DIR",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "results-dir", Required: true, Usage: "results tree `DIR`: the run goes to DIR/<system>/<benchmark>/<Scenario>/…"},
+					&cli.StringFlag{Name: "system", Required: true, Usage: "system `NAME` the run belongs to (systems/<NAME>.json)"},
+					&cli.BoolFlag{Name: "replace", Usage: "move an earlier run of the same kind aside instead of refusing"},
+					&cli.BoolFlag{Name: "allow-unofficial-settings", Usage: "file an INVALID run or an accuracy run of part of the dataset, to rehearse the workflow (submission check still refuses it)"},
+				},
+				Action: func(c *cli.Context) error {
+					args, err := cliusage.Positional(c)
+					if err != nil {
+						return err
+					}
+					if len(args) != 1 {
+						return fmt.Errorf("usage: mlperf-go submission file RUN_DIR --results-dir DIR --system NAME (RUN_DIR: the folder of one run, holding mlperf_go_run.json)")
+					}
+					dir, err := filing.FileRecorded(args[0], c.String("results-dir"), c.String("system"), c.Bool("replace"), c.Bool("allow-unofficial-settings"))
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.Writer, "filed %s into %s\n", args[0], dir)
 					return nil
 				},
 			},

@@ -293,6 +293,9 @@ func Precheck(r RunRecord, userConf []byte) error {
 	if err := dirwalk.Dangling(dest); err != nil {
 		return fmt.Errorf("submission: %w", err)
 	}
+	if err := checkWritable(dest); err != nil {
+		return err
+	}
 	if r.Replace {
 		return nil
 	}
@@ -304,6 +307,58 @@ func Precheck(r RunRecord, userConf []byte) error {
 		return fmt.Errorf("submission: %s differs from the user.conf this run would use; a scenario has one user.conf for all its runs: run with the same settings, or pass --replace to move the old one aside", ucPath)
 	}
 	return nil
+}
+
+// checkWritable finds whether a run could be filed into dest: the
+// nearest folder of dest's path that exists must take a new file (a
+// read-only file system, a folder of another user's, a full disk refuse
+// one), so that filing does not fail after the test.
+func checkWritable(dest string) error {
+	dir := filepath.Clean(dest)
+	for !treefs.Exists(dir) && filepath.Dir(dir) != dir {
+		dir = filepath.Dir(dir)
+	}
+	f, err := os.CreateTemp(dir, ".mlperf-go-write-check-*")
+	if err != nil {
+		return fmt.Errorf("submission: cannot file into %s: %w: choose a --results-dir this user can write to", dest, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// FileRecorded files the run whose folder is dir (its run record,
+// record.File, says what it is) into resultsDir for system, as the run
+// command would have after its test: for a run measured when its filing
+// failed, or made without --results-dir. An INVALID run, or an accuracy
+// run of part of the dataset, is filed only with allowUnofficial, as
+// run's --allow-unofficial-settings files them; a run that failed or was
+// aborted never is.
+func FileRecorded(dir, resultsDir, system string, replace, allowUnofficial bool) (string, error) {
+	info, err := record.Read(dir)
+	if err != nil {
+		return "", fmt.Errorf("%w: give the folder of one run (the one that holds mlperf_log_detail.txt; a --mode both run has one per test)", err)
+	}
+	if info.Benchmark == "" || info.Scenario == "" || info.Kind == "" {
+		return "", fmt.Errorf("%s: the run record names no benchmark, scenario or kind: was the run made by mlperf-go 6.1 or later?", filepath.Join(dir, record.File))
+	}
+	if !allowUnofficial {
+		switch {
+		case info.Outcome != "" && info.Outcome != record.Valid:
+			return "", fmt.Errorf("submission: not filing %s: the run is %s (%s); add --allow-unofficial-settings to file it for a rehearsal", dir, info.Outcome, info.OutcomeReason)
+		case info.Accuracy != nil && info.Accuracy.Partial != "":
+			return "", fmt.Errorf("submission: not filing %s: it is an accuracy run of %s, not the whole dataset; add --allow-unofficial-settings to file it for a rehearsal", dir, info.Accuracy.Partial)
+		}
+	}
+	r := RunRecord{ResultsDir: resultsDir, System: system, Benchmark: info.Benchmark, Scenario: info.Scenario, Kind: record.Kind(info.Kind),
+		LogDir: dir, UserConf: filepath.Join(dir, record.UserConfFile), Command: info.Command, Replace: replace}
+	userConf, err := os.ReadFile(r.UserConf)
+	if err != nil {
+		return "", fmt.Errorf("submission: the run's user.conf: %w", err)
+	}
+	if err := Precheck(r, userConf); err != nil {
+		return "", err
+	}
+	return FileRun(r)
 }
 
 // checkRunLogs verifies a run's detail log matches where it is being filed.

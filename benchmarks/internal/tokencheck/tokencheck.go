@@ -391,22 +391,11 @@ func Ranges(idx []int, limit int) string {
 // command works from another directory.
 func AbsPath(p string) string { return absPath(p) }
 
-// ShellQuote quotes s for a POSIX shell when it needs it.
-func ShellQuote(s string) string { return shellQuote(s) }
-
 func absPath(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		return a
 	}
 	return p
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ErrChecksFailed is Evaluation.Failure for a log that failed a hard
