@@ -159,7 +159,8 @@ func (t TestOutcome) printReport(w io.Writer) {
 		if m[0] == "Scenario" && t.Scenario != m[1] {
 			m[1] = t.Scenario + " (LoadGen's " + m[1] + " scenario)"
 		}
-		fmt.Fprintf(w, "  %-42s %s\n", m[0], m[1])
+		name, value := inMilliseconds(m)
+		fmt.Fprintf(w, "  %-42s %s\n", name, value)
 	}
 	// The LLM Server limits are on p99 TTFT and TPOT, which LoadGen prints
 	// after the result line; show them in milliseconds.
@@ -172,6 +173,19 @@ func (t TestOutcome) printReport(w io.Writer) {
 		}
 	}
 	printSamples(w, rep)
+}
+
+// inMilliseconds is a LoadGen result line as the console shows it: a
+// latency LoadGen gives in nanoseconds (SingleStream's and MultiStream's
+// result, "90.0th percentile latency (ns) : 1939383") in milliseconds,
+// LoadGen's own figure beside it, other lines as they are.
+func inMilliseconds(m [2]string) (string, string) {
+	name, ok := strings.CutSuffix(m[0], " (ns)")
+	ns, err := strconv.ParseFloat(m[1], 64)
+	if !ok || err != nil {
+		return m[0], m[1]
+	}
+	return name, fmt.Sprintf("%.3f ms (%s ns)", ns/1e6, m[1])
 }
 
 // printSamples prints what became of the samples, how long the test took

@@ -38,3 +38,21 @@ func TestVerdictTableFitsValues(t *testing.T) {
 		}
 	}
 }
+
+// TestResultLinesInMilliseconds: a latency LoadGen's result line gives in
+// nanoseconds reads in milliseconds, LoadGen's figure beside it; other
+// lines are as LoadGen wrote them.
+func TestResultLinesInMilliseconds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, name, value string }{
+		{"90.0th percentile latency (ns)|1939383", "90.0th percentile latency", "1.939 ms (1939383 ns)"},
+		{"Samples per second|98.9", "Samples per second", "98.9"},
+		{"Result is|VALID", "Result is", "VALID"},
+		{"odd (ns)|n/a", "odd (ns)", "n/a"},
+	} {
+		in := strings.SplitN(tc.in, "|", 2)
+		if name, value := inMilliseconds([2]string{in[0], in[1]}); name != tc.name || value != tc.value {
+			t.Errorf("%s: %q %q, want %q %q", tc.in, name, value, tc.name, tc.value)
+		}
+	}
+}
