@@ -592,6 +592,11 @@ func (r *Results) decide() {
 		o.Reasons = append(o.Reasons, "the detail log has no result_validity: LoadGen did not finish the test")
 	case o.LoadGenValidity == mllog.ResultValid:
 		o.Status = StatusValid
+	case r.Run.Outcome == record.Aborted:
+		// LoadGen calls a run cut short INVALID (min_duration, too few
+		// queries) and advises on target QPS: that is what the abort
+		// did, not why the run failed, and the abort is said below.
+		o.Status = StatusInvalid
 	default:
 		o.Status = StatusInvalid
 		for _, c := range []struct {

@@ -193,6 +193,19 @@ func TestBuildOutcomes(t *testing.T) {
 	if r.Outcome.Status != StatusAborted || r.Outcome.LoadGenValidity != "VALID" || !strings.Contains(r.Outcome.Reasons[0], "aborted: interrupted by terminated") {
 		t.Errorf("aborted run: outcome %+v", r.Outcome)
 	}
+	// An aborted run's LoadGen calls it INVALID for what the abort did
+	// (too short, too few queries): its advice ("Reduce target QPS") is
+	// not why the run failed and is left out.
+	dir = writeRun(t, map[string]string{mllog.DetailFile: invalid})
+	if err := record.Write(dir, record.Run{Outcome: record.Aborted, OutcomeReason: "interrupted by SIGINT (Ctrl-C)"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = Build(dir); err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome.Status != StatusAborted || len(r.Outcome.Reasons) != 1 || r.Outcome.Reasons[0] != "the test was aborted: interrupted by SIGINT (Ctrl-C)" {
+		t.Errorf("aborted INVALID run: reasons %q, want only the abort's", r.Outcome.Reasons)
+	}
 
 	// Accuracy runs have no verdict; a log that stops early is incomplete.
 	for log, want := range map[string]string{
