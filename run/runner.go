@@ -332,6 +332,17 @@ func runTest(ctx context.Context, o Options, rep *Report, api protocol.Protocol,
 	return rep, rep.conclude(o.OutputDir, rep.Settings.Mode)
 }
 
+// LibrarySize is how many samples a test of o loads into its library
+// from a dataset of datasetLen: --total-sample-count, else the
+// benchmark's official count, at most the dataset's.
+func (o Options) LibrarySize(datasetLen int) int {
+	total := o.TotalSampleCount
+	if total <= 0 {
+		total = o.Benchmark.Data.Size
+	}
+	return min(datasetLen, total)
+}
+
 // Check makes, before anything runs, the checks Run makes of o's settings
 // against a dataset of datasetLen samples (LoadGen's settings as o's
 // user.conf gives them, an audit's unique-issue rule, the submission
@@ -381,11 +392,7 @@ func plan(o Options, datasetLen int) (*Report, error) {
 	}
 	rep.Settings = settings
 
-	total := o.TotalSampleCount
-	if total <= 0 {
-		total = o.Benchmark.Data.Size
-	}
-	rep.Total = min(datasetLen, total)
+	rep.Total = o.LibrarySize(datasetLen)
 	rep.Performance = o.PerformanceSampleCount
 	if rep.Performance <= 0 || rep.Performance > rep.Total {
 		rep.Performance = rep.Total

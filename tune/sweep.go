@@ -108,11 +108,15 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 		return SweepResult{}, err
 	}
 	ts.describe = Trial.sweepLine
-	ts.say(s.plan(levels, stopWhenFlat))
+	lib := 0 // unknown without an open dataset: no rounding
+	if ts.Base.Data != nil {
+		lib = ts.Base.LibrarySize(ts.Base.Data.Len())
+	}
+	ts.say(s.plan(levels, stopWhenFlat, lib))
 	res := SweepResult{Plateau: s.Plateau}
 	var rate float64 // the last VALID trial's samples/s
 	for i, c := range levels {
-		n := s.trialSamples(c, rate)
+		n := s.trialSamples(c, rate, lib)
 		// LoadGen's Offline query holds whole permutations of the loaded
 		// samples (sample_concatenate_permutation in mlperf.conf), so the
 		// loaded set is cut to n too: else every trial would issue the
@@ -136,7 +140,7 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 		case flat:
 			ts.say(fmt.Sprintf("  done: two levels in a row did not raise the best samples/s by more than %g%%", 100*(1-s.Plateau)))
 		case i+1 < len(levels):
-			ts.say("  next: " + s.trialPlan(i+2, levels[i+1], rate))
+			ts.say("  next: " + s.trialPlan(i+2, levels[i+1], rate, lib))
 		}
 		if flat {
 			break
@@ -154,22 +158,30 @@ func SweepConcurrency(ctx context.Context, ts *Trials, s SweepSearch) (SweepResu
 }
 
 // trialSamples is how many samples the trial at concurrency c issues, given
-// rate, the last VALID trial's samples/s (0: none yet).
-func (s SweepSearch) trialSamples(c int, rate float64) int {
-	return max(samplesPerSlot*c, int(math.Ceil(rate*s.TrialDuration.Seconds())))
+// rate, the last VALID trial's samples/s (0: none yet), from a library of
+// lib samples (0: unknown). LoadGen's Offline query holds whole
+// permutations of the loaded set, so a trial wanting more samples than
+// the library holds issues a whole number of libraries: that number is
+// the one announced and run.
+func (s SweepSearch) trialSamples(c int, rate float64, lib int) int {
+	n := max(samplesPerSlot*c, int(math.Ceil(rate*s.TrialDuration.Seconds())))
+	if lib > 0 && n > lib {
+		n = (n + lib - 1) / lib * lib
+	}
+	return n
 }
 
 // trialPlan says what trial n, at concurrency c, issues and, from rate (the
 // last VALID trial's samples/s; 0: none yet), how long it should take.
-func (s SweepSearch) trialPlan(n, c int, rate float64) string {
-	samples := s.trialSamples(c, rate)
+func (s SweepSearch) trialPlan(n, c int, rate float64, lib int) string {
+	samples := s.trialSamples(c, rate, lib)
 	line := fmt.Sprintf("trial %d at concurrency %d: %d samples", n, c, samples)
 	if rate <= 0 {
 		return line + fmt.Sprintf(" (%d per request in flight), as long as %d rounds of requests take", samplesPerSlot, samplesPerSlot)
 	}
 	est := time.Duration(float64(samples) / rate * float64(time.Second)).Round(100 * time.Millisecond)
 	line += fmt.Sprintf(", about %s at the %.4g samples/s measured last, less if it serves more", est, rate)
-	if samples > int(math.Ceil(rate*s.TrialDuration.Seconds())) {
+	if samplesPerSlot*c > int(math.Ceil(rate*s.TrialDuration.Seconds())) {
 		line += fmt.Sprintf(" (%d per request in flight, so that every request slot serves several: longer than --trial-duration %s)", samplesPerSlot, s.TrialDuration)
 	}
 	return line
@@ -177,14 +189,14 @@ func (s SweepSearch) trialPlan(n, c int, rate float64) string {
 
 // plan says, before the first trial, what the sweep will do and what it
 // costs.
-func (s SweepSearch) plan(levels []int, stopWhenFlat bool) string {
+func (s SweepSearch) plan(levels []int, stopWhenFlat bool, lib int) string {
 	list := make([]string, len(levels))
 	for i, c := range levels {
 		list[i] = strconv.Itoa(c)
 	}
 	stop := ""
 	if stopWhenFlat {
-		stop = fmt.Sprintf(", stopping once two levels in a row do not raise the best samples/s by more than %g%%", 100*(1-s.Plateau))
+		stop = fmt.Sprintf(", stopping once two levels in a row do not raise the best samples/s by more than %.4g%%", 100*(1-s.Plateau))
 	}
 	return fmt.Sprintf("tune: Offline sweep: concurrency %s%s; at most %d trials; recommends the smallest reaching %g%% of the best samples/s\n"+
 		"tune: each trial issues the samples the last VALID trial's samples/s serve in --trial-duration %s, and at least %d per request in flight, each sample once "+
@@ -192,7 +204,7 @@ func (s SweepSearch) plan(levels []int, stopWhenFlat bool) string {
 		"a trial lasts up to --trial-duration, longer where %d rounds of requests at its concurrency take longer; %d trials take about %s, loading on top, and more for such trials; "+
 		"the first: %s",
 		strings.Join(list, ", "), stop, len(levels), 100*s.Plateau,
-		s.TrialDuration, samplesPerSlot, samplesPerSlot, len(levels), time.Duration(len(levels))*s.TrialDuration, s.trialPlan(1, levels[0], 0))
+		s.TrialDuration, samplesPerSlot, samplesPerSlot, len(levels), time.Duration(len(levels))*s.TrialDuration, s.trialPlan(1, levels[0], 0, lib))
 }
 
 // sweepLine is an Offline trial's progress line: its concurrency,

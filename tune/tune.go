@@ -38,6 +38,34 @@ type Options struct {
 	// search will do, one line per trial and what follows it; nil
 	// discards them.
 	Progress io.Writer
+
+	// startNote says where StartQPS found the first trial's QPS.
+	startNote string
+}
+
+// StartQPS decides, for a Server search whose QPS.Start is 0, the first
+// trial's QPS from the Offline run OfflineRuns finds, and refuses a tune
+// that has none: a caller makes it before it creates the tune's folder or
+// starts an engine, so a refused tune leaves nothing behind. Run makes it
+// if the caller did not.
+func (o *Options) StartQPS() error {
+	if o.Base.Scenario == loadgen.Offline || o.QPS.Start != 0 {
+		return nil
+	}
+	frac := o.StartFraction
+	if frac <= 0 || frac > 1 {
+		return fmt.Errorf("--target-qps-fraction %g: want a fraction in (0, 1], e.g. 0.8", frac)
+	}
+	if o.OfflineRuns == nil {
+		return errors.New("tune: give the first trial's QPS with --start-qps")
+	}
+	offline, dir, err := OfflineThroughput(o.Base.Benchmark, o.OfflineRuns)
+	if err != nil {
+		return fmt.Errorf("tune: %w, or give the first trial's QPS with --start-qps", err)
+	}
+	o.QPS.Start, o.QPS.Ceiling = frac*offline, offline
+	o.startNote = fmt.Sprintf("tune: starting at %g x %.4g samples/s of the Offline run in %s\n", frac, offline, dir)
+	return nil
 }
 
 // Result is what Run found. Exactly one of QPS and Sweep is set when Run
@@ -73,23 +101,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		res.Sweep = &sweep
 		return res, nil
 	}
-	s := o.QPS
-	if s.Start == 0 {
-		frac := o.StartFraction
-		if frac <= 0 || frac > 1 {
-			return res, fmt.Errorf("--target-qps-fraction %g: want a fraction in (0, 1], e.g. 0.8", frac)
-		}
-		if o.OfflineRuns == nil {
-			return res, errors.New("tune: give the first trial's QPS with --start-qps")
-		}
-		offline, dir, err := OfflineThroughput(o.Base.Benchmark, o.OfflineRuns)
-		if err != nil {
-			return res, fmt.Errorf("tune: %w, or give the first trial's QPS with --start-qps", err)
-		}
-		s.Start, s.Ceiling = frac*offline, offline
-		fmt.Fprintf(progress, "tune: starting at %g x %.4g samples/s of the Offline run in %s\n", frac, offline, dir)
+	if err := o.StartQPS(); err != nil {
+		return res, err
 	}
-	qps, err := SearchQPS(ctx, ts, s)
+	fmt.Fprint(progress, o.startNote)
+	qps, err := SearchQPS(ctx, ts, o.QPS)
 	if err != nil {
 		if errors.Is(err, ErrLatencyFloor) {
 			return res, fmt.Errorf("tune: %w", err)

@@ -429,3 +429,31 @@ func TestPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepTrialSamplesWholeLibraries: an Offline trial wanting more
+// samples than its library holds issues whole permutations of it
+// (LoadGen's sample_concatenate_permutation), and the plan announces that
+// number: 512 wanted of a library of 600 is 512; 601 is 1200. The plan's
+// plateau reads 5%, not 5.000000000000004%.
+func TestSweepTrialSamplesWholeLibraries(t *testing.T) {
+	s := SweepSearch{TrialDuration: 10 * time.Second, Plateau: DefaultPlateau}
+	for _, tc := range []struct {
+		c         int
+		rate      float64
+		lib, want int
+	}{
+		{64, 0, 600, 512},     // 8 per slot, under the library
+		{64, 60.1, 600, 1200}, // 601 wanted: two libraries
+		{64, 0, 100, 600},     // 512 of a library of 100: six of them
+		{1, 0, 0, 8},          // library unknown: as wanted
+		{4, 2509.1, 20, 25100},
+	} {
+		if got := s.trialSamples(tc.c, tc.rate, tc.lib); got != tc.want {
+			t.Errorf("concurrency %d at %g samples/s, library %d: %d samples, want %d", tc.c, tc.rate, tc.lib, got, tc.want)
+		}
+	}
+	plan := s.plan([]int{64, 128}, true, 100)
+	if !strings.Contains(plan, "the first: trial 1 at concurrency 64: 600 samples") || !strings.Contains(plan, "by more than 5%;") {
+		t.Errorf("plan:\n%s", plan)
+	}
+}

@@ -71,6 +71,12 @@ func Tune(ctx context.Context, r TuneRequest) (tune.Result, error) {
 	if progress == nil {
 		progress = io.Discard
 	}
+	s := r.Search
+	s.Base = o
+	s.OfflineRuns = OfflineRunDirs(r.RunsDir, r.ResultsDir, r.System)
+	if err := s.StartQPS(); err != nil {
+		return tune.Result{}, err
+	}
 	// A launched engine's log goes into the tune folder (the trials set
 	// their own folders).
 	dir, reservation, err := record.ClaimRunDir(filepath.Join(r.Dir, o.Benchmark.Name, o.SubmissionScenario()), record.Stamp(time.Now()))
@@ -84,10 +90,8 @@ func Tune(ctx context.Context, r TuneRequest) (tune.Result, error) {
 		return tune.Result{Dir: dir}, err
 	}
 	defer sess.Close()
-	s := r.Search
 	s.Base, s.Dir, s.Record, s.Progress = o, dir, sess.Describe(r.Record), progress
 	s.RunTrial = runTrial
-	s.OfflineRuns = OfflineRunDirs(r.RunsDir, r.ResultsDir, r.System)
 	res, err := tune.Run(runCtx, s)
 	switch {
 	case ctx.Err() != nil:

@@ -193,6 +193,24 @@ func TestTuneRefusesScenario(t *testing.T) {
 	}
 }
 
+// TestTuneRefusesBeforeItsFolder: a Server tune with no Offline run to
+// start from is refused before it names, creates or announces its folder.
+func TestTuneRefusesBeforeItsFolder(t *testing.T) {
+	dir := t.TempDir()
+	tuneDir := filepath.Join(dir, "tune-runs")
+	out, err := runCLI(t, "tune", "-b", "llama3_1-8b", "-d", filepath.Join(dir, "data.json"), "-e", "http://127.0.0.1:1", "-s", "Server",
+		"--runs-dir", filepath.Join(dir, "runs"), "--tune-dir", tuneDir)
+	if err == nil || !strings.Contains(err.Error(), "no valid Offline performance run") {
+		t.Fatalf("want the refusal for want of an Offline run, got %v\n%s", err, out)
+	}
+	if strings.Contains(out, "trials go to") {
+		t.Errorf("a refused tune announced its folder:\n%s", out)
+	}
+	if _, err := os.Stat(tuneDir); !os.IsNotExist(err) {
+		t.Errorf("a refused tune made %s (%v)", tuneDir, err)
+	}
+}
+
 // TestTuneLaunch: with --launch, one engine (`mlperf-go fake-endpoint` as a
 // command engine) serves every trial, logs into the tune folder, is named
 // in each trial's run record, and is stopped when the tune ends.
