@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,7 +57,20 @@ func WriteHTML(dir string, res []*Results) error {
 		report.LineChart("throughput", xLabel, "requests/s", series(func(r RunResult) float64 { return r.RequestThroughput }, "")),
 	}
 	if slo {
-		charts = append(charts, report.LineChart("goodput", xLabel, "requests/s meeting every --slo objective", series(func(r RunResult) float64 { return r.RequestGoodput }, "")))
+		// The chart says which objectives, as a goodput means nothing
+		// without them; results compared may have had others.
+		var objectives []string
+		for _, r := range res {
+			if r.SLO != nil && !slices.Contains(objectives, r.SLO.String()) {
+				objectives = append(objectives, r.SLO.String())
+			}
+		}
+		title := "Goodput: requests/s meeting every objective of --slo " + objectives[0]
+		if len(objectives) > 1 {
+			title = "Goodput: requests/s meeting every objective of each run's --slo: " + strings.Join(objectives, "; ")
+		}
+		caption := template.HTML(`<h3 class="chart-title" data-caption="goodput">` + template.HTMLEscapeString(title) + `</h3>`)
+		charts = append(charts, caption+report.LineChart("goodput", xLabel, "good requests/s", series(func(r RunResult) float64 { return r.RequestGoodput }, "")))
 	}
 	charts = append(charts, report.LineChart("tokens", xLabel, "output tokens/s", series(func(r RunResult) float64 { return r.OutputThroughput }, "")))
 	for _, m := range []struct {

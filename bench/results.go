@@ -60,6 +60,21 @@ type SLOms struct {
 	E2EL float64 `json:"e2el,omitempty"`
 }
 
+// String is the objectives as --slo takes them ("ttft=500ms,tpot=50ms"),
+// so a reader sees what goodput was measured against.
+func (s *SLOms) String() string {
+	var parts []string
+	for _, o := range []struct {
+		name string
+		ms   float64
+	}{{"ttft", s.TTFT}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
+		if o.ms > 0 {
+			parts = append(parts, o.name+"="+time.Duration(o.ms*float64(time.Millisecond)).String())
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // RunResult is one target at one load point.
 type RunResult struct {
 	Target string `json:"target"`
