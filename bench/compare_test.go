@@ -126,3 +126,35 @@ func reportOfAll(t *testing.T, res []*Results) string {
 	}
 	return string(page)
 }
+
+// TestPromptTokensNote: a synthetic workload's table says why Prompt
+// Tokens (avg), the server's count, is more than --input-len (the chat
+// template wraps the text), with the length asked beside it, in the
+// printed table and in report.html; results saved and read back keep it.
+func TestPromptTokensNote(t *testing.T) {
+	t.Parallel()
+	url := startFake(t, fake.Config{}, nil)
+	w, err := Synthetic(SyntheticOptions{Requests: 2, InputLen: 64, OutputLen: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, recs, err := Run(context.Background(), w, Options{Targets: []Target{{Name: "f", URLs: []string{url}}}, Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Runs[0].MeanPromptTokens <= 64 {
+		t.Fatalf("the fake counted %.0f prompt tokens for 64 words in a chat, want more (its template)", res.Runs[0].MeanPromptTokens)
+	}
+	want := "Note: Prompt Tokens (avg) is the server's count of each whole prompt, not the 64 words of text asked (--input-len): the API wraps the text (a chat template's role markers and system prompt"
+	back := saveAndRead(t, res, recs).Res
+	for what, r := range map[string]*Results{"run": res, "saved": back} {
+		var table strings.Builder
+		WriteComparison(&table, []*Results{r})
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("%s: the table does not say why prompt tokens exceed --input-len:\n%s", what, table.String())
+		}
+	}
+	if html := reportOfAll(t, []*Results{back}); !strings.Contains(html, `<p class="note">Prompt Tokens (avg) is the server&#39;s count`) {
+		t.Error("report.html does not say why prompt tokens exceed --input-len")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -216,9 +217,30 @@ func speedups(res []*Results, rows []Row) ([]speedup, []string) {
 }
 
 // ComparisonNotes explain the comparison table: the speedups it cannot
-// show (speedups).
+// show (speedups), and why Prompt Tokens (avg) is more than the length a
+// drawn workload asked for.
 func ComparisonNotes(res []*Results) []string {
 	_, notes := speedups(res, Rows(res))
+	for _, r := range res {
+		a := r.Workload.askedPrompt()
+		if a == nil || len(r.Runs) == 0 || math.Round(r.Runs[0].MeanPromptTokens) == float64(a.Length) {
+			continue
+		}
+		note := fmt.Sprintf("Prompt Tokens (avg) is the server's count of each whole prompt, not the %d %s of text asked (%s): "+
+			"the API wraps the text (a chat template's role markers and system prompt, a BOS token)", a.Length, a.Unit, a.Flags)
+		if r.Workload.MultiTurn > 0 {
+			note += ", later turns carry the earlier ones"
+		}
+		if r.Runs[0].MeanImages > 0 {
+			note += ", images count their tokens"
+		}
+		if a.Unit == "words" {
+			note += ", and a word is about a token, not exactly one (--tokenizer makes the text exact)"
+		}
+		if !slices.Contains(notes, note) {
+			notes = append(notes, note)
+		}
+	}
 	return notes
 }
 
