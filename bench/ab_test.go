@@ -57,7 +57,9 @@ func TestABSpeedup(t *testing.T) {
 	}
 	var table bytes.Buffer
 	WriteComparison(&table, []*Results{res})
-	lines := strings.Split(strings.TrimSpace(table.String()), "\n")
+	// The table, without the notes under it.
+	rows, _, _ := strings.Cut(table.String(), "\n\n")
+	lines := strings.Split(strings.TrimSpace(rows), "\n")
 	head := strings.Split(strings.Trim(lines[0], "| "), " | ")
 	col := slices.Index(head, "Speedup (fast/slow)")
 	if col < 0 || !slices.Contains(head, "fast goodput") || len(lines) != 4 {

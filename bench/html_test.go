@@ -16,7 +16,8 @@ import (
 // TestHTMLReportRendered writes the report of an A/B run at one load point
 // with goodput objectives, as `bench --target vllm=… --target dashinfer=…
 // -c 32 --slo …` does, and renders it in headless Chromium at 1280 px: the
-// title names the targets, the comparison is a table with goodput, every
+// title names the targets, the comparison is a table with goodput, the
+// goodput chart's title states the --slo it was measured against, every
 // chart shows its one point mid-plot under a single x tick, and no legend
 // entry runs off its chart. The screenshot is kept in build/test-artifacts.
 func TestHTMLReportRendered(t *testing.T) {
@@ -36,7 +37,8 @@ func TestHTMLReportRendered(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := reportIn(t, dir, res)
-	for _, want := range []string{"<title>mlperf-go bench: vllm vs dashinfer</title>", `<table id="comparison">`, "<th>vllm goodput</th>", `data-chart="goodput"`, "<th>goodput req/s</th>"} {
+	for _, want := range []string{"<title>mlperf-go bench: vllm vs dashinfer</title>", `<table id="comparison">`, "<th>vllm goodput</th>", `data-chart="goodput"`, "<th>goodput req/s</th>",
+		`<h3 class="chart-title" data-caption="goodput">Goodput: requests/s meeting every objective of --slo ttft=20ms</h3>`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("report.html lacks %q", want)
 		}

@@ -63,6 +63,11 @@ func (l Load) String() string {
 	return strings.Join(parts, "-")
 }
 
+// paced reports whether conversations start at a rate or at fixed
+// intervals, rather than as fast as the concurrency cap lets them: such
+// points are charted against their rate, the others against concurrency.
+func (l Load) paced() bool { return l.Rate > 0 || l.Interval > 0 }
+
 // SLO are the latency objectives a request must meet to count towards
 // goodput (zero: not checked), vllm bench serve's --goodput: a request is
 // good when its TTFT, TPOT (0 for answers of one token) and end-to-end

@@ -73,7 +73,8 @@ func PrefixRepetition(o PrefixOptions) (*Workload, error) {
 	per := o.Requests / o.NumPrefixes
 	w := &Workload{Kind: "prefix-repetition", Facts: map[string]any{
 		"prefix_len": o.PrefixLen, "suffix_len": o.SuffixLen, "num_prefixes": o.NumPrefixes, "requests": per * o.NumPrefixes,
-		"output_len": o.OutputLen, "seed": o.Seed, "input_unit": unit}}
+		"output_len": o.OutputLen, "seed": o.Seed, "input_unit": unit},
+		AskedPrompt: &AskedPrompt{Length: o.PrefixLen + o.SuffixLen, Unit: unit, Flags: "--prefix-len + --suffix-len"}}
 	for p := range o.NumPrefixes {
 		prefix := drawWords(r, words, o.PrefixLen)
 		for range per {

@@ -29,7 +29,9 @@ type Request struct {
 	// APIKeyFile and APIKeyEnv are where the key is read (sut.ReadAPIKey).
 	APIKeyFile, APIKeyEnv string
 	// Concurrency and Rate are comma lists swept against each other
-	// ("" is one point, 0; a Rate of inf is all at once).
+	// ("" is one point: no cap, and a Rate of 0, all at once; a Rate of
+	// inf is all at once too; a Concurrency of 0 is refused, as run
+	// refuses it).
 	Concurrency, Rate string
 	Burstiness        float64
 	// Interval is the fixed arrival gap; Frequency (per second), when
@@ -159,8 +161,18 @@ func (r Request) loads() ([]Load, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--rate: %w", err)
 	}
+	for _, cc := range concs {
+		if cc == 0 {
+			// Refused as run refuses it: 0 reads as "none in flight" as
+			// much as "no cap", and no cap is what leaving the flag out gives.
+			return nil, fmt.Errorf("--concurrency 0: use a positive number (leave the flag out for no cap: without --rate or --interval every conversation then starts at once)")
+		}
+		if cc != math.Trunc(cc) || math.IsInf(cc, 1) {
+			return nil, fmt.Errorf("--concurrency %v: want whole numbers >= 1", cc)
+		}
+	}
 	if len(concs) == 0 {
-		concs = []float64{0}
+		concs = []float64{0} // Load's 0: no cap
 	}
 	if len(rates) == 0 {
 		rates = []float64{0}
@@ -172,9 +184,6 @@ func (r Request) loads() ([]Load, error) {
 	var loads []Load
 	for _, cc := range concs {
 		for _, rate := range rates {
-			if cc < 0 || cc != math.Trunc(cc) {
-				return nil, fmt.Errorf("--concurrency %v: want whole numbers >= 0", cc)
-			}
 			if math.IsInf(rate, 1) {
 				rate = 0
 			}

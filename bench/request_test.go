@@ -26,7 +26,7 @@ func TestParseSLO(t *testing.T) {
 
 // TestRequestLoads: the sweep is every concurrency with every rate, inf
 // is all at once, --frequency replaces --interval, and a fractional
-// concurrency is refused.
+// concurrency or one of 0 is refused.
 func TestRequestLoads(t *testing.T) {
 	t.Parallel()
 	got, err := Request{Concurrency: "1,4", Rate: "2,inf", Burstiness: 1, Interval: time.Second, Frequency: 4}.loads()
@@ -40,6 +40,12 @@ func TestRequestLoads(t *testing.T) {
 	}
 	if _, err := (Request{Concurrency: "1.5"}).loads(); err == nil || !strings.Contains(err.Error(), "--concurrency") {
 		t.Errorf("--concurrency 1.5: %v", err)
+	}
+	// As run's: 0 is refused, naming the flag and how to ask for no cap.
+	for _, c := range []string{"0", "4,0"} {
+		if _, err := (Request{Concurrency: c}).loads(); err == nil || !strings.Contains(err.Error(), "--concurrency 0: use a positive number (leave the flag out for no cap") {
+			t.Errorf("--concurrency %s: %v, want it refused", c, err)
+		}
 	}
 	if _, err := (Request{Rate: "-1"}).loads(); err == nil || !strings.Contains(err.Error(), "--rate") {
 		t.Errorf("--rate -1: %v", err)

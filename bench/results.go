@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 )
@@ -56,6 +58,21 @@ type SLOms struct {
 	TTFT float64 `json:"ttft,omitempty"`
 	TPOT float64 `json:"tpot,omitempty"`
 	E2EL float64 `json:"e2el,omitempty"`
+}
+
+// String is the objectives as --slo takes them ("ttft=500ms,tpot=50ms"),
+// so a reader sees what goodput was measured against.
+func (s *SLOms) String() string {
+	var parts []string
+	for _, o := range []struct {
+		name string
+		ms   float64
+	}{{"ttft", s.TTFT}, {"tpot", s.TPOT}, {"e2el", s.E2EL}} {
+		if o.ms > 0 {
+			parts = append(parts, o.name+"="+time.Duration(o.ms*float64(time.Millisecond)).String())
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // RunResult is one target at one load point.
@@ -183,8 +200,9 @@ func WriteFiles(dir string, res *Results, records [][]Record) error {
 	if err := dirwalk.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	taken := map[string]bool{}
 	for i := range res.Runs {
-		name := fmt.Sprintf("requests-%s-%s.jsonl", res.Runs[i].Target, res.Runs[i].Label)
+		name := requestsFileName(res.Runs[i].Target, res.Runs[i].Label, taken)
 		res.Runs[i].RequestsFile = name
 		if err := writeJSONL(filepath.Join(dir, name), records[i]); err != nil {
 			return err
@@ -195,6 +213,33 @@ func WriteFiles(dir string, res *Results, records [][]Record) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "results.json"), append(b, '\n'), 0o644)
+}
+
+// requestsFileName names a run's requests JSONL, requests-TARGET-LOAD.jsonl,
+// with every character outside [A-Za-z0-9._-] of the target and load
+// replaced by "_": a target named after its host carries a colon
+// (127.0.0.1:8000), which Windows and SMB shares refuse, and a load point
+// a space ("every 100ms"). Two runs whose names become the same (targets
+// "a:b" and "a_b") get "-2", "-3", … in the order of the runs, so the
+// names are the same each time the results are saved. Readers take the
+// name from results.json's requests_file, so results saved before keep
+// reading.
+func requestsFileName(target, label string, taken map[string]bool) string {
+	safe := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r < 0x80 && (r == '.' || r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	base := "requests-" + safe(target) + "-" + safe(label)
+	name := base + ".jsonl"
+	for k := 2; taken[name]; k++ {
+		name = fmt.Sprintf("%s-%d.jsonl", base, k)
+	}
+	taken[name] = true
+	return name
 }
 
 func writeJSONL(path string, recs []Record) error {

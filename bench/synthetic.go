@@ -131,7 +131,7 @@ func Synthetic(o SyntheticOptions) (*Workload, error) {
 	w := &Workload{Kind: "synthetic", MultiTurn: o.MultiTurn, Facts: map[string]any{
 		"input_len": o.InputLen, "input_spread": o.InputSpread, "output_len": o.OutputLen, "output_spread": o.OutputSpread,
 		"images": o.Images, "images_spread": o.ImagesSpread, "image_size": fmt.Sprintf("%dx%d", o.ImageWidth, o.ImageHeight), "seed": o.Seed,
-		"input_unit": unit}}
+		"input_unit": unit}, AskedPrompt: &AskedPrompt{Length: o.InputLen, Unit: unit, Flags: "--input-len"}}
 	next := 0
 	for i := range o.Requests {
 		c := Conversation{ID: fmt.Sprintf("synthetic-%d", i)}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -73,22 +75,30 @@ func targetNames(res []*Results) []string {
 }
 
 // WriteComparison writes the DashInfer-style table (Comparison) as
-// Markdown.
+// Markdown, and under it the notes that explain it (ComparisonNotes).
 func WriteComparison(w io.Writer, res []*Results) {
 	head, rows := Comparison(res)
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat(" :---: |", len(head)))
 	for _, cells := range rows {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
+	if notes := ComparisonNotes(res); len(notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range notes {
+			fmt.Fprintf(w, "Note: %s\n", n)
+		}
+	}
 }
 
 // Comparison is the DashInfer-style table, its header and rows of cells:
 // prompt and output tokens, previous turns, concurrency, each target's
-// QPS, each other target's speedup over the first, and each target's
-// goodput where the runs had --slo objectives ("x" where a target did not
-// run the point).
+// QPS ("x" where a target did not run the point), the speedups
+// (speedups), and each target's goodput where the runs had --slo
+// objectives.
 func Comparison(res []*Results) (head []string, rows [][]string) {
 	names := targetNames(res)
+	table := Rows(res)
+	pairs, _ := speedups(res, table)
 	slo := false
 	for _, r := range res {
 		slo = slo || r.SLO != nil
@@ -97,15 +107,15 @@ func Comparison(res []*Results) (head []string, rows [][]string) {
 	for _, n := range names {
 		head = append(head, n+" QPS")
 	}
-	for _, n := range names[1:] {
-		head = append(head, fmt.Sprintf("Speedup (%s/%s)", n, names[0]))
+	for _, p := range pairs {
+		head = append(head, fmt.Sprintf("Speedup (%s/%s)", p.other, p.base))
 	}
 	if slo {
 		for _, n := range names {
 			head = append(head, n+" goodput")
 		}
 	}
-	for _, r := range Rows(res) {
+	for _, r := range table {
 		prev := fmt.Sprint(r.PreviousTurns)
 		if r.PreviousTurns < 0 {
 			prev = "replay"
@@ -122,14 +132,8 @@ func Comparison(res []*Results) (head []string, rows [][]string) {
 				cells = append(cells, "x")
 			}
 		}
-		base, okBase := r.QPS[names[0]]
-		for _, n := range names[1:] {
-			q, ok := r.QPS[n]
-			if !ok || !okBase || base == 0 {
-				cells = append(cells, "x")
-				continue
-			}
-			cells = append(cells, fmt.Sprintf("%.2f", q/base))
+		for _, p := range pairs {
+			cells = append(cells, p.cell(r))
 		}
 		if slo {
 			for _, n := range names {
@@ -143,6 +147,101 @@ func Comparison(res []*Results) (head []string, rows [][]string) {
 		rows = append(rows, cells)
 	}
 	return head, rows
+}
+
+// speedup is a Speedup column: other's QPS over base's, row by row.
+type speedup struct{ base, other string }
+
+// cell is the speedup at row r, or why there is none: a target that did
+// not run the point, or a base that completed nothing.
+func (p speedup) cell(r Row) string {
+	base, okBase := r.QPS[p.base]
+	q, ok := r.QPS[p.other]
+	switch {
+	case !ok && !okBase:
+		return "– (not run)"
+	case !okBase:
+		return "– (base not run)"
+	case !ok:
+		return "– (" + p.other + " not run)"
+	case base == 0:
+		return "– (base QPS 0)"
+	}
+	return fmt.Sprintf("%.2f", q/base)
+}
+
+// speedups are the table's Speedup columns: every target over the first,
+// as DashInfer's table has them, and each results' own targets over its
+// first, so compared results each keep theirs. A pair that ran no load
+// point in common (a concurrency sweep against a rate sweep) gets no
+// column but a note saying so (the second value).
+func speedups(res []*Results, rows []Row) ([]speedup, []string) {
+	names := targetNames(res)
+	var candidates []speedup
+	for i := 1; i < len(names); i++ {
+		candidates = append(candidates, speedup{names[0], names[i]})
+	}
+	for _, r := range res {
+		own := targetNames([]*Results{r})
+		for i := 1; i < len(own); i++ {
+			n := own[i]
+			if p := (speedup{own[0], n}); !slices.Contains(candidates, p) {
+				candidates = append(candidates, p)
+			}
+		}
+	}
+	var pairs []speedup
+	var notes []string
+	for _, p := range candidates {
+		var base, other []string
+		shared := false
+		for _, r := range rows {
+			_, b := r.QPS[p.base]
+			_, o := r.QPS[p.other]
+			shared = shared || (b && o)
+			if b {
+				base = append(base, r.Label)
+			}
+			if o {
+				other = append(other, r.Label)
+			}
+		}
+		if shared {
+			pairs = append(pairs, p)
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("no speedup of %s over %s: they ran no load point in common (%s against %s)",
+			p.other, p.base, strings.Join(other, ", "), strings.Join(base, ", ")))
+	}
+	return pairs, notes
+}
+
+// ComparisonNotes explain the comparison table: the speedups it cannot
+// show (speedups), and why Prompt Tokens (avg) is more than the length a
+// drawn workload asked for.
+func ComparisonNotes(res []*Results) []string {
+	_, notes := speedups(res, Rows(res))
+	for _, r := range res {
+		a := r.Workload.askedPrompt()
+		if a == nil || len(r.Runs) == 0 || math.Round(r.Runs[0].MeanPromptTokens) == float64(a.Length) {
+			continue
+		}
+		note := fmt.Sprintf("Prompt Tokens (avg) is the server's count of each whole prompt, not the %d %s of text asked (%s): "+
+			"the API wraps the text (a chat template's role markers and system prompt, a BOS token)", a.Length, a.Unit, a.Flags)
+		if r.Workload.MultiTurn > 0 {
+			note += ", later turns carry the earlier ones"
+		}
+		if r.Runs[0].MeanImages > 0 {
+			note += ", images count their tokens"
+		}
+		if a.Unit == "words" {
+			note += ", and a word is about a token, not exactly one (--tokenizer makes the text exact)"
+		}
+		if !slices.Contains(notes, note) {
+			notes = append(notes, note)
+		}
+	}
+	return notes
 }
 
 // WriteSummary writes each run's figures, as vllm bench serve prints

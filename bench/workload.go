@@ -42,6 +42,20 @@ type Workload struct {
 	Sampling json.RawMessage `json:"sampling,omitempty"`
 	// Facts describe how the workload was drawn, for the results.
 	Facts map[string]any `json:"facts,omitempty"`
+	// AskedPrompt is the length of text each prompt was drawn to, where
+	// the workload draws it (nil: a dataset's prompts), so the output can
+	// set it beside the server's count, which the API's wrapping adds to.
+	AskedPrompt *AskedPrompt `json:"asked_prompt,omitempty"`
+}
+
+// AskedPrompt is the length of a prompt's text as asked: Length of Unit
+// ("tokens" of --tokenizer, or "words", about a token each), given by
+// Flags. It is the mean of a turn's own text: earlier turns a later one
+// carries, images, and the API's wrapping (a chat template) come on top.
+type AskedPrompt struct {
+	Length int    `json:"length"`
+	Unit   string `json:"unit"`
+	Flags  string `json:"flags"`
 }
 
 // Conversation is one session: its turns go one at a time, each after the
@@ -93,4 +107,13 @@ func (w *Workload) Requests() int {
 		n += len(w.Conversations[i].Turns)
 	}
 	return n
+}
+
+// askedPrompt is w's AskedPrompt (nil for a nil w: results of an unknown
+// workload).
+func (w *Workload) askedPrompt() *AskedPrompt {
+	if w == nil {
+		return nil
+	}
+	return w.AskedPrompt
 }

@@ -106,7 +106,7 @@ func benchFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "exact-output", Aliases: []string{"ignore-eos"}, Value: true, Category: catWorkload, Usage: "make answers exactly their length (ignore_eos and min tokens; vLLM, SGLang)"},
 		&cli.StringFlag{Name: "sampling", Category: catWorkload, Usage: "sampling parameters as a JSON object of wire names (default: DashInfer's for --prompt-file)"},
 
-		&cli.StringFlag{Name: "concurrency", Aliases: []string{"c", "batch-size", "max-concurrency"}, Category: catLoad, Usage: "conversations in flight; a comma list sweeps (0: no cap)"},
+		&cli.StringFlag{Name: "concurrency", Aliases: []string{"c", "batch-size", "max-concurrency"}, Category: catLoad, DefaultText: "no cap", Usage: "conversations in flight, a positive number; a comma list sweeps"},
 		&cli.StringFlag{Name: "rate", Aliases: []string{"request-rate"}, Category: catLoad, Usage: "conversations started per second; a comma list sweeps (inf or 0: all at once)"},
 		&cli.Float64Flag{Name: "burstiness", Value: 1, Category: catLoad, Usage: "gamma shape of the gaps at --rate (1: Poisson; <1 burstier; inf: constant)"},
 		&cli.DurationFlag{Name: "interval", Category: catLoad, Usage: "start a conversation every `DURATION` (fixed arrivals)"},
