@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mlperf-go/mlperf-go/internal/dirwalk"
 	"github.com/mlperf-go/mlperf-go/loadgen"
 )
 
@@ -44,7 +45,8 @@ func RunsFolder(root, bench, scenario, mode string) string {
 // LatestLink to point at.
 func ClaimRunDir(parent, name string) (string, Reservation, error) {
 	r := Reserve(parent)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	// dirwalk names a symbolic link to storage that is not there.
+	if err := dirwalk.MkdirAll(parent, 0o755); err != nil {
 		return "", Reservation{}, err
 	}
 	dir := filepath.Join(parent, name)
