@@ -99,8 +99,10 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 				Usage:     "file a finished run into a results tree, as run --results-dir does after its test (for a run whose filing failed, or made without --results-dir)",
 				ArgsUsage: "RUN_DIR",
 				Flags: []cli.Flag{
-					&cli.StringFlag{Name: "results-dir", Required: true, Usage: "results tree `DIR`: the run goes to DIR/<system>/<benchmark>/<Scenario>/…"},
-					&cli.StringFlag{Name: "system", Required: true, Usage: "system `NAME` the run belongs to (systems/<NAME>.json)"},
+					// Checked in the action, not Required: urfave/cli would
+					// check before the flags after RUN_DIR are read.
+					&cli.StringFlag{Name: "results-dir", Usage: "results tree `DIR` (required): the run goes to DIR/<system>/<benchmark>/<Scenario>/…"},
+					&cli.StringFlag{Name: "system", Usage: "system `NAME` the run belongs to (required; systems/<NAME>.json)"},
 					&cli.BoolFlag{Name: "replace", Usage: "move an earlier run of the same kind aside instead of refusing"},
 					&cli.BoolFlag{Name: "allow-unofficial-settings", Usage: "file an INVALID run or an accuracy run of part of the dataset, to rehearse the workflow (submission check still refuses it)"},
 				},
@@ -109,7 +111,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 					if err != nil {
 						return err
 					}
-					if len(args) != 1 {
+					if len(args) != 1 || c.String("results-dir") == "" || c.String("system") == "" {
 						return fmt.Errorf("usage: mlperf-go submission file RUN_DIR --results-dir DIR --system NAME (RUN_DIR: the folder of one run, holding mlperf_go_run.json)")
 					}
 					dir, err := filing.FileRecorded(args[0], c.String("results-dir"), c.String("system"), c.Bool("replace"), c.Bool("allow-unofficial-settings"))

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mlperf-go/mlperf-go/fake"
+	"github.com/mlperf-go/mlperf-go/loadgen/loadgentest"
 )
 
 // TestSubmissionCheckSaysWhatItWasGiven: `submission check` of a folder
@@ -70,5 +73,37 @@ func TestMeasurementsUnderLoadGenName(t *testing.T) {
 	}
 	if out := pkg(); !strings.Contains(out, want) {
 		t.Errorf("package of a tree with %s:\n%s\nwant %q", wrong, out, want)
+	}
+}
+
+// TestSubmissionFile: `submission file` files a run from its folder with
+// the flags after RUN_DIR, as a failed filing prints the command; a run
+// LoadGen called INVALID only with --allow-unofficial-settings, and
+// without --results-dir it says how it is used.
+func TestSubmissionFile(t *testing.T) {
+	loadgentest.Require(t)
+	const name = "llama3_1-8b"
+	data := synthCLI(t, name, 10)
+	url := startFake(t, fake.Config{Model: mustLookup(t, name).Serving.Model, OutputTokens: 4})
+	runDir := filepath.Join(t.TempDir(), "run")
+	// 110 samples answered at once miss min_duration's 100 s: INVALID.
+	if out, err := runCLI(t, append([]string{"run", "-b", name, "-e", url, "--quick", "--setting", "min_duration=100000", "--setting", "target_qps=1",
+		"--progress-interval", "0", "--engine-metrics-interval", "0", "-o", runDir}, data...)...); exitCode(err) != 3 {
+		t.Fatalf("the quick run: %v, want INVALID (exit 3)\n%s", err, out)
+	}
+	results := filepath.Join(t.TempDir(), "results")
+	if out, err := runCLI(t, "submission", "file", runDir, "--results-dir", results, "--system", "s1"); err == nil || !strings.Contains(err.Error(), "add --allow-unofficial-settings") {
+		t.Errorf("filing an INVALID run: %v\n%s", err, out)
+	}
+	out, err := runCLI(t, "submission", "file", runDir, "--results-dir", results, "--system", "s1", "--allow-unofficial-settings")
+	filed := filepath.Join(results, "s1", "llama3.1-8b", "Offline", "performance", "run_1")
+	if err != nil || !strings.Contains(out, "filed "+runDir+" into "+filed) {
+		t.Fatalf("submission file … --allow-unofficial-settings: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(filed, "mlperf_log_detail.txt")); err != nil {
+		t.Errorf("not filed: %v", err)
+	}
+	if _, err := runCLI(t, "submission", "file", runDir); err == nil || !strings.Contains(err.Error(), "usage: mlperf-go submission file RUN_DIR --results-dir DIR --system NAME") {
+		t.Errorf("without --results-dir: %v", err)
 	}
 }
