@@ -96,7 +96,7 @@ DIR/<system>/<benchmark>/<Scenario>/{performance/run_1,accuracy,TEST0x}. Then:
 			},
 			{
 				Name:      "file",
-				Usage:     "file a finished run into a results tree, as run --results-dir does after its test (for a run whose filing failed, or made without --results-dir)",
+				Usage:     "file a finished run into a results tree, as run --results-dir does after its test (for a run whose filing failed, or made without --results-dir); its settings are judged by submission check, as every filed run's are",
 				ArgsUsage: "RUN_DIR",
 				Flags: []cli.Flag{
 					// Checked in the action, not Required: urfave/cli would
