@@ -3,17 +3,21 @@ package run
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/mlperf-go/mlperf-go/benchmark"
 	"github.com/mlperf-go/mlperf-go/engine"
 	"github.com/mlperf-go/mlperf-go/fake"
 	"github.com/mlperf-go/mlperf-go/loadgen"
@@ -111,4 +115,47 @@ func TestEngineStartedHidesKey(t *testing.T) {
 	if l := logs.String(); strings.Contains(l, secret) || !strings.Contains(l, "engine started") {
 		t.Errorf("want the engine's start logged without its key:\n%s", l)
 	}
+}
+
+// TestOpenPrecheckStopsTheEngine: a precheck that refuses the run, made
+// with the dataset open while a launched engine loads, stops that engine
+// (its whole process group) before Open returns.
+func TestOpenPrecheckStopsTheEngine(t *testing.T) {
+	b := mustBenchmark(t, "llama3_1-8b")
+	files, err := b.Data.Synth(t.TempDir(), 4, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	o := Options{Benchmark: b, Scenario: loadgen.Offline, Dataset: files, OutputDir: t.TempDir(), Logger: zap.NewNop()}
+	refused := errors.New("refused")
+	var checked int
+	_, err = Open(&o, &Launch{Spec: engine.Spec{Kind: engine.Command, Command: "echo $$ > " + pidFile + "; exec sleep 60", Port: 1}},
+		func(d benchmark.Dataset) error {
+			checked = d.Len()
+			// Refuse once the engine's shell runs, so that its pid is known.
+			for i := 0; i < 1000 && !fileExists(pidFile); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			return refused
+		})
+	if !errors.Is(err, refused) || checked != 4 {
+		t.Fatalf("Open: %v after checking %d samples; want the precheck's refusal over the 4 samples", err, checked)
+	}
+	pidText, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the engine never started: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the engine (pid %d) still runs after the refusal: %v", pid, err)
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -48,14 +48,20 @@ type Session struct {
 // ErrInterrupted is wrapped by Ready's error when ctx ended while waiting.
 var ErrInterrupted = errors.New("interrupted while waiting for the engine")
 
-// Open opens o's dataset into o.Data, calls precheck (if not nil) with it
-// open, then starts the engine launch asks for (none for a nil launch or
-// one without Spec.Kind), pointing o at it (endpoint, and the served model
-// unless o.Model names one). The dataset and the checks come first: a bad
-// dataset or a refused setting costs no engine start, which can take
-// minutes. Close the session whatever happens.
+// Open starts the engine launch asks for (none for a nil launch or one
+// without Spec.Kind), pointing o at it (endpoint, and the served model
+// unless o.Model names one), opens o's dataset into o.Data while the
+// engine loads its model, and calls precheck (if not nil) with it open: a
+// refused setting stops the engine seconds after its start, before it is
+// waited for, while every run keeps the dataset's opening off its
+// critical path. Close the session whatever happens.
 func Open(o *Options, launch *Launch, precheck func(data benchmark.Dataset) error) (*Session, error) {
 	s := &Session{log: o.logger(), apiKey: o.APIKey, unwatch: func() {}}
+	if launch != nil && launch.Spec.Kind != "" {
+		if err := s.start(o, *launch); err != nil {
+			return nil, err
+		}
+	}
 	open := o.Benchmark.OpenDataset
 	if o.Mode == loadgen.AccuracyOnly {
 		// A download folder may hold a separate accuracy set (gpt-oss).
@@ -63,17 +69,12 @@ func Open(o *Options, launch *Launch, precheck func(data benchmark.Dataset) erro
 	}
 	data, err := open(o.Dataset, o.Splits)
 	if err != nil {
+		s.Close()
 		return nil, err
 	}
 	s.data, o.Data = data, data
 	if precheck != nil {
 		if err := precheck(data); err != nil {
-			s.Close()
-			return nil, err
-		}
-	}
-	if launch != nil && launch.Spec.Kind != "" {
-		if err := s.start(o, *launch); err != nil {
 			s.Close()
 			return nil, err
 		}

@@ -98,9 +98,9 @@ func Run(ctx context.Context, p Plan) (out Outcome) {
 
 // checkTests makes each test's own checks of its settings (run.Check)
 // against the dataset the session opened, before the first test runs and
-// before an engine starts: --mode both's performance test is refused
-// before its accuracy test is run for nothing, and before anything is
-// printed. A performance test that reads a set of its own (the session
+// before a launched engine is waited for: --mode both's performance test
+// is refused before its accuracy test is run for nothing, and before
+// anything is printed. A performance test that reads a set of its own (the session
 // opened the accuracy set) is checked when it starts.
 func (p *Plan) checkTests(data benchmark.Dataset, audit string) error {
 	var errs []error

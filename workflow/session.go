@@ -10,9 +10,10 @@ import (
 )
 
 // openSession sets up what a command's tests share, the same way for a
-// run and a tune: it opens o's dataset into o.Data, makes precheck's
-// checks (if any) and starts the engine launch asks for (none for nil),
-// pointing o at it (run.Open), then waits until the engine
+// run and a tune: it starts the engine launch asks for (none for nil),
+// pointing o at it, opens o's dataset into o.Data (a launched engine
+// loads its model meanwhile) and makes precheck's checks (if any; a
+// refusal stops the engine) (run.Open), then waits until the engine
 // serves (its progress to progress) and watches it. The context it
 // returns is ctx, also ended (with the engine's *engine.ExitError as
 // cause) if the engine dies: run.EngineDied tells. An interrupt while
