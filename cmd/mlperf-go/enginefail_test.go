@@ -174,13 +174,7 @@ func vllmFailures(t *testing.T, e *realEngine) {
 
 	t.Run("the only engine killed", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "run")
-		before, _ := fetchMetrics(e.URL)
-		killed := make(chan time.Time, 1)
-		go func() {
-			waitMetric(e.URL, "vllm:request_success_total", before["vllm:request_success_total"]+3)
-			e.signal(syscall.SIGKILL)
-			killed <- time.Now()
-		}()
+		killed := e.killAfter("vllm:request_success_total", 3)
 		// A schedule of ten minutes, as an official Server run's: the
 		// run must not play it out against a dead engine.
 		const minDuration = 600000
@@ -214,13 +208,7 @@ func sglangOneOfTwoKilled(t *testing.T, e *realEngine) {
 	// requests until one dies.
 	other := startFake(t, fake.Config{Model: vllmServedName, TTFT: 300 * time.Millisecond, TPOT: 20 * time.Millisecond, OutputTokens: 64})
 	out := filepath.Join(t.TempDir(), "run")
-	before, _ := fetchMetrics(e.URL)
-	killed := make(chan time.Time, 1)
-	go func() {
-		waitMetric(e.URL, "sglang:num_requests_total", before["sglang:num_requests_total"]+4)
-		e.signal(syscall.SIGKILL)
-		killed <- time.Now()
-	}()
+	killed := e.killAfter("sglang:num_requests_total", 4)
 	stdout, err := runCLI(t, append(serverRun(out, 20000), "-b", "llama3_1-8b", "-d", data, "-e", e.URL, "-e", other,
 		"--total-sample-count", strconv.Itoa(n), "--performance-sample-count", strconv.Itoa(n))...)
 	at := <-killed

@@ -81,6 +81,20 @@ func (e *realEngine) signal(sig syscall.Signal) {
 	syscall.Kill(-e.cmd.Process.Pid, sig) //nolint:errcheck // gone already is fine
 }
 
+// killAfter SIGKILLs the engine and everything it started, as a crash
+// mid-run would, once its counter metric has grown by n from its value
+// now (the run under way), and sends the time of the kill.
+func (e *realEngine) killAfter(metric string, n float64) <-chan time.Time {
+	before, _ := fetchMetrics(e.URL)
+	killed := make(chan time.Time, 1)
+	go func() {
+		waitMetric(e.URL, metric, before[metric]+n)
+		e.signal(syscall.SIGKILL)
+		killed <- time.Now()
+	}()
+	return killed
+}
+
 // kill SIGKILLs the engine and everything it started, as a crash or the
 // OOM killer would, and waits until it is gone.
 func (e *realEngine) kill(t *testing.T) {
